@@ -1,0 +1,173 @@
+// Package awsclient is the provider's only door to AWS: it builds one aws-sdk-go-v2 config from
+// the provider settings, holds the small EC2 interface the rest of the code depends on, counts
+// API calls, and implements the finders that discovery and the catalog use.
+package awsclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/sts"
+)
+
+// DefaultMaxRetries is the attempt budget of the adaptive retryer when max_retries is unset.
+const DefaultMaxRetries = 25
+
+// Settings are the provider block's AWS settings. Empty strings mean "not set": the SDK's
+// standard sources (environment, shared config, default credential chain) apply.
+type Settings struct {
+	Region                    string
+	Profile                   string
+	AccessKey                 string
+	SecretKey                 string
+	Token                     string
+	EC2Endpoint               string
+	STSEndpoint               string
+	MaxRetries                int // 0: DefaultMaxRetries
+	SkipCredentialsValidation bool
+	SkipRequestingAccountID   bool
+	UserAgent                 string
+}
+
+// SettingError names the provider setting at fault, so the Terraform shell can attach the
+// diagnostic to that attribute.
+type SettingError struct {
+	Setting string
+	Summary string
+	Err     error
+}
+
+func (e *SettingError) Error() string {
+	if e.Err == nil {
+		return fmt.Sprintf("%s: %s", e.Setting, e.Summary)
+	}
+	return fmt.Sprintf("%s: %s: %v", e.Setting, e.Summary, e.Err)
+}
+
+func (e *SettingError) Unwrap() error { return e.Err }
+
+// Client carries the SDK clients and what Configure learned.
+type Client struct {
+	EC2       EC2API
+	Region    string
+	AccountID string
+	Calls     *CallCounter
+}
+
+// New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the
+// credentials work with STS GetCallerIdentity. AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_EC2/_STS are
+// honoured by the SDK itself; explicit endpoints in Settings take precedence over them.
+func New(ctx context.Context, s Settings) (*Client, error) {
+	maxAttempts := s.MaxRetries
+	if maxAttempts <= 0 {
+		maxAttempts = DefaultMaxRetries
+	}
+	opts := []func(*config.LoadOptions) error{
+		config.WithRetryer(func() aws.Retryer { return newRetryer(maxAttempts) }),
+	}
+	if s.Region != "" {
+		opts = append(opts, config.WithRegion(s.Region))
+	}
+	if s.Profile != "" {
+		opts = append(opts, config.WithSharedConfigProfile(s.Profile))
+	}
+	if s.AccessKey != "" || s.SecretKey != "" {
+		if s.AccessKey == "" || s.SecretKey == "" {
+			setting := "access_key"
+			if s.SecretKey == "" {
+				setting = "secret_key"
+			}
+			return nil, &SettingError{Setting: setting, Summary: "access_key and secret_key must be set together"}
+		}
+		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, s.Token)))
+	}
+	if s.UserAgent != "" {
+		opts = append(opts, config.WithAppID(s.UserAgent))
+	}
+
+	cfg, err := config.LoadDefaultConfig(ctx, opts...)
+	if err != nil {
+		if s.Profile != "" {
+			return nil, &SettingError{Setting: "profile", Summary: fmt.Sprintf("cannot load AWS profile %q", s.Profile), Err: err}
+		}
+		return nil, &SettingError{Setting: "region", Summary: "cannot load the AWS configuration", Err: err}
+	}
+	if cfg.Region == "" {
+		return nil, &SettingError{Setting: "region", Summary: "no AWS region: set `region` in the provider block, or AWS_REGION, or a region in the shared config profile"}
+	}
+
+	counter := NewCallCounter()
+	cfg.APIOptions = append(cfg.APIOptions, counter.Middleware)
+
+	c := &Client{
+		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) {
+			if s.EC2Endpoint != "" {
+				o.BaseEndpoint = aws.String(s.EC2Endpoint)
+			}
+		}),
+		Region: cfg.Region,
+		Calls:  counter,
+	}
+
+	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {
+		return c, nil
+	}
+	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) {
+		if s.STSEndpoint != "" {
+			o.BaseEndpoint = aws.String(s.STSEndpoint)
+		}
+	})
+	out, err := stsClient.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
+	if err != nil {
+		if s.SkipCredentialsValidation {
+			// Only the account id was wanted; carry on without it.
+			return c, nil
+		}
+		return nil, credentialsError(s, err)
+	}
+	c.AccountID = aws.ToString(out.Account)
+	return c, nil
+}
+
+func credentialsError(s Settings, err error) error {
+	setting := "access_key"
+	switch {
+	case s.Profile != "":
+		setting = "profile"
+	case s.AccessKey == "":
+		setting = "skip_credentials_validation"
+	}
+	summary := "AWS credentials could not be validated with STS GetCallerIdentity"
+	var endpointHint string
+	if s.STSEndpoint != "" {
+		endpointHint = " (endpoints.sts = " + s.STSEndpoint + ")"
+	}
+	msg := err.Error()
+	if strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") {
+		setting = "endpoints"
+		summary = "the STS endpoint cannot be reached" + endpointHint
+	}
+	var se *SettingError
+	if errors.As(err, &se) {
+		return se
+	}
+	return &SettingError{Setting: setting, Summary: summary, Err: err}
+}
+
+// newRetryer is adaptive (client-side rate limiting on throttles) with the provider's attempt
+// budget and the EC2 codes that are worth retrying on top of the SDK's defaults.
+func newRetryer(maxAttempts int) aws.Retryer {
+	return retry.NewAdaptiveMode(func(o *retry.AdaptiveModeOptions) {
+		o.StandardOptions = append(o.StandardOptions, func(so *retry.StandardOptions) {
+			so.MaxAttempts = maxAttempts
+			so.Retryables = append(so.Retryables, retry.RetryableErrorCode{Codes: retryableCodes})
+		})
+	})
+}

@@ -1,0 +1,84 @@
+package awsclient
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/aws/aws-sdk-go-v2/aws/middleware"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	smithy "github.com/aws/smithy-go"
+	smithymiddleware "github.com/aws/smithy-go/middleware"
+)
+
+// EC2API is every EC2 call the provider makes; *ec2.Client satisfies it and tests use fakes.
+type EC2API interface {
+	DescribeSubnets(context.Context, *ec2.DescribeSubnetsInput, ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error)
+	DescribeSecurityGroups(context.Context, *ec2.DescribeSecurityGroupsInput, ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error)
+	DescribeInstanceTypes(context.Context, *ec2.DescribeInstanceTypesInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error)
+	DescribeInstanceTypeOfferings(context.Context, *ec2.DescribeInstanceTypeOfferingsInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypeOfferingsOutput, error)
+}
+
+var _ EC2API = (*ec2.Client)(nil)
+
+// Error codes the provider treats specially.
+const (
+	ErrCodeInvalidSubnetIDNotFound = "InvalidSubnetID.NotFound"
+	ErrCodeInvalidGroupNotFound    = "InvalidGroup.NotFound"
+	ErrCodeInvalidParameterValue   = "InvalidParameterValue"
+)
+
+// retryableCodes are retried on top of the SDK's throttling and transient defaults: EC2's
+// documented eventual-consistency codes right after a create.
+var retryableCodes = map[string]struct{}{
+	"RequestLimitExceeded":             {},
+	"Unavailable":                      {},
+	"InternalError":                    {},
+	"InvalidLaunchTemplateId.NotFound": {},
+	"InvalidInstanceID.NotFound":       {},
+}
+
+// ErrCode returns the API error code of err, or "".
+func ErrCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+// CallCounter counts API calls by service operation (EC2 DescribeSubnets, …); it backs the
+// performance budget tests and the debug log line of each Configure.
+type CallCounter struct {
+	mu     sync.Mutex
+	counts map[string]int
+}
+
+// NewCallCounter returns an empty counter.
+func NewCallCounter() *CallCounter { return &CallCounter{counts: map[string]int{}} }
+
+// Middleware registers the counter on an SDK stack (one count per operation call, not per retry).
+func (c *CallCounter) Middleware(stack *smithymiddleware.Stack) error {
+	return stack.Initialize.Add(smithymiddleware.InitializeMiddlewareFunc("KarpenterCallCounter",
+		func(ctx context.Context, in smithymiddleware.InitializeInput, next smithymiddleware.InitializeHandler) (smithymiddleware.InitializeOutput, smithymiddleware.Metadata, error) {
+			c.add(middleware.GetServiceID(ctx) + "." + middleware.GetOperationName(ctx))
+			return next.HandleInitialize(ctx, in)
+		}), smithymiddleware.After)
+}
+
+func (c *CallCounter) add(op string) {
+	c.mu.Lock()
+	c.counts[op]++
+	c.mu.Unlock()
+}
+
+// Snapshot returns a copy of the counts.
+func (c *CallCounter) Snapshot() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := make(map[string]int, len(c.counts))
+	for k, v := range c.counts {
+		out[k] = v
+	}
+	return out
+}

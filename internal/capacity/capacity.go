@@ -1,0 +1,425 @@
+// Package capacity computes how many pods an EC2 instance type runs and how
+// many VPC IPv4 addresses a full node consumes, for one AMI family and VPC CNI
+// configuration.
+//
+// It keeps two numbers side by side: the pod count Karpenter schedules against
+// (Karpenter's pods()), and the count the kubelet really gets, following the
+// EKS max-pods calculator rules for prefix delegation, custom networking and
+// security groups for pods. When the two differ, Result says why and what to
+// set so they agree.
+package capacity
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// AMI families accepted by EC2NodeClass spec.amiFamily.
+const (
+	FamilyAL2          = "AL2"
+	FamilyAL2023       = "AL2023"
+	FamilyBottlerocket = "Bottlerocket"
+	FamilyCustom       = "Custom"
+	FamilyWindows2019  = "Windows2019"
+	FamilyWindows2022  = "Windows2022"
+	FamilyWindows2025  = "Windows2025"
+
+	// DefaultFamily is used when Settings.AMIFamily is empty.
+	DefaultFamily = FamilyAL2023
+)
+
+// Interface types accepted by EC2NodeClass spec.networkInterfaces.
+const (
+	InterfaceTypeInterface = "interface"
+	InterfaceTypeEFAOnly   = "efa-only"
+)
+
+// Hypervisor values reported by DescribeInstanceTypes.
+const (
+	HypervisorNitro = "nitro"
+	HypervisorXen   = "xen"
+)
+
+const (
+	// ipsPerPrefix is the size of a /28 IPv4 prefix used by prefix delegation.
+	ipsPerPrefix = 16
+	// hostNetworkPods are the pods that need no VPC IP (aws-node and kube-proxy);
+	// every ENI-based formula adds them back.
+	hostNetworkPods = 2
+	// windowsDefaultMaxPods is Karpenter's and the Windows AMI's fixed pod count.
+	windowsDefaultMaxPods = 110
+	// EKS max-pods calculator ceilings under prefix delegation: 110 pods up to
+	// 30 vCPUs, 250 above.
+	lowCPUThreshold       = 30
+	maxPodsCeilingLowCPU  = 110
+	maxPodsCeilingHighCPU = 250
+)
+
+var families = []string{
+	FamilyAL2, FamilyAL2023, FamilyBottlerocket, FamilyCustom,
+	FamilyWindows2019, FamilyWindows2022, FamilyWindows2025,
+}
+
+// Families returns every supported AMI family, in a fresh slice.
+func Families() []string {
+	return append([]string(nil), families...)
+}
+
+// IsFamily reports whether family is a supported AMI family name (exact case).
+func IsFamily(family string) bool {
+	for _, f := range families {
+		if f == family {
+			return true
+		}
+	}
+	return false
+}
+
+// ResolveFamily maps the empty family to DefaultFamily and returns others as is.
+func ResolveFamily(family string) string {
+	if family == "" {
+		return DefaultFamily
+	}
+	return family
+}
+
+// IsWindows reports whether family is one of the Windows AMI families.
+func IsWindows(family string) bool {
+	switch family {
+	case FamilyWindows2019, FamilyWindows2022, FamilyWindows2025:
+		return true
+	}
+	return false
+}
+
+// honoursPodsPerCore mirrors Karpenter's PodsPerCoreEnabled feature flag:
+// Bottlerocket ignores kubelet podsPerCore.
+func honoursPodsPerCore(family string) bool {
+	return family != FamilyBottlerocket
+}
+
+// Network is what the EC2 API says about one instance type's networking.
+type Network struct {
+	InstanceType     string
+	VCPUs            int
+	Hypervisor       string // "nitro", "xen" or "" (bare metal)
+	BareMetal        bool
+	MaxENIs          int   // NetworkInfo.MaximumNetworkInterfaces (all cards)
+	DefaultCardIndex int   // NetworkInfo.DefaultNetworkCardIndex
+	CardENIs         []int // MaximumNetworkInterfaces per card, by card index; empty => default card has MaxENIs
+	IPv4PerENI       int
+	IPv6PerENI       int
+	EFASupported     bool
+	MaxEFAInterfaces int
+}
+
+// Interface is one EC2NodeClass spec.networkInterfaces entry.
+type Interface struct {
+	NetworkCardIndex int
+	DeviceIndex      int
+	InterfaceType    string // InterfaceTypeInterface or InterfaceTypeEFAOnly
+}
+
+// Settings are the node class, kubelet and VPC CNI choices that affect capacity.
+type Settings struct {
+	AMIFamily             string // one of Families(); "" => AL2023
+	PrefixDelegation      bool   // VPC CNI ENABLE_PREFIX_DELEGATION
+	CustomNetworking      bool   // VPC CNI AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG (ENIConfig)
+	SecurityGroupsForPods bool   // VPC CNI ENABLE_POD_ENI
+	ReservedENIs          int    // Karpenter's RESERVED_ENIS
+	NetworkInterfaces     []Interface
+	MaxPods               *int // kubelet maxPods
+	PodsPerCore           *int // kubelet podsPerCore
+	BranchInterfaces      *int // branch ENI count for security groups for pods, when known
+}
+
+// Result is the capacity of one instance type under one Settings.
+type Result struct {
+	ENILimitedPods        int    // Karpenter's ENI-limited pod count (uses ReservedENIs only)
+	MaxPods               int    // what the kubelet runs with
+	KarpenterAssumedPods  int    // what Karpenter schedules against
+	Consistent            bool   // KarpenterAssumedPods == MaxPods
+	Reason                string // why they differ and what to set; empty when Consistent
+	UsableENIs            int    // default-card ENIs that carry pod IPs
+	IPv4PerENI            int
+	PodIPsPerENI          int  // pod addresses one ENI provides (x16 with prefix delegation)
+	EFAInterfaces         int  // vpc.amazonaws.com/efa
+	PodENI                *int // vpc.amazonaws.com/pod-eni; nil when unknown
+	VPCIPsAtMaxPods       int  // node-subnet IPv4 addresses a full node consumes
+	PodSubnetIPsAtMaxPods int  // pod-subnet IPv4 addresses (custom networking only)
+	Warnings              []string
+	Formula               string // one line explaining MaxPods
+}
+
+// Errors returned by Compute, for errors.Is. Settings problems are returned as
+// FieldError values joined together (use errors.As).
+var (
+	// ErrInvalidNetwork means the Network description is incomplete or negative.
+	ErrInvalidNetwork = errors.New("invalid instance type network data")
+	// ErrIncompatible means Karpenter would not launch this instance type with
+	// the configured network interfaces.
+	ErrIncompatible = errors.New("instance type incompatible with network interfaces")
+	// ErrPrefixDelegationUnsupported means prefix delegation was asked for on a
+	// non-Nitro instance type.
+	ErrPrefixDelegationUnsupported = errors.New("prefix delegation is not supported")
+	// ErrNoPodENI means no ENI is left for pod IPs and kubelet max_pods is unset.
+	ErrNoPodENI = errors.New("no ENI left for pods")
+)
+
+// Compute returns the pod capacity and IP consumption of instance type n under s.
+func Compute(n Network, s Settings) (Result, error) {
+	if errs := ValidateSettings(s); len(errs) > 0 {
+		joined := make([]error, len(errs))
+		for i, e := range errs {
+			joined[i] = e
+		}
+		return Result{}, errors.Join(joined...)
+	}
+	if err := validateNetwork(n); err != nil {
+		return Result{}, err
+	}
+	if err := checkInterfaces(n, s.NetworkInterfaces); err != nil {
+		return Result{}, err
+	}
+	var warnings []string
+	if s.PrefixDelegation {
+		if !isNitro(n) {
+			return Result{}, fmt.Errorf("%w: %s runs on the %s hypervisor and prefixes need a Nitro instance type",
+				ErrPrefixDelegationUnsupported, n.InstanceType, n.Hypervisor)
+		}
+		if n.Hypervisor == "" && !n.BareMetal {
+			warnings = append(warnings, fmt.Sprintf("%s reports no hypervisor; assuming Nitro for prefix delegation", n.InstanceType))
+		}
+	}
+
+	family := ResolveFamily(s.AMIFamily)
+	windows := IsWindows(family)
+	cardENIs := defaultCardENIs(n)
+	efaOnly0 := countEFAOnly(s.NetworkInterfaces, 0)
+
+	// The kubelet loses the larger of Karpenter's reserved ENIs and what the CNI
+	// itself takes: with custom networking the primary ENI stays in the node
+	// subnet and carries no pods, and security groups for pods turn one ENI into
+	// the trunk. Taking the max (not the sum) keeps RESERVED_ENIS=1 meaning
+	// "custom networking" as Karpenter's docs intend, instead of double counting.
+	cniReserved := boolInt(s.CustomNetworking) + boolInt(s.SecurityGroupsForPods)
+	reserved := max(s.ReservedENIs, cniReserved)
+	usable := max(0, cardENIs-efaOnly0-reserved)
+
+	podIPsPerENI := n.IPv4PerENI - 1 // the ENI's primary address never goes to a pod
+	if s.PrefixDelegation {
+		podIPsPerENI *= ipsPerPrefix
+	}
+
+	r := Result{
+		ENILimitedPods: eniLimitedPods(cardENIs-s.ReservedENIs-efaOnly0, n.IPv4PerENI),
+		UsableENIs:     usable,
+		IPv4PerENI:     n.IPv4PerENI,
+		PodIPsPerENI:   podIPsPerENI,
+		EFAInterfaces:  efaInterfaces(n, s.NetworkInterfaces),
+	}
+	if s.BranchInterfaces != nil {
+		v := *s.BranchInterfaces
+		r.PodENI = &v
+	}
+
+	// What Karpenter schedules against: it knows only RESERVED_ENIS.
+	karpenter := r.ENILimitedPods
+	switch {
+	case s.MaxPods != nil:
+		karpenter = *s.MaxPods
+	case windows:
+		karpenter = windowsDefaultMaxPods
+	}
+	karpenter = applyPodsPerCore(karpenter, n.VCPUs, family, s.PodsPerCore)
+	r.KarpenterAssumedPods = karpenter
+
+	// What the kubelet runs with.
+	addressable := usable*podIPsPerENI + hostNetworkPods // uncapped ENI capacity
+	var maxPods int
+	var formula string
+	switch {
+	case s.MaxPods != nil:
+		maxPods = *s.MaxPods
+		formula = fmt.Sprintf("kubelet max_pods = %d", maxPods)
+	case windows:
+		maxPods = windowsDefaultMaxPods
+		formula = fmt.Sprintf("Windows AMI families run %d pods", maxPods)
+	default:
+		if usable == 0 {
+			return Result{}, fmt.Errorf("%w: %s has %d ENIs on its default card, %d reserved and %d efa-only; set kubelet max_pods or reserve fewer ENIs",
+				ErrNoPodENI, n.InstanceType, cardENIs, reserved, efaOnly0)
+		}
+		maxPods = addressable
+		formula = eniFormula(cardENIs, reserved, s, efaOnly0, n.IPv4PerENI, addressable)
+		if s.PrefixDelegation {
+			if ceiling := prefixCeiling(n.VCPUs); maxPods > ceiling {
+				maxPods = ceiling
+				formula += fmt.Sprintf(", capped at %d for %d vCPUs (%s %d)", ceiling, n.VCPUs, ceilingRelation(n.VCPUs), lowCPUThreshold)
+			}
+		}
+	}
+	if limited := applyPodsPerCore(maxPods, n.VCPUs, family, s.PodsPerCore); limited < maxPods {
+		formula += fmt.Sprintf("; pods_per_core %d x %d vCPUs = %d", *s.PodsPerCore, n.VCPUs, limited)
+		maxPods = limited
+	}
+	if s.MaxPods != nil && !windows && maxPods > addressable {
+		// Windows is covered by its own primary-ENI warning below.
+		warnings = append(warnings, fmt.Sprintf(
+			"kubelet max pods %d is above the %d pods the ENIs can address; pods past %d will not get an IP",
+			maxPods, addressable, addressable))
+	}
+	r.MaxPods = maxPods
+	r.Formula = formula
+
+	r.Consistent = r.KarpenterAssumedPods == r.MaxPods
+	if !r.Consistent {
+		r.Reason = inconsistencyReason(s, r, cniReserved)
+	}
+
+	if windows && maxPods > podIPsPerENI {
+		// The VPC resource controller gives Windows pods addresses from the
+		// primary ENI only (vpc.amazonaws.com/PrivateIPv4Address).
+		warnings = append(warnings, fmt.Sprintf(
+			"Windows nodes take pod IPs from the primary ENI only: %d pod IPs for %d max pods", podIPsPerENI, maxPods))
+	}
+	if s.SecurityGroupsForPods && s.BranchInterfaces == nil {
+		warnings = append(warnings, "security groups for pods is on but branch_interfaces is not set; vpc.amazonaws.com/pod-eni capacity is unknown")
+	}
+	if family == FamilyBottlerocket && s.PodsPerCore != nil && *s.PodsPerCore > 0 {
+		warnings = append(warnings, "Bottlerocket ignores kubelet pods_per_core")
+	}
+	r.Warnings = warnings
+
+	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(ipInputs{
+		maxPods:          maxPods,
+		usableENIs:       usable,
+		ipv4PerENI:       n.IPv4PerENI,
+		prefixDelegation: s.PrefixDelegation,
+		customNetworking: s.CustomNetworking,
+		trunk:            s.SecurityGroupsForPods,
+		primaryOnly:      windows,
+	})
+	return r, nil
+}
+
+// defaultCardENIs is MaximumNetworkInterfaces of the default network card: the
+// VPC CNI only attaches pod ENIs there.
+func defaultCardENIs(n Network) int {
+	if n.DefaultCardIndex < len(n.CardENIs) {
+		return n.CardENIs[n.DefaultCardIndex]
+	}
+	return n.MaxENIs
+}
+
+// eniLimitedPods is Karpenter's ENILimitedPods for an already reduced ENI count.
+func eniLimitedPods(enis, ipv4PerENI int) int {
+	if enis <= 0 {
+		return 0
+	}
+	return enis*(ipv4PerENI-1) + hostNetworkPods
+}
+
+// applyPodsPerCore caps pods at podsPerCore x vCPUs, as Karpenter and the
+// kubelet do, for families that honour the setting.
+func applyPodsPerCore(pods, vcpus int, family string, podsPerCore *int) int {
+	if podsPerCore == nil || *podsPerCore <= 0 || !honoursPodsPerCore(family) {
+		return pods
+	}
+	return min(pods, *podsPerCore*vcpus)
+}
+
+func prefixCeiling(vcpus int) int {
+	if vcpus > lowCPUThreshold {
+		return maxPodsCeilingHighCPU
+	}
+	return maxPodsCeilingLowCPU
+}
+
+func ceilingRelation(vcpus int) string {
+	if vcpus > lowCPUThreshold {
+		return ">"
+	}
+	return "<="
+}
+
+// eniFormula spells out the ENI-based max pods computation with its terms.
+func eniFormula(cardENIs, reserved int, s Settings, efaOnly0, ipv4PerENI, result int) string {
+	reservedTerm := fmt.Sprintf("%d reserved", reserved)
+	if reserved > s.ReservedENIs {
+		var why []string
+		if s.CustomNetworking {
+			why = append(why, "custom networking")
+		}
+		if s.SecurityGroupsForPods {
+			why = append(why, "security groups for pods")
+		}
+		reservedTerm += " for " + strings.Join(why, " + ")
+	}
+	prefix := ""
+	if s.PrefixDelegation {
+		prefix = fmt.Sprintf(" x %d", ipsPerPrefix)
+	}
+	return fmt.Sprintf("(%d ENIs - %s - %d efa-only) x (%d IPv4 - 1)%s + 2 = %d",
+		cardENIs, reservedTerm, efaOnly0, ipv4PerENI, prefix, result)
+}
+
+// inconsistencyReason names why Karpenter's pod count differs from the
+// kubelet's and the setting that makes them agree.
+func inconsistencyReason(s Settings, r Result, cniReserved int) string {
+	if s.PrefixDelegation {
+		return fmt.Sprintf("Karpenter does not model prefix delegation and assumes %d pods; set kubelet max_pods = %d",
+			r.KarpenterAssumedPods, r.MaxPods)
+	}
+	if cniReserved > s.ReservedENIs {
+		var why string
+		switch {
+		case s.CustomNetworking && s.SecurityGroupsForPods:
+			why = "custom networking keeps the primary ENI for the node and security groups for pods take one ENI as the trunk"
+		case s.CustomNetworking:
+			why = "custom networking uses the primary ENI for the node"
+		default:
+			why = "security groups for pods take one ENI as the trunk"
+		}
+		return fmt.Sprintf("%s, set reserved_enis = %d (or kubelet max_pods = %d)", why, cniReserved, r.MaxPods)
+	}
+	return fmt.Sprintf("Karpenter assumes %d pods but the kubelet runs %d; set kubelet max_pods = %d",
+		r.KarpenterAssumedPods, r.MaxPods, r.MaxPods)
+}
+
+// isNitro reports whether prefix delegation can work: Nitro, or an empty
+// hypervisor (bare metal, which is Nitro hardware).
+func isNitro(n Network) bool {
+	return n.Hypervisor == "" || strings.EqualFold(n.Hypervisor, HypervisorNitro)
+}
+
+// efaInterfaces mirrors Karpenter's efas(): the configured efa-only entries
+// when networkInterfaces is set (even empty), else the type's EFA maximum.
+func efaInterfaces(n Network, ifaces []Interface) int {
+	if ifaces != nil {
+		return countEFAOnly(ifaces, -1)
+	}
+	if !n.EFASupported {
+		return 0
+	}
+	return n.MaxEFAInterfaces
+}
+
+// countEFAOnly counts efa-only entries on card (any card when card < 0).
+func countEFAOnly(ifaces []Interface, card int) int {
+	count := 0
+	for _, i := range ifaces {
+		if i.InterfaceType == InterfaceTypeEFAOnly && (card < 0 || i.NetworkCardIndex == card) {
+			count++
+		}
+	}
+	return count
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

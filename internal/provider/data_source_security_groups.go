@@ -1,0 +1,116 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*securityGroupsDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*securityGroupsDataSource)(nil)
+)
+
+type securityGroupsDataSource struct{ meta *Meta }
+
+func newSecurityGroupsDataSource() datasource.DataSource { return &securityGroupsDataSource{} }
+
+type securityGroupsModel struct {
+	SelectorTerms  []selectorTermModel  `tfsdk:"selector_terms"`
+	SecurityGroups []securityGroupModel `tfsdk:"security_groups"`
+}
+
+type securityGroupModel struct {
+	ID    types.String `tfsdk:"id"`
+	Name  types.String `tfsdk:"name"`
+	VPCID types.String `tfsdk:"vpc_id"`
+	Tags  types.Map    `tfsdk:"tags"`
+}
+
+func (d *securityGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_security_groups"
+}
+
+func (d *securityGroupsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Security groups selected the way Karpenter's `securityGroupSelectorTerms` select them, read live from EC2, sorted by id.",
+		Attributes: map[string]schema.Attribute{
+			"selector_terms": schema.ListNestedAttribute{
+				Required:            true,
+				MarkdownDescription: descSGTerms,
+				Validators:          []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"tags": schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
+					"id":   schema.StringAttribute{Optional: true, MarkdownDescription: "Security group id, `sg-…`."},
+					"name": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 group name (`GroupName`, not the `Name` tag)."},
+				}},
+			},
+			"security_groups": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Matching security groups, sorted by id.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":     schema.StringAttribute{Computed: true, MarkdownDescription: "Security group id."},
+					"name":   schema.StringAttribute{Computed: true, MarkdownDescription: "EC2 group name."},
+					"vpc_id": schema.StringAttribute{Computed: true, MarkdownDescription: "VPC id."},
+					"tags":   schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the group."},
+				}},
+			},
+		},
+	}
+}
+
+func (d *securityGroupsDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *securityGroupsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var terms []selectorTermModel
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("selector_terms"), &terms)...)
+	if resp.Diagnostics.HasError() || !termsKnown(terms) {
+		return
+	}
+	errs := discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(ctx, terms, &resp.Diagnostics))
+	addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
+}
+
+func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var data securityGroupsModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	dterms := securityGroupTermsFrom(ctx, data.SelectorTerms, &resp.Diagnostics)
+	if errs := discovery.ValidateSecurityGroupTerms(dterms); len(errs) > 0 {
+		addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
+	}
+	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
+		return
+	}
+
+	groups, err := discovery.ResolveSecurityGroups(ctx, awsclient.Discovery{EC2: d.meta.Client.EC2}, dterms)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read security groups from EC2", err.Error())
+		return
+	}
+	if len(groups) == 0 {
+		resp.Diagnostics.AddAttributeWarning(path.Root("selector_terms"), "No security group matched",
+			fmt.Sprintf("None of the %d selector terms matched a security group in %s. A node class with these terms could not launch nodes.",
+				len(dterms), d.meta.Client.Region))
+	}
+	data.SecurityGroups = make([]securityGroupModel, len(groups))
+	for i, g := range groups {
+		data.SecurityGroups[i] = securityGroupModel{
+			ID: types.StringValue(g.ID), Name: types.StringValue(g.Name), VPCID: types.StringValue(g.VPCID), Tags: stringMapValue(g.Tags),
+		}
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+}

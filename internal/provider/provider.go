@@ -1,0 +1,200 @@
+// Package provider is the Terraform shell: schemas, validation on attribute paths, and CRUD that
+// hands plain Go values to the pure packages and the AWS adapter.
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/provider"
+	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+)
+
+var _ provider.Provider = (*karpenterProvider)(nil)
+
+type karpenterProvider struct {
+	version string
+	// newClient is swapped by unit tests; production uses awsclient.New.
+	newClient func(context.Context, awsclient.Settings) (*awsclient.Client, error)
+}
+
+// New returns the provider factory that main and the tests serve.
+func New(version string) func() provider.Provider {
+	return func() provider.Provider {
+		return &karpenterProvider{version: version, newClient: awsclient.New}
+	}
+}
+
+type providerModel struct {
+	Region                    types.String    `tfsdk:"region"`
+	Profile                   types.String    `tfsdk:"profile"`
+	AccessKey                 types.String    `tfsdk:"access_key"`
+	SecretKey                 types.String    `tfsdk:"secret_key"`
+	Endpoints                 *endpointsModel `tfsdk:"endpoints"`
+	SkipCredentialsValidation types.Bool      `tfsdk:"skip_credentials_validation"`
+	SkipRequestingAccountID   types.Bool      `tfsdk:"skip_requesting_account_id"`
+	MaxRetries                types.Int64     `tfsdk:"max_retries"`
+	ClusterName               types.String    `tfsdk:"cluster_name"`
+}
+
+type endpointsModel struct {
+	EC2 types.String `tfsdk:"ec2"`
+	STS types.String `tfsdk:"sts"`
+}
+
+func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
+	resp.TypeName = "karpenter"
+	resp.Version = p.version
+}
+
+func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, resp *provider.SchemaResponse) {
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Brings Karpenter's EC2NodeClass / NodePool networking model to `terraform plan`: " +
+			"selector terms resolved against the live EC2 API, pod capacity per instance type, and launch plans. " +
+			"Credentials and region follow the standard AWS sources unless set here.",
+		Attributes: map[string]schema.Attribute{
+			"region": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "AWS region, e.g. `ap-southeast-1`. Defaults to `AWS_REGION` / `AWS_DEFAULT_REGION` or the shared config profile's region.",
+			},
+			"profile": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "Shared config / credentials profile name. Defaults to `AWS_PROFILE`.",
+			},
+			"access_key": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "AWS access key id. Set together with `secret_key`; otherwise the default credential chain applies.",
+			},
+			"secret_key": schema.StringAttribute{
+				Optional:            true,
+				Sensitive:           true,
+				MarkdownDescription: "AWS secret access key. Set together with `access_key`.",
+			},
+			"endpoints": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
+					"`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_EC2` and `AWS_ENDPOINT_URL_STS` variables work too; values set here win.",
+				Attributes: map[string]schema.Attribute{
+					"ec2": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
+					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
+				},
+			},
+			"skip_credentials_validation": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Skip the STS `GetCallerIdentity` credentials check at configure time. Default `false`.",
+			},
+			"skip_requesting_account_id": schema.BoolAttribute{
+				Optional:            true,
+				MarkdownDescription: "Do not look up the account id. With `skip_credentials_validation` no STS call is made at all. Default `false`.",
+			},
+			"max_retries": schema.Int64Attribute{
+				Optional: true,
+				MarkdownDescription: fmt.Sprintf("Maximum attempts per AWS API call, with adaptive (client-side rate limited) retries "+
+					"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
+				Validators: []validator.Int64{int64validator.Between(1, 100)},
+			},
+			"cluster_name": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "EKS cluster name. Node classes without selector terms discover subnets and security groups " +
+					"tagged `karpenter.sh/discovery = <cluster_name>`, and EC2 objects the provider creates are tagged with it.",
+			},
+		},
+	}
+}
+
+// Meta is what Configure hands to every resource and data source.
+type Meta struct {
+	Client      *awsclient.Client
+	ClusterName string
+}
+
+func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	var cfg providerModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	unknown := map[string]bool{
+		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
+		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
+		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
+	}
+	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name"} {
+		if unknown[name] {
+			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider setting",
+				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
+					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name))
+		}
+	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	s := awsclient.Settings{
+		Region:                    cfg.Region.ValueString(),
+		Profile:                   cfg.Profile.ValueString(),
+		AccessKey:                 cfg.AccessKey.ValueString(),
+		SecretKey:                 cfg.SecretKey.ValueString(),
+		MaxRetries:                int(cfg.MaxRetries.ValueInt64()),
+		SkipCredentialsValidation: cfg.SkipCredentialsValidation.ValueBool(),
+		SkipRequestingAccountID:   cfg.SkipRequestingAccountID.ValueBool(),
+		UserAgent:                 "terraform-provider-karpenter/" + p.version,
+	}
+	if cfg.Endpoints != nil {
+		s.EC2Endpoint = cfg.Endpoints.EC2.ValueString()
+		s.STSEndpoint = cfg.Endpoints.STS.ValueString()
+	}
+	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "access_key", "secret_key")
+	tflog.Debug(ctx, "configuring AWS client", map[string]any{"region": s.Region, "profile": s.Profile, "ec2_endpoint": s.EC2Endpoint})
+
+	client, err := p.newClient(ctx, s)
+	if err != nil {
+		var se *awsclient.SettingError
+		if errors.As(err, &se) {
+			resp.Diagnostics.AddAttributeError(path.Root(se.Setting), "Invalid AWS configuration", se.Error())
+		} else {
+			resp.Diagnostics.AddError("Cannot configure the AWS client", err.Error())
+		}
+		return
+	}
+	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
+
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString()}
+	resp.DataSourceData = meta
+	resp.ResourceData = meta
+}
+
+func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
+	return nil
+}
+
+func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {
+	return []func() datasource.DataSource{
+		newSubnetsDataSource,
+		newSecurityGroupsDataSource,
+	}
+}
+
+// metaFrom is the shared Configure body of resources and data sources.
+func metaFrom(providerData any, diags interface{ AddError(string, string) }) *Meta {
+	if providerData == nil {
+		return nil // ValidateConfig and early calls run before the provider is configured
+	}
+	m, ok := providerData.(*Meta)
+	if !ok {
+		diags.AddError("Unexpected provider data", fmt.Sprintf("expected *provider.Meta, got %T; this is a bug in the provider", providerData))
+		return nil
+	}
+	return m
+}

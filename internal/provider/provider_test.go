@@ -1,0 +1,86 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+)
+
+func TestMain(m *testing.M) {
+	if os.Getenv("TF_ACC") != "" {
+		acctest.SetDefaultEnv()
+	}
+	os.Exit(m.Run())
+}
+
+// callRecorder builds real clients and remembers them, so a test can sum the AWS calls that
+// every provider process of a test case made.
+type callRecorder struct {
+	mu      sync.Mutex
+	clients []*awsclient.Client
+}
+
+func (r *callRecorder) newClient(ctx context.Context, s awsclient.Settings) (*awsclient.Client, error) {
+	c, err := awsclient.New(ctx, s)
+	if c != nil {
+		r.mu.Lock()
+		r.clients = append(r.clients, c)
+		r.mu.Unlock()
+	}
+	return c, err
+}
+
+// Calls sums the calls of one service prefix ("EC2.") over every client built.
+func (r *callRecorder) Calls(prefix string) map[string]int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := map[string]int{}
+	for _, c := range r.clients {
+		for op, n := range c.Calls.Snapshot() {
+			if strings.HasPrefix(op, prefix) {
+				out[op] += n
+			}
+		}
+	}
+	return out
+}
+
+// factories serves the provider under test; with a recorder, every client it builds is kept.
+func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, error) {
+	return map[string]func() (tfprotov6.ProviderServer, error){
+		"karpenter": func() (tfprotov6.ProviderServer, error) {
+			p := &karpenterProvider{version: "test", newClient: awsclient.New}
+			if rec != nil {
+				p.newClient = rec.newClient
+			}
+			return providerserver.NewProtocol6WithError(p)()
+		},
+	}
+}
+
+// providerConfig is the provider block of acceptance tests: explicit endpoints, credentials
+// from the environment (acctest.SetDefaultEnv).
+func providerConfig(clusterName string) string {
+	cluster := ""
+	if clusterName != "" {
+		cluster = fmt.Sprintf("\n  cluster_name = %q", clusterName)
+	}
+	return fmt.Sprintf(`
+provider "karpenter" {
+  region = %q
+  endpoints = {
+    ec2 = %q
+    sts = %q
+  }%s
+}
+`, acctest.Region(), acctest.Endpoint(), acctest.Endpoint(), cluster)
+}

@@ -1,0 +1,288 @@
+package requirements
+
+import (
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Limits enforced by the NodePool CRD.
+const (
+	// MaxRequirements is the CRD's maxItems for spec.template.spec.requirements. Validate does
+	// not check the list length (a FieldError always points at one item); enforce it on the
+	// list attribute itself.
+	MaxRequirements = 100
+	MaxKeyLength    = 316
+	MaxNameLength   = 63  // the name part of a qualified key
+	MaxPrefixLength = 253 // the DNS-subdomain prefix of a qualified key
+	MaxValueLength  = 63
+	MinMinValues    = 1
+	MaxMinValues    = 50
+)
+
+// Field names used in FieldError.Field; they match the Terraform attribute names.
+const (
+	FieldKey       = "key"
+	FieldOperator  = "operator"
+	FieldValues    = "values"
+	FieldMinValues = "min_values"
+)
+
+// FieldError locates one validation problem: requirements[Index].<Field>.
+type FieldError struct {
+	Index   int
+	Field   string // FieldKey, FieldOperator, FieldValues or FieldMinValues
+	Message string
+}
+
+func (e FieldError) Error() string {
+	return fmt.Sprintf("requirements[%d].%s: %s", e.Index, e.Field, e.Message)
+}
+
+var (
+	dnsSubdomainRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	nameRE         = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+	labelValueRE   = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+)
+
+// Validate checks every requirement and returns all problems found, ordered by index and
+// then by field (key, operator, values, min_values). A nil result means the list is valid.
+//
+// The checks mirror the NodePool CRD: key length and qualified-name shape; the restricted
+// label domains (karpenter.sh except karpenter.sh/capacity-type, karpenter.sh/nodepool,
+// kubernetes.io/hostname, and karpenter.k8s.aws except its well-known keys); the operator
+// enum; In needs values; Gt/Lt/Gte/Lte need exactly one integer value >= 0; value length
+// and shape; min_values in 1..50 and, with In, no larger than the number of values.
+// On top of the CRD it rejects values on Exists/DoesNotExist and unknown capacity types
+// for karpenter.sh/capacity-type with In/NotIn.
+func Validate(reqs []Requirement) []FieldError {
+	var errs []FieldError
+	for i := range reqs {
+		errs = validateOne(errs, i, &reqs[i])
+	}
+	return errs
+}
+
+func validateOne(errs []FieldError, i int, r *Requirement) []FieldError {
+	add := func(field, format string, args ...any) {
+		errs = append(errs, FieldError{Index: i, Field: field, Message: fmt.Sprintf(format, args...)})
+	}
+
+	// key
+	for _, msg := range keyProblems(r.Key) {
+		add(FieldKey, "%s", msg)
+	}
+
+	// operator
+	opValid := r.Operator.Valid()
+	if !opValid {
+		msg := fmt.Sprintf("unknown operator %q; valid operators are %s", string(r.Operator), operatorList())
+		for _, op := range operators {
+			if strings.EqualFold(string(op), string(r.Operator)) {
+				msg += fmt.Sprintf(" (did you mean %q?)", string(op))
+				break
+			}
+		}
+		add(FieldOperator, "%s", msg)
+	}
+
+	// values: shape of each value
+	for j, v := range r.Values {
+		if len(v) > MaxValueLength {
+			add(FieldValues, "value %d (%s) is %d characters long; a label value may have at most %d",
+				j, quoteShort(v), len(v), MaxValueLength)
+		} else if !labelValueRE.MatchString(v) {
+			add(FieldValues, "value %d (%q) is not a valid label value: it must be empty or consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric",
+				j, v)
+		}
+	}
+	// values: per operator
+	if opValid {
+		switch {
+		case r.Operator == OpIn && len(r.Values) == 0:
+			add(FieldValues, "operator In requires at least one value")
+		case r.Operator == OpExists || r.Operator == OpDoesNotExist:
+			if len(r.Values) > 0 {
+				add(FieldValues, "operator %s takes no values, got %d (%s)", r.Operator, len(r.Values), quoteList(r.Values))
+			}
+		case r.Operator.numeric():
+			if len(r.Values) != 1 {
+				add(FieldValues, "operator %s requires exactly one value, got %d", r.Operator, len(r.Values))
+			} else if n, err := strconv.ParseInt(r.Values[0], 10, 64); err != nil || n < 0 {
+				add(FieldValues, "operator %s requires a single integer value >= 0, got %s", r.Operator, quoteShort(r.Values[0]))
+			}
+		}
+		if r.Key == LabelCapacityType && (r.Operator == OpIn || r.Operator == OpNotIn) {
+			for _, v := range r.Values {
+				if slices.Contains(capacityTypes, v) {
+					continue
+				}
+				msg := fmt.Sprintf("invalid capacity type %s for key %s; valid values are %s",
+					quoteShort(v), LabelCapacityType, strings.Join(capacityTypes, ", "))
+				if s := suggest(v, capacityTypes, 3); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				add(FieldValues, "%s", msg)
+			}
+		}
+	}
+
+	// min_values
+	if r.MinValues != nil {
+		mv := *r.MinValues
+		if mv < MinMinValues || mv > MaxMinValues {
+			add(FieldMinValues, "min_values must be between %d and %d, got %d", MinMinValues, MaxMinValues, mv)
+		}
+		if r.Operator == OpIn && len(r.Values) < mv {
+			add(FieldMinValues, "min_values is %d but operator In lists only %d value(s); list at least %d values or lower min_values",
+				mv, len(r.Values), mv)
+		}
+	}
+	return errs
+}
+
+// keyProblems returns human-readable problems with a requirement key.
+func keyProblems(key string) []string {
+	if key == "" {
+		return []string{"key must not be empty"}
+	}
+	var out []string
+	if len(key) > MaxKeyLength {
+		out = append(out, fmt.Sprintf("key %s is %d characters long; the maximum is %d", quoteShort(key), len(key), MaxKeyLength))
+	}
+	if msg := qualifiedNameProblem(key); msg != "" {
+		out = append(out, fmt.Sprintf("key %s is not a qualified label name: %s", quoteShort(key), msg))
+	}
+	out = append(out, restrictedProblems(key)...)
+	return out
+}
+
+// qualifiedNameProblem checks the Kubernetes qualified-name shape: an optional DNS-subdomain
+// prefix and "/", then a name of at most 63 characters. It returns "" when the key is fine.
+func qualifiedNameProblem(key string) string {
+	name := key
+	if prefix, rest, found := strings.Cut(key, "/"); found {
+		if strings.Contains(rest, "/") {
+			return "it may contain at most one '/'"
+		}
+		switch {
+		case prefix == "":
+			return "the prefix before '/' must not be empty"
+		case len(prefix) > MaxPrefixLength:
+			return fmt.Sprintf("the prefix is %d characters long; the maximum is %d", len(prefix), MaxPrefixLength)
+		case !dnsSubdomainRE.MatchString(prefix):
+			return fmt.Sprintf("the prefix %s must be a lowercase DNS subdomain (lowercase alphanumerics, '-' and '.', each part starting and ending with an alphanumeric)", quoteShort(prefix))
+		}
+		name = rest
+	}
+	switch {
+	case name == "":
+		return "the name after '/' must not be empty"
+	case len(name) > MaxNameLength:
+		return fmt.Sprintf("the name part is %d characters long; the maximum is %d", len(name), MaxNameLength)
+	case !nameRE.MatchString(name):
+		return fmt.Sprintf("the name %s must consist of alphanumerics, '-', '_' or '.', and start and end with an alphanumeric", quoteShort(name))
+	}
+	return ""
+}
+
+// restrictedProblems mirrors the CRD's CEL rules on restricted label keys. Like the CEL
+// (self.find("^([^/]+)").endsWith(...)), the domain is the text before the first '/' and is
+// compared by suffix.
+func restrictedProblems(key string) []string {
+	domain, _, _ := strings.Cut(key, "/")
+	var out []string
+	if strings.HasSuffix(domain, domainKarpenter) && key != LabelCapacityType && key != LabelNodePool {
+		out = append(out, fmt.Sprintf("label domain %q is restricted: key %s cannot be used in a requirement (of that domain only %s is allowed)",
+			domainKarpenter, quoteShort(key), LabelCapacityType))
+	}
+	if key == LabelNodePool {
+		out = append(out, fmt.Sprintf("label %q is restricted: Karpenter sets it on every node it launches", LabelNodePool))
+	}
+	if key == LabelHostname {
+		out = append(out, fmt.Sprintf("label %q is restricted: it cannot be used in a NodePool requirement", LabelHostname))
+	}
+	if strings.HasSuffix(domain, domainKarpenterAWS) {
+		if _, ok := awsRequirementKeySet[key]; !ok {
+			msg := fmt.Sprintf("label domain %q is restricted: key %s is not one of its well-known labels", domainKarpenterAWS, quoteShort(key))
+			if s := suggest(key, awsRequirementKeys, 2); s != "" {
+				msg += fmt.Sprintf(" (did you mean %q?)", s)
+			} else {
+				short := make([]string, len(awsRequirementKeys))
+				for i, k := range awsRequirementKeys {
+					short[i] = strings.TrimPrefix(k, domainKarpenterAWS+"/")
+				}
+				msg += fmt.Sprintf("; allowed: %s/{%s}", domainKarpenterAWS, strings.Join(short, ","))
+			}
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+func operatorList() string {
+	s := make([]string, len(operators))
+	for i, op := range operators {
+		s[i] = string(op)
+	}
+	return strings.Join(s, ", ")
+}
+
+// quoteShort quotes s, eliding the middle of very long strings so messages stay readable.
+func quoteShort(s string) string {
+	const limit = 80
+	if len(s) <= limit {
+		return strconv.Quote(s)
+	}
+	return strconv.Quote(s[:40]) + "..." + strconv.Quote(s[len(s)-20:])
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = quoteShort(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// suggest returns the candidate closest to s by edit distance (case-insensitive) when that
+// distance is at most maxDist and s is not itself a candidate; otherwise "".
+func suggest(s string, candidates []string, maxDist int) string {
+	if len(s) > 200 {
+		return ""
+	}
+	best, bestDist := "", maxDist+1
+	ls := strings.ToLower(s)
+	for _, c := range candidates {
+		if d := editDistance(ls, strings.ToLower(c)); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	if best == s {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, by bytes.
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

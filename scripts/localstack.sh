@@ -1,0 +1,128 @@
+#!/usr/bin/env bash
+# LocalStack (community core, EC2 + STS) on 127.0.0.1:4566, run on the host without Docker.
+#   scripts/localstack.sh up|down|status
+# The venv, logs and state live in .localstack/ (git-ignored). Pins: scripts/localstack-requirements.txt,
+# a frozen set known to start here (localstack-core 4.14.0 needs Python >= 3.12; newer cbor2, pyOpenSSL
+# and cryptography releases break its start-up).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="${LOCALSTACK_WORKDIR:-$ROOT/.localstack}"
+PORT="${LOCALSTACK_PORT:-4566}"
+URL="http://127.0.0.1:${PORT}"
+PIDFILE="$WORK/localstack.pid"
+LOG="$WORK/localstack.log"
+REQS="$ROOT/scripts/localstack-requirements.txt"
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+healthy() {
+  curl -fsS --max-time 2 "$URL/_localstack/health" 2>/dev/null |
+    grep -Eq '"ec2": *"(running|available)"'
+}
+
+find_python() {
+  local c
+  for c in "${LOCALSTACK_PYTHON:-}" \
+    "$HOME"/.pyenv/versions/3.13*/bin/python3 "$HOME"/.pyenv/versions/3.12*/bin/python3 \
+    python3.13 python3.12 python3; do
+    [ -n "$c" ] || continue
+    if command -v "$c" >/dev/null 2>&1 &&
+      "$c" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null; then
+      command -v "$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+install() {
+  local stamp="$WORK/venv/.installed"
+  if [ -f "$stamp" ] && cmp -s "$stamp" "$REQS"; then return 0; fi
+  local py
+  py="$(find_python)" || {
+    say "no Python >= 3.12 found (localstack-core 4.14 needs it); set LOCALSTACK_PYTHON"
+    exit 1
+  }
+  say "installing LocalStack 4.14.0 into $WORK/venv with $py (about a minute, once)"
+  rm -rf "$WORK/venv"
+  "$py" -m venv "$WORK/venv"
+  "$WORK/venv/bin/python" -m pip install -q --disable-pip-version-check -r "$REQS"
+  cp "$REQS" "$stamp"
+}
+
+up() {
+  mkdir -p "$WORK"
+  if healthy; then
+    say "LocalStack already up at $URL"
+    return 0
+  fi
+  install
+  mkdir -p "$WORK/fs"
+  say "starting LocalStack on $URL (log: $LOG)"
+  # OVERRIDE_IN_DOCKER: /.dockerenv exists on these machines; without it LocalStack rewrites
+  # /etc/resolv.conf and binds 0.0.0.0. DNS_ADDRESS=0 skips its DNS server altogether.
+  (
+    cd "$WORK"
+    env GATEWAY_LISTEN="127.0.0.1:${PORT}" OVERRIDE_IN_DOCKER=0 DNS_ADDRESS=0 \
+      FILESYSTEM_ROOT="$WORK/fs" SERVICES=ec2,sts EAGER_SERVICE_LOADING=1 \
+      SKIP_SSL_CERT_DOWNLOAD=1 DISABLE_EVENTS=1 PERSISTENCE=0 \
+      nohup "$WORK/venv/bin/python" -m localstack.runtime.main >"$LOG" 2>&1 &
+    echo $! >"$PIDFILE"
+  )
+  local i
+  for i in $(seq 1 120); do
+    if healthy; then
+      say "LocalStack ready after ${i}s: $(version)"
+      return 0
+    fi
+    if ! kill -0 "$(cat "$PIDFILE")" 2>/dev/null; then
+      say "LocalStack exited during start-up; last lines of $LOG:"
+      tail -n 30 "$LOG" >&2
+      exit 1
+    fi
+    sleep 1
+  done
+  say "LocalStack did not become healthy within 120s; see $LOG"
+  exit 1
+}
+
+version() {
+  curl -fsS --max-time 2 "$URL/_localstack/health" 2>/dev/null |
+    sed -n 's/.*"version": *"\([^"]*\)".*/localstack-core \1/p'
+}
+
+down() {
+  if [ -f "$PIDFILE" ]; then
+    local pid
+    pid="$(cat "$PIDFILE")"
+    if kill -0 "$pid" 2>/dev/null; then
+      kill "$pid"
+      for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -9 "$pid" 2>/dev/null || true
+      say "LocalStack stopped (pid $pid)"
+    fi
+    rm -f "$PIDFILE"
+  else
+    say "no LocalStack started by this project is running"
+  fi
+}
+
+status() {
+  if healthy; then
+    echo "LocalStack up at $URL ($(version))"
+  else
+    echo "LocalStack down at $URL (start it with: make localstack-up)"
+    return 1
+  fi
+}
+
+case "${1:-}" in
+up) up ;;
+down) down ;;
+status) status ;;
+*)
+  echo "usage: $0 up|down|status" >&2
+  exit 2
+  ;;
+esac
