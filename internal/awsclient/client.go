@@ -5,7 +5,6 @@ package awsclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -137,26 +136,15 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 }
 
 func credentialsError(s Settings, err error) error {
-	setting := "access_key"
-	switch {
-	case s.Profile != "":
+	setting, summary := "access_key", "AWS credentials could not be validated with STS GetCallerIdentity (set skip_credentials_validation to skip the check)"
+	if s.Profile != "" {
 		setting = "profile"
-	case s.AccessKey == "":
-		setting = "skip_credentials_validation"
 	}
-	summary := "AWS credentials could not be validated with STS GetCallerIdentity"
-	var endpointHint string
-	if s.STSEndpoint != "" {
-		endpointHint = " (endpoints.sts = " + s.STSEndpoint + ")"
-	}
-	msg := err.Error()
-	if strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") {
-		setting = "endpoints"
-		summary = "the STS endpoint cannot be reached" + endpointHint
-	}
-	var se *SettingError
-	if errors.As(err, &se) {
-		return se
+	if msg := err.Error(); strings.Contains(msg, "connection refused") || strings.Contains(msg, "no such host") {
+		setting, summary = "endpoints", "the STS endpoint cannot be reached"
+		if s.STSEndpoint != "" {
+			summary += " (endpoints.sts = " + s.STSEndpoint + ")"
+		}
 	}
 	return &SettingError{Setting: setting, Summary: summary, Err: err}
 }
