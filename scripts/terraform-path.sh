@@ -7,7 +7,7 @@ LOCAL="$ROOT/bin/terraform"
 
 new_enough() {
   local v
-  v="$("$1" version 2>/dev/null | sed -n '1s/^Terraform v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')" || return 1
+  v="$(TF_CLI_CONFIG_FILE=/dev/null "$1" version 2>/dev/null | sed -n '1s/^Terraform v\([0-9]*\)\.\([0-9]*\).*/\1 \2/p')" || return 1
   [ -n "$v" ] || return 1
   set -- $v
   [ "$1" -gt 1 ] || { [ "$1" -eq 1 ] && [ "$2" -ge 5 ]; }
