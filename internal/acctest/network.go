@@ -42,6 +42,8 @@ type Network struct {
 type NetworkSpec struct {
 	// ExtraSubnetTags are added to subnet i (0, 1, 2).
 	ExtraSubnetTags map[int]map[string]string
+	// ExtraSecurityGroupTags are added to security group i (0 nodes, 1 control).
+	ExtraSecurityGroupTags map[int]map[string]string
 }
 
 // NewNetwork creates the fixture and removes it when the test ends.
@@ -105,9 +107,12 @@ func CreateNetwork(ctx context.Context, c *ec2.Client, id string, spec NetworkSp
 		n.Subnets = append(n.Subnets, Subnet{ID: aws.ToString(out.Subnet.SubnetId), Zone: l.zone, CIDR: l.cidr, Tags: tags})
 	}
 
-	for _, role := range []string{"nodes", "control"} {
+	for i, role := range []string{"nodes", "control"} {
 		name := id + "-" + role
 		tags := map[string]string{TagKey: id, "role": role}
+		for k, v := range spec.ExtraSecurityGroupTags[i] {
+			tags[k] = v
+		}
 		out, err := c.CreateSecurityGroup(ctx, &ec2.CreateSecurityGroupInput{
 			GroupName: aws.String(name), Description: aws.String("karpenter provider acceptance test"), VpcId: vpc.Vpc.VpcId,
 			TagSpecifications: tagSpec(ec2types.ResourceTypeSecurityGroup, tags),
@@ -143,7 +148,7 @@ func (n *Network) Delete(ctx context.Context, c *ec2.Client) error {
 	return firstErr
 }
 
-// TagSubnet adds tags to a subnet out of band (drift tests).
+// TagSubnet adds tags to a subnet (or any EC2 object) out of band (drift tests).
 func TagSubnet(t testing.TB, subnetID string, tags map[string]string) {
 	t.Helper()
 	var ts []ec2types.Tag

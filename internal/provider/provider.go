@@ -176,7 +176,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
-	return nil
+	return []func() resource.Resource{
+		newNodeClassResource,
+	}
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {

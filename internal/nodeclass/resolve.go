@@ -1,0 +1,177 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+// PodSubnet is the custom-networking (ENIConfig) subnet chosen for one node zone.
+type PodSubnet struct {
+	Zone   string
+	Subnet discovery.Subnet
+}
+
+// Resolved is what EC2 says the class's selectors hit.
+type Resolved struct {
+	VPCID          string
+	Subnets        []discovery.Subnet // Karpenter's order
+	SecurityGroups []discovery.SecurityGroup
+	Zones          []string
+	PodSubnets     []PodSubnet // by zone; custom networking only
+}
+
+// SubnetIDs lists the resolved subnet ids in order.
+func (r Resolved) SubnetIDs() []string {
+	ids := make([]string, len(r.Subnets))
+	for i, s := range r.Subnets {
+		ids[i] = s.ID
+	}
+	return ids
+}
+
+// SecurityGroupIDs lists the resolved security group ids in order.
+func (r Resolved) SecurityGroupIDs() []string {
+	ids := make([]string, len(r.SecurityGroups))
+	for i, g := range r.SecurityGroups {
+		ids[i] = g.ID
+	}
+	return ids
+}
+
+// SameSelection reports whether two resolutions selected the same objects (ids, zones, names,
+// pod subnets), ignoring free-IP counts, which change with every launch.
+func (r Resolved) SameSelection(o Resolved) bool {
+	key := func(x Resolved) string {
+		var b strings.Builder
+		b.WriteString(x.VPCID)
+		// Subnets are ordered by free IPs, so compare them as a set.
+		subnets := make([]string, len(x.Subnets))
+		for i, s := range x.Subnets {
+			subnets[i] = fmt.Sprintf("|s:%s@%s/%s", s.ID, s.Zone, s.ZoneID)
+		}
+		sort.Strings(subnets)
+		for _, s := range subnets {
+			b.WriteString(s)
+		}
+		for _, g := range x.SecurityGroups {
+			fmt.Fprintf(&b, "|g:%s=%s", g.ID, g.Name)
+		}
+		for _, p := range x.PodSubnets {
+			fmt.Fprintf(&b, "|p:%s@%s", p.Subnet.ID, p.Zone)
+		}
+		return b.String()
+	}
+	return key(r) == key(o)
+}
+
+// Resolve runs the selectors against EC2 and applies the rules that need their answers: some
+// subnet and some security group must match, all in one VPC, and under custom networking every
+// node zone needs a pod subnet. Errors carry attribute paths; err is an API failure.
+func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldError, error) {
+	var r Resolved
+	var errs []FieldError
+
+	subnets, err := discovery.ResolveSubnets(ctx, api, s.SubnetTerms)
+	if err != nil {
+		return r, nil, err
+	}
+	groups, err := discovery.ResolveSecurityGroups(ctx, api, s.SecurityGroupTerms)
+	if err != nil {
+		return r, nil, err
+	}
+	r.Subnets, r.SecurityGroups, r.Zones = subnets, groups, discovery.Zones(subnets)
+
+	if len(subnets) == 0 {
+		errs = append(errs, FieldError{Path: "subnet_selector_terms", Message: fmt.Sprintf(
+			"no subnet matched the %d subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. %s)",
+			len(s.SubnetTerms), describeTerms(s.SubnetTerms))})
+	}
+	if len(groups) == 0 {
+		errs = append(errs, FieldError{Path: "security_group_selector_terms", Message: fmt.Sprintf(
+			"no security group matched the %d security group selector terms", len(s.SecurityGroupTerms))})
+	}
+	vpcs := discovery.VPCs(subnets)
+	if len(vpcs) > 1 {
+		errs = append(errs, FieldError{Path: "subnet_selector_terms", Message: fmt.Sprintf(
+			"the selected subnets span %d VPCs (%s); an instance's network interfaces must all be in one VPC: narrow the terms",
+			len(vpcs), strings.Join(vpcs, ", "))})
+	}
+	if len(vpcs) == 1 {
+		r.VPCID = vpcs[0]
+		var outside []string
+		for _, g := range groups {
+			if g.VPCID != r.VPCID {
+				outside = append(outside, fmt.Sprintf("%s (%s)", g.ID, g.VPCID))
+			}
+		}
+		if len(outside) > 0 {
+			errs = append(errs, FieldError{Path: "security_group_selector_terms", Message: fmt.Sprintf(
+				"security groups outside the subnets' VPC %s: %s; EC2 rejects them at launch", r.VPCID, strings.Join(outside, ", "))})
+		}
+	}
+
+	if s.Networking.CustomNetworking && len(s.Networking.PodSubnetTerms) > 0 && r.VPCID != "" {
+		pods, err := discovery.ResolveSubnets(ctx, api, s.Networking.PodSubnetTerms)
+		if err != nil {
+			return r, nil, err
+		}
+		r.PodSubnets = choosePodSubnets(pods, r.VPCID)
+		have := map[string]bool{}
+		for _, p := range r.PodSubnets {
+			have[p.Zone] = true
+		}
+		var missing []string
+		for _, z := range r.Zones {
+			if !have[z] {
+				missing = append(missing, z)
+			}
+		}
+		if len(missing) > 0 {
+			errs = append(errs, FieldError{Path: "networking.custom_networking.pod_subnet_selector_terms", Message: fmt.Sprintf(
+				"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
+				r.VPCID, strings.Join(missing, ", "))})
+		}
+	}
+	return r, errs, nil
+}
+
+// choosePodSubnets keeps the subnets of the node VPC and picks one per zone, as the VPC CNI's
+// ENIConfig does per zone: here the one with most free IPs, then lowest id.
+func choosePodSubnets(pods []discovery.Subnet, vpcID string) []PodSubnet {
+	discovery.SortSubnets(pods)
+	byZone := map[string]discovery.Subnet{}
+	for _, p := range pods {
+		if p.VPCID != vpcID {
+			continue
+		}
+		if _, ok := byZone[p.Zone]; !ok {
+			byZone[p.Zone] = p
+		}
+	}
+	out := make([]PodSubnet, 0, len(byZone))
+	for z, s := range byZone {
+		out = append(out, PodSubnet{Zone: z, Subnet: s})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Zone < out[j].Zone })
+	return out
+}
+
+func describeTerms(terms []discovery.SubnetTerm) string {
+	var parts []string
+	for _, t := range terms {
+		if t.ID != "" {
+			parts = append(parts, t.ID)
+			continue
+		}
+		var kv []string
+		for _, k := range sortedKeys(t.Tags) {
+			kv = append(kv, k+"="+t.Tags[k])
+		}
+		parts = append(parts, "{"+strings.Join(kv, ", ")+"}")
+	}
+	return strings.Join(parts, " OR ")
+}

@@ -1,0 +1,140 @@
+// Package nodeclass holds the EC2NodeClass model as plain Go values: its validation rules
+// (Karpenter's CRD and CEL rules plus the provider's own), and its resolution against EC2 into
+// the subnets, security groups, zones and pod subnets a node pool plans with. No Terraform, no SDK.
+package nodeclass
+
+import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+// DiscoveryTagKey is Karpenter's conventional discovery tag.
+const DiscoveryTagKey = "karpenter.sh/discovery"
+
+// Spec is one EC2NodeClass as the user wrote it (defaults not yet applied, except where noted).
+type Spec struct {
+	Name                     string
+	AMIFamily                string
+	AMISelectorTerms         []AMITerm
+	Role                     string
+	InstanceProfile          string
+	SubnetTerms              []discovery.SubnetTerm
+	SecurityGroupTerms       []discovery.SecurityGroupTerm
+	AssociatePublicIPAddress *bool
+	IPPrefixCount            *int
+	NetworkInterfaces        []capacity.Interface // nil: not configured
+	EFA                      bool
+	Networking               Networking
+	Kubelet                  Kubelet
+	MetadataOptions          MetadataOptions
+	BlockDeviceMappings      []BlockDeviceMapping
+	InstanceStorePolicy      string
+	DetailedMonitoring       *bool
+	UserData                 *string
+	Tags                     map[string]string
+}
+
+// AMITerm is one amiSelectorTerms entry.
+type AMITerm struct {
+	Alias, ID, Name, Owner, SSMParameter string
+	Tags                                 map[string]string
+}
+
+// Networking is the VPC CNI setting the node class is used with (provider-only: Karpenter
+// cannot express it, so it is not rendered into the manifest).
+type Networking struct {
+	PrefixDelegation      bool
+	CustomNetworking      bool
+	PodSubnetTerms        []discovery.SubnetTerm
+	SecurityGroupsForPods bool
+	ReservedENIs          int
+}
+
+// Kubelet is spec.kubelet (the typed v1.14 form).
+type Kubelet struct {
+	MaxPods                     *int
+	PodsPerCore                 *int
+	ClusterDNS                  []string
+	SystemReserved              map[string]string
+	KubeReserved                map[string]string
+	EvictionHard                map[string]string
+	EvictionSoft                map[string]string
+	EvictionSoftGracePeriod     map[string]string
+	EvictionMaxPodGracePeriod   *int
+	ImageGCHighThresholdPercent *int
+	ImageGCLowThresholdPercent  *int
+	CPUCFSQuota                 *bool
+}
+
+// MetadataOptions is spec.metadataOptions with Karpenter's CRD defaults filled in.
+type MetadataOptions struct {
+	HTTPEndpoint            string
+	HTTPProtocolIPv6        string
+	HTTPPutResponseHopLimit int
+	HTTPTokens              string
+}
+
+// DefaultMetadataOptions are the CRD defaults: IMDS on, IPv6 off, hop limit 1, IMDSv2 required.
+func DefaultMetadataOptions() MetadataOptions {
+	return MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPPutResponseHopLimit: 1, HTTPTokens: "required"}
+}
+
+// BlockDeviceMapping is one spec.blockDeviceMappings entry.
+type BlockDeviceMapping struct {
+	DeviceName string
+	RootVolume bool
+	EBS        *EBS
+}
+
+// EBS is a block device's EBS settings.
+type EBS struct {
+	DeleteOnTermination *bool
+	Encrypted           *bool
+	IOPS                *int
+	KMSKeyID            string
+	SnapshotID          string
+	Throughput          *int
+	VolumeSize          string // a Kubernetes quantity, e.g. "100Gi"
+	VolumeType          string
+}
+
+// CapacitySettings is the CNI setting of this class for the pod-capacity engine.
+func (s Spec) CapacitySettings() capacity.Settings {
+	return capacity.Settings{
+		AMIFamily:             s.EffectiveAMIFamily(),
+		PrefixDelegation:      s.Networking.PrefixDelegation,
+		CustomNetworking:      s.Networking.CustomNetworking,
+		SecurityGroupsForPods: s.Networking.SecurityGroupsForPods,
+		ReservedENIs:          s.Networking.ReservedENIs,
+		NetworkInterfaces:     s.NetworkInterfaces,
+		MaxPods:               s.Kubelet.MaxPods,
+		PodsPerCore:           s.Kubelet.PodsPerCore,
+	}
+}
+
+// EffectiveAMIFamily is amiFamily, else the family of the alias term, else AL2023.
+func (s Spec) EffectiveAMIFamily() string {
+	if s.AMIFamily != "" && s.AMIFamily != capacity.FamilyCustom {
+		return s.AMIFamily
+	}
+	for _, t := range s.AMISelectorTerms {
+		if f, _, ok := aliasFamily(t.Alias); ok {
+			return f
+		}
+	}
+	if s.AMIFamily != "" {
+		return s.AMIFamily
+	}
+	return capacity.DefaultFamily
+}
+
+// DefaultSelectorTerms are the terms used when the user gives none and the provider knows the
+// cluster: Karpenter's discovery tag.
+func DefaultSubnetTerms(cluster string) []discovery.SubnetTerm {
+	return []discovery.SubnetTerm{{Tags: map[string]string{DiscoveryTagKey: cluster}}}
+}
+
+// DefaultSecurityGroupTerms: see DefaultSubnetTerms.
+func DefaultSecurityGroupTerms(cluster string) []discovery.SecurityGroupTerm {
+	return []discovery.SecurityGroupTerm{{Tags: map[string]string{DiscoveryTagKey: cluster}}}
+}

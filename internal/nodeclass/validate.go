@@ -1,0 +1,374 @@
+package nodeclass
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+// FieldError is a problem at an attribute path written in Terraform's notation, e.g.
+// `network_interfaces[1].interface_type` or `tags["aws:foo"]`.
+type FieldError struct {
+	Path    string
+	Message string
+}
+
+func (e FieldError) Error() string { return e.Path + ": " + e.Message }
+
+// Limits from the EC2NodeClass CRD.
+const (
+	MaxNetworkInterfaces   = 150
+	MaxBlockDeviceMappings = 50
+	MaxAMITerms            = 30
+)
+
+var (
+	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	aliasRE       = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
+	amiIDRE       = regexp.MustCompile(`^ami-[0-9a-z]+$`)
+	quantityRE    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	volumeSizeRE  = regexp.MustCompile(`^((?:[1-9][0-9]{0,3}|[1-4][0-9]{4}|[5][0-8][0-9]{3}|59000)Gi|(?:[1-9][0-9]{0,3}|[1-5][0-9]{4}|[6][0-3][0-9]{3}|64000)G|(?:[1-9]|[1-5][0-7]|58)Ti|(?:[1-9]|[1-5][0-9]|6[0-3]|64)T)$`)
+	percentRE     = regexp.MustCompile(`^(\d{1,2}(\.\d{1,2})?|100(\.0{1,2})?)%$`)
+	durationRE    = regexp.MustCompile(`^([0-9]+(\.[0-9]+)?(ns|us|µs|ms|s|m|h))+$`)
+	aliasFamilies = map[string]string{
+		"al2": capacity.FamilyAL2, "al2023": capacity.FamilyAL2023, "bottlerocket": capacity.FamilyBottlerocket,
+		"windows2019": capacity.FamilyWindows2019, "windows2022": capacity.FamilyWindows2022, "windows2025": capacity.FamilyWindows2025,
+	}
+	reservedResources = []string{"cpu", "memory", "ephemeral-storage", "pid"}
+	evictionSignals   = []string{"memory.available", "nodefs.available", "nodefs.inodesFree", "imagefs.available", "imagefs.inodesFree", "pid.available"}
+	volumeTypes       = []string{"standard", "io1", "io2", "gp2", "sc1", "st1", "gp3"}
+	reservedTagKeys   = []string{"eks:eks-cluster-name", "karpenter.sh/nodepool", "karpenter.sh/nodeclaim", "karpenter.k8s.aws/ec2nodeclass"}
+)
+
+// aliasFamily parses `family@version`: the AMI family it implies and whether it is valid.
+func aliasFamily(alias string) (family, version string, ok bool) {
+	if !aliasRE.MatchString(alias) {
+		return "", "", false
+	}
+	name, ver, _ := strings.Cut(alias, "@")
+	f, known := aliasFamilies[name] // case-sensitive, as the CRD's `in [...]` rule
+	return f, ver, known
+}
+
+// Validate checks every rule that needs no API call. Term lists are validated as given; the
+// caller substitutes defaults for omitted terms before calling Resolve.
+func Validate(s Spec) []FieldError {
+	var errs []FieldError
+	add := func(p, format string, args ...any) {
+		errs = append(errs, FieldError{Path: p, Message: fmt.Sprintf(format, args...)})
+	}
+
+	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
+		add("name", "%q is not a valid Kubernetes object name (lower-case DNS subdomain, at most 253 characters)", s.Name)
+	}
+
+	validateAMI(s, add)
+
+	switch {
+	case s.Role == "" && s.InstanceProfile == "":
+		add("role", "exactly one of `role` and `instance_profile` must be set")
+	case s.Role != "" && s.InstanceProfile != "":
+		add("instance_profile", "`role` and `instance_profile` are mutually exclusive")
+	}
+
+	for _, e := range discovery.ValidateSubnetTerms(s.SubnetTerms) {
+		add(termPath("subnet_selector_terms", e), "%s", e.Message)
+	}
+	for _, e := range discovery.ValidateSecurityGroupTerms(s.SecurityGroupTerms) {
+		add(termPath("security_group_selector_terms", e), "%s", e.Message)
+	}
+
+	if s.IPPrefixCount != nil && *s.IPPrefixCount < 0 {
+		add("ip_prefix_count", "must be 0 or more, got %d", *s.IPPrefixCount)
+	}
+	validateInterfaces(s, add)
+
+	n := s.Networking
+	if n.ReservedENIs < 0 {
+		add("networking.reserved_enis", "must be 0 or more, got %d", n.ReservedENIs)
+	}
+	if n.CustomNetworking && len(n.PodSubnetTerms) == 0 {
+		add("networking.custom_networking.pod_subnet_selector_terms", "custom networking needs at least one pod subnet selector term (the ENIConfig subnets)")
+	}
+	for _, e := range discovery.ValidateSubnetTerms(n.PodSubnetTerms) {
+		add(termPath("networking.custom_networking.pod_subnet_selector_terms", e), "%s", e.Message)
+	}
+
+	validateKubelet(s.Kubelet, add)
+	validateMetadata(s.MetadataOptions, add)
+	validateBlockDevices(s.BlockDeviceMappings, add)
+
+	if s.InstanceStorePolicy != "" && s.InstanceStorePolicy != "RAID0" {
+		add("instance_store_policy", "must be \"RAID0\" (or unset), got %q", s.InstanceStorePolicy)
+	}
+	for _, k := range sortedKeys(s.Tags) {
+		p := fmt.Sprintf("tags[%q]", k)
+		switch {
+		case k == "":
+			add("tags", "tag keys must not be empty")
+		case strings.HasPrefix(strings.ToLower(k), "aws:"):
+			add(p, "tag keys starting with \"aws:\" are reserved by AWS")
+		case strings.HasPrefix(k, "kubernetes.io/cluster"):
+			add(p, "tag keys starting with \"kubernetes.io/cluster\" are managed by Karpenter")
+		case contains(reservedTagKeys, k):
+			add(p, "tag key %q is set by Karpenter and cannot be overridden", k)
+		}
+	}
+	return errs
+}
+
+func validateAMI(s Spec, add func(string, string, ...any)) {
+	if s.AMIFamily != "" && !capacity.IsFamily(s.AMIFamily) {
+		add("ami_family", "unknown AMI family %q; expected one of %s", s.AMIFamily, strings.Join(capacity.Families(), ", "))
+	}
+	if len(s.AMISelectorTerms) == 0 {
+		add("ami_selector_terms", "at least one AMI selector term is required, e.g. [{ alias = \"al2023@latest\" }]")
+		return
+	}
+	aliasFam, hasAlias := "", false
+	for i, t := range s.AMISelectorTerms {
+		p := fmt.Sprintf("ami_selector_terms[%d]", i)
+		if t.Alias == "" && t.ID == "" && t.Name == "" && t.SSMParameter == "" && t.Tags == nil {
+			add(p, "a term needs one of `alias`, `id`, `name`, `ssm_parameter` or `tags`")
+			continue
+		}
+		if t.ID != "" {
+			if t.Alias != "" || t.Name != "" || t.Owner != "" || t.Tags != nil {
+				add(p+".id", "`id` cannot be combined with `alias`, `name`, `owner` or `tags`")
+			}
+			if !amiIDRE.MatchString(t.ID) {
+				add(p+".id", "%q is not an AMI id (expected ami-[0-9a-z]+)", t.ID)
+			}
+		}
+		if t.Alias != "" {
+			hasAlias = true
+			if t.ID != "" || t.Name != "" || t.Owner != "" || t.SSMParameter != "" || t.Tags != nil {
+				add(p+".alias", "`alias` cannot be combined with other fields")
+			}
+			if len(s.AMISelectorTerms) > 1 {
+				add(p+".alias", "an `alias` term must be the only AMI selector term")
+			}
+			fam, ver, ok := aliasFamily(t.Alias)
+			switch {
+			case len(t.Alias) > 30 || !ok:
+				add(p+".alias", "%q is not a valid alias: expected family@version with family in al2, al2023, bottlerocket, windows2019, windows2022, windows2025", t.Alias)
+			case capacity.IsWindows(fam) && ver != "latest":
+				add(p+".alias", "Windows aliases only support @latest, got %q", t.Alias)
+			default:
+				aliasFam = fam
+			}
+		}
+		for _, k := range sortedKeys(t.Tags) {
+			if k == "" || t.Tags[k] == "" {
+				add(p+".tags", "tag keys and values must not be empty")
+			}
+		}
+	}
+	switch {
+	case !hasAlias && s.AMIFamily == "":
+		add("ami_family", "`ami_family` is required when no AMI selector term is an alias")
+	case aliasFam != "" && s.AMIFamily != "" && s.AMIFamily != aliasFam && s.AMIFamily != capacity.FamilyCustom:
+		add("ami_family", "`ami_family` %q contradicts the alias family %q (use the same family, Custom, or omit it)", s.AMIFamily, aliasFam)
+	}
+}
+
+func validateInterfaces(s Spec, add func(string, string, ...any)) {
+	ifs := s.NetworkInterfaces
+	if ifs == nil {
+		return
+	}
+	if len(ifs) > MaxNetworkInterfaces {
+		add("network_interfaces", "at most %d network interfaces, got %d", MaxNetworkInterfaces, len(ifs))
+	}
+	primary := false
+	seen := map[[2]int]int{}
+	efaOnlyPerCard := map[int]int{}
+	for i, ni := range ifs {
+		p := fmt.Sprintf("network_interfaces[%d]", i)
+		if ni.NetworkCardIndex < 0 {
+			add(p+".network_card_index", "must be 0 or more")
+		}
+		if ni.DeviceIndex < 0 {
+			add(p+".device_index", "must be 0 or more")
+		}
+		if ni.InterfaceType != capacity.InterfaceTypeInterface && ni.InterfaceType != capacity.InterfaceTypeEFAOnly {
+			add(p+".interface_type", "must be \"interface\" or \"efa-only\", got %q", ni.InterfaceType)
+		}
+		if ni.NetworkCardIndex == 0 && ni.DeviceIndex == 0 && ni.InterfaceType == capacity.InterfaceTypeInterface {
+			primary = true
+		}
+		key := [2]int{ni.NetworkCardIndex, ni.DeviceIndex}
+		if j, dup := seen[key]; dup {
+			add(p, "duplicates network_interfaces[%d]: network card %d, device %d", j, ni.NetworkCardIndex, ni.DeviceIndex)
+		} else {
+			seen[key] = i
+		}
+		if ni.InterfaceType == capacity.InterfaceTypeEFAOnly {
+			efaOnlyPerCard[ni.NetworkCardIndex]++
+			if efaOnlyPerCard[ni.NetworkCardIndex] == 2 {
+				add(p+".interface_type", "network card %d already has an efa-only interface; at most one per card", ni.NetworkCardIndex)
+			}
+		}
+	}
+	if len(ifs) > 0 && !primary {
+		add("network_interfaces", "must include the primary interface: network_card_index = 0, device_index = 0, interface_type = \"interface\"")
+	}
+	if s.EFA {
+		add("efa", "`efa` attaches EFA interfaces on every network card itself; it cannot be combined with `network_interfaces` (list efa-only interfaces there instead)")
+	}
+	if s.AssociatePublicIPAddress != nil && *s.AssociatePublicIPAddress && len(ifs) > 1 {
+		add("associate_public_ip_address", "EC2 rejects a public IP on an instance launched with more than one network interface")
+	}
+}
+
+func validateKubelet(k Kubelet, add func(string, string, ...any)) {
+	nonNeg := func(p string, v *int) {
+		if v != nil && *v < 0 {
+			add(p, "must be 0 or more, got %d", *v)
+		}
+	}
+	nonNeg("kubelet.max_pods", k.MaxPods)
+	nonNeg("kubelet.pods_per_core", k.PodsPerCore)
+	if k.MaxPods != nil && k.PodsPerCore != nil && *k.PodsPerCore > *k.MaxPods && *k.MaxPods > 0 {
+		add("kubelet.pods_per_core", "pods_per_core (%d) cannot exceed max_pods (%d)", *k.PodsPerCore, *k.MaxPods)
+	}
+	for _, nm := range []struct {
+		name string
+		m    map[string]string
+	}{{"system_reserved", k.SystemReserved}, {"kube_reserved", k.KubeReserved}} {
+		name, m := nm.name, nm.m
+		for _, key := range sortedKeys(m) {
+			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
+			if !contains(reservedResources, key) {
+				add(p, "unknown resource %q; expected one of %s", key, strings.Join(reservedResources, ", "))
+			}
+			if v := m[key]; strings.HasPrefix(v, "-") || !quantityRE.MatchString(v) {
+				add(p, "%q is not a non-negative resource quantity (e.g. 100m, 1Gi)", v)
+			}
+		}
+	}
+	for _, nm := range []struct {
+		name string
+		m    map[string]string
+	}{{"eviction_hard", k.EvictionHard}, {"eviction_soft", k.EvictionSoft}} {
+		name, m := nm.name, nm.m
+		for _, key := range sortedKeys(m) {
+			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
+			if !contains(evictionSignals, key) {
+				add(p, "unknown eviction signal %q; expected one of %s", key, strings.Join(evictionSignals, ", "))
+			}
+			if v := m[key]; !percentRE.MatchString(v) && (strings.HasPrefix(v, "-") || !quantityRE.MatchString(v)) {
+				add(p, "%q is not a percentage or a quantity", v)
+			}
+		}
+	}
+	for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
+		p := fmt.Sprintf("kubelet.eviction_soft_grace_period[%q]", key)
+		if !contains(evictionSignals, key) {
+			add(p, "unknown eviction signal %q", key)
+		}
+		if !durationRE.MatchString(k.EvictionSoftGracePeriod[key]) {
+			add(p, "%q is not a duration (e.g. 1m30s)", k.EvictionSoftGracePeriod[key])
+		}
+		if _, ok := k.EvictionSoft[key]; !ok {
+			add(p, "has no matching eviction_soft[%q]", key)
+		}
+	}
+	for _, key := range sortedKeys(k.EvictionSoft) {
+		if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
+			add(fmt.Sprintf("kubelet.eviction_soft[%q]", key), "needs a matching eviction_soft_grace_period[%q]", key)
+		}
+	}
+	pct := func(p string, v *int) {
+		if v != nil && (*v < 0 || *v > 100) {
+			add(p, "must be between 0 and 100, got %d", *v)
+		}
+	}
+	pct("kubelet.image_gc_high_threshold_percent", k.ImageGCHighThresholdPercent)
+	pct("kubelet.image_gc_low_threshold_percent", k.ImageGCLowThresholdPercent)
+	if h, l := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent; h != nil && l != nil && *h <= *l {
+		add("kubelet.image_gc_high_threshold_percent", "must be greater than image_gc_low_threshold_percent (%d <= %d)", *h, *l)
+	}
+}
+
+func validateMetadata(m MetadataOptions, add func(string, string, ...any)) {
+	enum := func(p, v string, allowed ...string) {
+		if !contains(allowed, v) {
+			add(p, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
+		}
+	}
+	enum("metadata_options.http_endpoint", m.HTTPEndpoint, "enabled", "disabled")
+	enum("metadata_options.http_protocol_ipv6", m.HTTPProtocolIPv6, "enabled", "disabled")
+	enum("metadata_options.http_tokens", m.HTTPTokens, "required", "optional")
+	if m.HTTPPutResponseHopLimit < 1 || m.HTTPPutResponseHopLimit > 64 {
+		add("metadata_options.http_put_response_hop_limit", "must be between 1 and 64, got %d", m.HTTPPutResponseHopLimit)
+	}
+}
+
+func validateBlockDevices(bdms []BlockDeviceMapping, add func(string, string, ...any)) {
+	if len(bdms) > MaxBlockDeviceMappings {
+		add("block_device_mappings", "at most %d block device mappings, got %d", MaxBlockDeviceMappings, len(bdms))
+	}
+	roots := 0
+	for i, b := range bdms {
+		p := fmt.Sprintf("block_device_mappings[%d]", i)
+		if b.RootVolume {
+			roots++
+			if roots == 2 {
+				add(p+".root_volume", "at most one block device mapping can be the root volume")
+			}
+		}
+		if b.EBS == nil {
+			continue
+		}
+		e := b.EBS
+		if e.SnapshotID == "" && e.VolumeSize == "" {
+			add(p+".ebs", "needs `volume_size` or `snapshot_id`")
+		}
+		if e.VolumeSize != "" && !volumeSizeRE.MatchString(e.VolumeSize) {
+			add(p+".ebs.volume_size", "%q is not a volume size: use Gi/G (up to 59000Gi) or Ti/T, e.g. \"100Gi\"", e.VolumeSize)
+		}
+		if e.VolumeType != "" && !contains(volumeTypes, e.VolumeType) {
+			add(p+".ebs.volume_type", "must be one of %s, got %q", strings.Join(volumeTypes, ", "), e.VolumeType)
+		}
+		if e.IOPS != nil && *e.IOPS < 0 {
+			add(p+".ebs.iops", "must be 0 or more")
+		}
+		if e.Throughput != nil && *e.Throughput < 0 {
+			add(p+".ebs.throughput", "must be 0 or more")
+		}
+	}
+}
+
+func termPath(base string, e discovery.FieldError) string {
+	p := fmt.Sprintf("%s[%d]", base, e.Index)
+	if e.Field != "" {
+		p += "." + e.Field
+	}
+	if e.TagKey != "" {
+		p += fmt.Sprintf("[%q]", e.TagKey)
+	}
+	return p
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

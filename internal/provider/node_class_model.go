@@ -1,0 +1,414 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+// nodeClassModel is the resource's config/plan/state. Inputs are decoded only when fully known
+// (ModifyPlan checks), so nested inputs can be plain Go structs; computed values stay framework
+// types because they are unknown in a plan.
+type nodeClassModel struct {
+	ID                         types.String        `tfsdk:"id"`
+	Name                       types.String        `tfsdk:"name"`
+	AMIFamily                  types.String        `tfsdk:"ami_family"`
+	AMISelectorTerms           []amiTermModel      `tfsdk:"ami_selector_terms"`
+	Role                       types.String        `tfsdk:"role"`
+	InstanceProfile            types.String        `tfsdk:"instance_profile"`
+	SubnetSelectorTerms        []subnetTermModel   `tfsdk:"subnet_selector_terms"`
+	SecurityGroupSelectorTerms []selectorTermModel `tfsdk:"security_group_selector_terms"`
+	AssociatePublicIPAddress   types.Bool          `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount              types.Int64         `tfsdk:"ip_prefix_count"`
+	NetworkInterfaces          []netIfModel        `tfsdk:"network_interfaces"`
+	EFA                        types.Bool          `tfsdk:"efa"`
+	Networking                 *networkingModel    `tfsdk:"networking"`
+	Kubelet                    *kubeletModel       `tfsdk:"kubelet"`
+	MetadataOptions            *metadataModel      `tfsdk:"metadata_options"`
+	BlockDeviceMappings        []bdmModel          `tfsdk:"block_device_mappings"`
+	InstanceStorePolicy        types.String        `tfsdk:"instance_store_policy"`
+	DetailedMonitoring         types.Bool          `tfsdk:"detailed_monitoring"`
+	UserData                   types.String        `tfsdk:"user_data"`
+	Tags                       types.Map           `tfsdk:"tags"`
+
+	VPCID          types.String `tfsdk:"vpc_id"`
+	Subnets        types.List   `tfsdk:"subnets"`
+	SecurityGroups types.List   `tfsdk:"security_groups"`
+	Zones          types.List   `tfsdk:"zones"`
+	PodSubnets     types.List   `tfsdk:"pod_subnets"`
+	Resolved       types.Object `tfsdk:"resolved"`
+	Manifest       types.String `tfsdk:"manifest"`
+}
+
+type amiTermModel struct {
+	Alias        types.String `tfsdk:"alias"`
+	ID           types.String `tfsdk:"id"`
+	Name         types.String `tfsdk:"name"`
+	Owner        types.String `tfsdk:"owner"`
+	SSMParameter types.String `tfsdk:"ssm_parameter"`
+	Tags         types.Map    `tfsdk:"tags"`
+}
+
+type netIfModel struct {
+	NetworkCardIndex types.Int64  `tfsdk:"network_card_index"`
+	DeviceIndex      types.Int64  `tfsdk:"device_index"`
+	InterfaceType    types.String `tfsdk:"interface_type"`
+}
+
+type networkingModel struct {
+	PrefixDelegation      types.Bool          `tfsdk:"prefix_delegation"`
+	CustomNetworking      *customNetworkModel `tfsdk:"custom_networking"`
+	SecurityGroupsForPods types.Bool          `tfsdk:"security_groups_for_pods"`
+	ReservedENIs          types.Int64         `tfsdk:"reserved_enis"`
+}
+
+type customNetworkModel struct {
+	PodSubnetSelectorTerms []subnetTermModel `tfsdk:"pod_subnet_selector_terms"`
+}
+
+type kubeletModel struct {
+	MaxPods                     types.Int64 `tfsdk:"max_pods"`
+	PodsPerCore                 types.Int64 `tfsdk:"pods_per_core"`
+	ClusterDNS                  types.List  `tfsdk:"cluster_dns"`
+	SystemReserved              types.Map   `tfsdk:"system_reserved"`
+	KubeReserved                types.Map   `tfsdk:"kube_reserved"`
+	EvictionHard                types.Map   `tfsdk:"eviction_hard"`
+	EvictionSoft                types.Map   `tfsdk:"eviction_soft"`
+	EvictionSoftGracePeriod     types.Map   `tfsdk:"eviction_soft_grace_period"`
+	EvictionMaxPodGracePeriod   types.Int64 `tfsdk:"eviction_max_pod_grace_period"`
+	ImageGCHighThresholdPercent types.Int64 `tfsdk:"image_gc_high_threshold_percent"`
+	ImageGCLowThresholdPercent  types.Int64 `tfsdk:"image_gc_low_threshold_percent"`
+	CPUCFSQuota                 types.Bool  `tfsdk:"cpu_cfs_quota"`
+}
+
+type metadataModel struct {
+	HTTPEndpoint            types.String `tfsdk:"http_endpoint"`
+	HTTPProtocolIPv6        types.String `tfsdk:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit types.Int64  `tfsdk:"http_put_response_hop_limit"`
+	HTTPTokens              types.String `tfsdk:"http_tokens"`
+}
+
+type bdmModel struct {
+	DeviceName types.String `tfsdk:"device_name"`
+	RootVolume types.Bool   `tfsdk:"root_volume"`
+	EBS        *ebsModel    `tfsdk:"ebs"`
+}
+
+type ebsModel struct {
+	DeleteOnTermination types.Bool   `tfsdk:"delete_on_termination"`
+	Encrypted           types.Bool   `tfsdk:"encrypted"`
+	IOPS                types.Int64  `tfsdk:"iops"`
+	KMSKeyID            types.String `tfsdk:"kms_key_id"`
+	SnapshotID          types.String `tfsdk:"snapshot_id"`
+	Throughput          types.Int64  `tfsdk:"throughput"`
+	VolumeSize          types.String `tfsdk:"volume_size"`
+	VolumeType          types.String `tfsdk:"volume_type"`
+}
+
+// resolvedClass is the `resolved` object: a node pool's whole view of its class. Its Go shape
+// defines the Terraform type (attrTypesOf), so it must only use native field types.
+type resolvedClass struct {
+	Name                     string             `tfsdk:"name"`
+	AMIFamily                string             `tfsdk:"ami_family"`
+	AMIIDs                   []string           `tfsdk:"ami_ids"`
+	Role                     *string            `tfsdk:"role"`
+	InstanceProfile          *string            `tfsdk:"instance_profile"`
+	VPCID                    string             `tfsdk:"vpc_id"`
+	Zones                    []string           `tfsdk:"zones"`
+	Subnets                  []resolvedSubnet   `tfsdk:"subnets"`
+	SecurityGroupIDs         []string           `tfsdk:"security_group_ids"`
+	PodSubnets               []resolvedPodNet   `tfsdk:"pod_subnets"`
+	AssociatePublicIPAddress *bool              `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount            *int64             `tfsdk:"ip_prefix_count"`
+	NetworkInterfaces        []resolvedNetIf    `tfsdk:"network_interfaces"`
+	EFA                      bool               `tfsdk:"efa"`
+	Networking               resolvedNetworking `tfsdk:"networking"`
+	Kubelet                  resolvedKubelet    `tfsdk:"kubelet"`
+	MetadataOptions          resolvedMetadata   `tfsdk:"metadata_options"`
+	BlockDeviceMappings      []resolvedBDM      `tfsdk:"block_device_mappings"`
+	InstanceStorePolicy      *string            `tfsdk:"instance_store_policy"`
+	DetailedMonitoring       *bool              `tfsdk:"detailed_monitoring"`
+	UserData                 *string            `tfsdk:"user_data"`
+	Tags                     map[string]string  `tfsdk:"tags"`
+}
+
+type resolvedSubnet struct {
+	ID                      string `tfsdk:"id"`
+	Zone                    string `tfsdk:"zone"`
+	ZoneID                  string `tfsdk:"zone_id"`
+	CIDRBlock               string `tfsdk:"cidr_block"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+type resolvedPodNet struct {
+	Zone                    string `tfsdk:"zone"`
+	ID                      string `tfsdk:"id"`
+	CIDRBlock               string `tfsdk:"cidr_block"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+type resolvedNetIf struct {
+	NetworkCardIndex int64  `tfsdk:"network_card_index"`
+	DeviceIndex      int64  `tfsdk:"device_index"`
+	InterfaceType    string `tfsdk:"interface_type"`
+}
+
+type resolvedNetworking struct {
+	PrefixDelegation      bool  `tfsdk:"prefix_delegation"`
+	CustomNetworking      bool  `tfsdk:"custom_networking"`
+	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods"`
+	ReservedENIs          int64 `tfsdk:"reserved_enis"`
+}
+
+type resolvedKubelet struct {
+	MaxPods                     *int64            `tfsdk:"max_pods"`
+	PodsPerCore                 *int64            `tfsdk:"pods_per_core"`
+	ClusterDNS                  []string          `tfsdk:"cluster_dns"`
+	SystemReserved              map[string]string `tfsdk:"system_reserved"`
+	KubeReserved                map[string]string `tfsdk:"kube_reserved"`
+	EvictionHard                map[string]string `tfsdk:"eviction_hard"`
+	EvictionSoft                map[string]string `tfsdk:"eviction_soft"`
+	EvictionSoftGracePeriod     map[string]string `tfsdk:"eviction_soft_grace_period"`
+	EvictionMaxPodGracePeriod   *int64            `tfsdk:"eviction_max_pod_grace_period"`
+	ImageGCHighThresholdPercent *int64            `tfsdk:"image_gc_high_threshold_percent"`
+	ImageGCLowThresholdPercent  *int64            `tfsdk:"image_gc_low_threshold_percent"`
+	CPUCFSQuota                 *bool             `tfsdk:"cpu_cfs_quota"`
+}
+
+type resolvedMetadata struct {
+	HTTPEndpoint            string `tfsdk:"http_endpoint"`
+	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit int64  `tfsdk:"http_put_response_hop_limit"`
+	HTTPTokens              string `tfsdk:"http_tokens"`
+}
+
+type resolvedBDM struct {
+	DeviceName *string      `tfsdk:"device_name"`
+	RootVolume bool         `tfsdk:"root_volume"`
+	EBS        *resolvedEBS `tfsdk:"ebs"`
+}
+
+type resolvedEBS struct {
+	DeleteOnTermination *bool   `tfsdk:"delete_on_termination"`
+	Encrypted           *bool   `tfsdk:"encrypted"`
+	IOPS                *int64  `tfsdk:"iops"`
+	KMSKeyID            *string `tfsdk:"kms_key_id"`
+	SnapshotID          *string `tfsdk:"snapshot_id"`
+	Throughput          *int64  `tfsdk:"throughput"`
+	VolumeSize          *string `tfsdk:"volume_size"`
+	VolumeType          *string `tfsdk:"volume_type"`
+}
+
+// --- conversions -------------------------------------------------------------------------
+
+func strPtr(v types.String) *string {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	s := v.ValueString()
+	return &s
+}
+
+func intPtr(v types.Int64) *int {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	i := int(v.ValueInt64())
+	return &i
+}
+
+func int64Ptr(v types.Int64) *int64 {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	i := v.ValueInt64()
+	return &i
+}
+
+func boolPtr(v types.Bool) *bool {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	b := v.ValueBool()
+	return &b
+}
+
+func stringList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var out []string
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+func toInt64Ptr(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
+}
+
+// spec converts the (fully known) plan into the domain spec. Omitted selector terms become
+// the discovery-tag defaults when the provider knows the cluster name.
+func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *diag.Diagnostics) nodeclass.Spec {
+	s := nodeclass.Spec{
+		Name:                     m.Name.ValueString(),
+		AMIFamily:                m.AMIFamily.ValueString(),
+		Role:                     m.Role.ValueString(),
+		InstanceProfile:          m.InstanceProfile.ValueString(),
+		AssociatePublicIPAddress: boolPtr(m.AssociatePublicIPAddress),
+		IPPrefixCount:            intPtr(m.IPPrefixCount),
+		EFA:                      m.EFA.ValueBool(),
+		InstanceStorePolicy:      m.InstanceStorePolicy.ValueString(),
+		DetailedMonitoring:       boolPtr(m.DetailedMonitoring),
+		UserData:                 strPtr(m.UserData),
+		Tags:                     tagsFromMap(ctx, m.Tags, diags),
+		MetadataOptions:          nodeclass.DefaultMetadataOptions(),
+	}
+	for _, t := range m.AMISelectorTerms {
+		s.AMISelectorTerms = append(s.AMISelectorTerms, nodeclass.AMITerm{
+			Alias: t.Alias.ValueString(), ID: t.ID.ValueString(), Name: t.Name.ValueString(), Owner: t.Owner.ValueString(),
+			SSMParameter: t.SSMParameter.ValueString(), Tags: tagsFromMap(ctx, t.Tags, diags),
+		})
+	}
+	if m.SubnetSelectorTerms != nil {
+		s.SubnetTerms = subnetTermsFrom(ctx, asSelectorTerms(m.SubnetSelectorTerms), diags)
+	} else if clusterName != "" {
+		s.SubnetTerms = nodeclass.DefaultSubnetTerms(clusterName)
+	}
+	if m.SecurityGroupSelectorTerms != nil {
+		s.SecurityGroupTerms = securityGroupTermsFrom(ctx, m.SecurityGroupSelectorTerms, diags)
+	} else if clusterName != "" {
+		s.SecurityGroupTerms = nodeclass.DefaultSecurityGroupTerms(clusterName)
+	}
+	if m.NetworkInterfaces != nil {
+		s.NetworkInterfaces = []capacity.Interface{}
+		for _, ni := range m.NetworkInterfaces {
+			s.NetworkInterfaces = append(s.NetworkInterfaces, capacity.Interface{
+				NetworkCardIndex: int(ni.NetworkCardIndex.ValueInt64()), DeviceIndex: int(ni.DeviceIndex.ValueInt64()),
+				InterfaceType: ni.InterfaceType.ValueString(),
+			})
+		}
+	}
+	if n := m.Networking; n != nil {
+		s.Networking.PrefixDelegation = n.PrefixDelegation.ValueBool()
+		s.Networking.SecurityGroupsForPods = n.SecurityGroupsForPods.ValueBool()
+		s.Networking.ReservedENIs = int(n.ReservedENIs.ValueInt64())
+		if n.CustomNetworking != nil {
+			s.Networking.CustomNetworking = true
+			s.Networking.PodSubnetTerms = subnetTermsFrom(ctx, asSelectorTerms(n.CustomNetworking.PodSubnetSelectorTerms), diags)
+		}
+	}
+	if k := m.Kubelet; k != nil {
+		s.Kubelet = nodeclass.Kubelet{
+			MaxPods: intPtr(k.MaxPods), PodsPerCore: intPtr(k.PodsPerCore), ClusterDNS: stringList(ctx, k.ClusterDNS, diags),
+			SystemReserved: tagsFromMap(ctx, k.SystemReserved, diags), KubeReserved: tagsFromMap(ctx, k.KubeReserved, diags),
+			EvictionHard: tagsFromMap(ctx, k.EvictionHard, diags), EvictionSoft: tagsFromMap(ctx, k.EvictionSoft, diags),
+			EvictionSoftGracePeriod:     tagsFromMap(ctx, k.EvictionSoftGracePeriod, diags),
+			EvictionMaxPodGracePeriod:   intPtr(k.EvictionMaxPodGracePeriod),
+			ImageGCHighThresholdPercent: intPtr(k.ImageGCHighThresholdPercent),
+			ImageGCLowThresholdPercent:  intPtr(k.ImageGCLowThresholdPercent),
+			CPUCFSQuota:                 boolPtr(k.CPUCFSQuota),
+		}
+	}
+	if md := m.MetadataOptions; md != nil {
+		s.MetadataOptions = nodeclass.MetadataOptions{
+			HTTPEndpoint: md.HTTPEndpoint.ValueString(), HTTPProtocolIPv6: md.HTTPProtocolIPv6.ValueString(),
+			HTTPPutResponseHopLimit: int(md.HTTPPutResponseHopLimit.ValueInt64()), HTTPTokens: md.HTTPTokens.ValueString(),
+		}
+	}
+	for _, b := range m.BlockDeviceMappings {
+		bd := nodeclass.BlockDeviceMapping{DeviceName: b.DeviceName.ValueString(), RootVolume: b.RootVolume.ValueBool()}
+		if e := b.EBS; e != nil {
+			bd.EBS = &nodeclass.EBS{
+				DeleteOnTermination: boolPtr(e.DeleteOnTermination), Encrypted: boolPtr(e.Encrypted), IOPS: intPtr(e.IOPS),
+				KMSKeyID: e.KMSKeyID.ValueString(), SnapshotID: e.SnapshotID.ValueString(), Throughput: intPtr(e.Throughput),
+				VolumeSize: e.VolumeSize.ValueString(), VolumeType: e.VolumeType.ValueString(),
+			}
+		}
+		s.BlockDeviceMappings = append(s.BlockDeviceMappings, bd)
+	}
+	return s
+}
+
+// resolvedFrom builds the `resolved` object from the spec and its resolution.
+func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved) resolvedClass {
+	out := resolvedClass{
+		Name: s.Name, AMIFamily: s.EffectiveAMIFamily(), VPCID: r.VPCID, Zones: nonNil(r.Zones),
+		SecurityGroupIDs: nonNil(r.SecurityGroupIDs()), AssociatePublicIPAddress: s.AssociatePublicIPAddress,
+		IPPrefixCount: toInt64Ptr(s.IPPrefixCount), EFA: s.EFA, InstanceStorePolicy: emptyNil(s.InstanceStorePolicy),
+		DetailedMonitoring: s.DetailedMonitoring, UserData: s.UserData, Tags: s.Tags,
+		Role: emptyNil(s.Role), InstanceProfile: emptyNil(s.InstanceProfile),
+		Networking: resolvedNetworking{
+			PrefixDelegation: s.Networking.PrefixDelegation, CustomNetworking: s.Networking.CustomNetworking,
+			SecurityGroupsForPods: s.Networking.SecurityGroupsForPods, ReservedENIs: int64(s.Networking.ReservedENIs),
+		},
+		Kubelet: resolvedKubelet{
+			MaxPods: toInt64Ptr(s.Kubelet.MaxPods), PodsPerCore: toInt64Ptr(s.Kubelet.PodsPerCore), ClusterDNS: s.Kubelet.ClusterDNS,
+			SystemReserved: s.Kubelet.SystemReserved, KubeReserved: s.Kubelet.KubeReserved, EvictionHard: s.Kubelet.EvictionHard,
+			EvictionSoft: s.Kubelet.EvictionSoft, EvictionSoftGracePeriod: s.Kubelet.EvictionSoftGracePeriod,
+			EvictionMaxPodGracePeriod:   toInt64Ptr(s.Kubelet.EvictionMaxPodGracePeriod),
+			ImageGCHighThresholdPercent: toInt64Ptr(s.Kubelet.ImageGCHighThresholdPercent),
+			ImageGCLowThresholdPercent:  toInt64Ptr(s.Kubelet.ImageGCLowThresholdPercent),
+			CPUCFSQuota:                 s.Kubelet.CPUCFSQuota,
+		},
+		MetadataOptions: resolvedMetadata{
+			HTTPEndpoint: s.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: s.MetadataOptions.HTTPProtocolIPv6,
+			HTTPPutResponseHopLimit: int64(s.MetadataOptions.HTTPPutResponseHopLimit), HTTPTokens: s.MetadataOptions.HTTPTokens,
+		},
+	}
+	out.AMIIDs = []string{}
+	for _, t := range s.AMISelectorTerms {
+		if t.ID != "" {
+			out.AMIIDs = append(out.AMIIDs, t.ID)
+		}
+	}
+	out.Subnets = []resolvedSubnet{}
+	for _, sn := range r.Subnets {
+		out.Subnets = append(out.Subnets, resolvedSubnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock,
+			AvailableIPAddressCount: int64(sn.AvailableIPAddressCount)})
+	}
+	out.PodSubnets = []resolvedPodNet{}
+	for _, p := range r.PodSubnets {
+		out.PodSubnets = append(out.PodSubnets, resolvedPodNet{Zone: p.Zone, ID: p.Subnet.ID, CIDRBlock: p.Subnet.CIDRBlock,
+			AvailableIPAddressCount: int64(p.Subnet.AvailableIPAddressCount)})
+	}
+	if s.NetworkInterfaces != nil {
+		out.NetworkInterfaces = []resolvedNetIf{}
+		for _, ni := range s.NetworkInterfaces {
+			out.NetworkInterfaces = append(out.NetworkInterfaces, resolvedNetIf{NetworkCardIndex: int64(ni.NetworkCardIndex),
+				DeviceIndex: int64(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
+		}
+	}
+	for _, b := range s.BlockDeviceMappings {
+		rb := resolvedBDM{DeviceName: emptyNil(b.DeviceName), RootVolume: b.RootVolume}
+		if e := b.EBS; e != nil {
+			rb.EBS = &resolvedEBS{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: toInt64Ptr(e.IOPS),
+				KMSKeyID: emptyNil(e.KMSKeyID), SnapshotID: emptyNil(e.SnapshotID), Throughput: toInt64Ptr(e.Throughput),
+				VolumeSize: emptyNil(e.VolumeSize), VolumeType: emptyNil(e.VolumeType)}
+		}
+		out.BlockDeviceMappings = append(out.BlockDeviceMappings, rb)
+	}
+	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func emptyNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+

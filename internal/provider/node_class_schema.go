@@ -1,0 +1,235 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+func subnetTermsAttribute(desc string, required bool) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Optional: !required, Required: required,
+		MarkdownDescription: desc,
+		Validators:          []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"tags": schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
+			"id":   schema.StringAttribute{Optional: true, MarkdownDescription: "Subnet id, `subnet-…`."},
+		}},
+	}
+}
+
+var metadataAttrTypes = map[string]attr.Type{
+	"http_endpoint": types.StringType, "http_protocol_ipv6": types.StringType,
+	"http_put_response_hop_limit": types.Int64Type, "http_tokens": types.StringType,
+}
+
+func defaultMetadataObject() types.Object {
+	d := nodeclass.DefaultMetadataOptions()
+	return types.ObjectValueMust(metadataAttrTypes, map[string]attr.Value{
+		"http_endpoint": types.StringValue(d.HTTPEndpoint), "http_protocol_ipv6": types.StringValue(d.HTTPProtocolIPv6),
+		"http_put_response_hop_limit": types.Int64Value(int64(d.HTTPPutResponseHopLimit)), "http_tokens": types.StringValue(d.HTTPTokens),
+	})
+}
+
+func optStr(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Optional: true, MarkdownDescription: desc}
+}
+
+func optInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Optional: true, MarkdownDescription: desc}
+}
+
+func optBool(desc string) schema.BoolAttribute {
+	return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
+}
+
+func optMap(desc string) schema.MapAttribute {
+	return schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc}
+}
+
+func nodeClassSchema() schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "A Karpenter `EC2NodeClass` (v1) whose subnet and security-group selectors are resolved against EC2 **during plan**. " +
+			"The plan shows exactly which subnets, zones and security groups the selectors hit, fails when a selector hits nothing, " +
+			"and shows an in-place update when tags change outside Terraform (drift). The resource owns no AWS object: it records the " +
+			"resolution that was applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{
+				Computed: true, MarkdownDescription: "The node class name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			},
+			"name": schema.StringAttribute{
+				Required:            true,
+				MarkdownDescription: "`metadata.name` of the EC2NodeClass (a lower-case DNS subdomain). Changing it replaces the resource.",
+				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+			},
+			"ami_family": optStr("`amiFamily`: `AL2`, `AL2023`, `Bottlerocket`, `Custom`, `Windows2019`, `Windows2022` or `Windows2025`. " +
+				"Required unless an `alias` AMI term implies it; decides user data and pod-capacity rules."),
+			"ami_selector_terms": schema.ListNestedAttribute{
+				Required:            true,
+				MarkdownDescription: "`amiSelectorTerms`, 1 to 30: an `alias` (e.g. `al2023@latest`, alone), or `id`, or `name` (+ `owner`), `ssm_parameter`, `tags`.",
+				Validators:          []validator.List{listvalidator.SizeBetween(1, nodeclass.MaxAMITerms)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"alias":         optStr("`family@version`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Must be the only term."),
+					"id":            optStr("AMI id, `ami-…`."),
+					"name":          optStr("AMI name (wildcards allowed)."),
+					"owner":         optStr("Owner account id, `self`, `amazon` or `aws-marketplace`, with `name` or `tags`."),
+					"ssm_parameter": optStr("SSM parameter holding the AMI id."),
+					"tags":          optMap("Tags the AMI must carry."),
+				}},
+			},
+			"role":             optStr("IAM role for the nodes' instance profile (Karpenter creates the profile). Exactly one of `role` and `instance_profile`."),
+			"instance_profile": optStr("Existing instance profile name. Exactly one of `role` and `instance_profile`."),
+			"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+
+				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`.", false),
+			"security_group_selector_terms": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: descSGTerms + " Defaults to `karpenter.sh/discovery = <provider cluster_name>`.",
+				Validators:          []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"tags": schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
+					"id":   optStr("Security group id, `sg-…`."),
+					"name": optStr("EC2 group name (not the `Name` tag)."),
+				}},
+			},
+			"associate_public_ip_address": optBool("`associatePublicIPAddress`: public IPv4 on the primary interface. Unset: the subnet's setting applies."),
+			"ip_prefix_count":             optInt("`ipPrefixCount`: IPv4 /28 prefixes pre-assigned to each launch-template interface (not efa-only)."),
+			"network_interfaces": schema.ListNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "`networkInterfaces` (up to 150): explicit interface layout. Must include the primary `interface` at card 0 / device 0; " +
+					"pairs are unique; at most one `efa-only` per network card. Instance types whose cards or EFA limits cannot hold the layout are excluded.",
+				Validators: []validator.List{listvalidator.SizeAtMost(nodeclass.MaxNetworkInterfaces)},
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index."},
+					"device_index":       schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card."},
+					"interface_type":     schema.StringAttribute{Required: true, MarkdownDescription: "`interface` (ENA, with IPs) or `efa-only` (RDMA only, no IP)."},
+				}},
+			},
+			"efa": optBool("Attach an EFA interface (type `efa`) on every network card of EFA-capable types, as Karpenter does for pods that request " +
+				"`vpc.amazonaws.com/efa`; node pools using this class keep only EFA-capable types. Provider-only (not in the manifest). Default `false`."),
+			"networking": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "The VPC CNI setting the nodes run with. Provider-only: Karpenter cannot express it, so it is not rendered into " +
+					"the manifest, but it decides max pods, IP consumption and consistency warnings.",
+				Attributes: map[string]schema.Attribute{
+					"prefix_delegation": optBool("`ENABLE_PREFIX_DELEGATION`: pods get IPs from /28 prefixes (Nitro types only)."),
+					"custom_networking": schema.SingleNestedAttribute{
+						Optional:            true,
+						MarkdownDescription: "VPC CNI custom networking (ENIConfig): pod IPs come from separate pod subnets; the primary ENI carries no pods.",
+						Attributes: map[string]schema.Attribute{
+							"pod_subnet_selector_terms": subnetTermsAttribute("Selector terms for the pod (ENIConfig) subnets; one is chosen per node zone.", true),
+						},
+					},
+					"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot."),
+					"reserved_enis":            optInt("Karpenter's `RESERVED_ENIS` setting for the cluster (excluded from its max-pods math)."),
+				},
+			},
+			"kubelet": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "`kubelet` settings (the typed v1.14 form).",
+				Attributes: map[string]schema.Attribute{
+					"max_pods":                        optInt("`maxPods`: overrides the computed max pods for every instance type."),
+					"pods_per_core":                   optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
+					"cluster_dns":                     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`clusterDNS` addresses."},
+					"system_reserved":                 optMap("`systemReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`."),
+					"kube_reserved":                   optMap("`kubeReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`."),
+					"eviction_hard":                   optMap("`evictionHard`: signal → percentage or quantity."),
+					"eviction_soft":                   optMap("`evictionSoft`: needs a matching grace period per signal."),
+					"eviction_soft_grace_period":      optMap("`evictionSoftGracePeriod`: signal → duration."),
+					"eviction_max_pod_grace_period":   optInt("`evictionMaxPodGracePeriod` in seconds."),
+					"image_gc_high_threshold_percent": optInt("`imageGCHighThresholdPercent`, 0-100, above the low threshold."),
+					"image_gc_low_threshold_percent":  optInt("`imageGCLowThresholdPercent`, 0-100."),
+					"cpu_cfs_quota":                   optBool("`cpuCFSQuota`."),
+				},
+			},
+			"metadata_options": schema.SingleNestedAttribute{
+				Optional: true, Computed: true,
+				Default:             objectdefault.StaticValue(defaultMetadataObject()),
+				MarkdownDescription: "`metadataOptions`; Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, IMDSv2 required.",
+				Attributes: map[string]schema.Attribute{
+					"http_endpoint":               schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
+					"http_protocol_ipv6":          schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
+					"http_put_response_hop_limit": schema.Int64Attribute{Required: true, MarkdownDescription: "1 to 64."},
+					"http_tokens":                 schema.StringAttribute{Required: true, MarkdownDescription: "`required` (IMDSv2) or `optional`."},
+				},
+			},
+			"block_device_mappings": schema.ListNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "`blockDeviceMappings` (up to 50, at most one `root_volume`). Unset: the AMI family's defaults.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"device_name": optStr("Device name, e.g. `/dev/xvda`."),
+					"root_volume": optBool("This mapping is the root volume."),
+					"ebs": schema.SingleNestedAttribute{
+						Optional: true, MarkdownDescription: "EBS settings; needs `volume_size` or `snapshot_id`.",
+						Attributes: map[string]schema.Attribute{
+							"delete_on_termination": optBool("Delete with the instance."),
+							"encrypted":             optBool("Encrypt the volume."),
+							"iops":                  optInt("Provisioned IOPS."),
+							"kms_key_id":            optStr("KMS key for encryption."),
+							"snapshot_id":           optStr("Snapshot to restore."),
+							"throughput":            optInt("Throughput in MiB/s (gp3)."),
+							"volume_size":           optStr("Kubernetes quantity, e.g. `100Gi`."),
+							"volume_type":           optStr("`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."),
+						},
+					},
+				}},
+			},
+			"instance_store_policy": optStr("`instanceStorePolicy`: `RAID0` to use instance-store volumes as ephemeral storage."),
+			"detailed_monitoring":   optBool("`detailedMonitoring` (CloudWatch detailed monitoring)."),
+			"user_data":             optStr("`userData`, merged with what the provider generates for the AMI family."),
+			"tags": optMap("`tags` on launched resources. Keys starting with `aws:` or `kubernetes.io/cluster`, and Karpenter's own keys, " +
+				"are rejected."),
+
+			"vpc_id": schema.StringAttribute{Computed: true, MarkdownDescription: "VPC of the resolved subnets."},
+			"subnets": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Resolved subnets in Karpenter's order (most free IPs, then id). Known at plan time.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Subnet id."},
+					"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone."},
+					"zone_id":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone id."},
+					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
+					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses when the selection last changed."},
+				}},
+			},
+			"security_groups": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Resolved security groups, sorted by id. Known at plan time.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Security group id."},
+					"name": schema.StringAttribute{Computed: true, MarkdownDescription: "EC2 group name."},
+				}},
+			},
+			"zones": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones of the resolved subnets, sorted."},
+			"pod_subnets": schema.ListNestedAttribute{
+				Computed:            true,
+				MarkdownDescription: "Custom networking: the pod subnet chosen per node zone.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Node zone."},
+					"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Pod subnet id."},
+					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
+					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses."},
+				}},
+			},
+			"resolved": schema.ObjectAttribute{
+				Computed:       true,
+				AttributeTypes: attrTypesOf(resolvedClass{}),
+				MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
+					"`node_class = karpenter_node_class.this.resolved`.",
+			},
+			"manifest": schema.StringAttribute{
+				Computed: true,
+				MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
+					"Provider-only settings (`networking`, `efa`) are left out.",
+			},
+		},
+	}
+}

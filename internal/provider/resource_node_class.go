@@ -1,0 +1,308 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*nodeClassResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*nodeClassResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*nodeClassResource)(nil)
+)
+
+type nodeClassResource struct{ meta *Meta }
+
+func newNodeClassResource() resource.Resource { return &nodeClassResource{} }
+
+func (r *nodeClassResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_class"
+}
+
+func (r *nodeClassResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = nodeClassSchema()
+}
+
+func (r *nodeClassResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+// ValidateConfig runs every rule that needs no API call, as soon as the config is known.
+func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if !req.Config.Raw.IsFullyKnown() {
+		return
+	}
+	var m nodeClassModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s := m.spec(ctx, "", &resp.Diagnostics)
+	if m.MetadataOptions == nil { // the default applies after validation
+		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
+	}
+	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
+}
+
+// ModifyPlan resolves the selectors against EC2 so the plan carries the real subnets, zones and
+// security groups; it fails the plan when the answer makes the class unusable.
+func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() { // destroy
+		return
+	}
+	if !req.Config.Raw.IsFullyKnown() {
+		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
+		return
+	}
+	var plan nodeClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	s := plan.spec(ctx, r.meta.ClusterName, &resp.Diagnostics)
+	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
+			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	}
+	if plan.SecurityGroupSelectorTerms == nil && r.meta.ClusterName == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("security_group_selector_terms"), "Missing security group selector terms",
+			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	}
+	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	resolved, errs, err := nodeclass.Resolve(ctx, awsclient.Discovery{EC2: r.meta.Client.EC2}, s)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot resolve the node class selectors against EC2", err.Error())
+		return
+	}
+	addFieldErrors(&resp.Diagnostics, errs, "Node class cannot launch nodes")
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
+	// launch and would otherwise make every plan an update.
+	if !req.State.Raw.IsNull() {
+		var state nodeClassModel
+		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		if prior, ok := resolutionFromState(ctx, state); ok && prior.SameSelection(resolved) {
+			resolved = prior
+		}
+	}
+
+	plan.ID = plan.Name
+	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func setComputedUnknown(ctx context.Context, plan interface {
+	SetAttribute(context.Context, path.Path, interface{}) diag.Diagnostics
+}, diags *diag.Diagnostics) {
+	for name, t := range map[string]attr.Type{
+		"vpc_id": types.StringType, "manifest": types.StringType,
+		"zones": types.ListType{ElemType: types.StringType},
+	} {
+		diags.Append(plan.SetAttribute(ctx, path.Root(name), unknownOf(t))...)
+	}
+	diags.Append(plan.SetAttribute(ctx, path.Root("subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("security_groups"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
+}
+
+func unknownOf(t attr.Type) attr.Value {
+	switch tt := t.(type) {
+	case types.ListType:
+		return types.ListUnknown(tt.ElemType)
+	default:
+		return types.StringUnknown()
+	}
+}
+
+type sgOut struct {
+	ID   string `tfsdk:"id"`
+	Name string `tfsdk:"name"`
+}
+
+// resolutionFromState reads the recorded resolution back from state.
+func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resolved, bool) {
+	if m.Subnets.IsNull() || m.Subnets.IsUnknown() {
+		return nodeclass.Resolved{}, false
+	}
+	var diags diag.Diagnostics
+	var subnets []resolvedSubnet
+	var groups []sgOut
+	var pods []resolvedPodNet
+	diags.Append(m.Subnets.ElementsAs(ctx, &subnets, false)...)
+	diags.Append(m.SecurityGroups.ElementsAs(ctx, &groups, false)...)
+	if !m.PodSubnets.IsNull() {
+		diags.Append(m.PodSubnets.ElementsAs(ctx, &pods, false)...)
+	}
+	if diags.HasError() {
+		return nodeclass.Resolved{}, false
+	}
+	r := nodeclass.Resolved{VPCID: m.VPCID.ValueString(), Zones: stringList(ctx, m.Zones, &diags)}
+	for _, s := range subnets {
+		r.Subnets = append(r.Subnets, discovery.Subnet{ID: s.ID, VPCID: r.VPCID, Zone: s.Zone, ZoneID: s.ZoneID,
+			CIDRBlock: s.CIDRBlock, AvailableIPAddressCount: int(s.AvailableIPAddressCount)})
+	}
+	for _, g := range groups {
+		r.SecurityGroups = append(r.SecurityGroups, discovery.SecurityGroup{ID: g.ID, Name: g.Name, VPCID: r.VPCID})
+	}
+	for _, p := range pods {
+		r.PodSubnets = append(r.PodSubnets, nodeclass.PodSubnet{Zone: p.Zone, Subnet: discovery.Subnet{ID: p.ID, VPCID: r.VPCID,
+			Zone: p.Zone, CIDRBlock: p.CIDRBlock, AvailableIPAddressCount: int(p.AvailableIPAddressCount)}})
+	}
+	return r, true
+}
+
+// setResolution fills every computed attribute of the plan from the spec and its resolution.
+func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved) diag.Diagnostics {
+	var diags diag.Diagnostics
+	rc := resolvedFrom(s, r)
+	var d diag.Diagnostics
+	m.VPCID = types.StringValue(r.VPCID)
+	m.Subnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}, rc.Subnets)
+	diags.Append(d...)
+	groups := make([]sgOut, len(r.SecurityGroups))
+	for i, g := range r.SecurityGroups {
+		groups[i] = sgOut{ID: g.ID, Name: g.Name}
+	}
+	m.SecurityGroups, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}, groups)
+	diags.Append(d...)
+	m.Zones, d = types.ListValueFrom(ctx, types.StringType, nonNil(r.Zones))
+	diags.Append(d...)
+	m.PodSubnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}, rc.PodSubnets)
+	diags.Append(d...)
+	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), rc)
+	diags.Append(d...)
+	manifest, err := renderNodeClassManifest(s)
+	if err != nil {
+		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+		return diags
+	}
+	m.Manifest = types.StringValue(manifest)
+	return diags
+}
+
+func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan nodeClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read keeps the recorded resolution: the next plan resolves again and shows any change in
+// EC2 as an in-place update, which is how drift becomes visible.
+func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state nodeClassModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan nodeClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Delete forgets the class: it owns no AWS object.
+func (r *nodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+
+var pathStepRE = regexp.MustCompile(`^([a-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)$`)
+var pathIndexRE = regexp.MustCompile(`\[(\d+|"(?:[^"\\]|\\.)*")\]`)
+
+// parsePath turns `a[1].b["k"]` into a framework path.
+func parsePath(p string) path.Path {
+	var out path.Path
+	first := true
+	for _, step := range splitPath(p) {
+		m := pathStepRE.FindStringSubmatch(step)
+		if m == nil {
+			break
+		}
+		if first {
+			out = path.Root(m[1])
+			first = false
+		} else {
+			out = out.AtName(m[1])
+		}
+		for _, idx := range pathIndexRE.FindAllStringSubmatch(m[2], -1) {
+			if strings.HasPrefix(idx[1], `"`) {
+				key, err := strconv.Unquote(idx[1])
+				if err != nil {
+					key = strings.Trim(idx[1], `"`)
+				}
+				out = out.AtMapKey(key)
+			} else {
+				n, _ := strconv.Atoi(idx[1])
+				out = out.AtListIndex(n)
+			}
+		}
+	}
+	return out
+}
+
+// splitPath splits on dots outside quoted map keys.
+func splitPath(p string) []string {
+	var parts []string
+	var cur strings.Builder
+	inQuote := false
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '\\' && inQuote && i+1 < len(p):
+			cur.WriteByte(c)
+			i++
+			cur.WriteByte(p[i])
+			continue
+		case c == '"':
+			inQuote = !inQuote
+		case c == '.' && !inQuote:
+			parts = append(parts, cur.String())
+			cur.Reset()
+			continue
+		}
+		cur.WriteByte(c)
+	}
+	return append(parts, cur.String())
+}
+
+// addFieldErrors reports domain errors on their attribute paths.
+func addFieldErrors(diags *diag.Diagnostics, errs []nodeclass.FieldError, summary string) {
+	for _, e := range errs {
+		diags.AddAttributeError(parsePath(e.Path), summary, fmt.Sprintf("%s: %s", e.Path, e.Message))
+	}
+}
+
+// renderNodeClassManifest is replaced once the manifest package lands.
+func renderNodeClassManifest(s nodeclass.Spec) (string, error) {
+	return fmt.Sprintf("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: %s\n", s.Name), nil
+}
