@@ -112,18 +112,16 @@ func (s Spec) CapacitySettings() capacity.Settings {
 	}
 }
 
-// EffectiveAMIFamily is amiFamily, else the family of the alias term, else AL2023.
+// EffectiveAMIFamily is amiFamily when set (Custom included, as Karpenter's AMIFamily() does:
+// the user then owns user data), else the family of the alias term, else AL2023.
 func (s Spec) EffectiveAMIFamily() string {
-	if s.AMIFamily != "" && s.AMIFamily != capacity.FamilyCustom {
+	if s.AMIFamily != "" {
 		return s.AMIFamily
 	}
 	for _, t := range s.AMISelectorTerms {
 		if f, _, ok := aliasFamily(t.Alias); ok {
 			return f
 		}
-	}
-	if s.AMIFamily != "" {
-		return s.AMIFamily
 	}
 	return capacity.DefaultFamily
 }
