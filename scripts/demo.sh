@@ -36,13 +36,28 @@ cp -r "$ROOT/examples" "$DEMO/examples"
 cd "$DEMO/examples/quickstart"
 
 say "terraform apply examples/quickstart ($("$TERRAFORM" version | head -n1))"
+# get installs the local modules (init would look the provider up in the registry); the dev override serves the provider itself.
+if ! "$TERRAFORM" get -no-color >"$DEMO/init.log" 2>&1; then
+  cat "$DEMO/init.log"
+  exit 1
+fi
 if ! "$TERRAFORM" apply -auto-approve -input=false -no-color -compact-warnings >"$DEMO/apply.log" 2>&1; then
   cat "$DEMO/apply.log"
   exit 1
 fi
-grep -E '^(Apply complete|Warning|Error)|data\.karpenter' "$DEMO/apply.log" | grep -v 'Provider development overrides' || true
+grep -E '^(Apply complete|Error)' "$DEMO/apply.log" || true
 echo
 "$TERRAFORM" output -raw summary
 echo
 echo
-say "state and rendered files: $DEMO/examples/quickstart"
+# Write each rendered manifest to a file, ready for kubectl apply -f or kubernetes_manifest.
+mkdir -p "$DEMO/manifests"
+"$TERRAFORM" output -json manifests | python3 -c '
+import json, sys, os
+out = sys.argv[1]
+for name, doc in json.load(sys.stdin).items():
+    with open(os.path.join(out, name + ".yaml"), "w") as f:
+        f.write(doc)
+' "$DEMO/manifests"
+say "rendered manifests: $(ls "$DEMO/manifests" | wc -l) files in $DEMO/manifests"
+say "state: $DEMO/examples/quickstart (plan again: cd there and run $TERRAFORM plan with TF_CLI_CONFIG_FILE=$DEMO/terraformrc)"

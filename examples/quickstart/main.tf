@@ -1,5 +1,6 @@
-# The tutorial's scenario against the seeded VPC (make seed): cluster my-cluster in
-# ap-southeast-1, subnets and a security group discovered by the karpenter.sh/discovery tag.
+# The tutorial end to end against the seeded VPC (make seed): cluster my-cluster in
+# ap-southeast-1, subnets in 1a, 1b and 1c tagged karpenter.sh/discovery = my-cluster, the 1a
+# one also purpose = hpc.
 terraform {
   required_providers {
     karpenter = {
@@ -25,16 +26,77 @@ provider "karpenter" {
   cluster_name = var.cluster_name
 }
 
-# Karpenter's default discovery: every subnet tagged for the cluster.
-data "karpenter_subnets" "discovered" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = var.cluster_name } }]
+# 1. The default class (discovery tag) and the general pool limited to two zones.
+module "default" {
+  source = "../modules/karpenter-node-group"
+  name   = "default"
+  role   = "KarpenterNodeRole-${var.cluster_name}"
+  pools = {
+    general = {
+      zones = ["${var.region}a", "${var.region}b"]
+      requirements = [
+        { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m", "r"] },
+        { key = "karpenter.k8s.aws/instance-generation", operator = "Gt", values = ["5"] },
+        { key = "karpenter.k8s.aws/instance-size", operator = "In", values = ["large", "xlarge", "2xlarge"] },
+        { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+      ]
+      limits = { cpu = "1000", memory = "1000Gi" }
+    }
+  }
 }
 
-# The HPC subnets of the EFA section: discovery tag AND purpose = hpc.
-data "karpenter_subnets" "hpc" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = var.cluster_name, purpose = "hpc" } }]
+# 2. The EFA class on the purpose = hpc subnets, with an EFA pool.
+module "efa" {
+  source      = "../modules/karpenter-node-group"
+  name        = "efa"
+  role        = "KarpenterNodeRole-${var.cluster_name}"
+  subnet_tags = { "karpenter.sh/discovery" = var.cluster_name, purpose = "hpc" }
+  efa         = true
+  pools = {
+    training = {
+      requirements = [
+        { key = "node.kubernetes.io/instance-type", operator = "In", values = ["c5n.18xlarge", "c6in.32xlarge", "p4de.24xlarge"] },
+      ]
+      limits = { nodes = "4" }
+    }
+  }
 }
 
-data "karpenter_security_groups" "discovered" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = var.cluster_name } }]
+# 3. Prefix delegation beside secondary IPs: the same pool on both CNI modes.
+module "prefix" {
+  source            = "../modules/karpenter-node-group"
+  name              = "prefix"
+  role              = "KarpenterNodeRole-${var.cluster_name}"
+  prefix_delegation = true
+  pools = {
+    dense = {
+      requirements = [
+        { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.18xlarge"] },
+      ]
+      limits = { nodes = "60" }
+    }
+  }
+}
+
+# Pod capacity per CNI mode for a few types.
+locals {
+  capacity_types = ["t3.micro", "m5.large", "m5.xlarge", "c5.18xlarge", "p5.48xlarge"]
+}
+
+data "karpenter_pod_capacity" "secondary" {
+  for_each      = toset(local.capacity_types)
+  instance_type = each.key
+}
+
+data "karpenter_pod_capacity" "prefix" {
+  for_each          = toset(local.capacity_types)
+  instance_type     = each.key
+  prefix_delegation = true
+}
+
+data "karpenter_pod_capacity" "custom_networking" {
+  for_each          = toset(local.capacity_types)
+  instance_type     = each.key
+  custom_networking = true
+  reserved_enis     = 1
 }

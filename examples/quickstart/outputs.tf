@@ -1,35 +1,39 @@
 output "zones" {
-  description = "Zones Karpenter can launch into with the discovered subnets."
-  value       = data.karpenter_subnets.discovered.zones
+  description = "Zones of the default class."
+  value       = module.default.zones
 }
 
-output "subnets" {
-  description = "Discovered subnets in Karpenter's order (most free IPs first)."
-  value = [for s in data.karpenter_subnets.discovered.subnets : {
-    id       = s.id
-    zone     = s.zone
-    cidr     = s.cidr_block
-    free_ips = s.available_ip_address_count
-  }]
-}
-
-output "hpc_subnets" {
-  description = "Subnets tagged purpose = hpc."
-  value       = [for s in data.karpenter_subnets.hpc.subnets : "${s.id} (${s.zone})"]
-}
-
-output "security_groups" {
-  description = "Discovered security groups."
-  value       = [for g in data.karpenter_security_groups.discovered.security_groups : "${g.id} (${g.name})"]
+output "manifests" {
+  description = "Rendered Karpenter manifests, by object name."
+  value = merge(
+    { "ec2nodeclass-default" = module.default.node_class_manifest, "ec2nodeclass-efa" = module.efa.node_class_manifest, "ec2nodeclass-prefix" = module.prefix.node_class_manifest },
+    { for k, v in module.default.node_pool_manifests : "nodepool-default-${k}" => v },
+    { for k, v in module.efa.node_pool_manifests : "nodepool-efa-${k}" => v },
+    { for k, v in module.prefix.node_pool_manifests : "nodepool-prefix-${k}" => v },
+  )
 }
 
 output "summary" {
-  description = "A readable summary of the discovered networking."
+  description = "A readable summary: networking, pod capacity, launch plans, warnings."
   value = join("\n", concat(
-    ["Discovered networking for cluster ${var.cluster_name} in ${var.region}", "", "Subnets (Karpenter's order):"],
-    [for s in data.karpenter_subnets.discovered.subnets :
-    format("  %-16s %-26s %-15s %6d free IPs%s", s.zone, s.id, s.cidr_block, s.available_ip_address_count, lookup(s.tags, "purpose", "") == "" ? "" : "  purpose=${s.tags["purpose"]}")],
-    ["", "Security groups:"],
-    [for g in data.karpenter_security_groups.discovered.security_groups : format("  %-26s %s", g.id, g.name)],
+    ["Cluster ${var.cluster_name} in ${var.region}", "", "Subnets of the default class (Karpenter's order):"],
+    [for s in module.default.subnets : format("  %-16s %-26s %-15s %6d free IPs", s.zone, s.id, s.cidr_block, s.available_ip_address_count)],
+    ["", "EFA class subnets (purpose = hpc):"],
+    [for s in module.efa.subnets : format("  %-16s %-26s %6d free IPs", s.zone, s.id, s.available_ip_address_count)],
+    ["", "Pod capacity (max pods the kubelet gets; Karpenter's assumption in brackets when it differs):",
+    format("  %-14s %-18s %-18s %-26s", "type", "secondary IPs", "prefix deleg.", "custom net. (reserved 1)")],
+    [for t in local.capacity_types : format("  %-14s %-18s %-18s %-26s", t,
+      tostring(data.karpenter_pod_capacity.secondary[t].max_pods),
+      format("%d [%d]", data.karpenter_pod_capacity.prefix[t].max_pods, data.karpenter_pod_capacity.prefix[t].karpenter_assumed_pods),
+    tostring(data.karpenter_pod_capacity.custom_networking[t].max_pods))],
+    ["", "Launch plan of pool default-general (first 8 of ${length(module.default.launch_plans.general)} options):"],
+    [for o in slice(module.default.launch_plans.general, 0, min(8, length(module.default.launch_plans.general))) :
+    format("  %-14s %-16s %-26s %-10s %4d pods %4d IPs", o.instance_type, o.zone, o.subnet_id, o.capacity_type, o.max_pods, o.vpc_ips_at_max_pods)],
+    ["", "EFA pool efa-training:"],
+    [for t in module.efa.instance_types.training : format("  %-14s %2d EFA interfaces, %4d pods, zones %s", t.name, t.efa_interfaces, t.max_pods, join(",", t.zones))],
+    ["", "Prefix-delegation pool prefix-dense:"],
+    [for t in module.prefix.instance_types.dense : format("  %-14s %4d pods (Karpenter assumes %d), %4d IPs per node", t.name, t.max_pods, t.karpenter_assumed_pods, t.vpc_ips_at_max_pods)],
+    ["", "Warnings:"],
+    [for w in flatten([values(module.default.warnings), values(module.efa.warnings), values(module.prefix.warnings)]) : "  - ${w}"],
   ))
 }

@@ -411,4 +411,3 @@ func emptyNil(s string) *string {
 	}
 	return &s
 }
-

@@ -60,7 +60,9 @@ func nodeClassSchema() schema.Schema {
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (v1) whose subnet and security-group selectors are resolved against EC2 **during plan**. " +
 			"The plan shows exactly which subnets, zones and security groups the selectors hit, fails when a selector hits nothing, " +
 			"and shows an in-place update when tags change outside Terraform (drift). The resource owns no AWS object: it records the " +
-			"resolution that was applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`.",
+			"resolution that was applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`.\n\n" +
+			"**Import** does not apply: there is no AWS object to adopt. To take over an existing EC2NodeClass, declare it with the " +
+			"same selectors and apply; the first apply only records the resolution and changes nothing in AWS.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The node class name.",

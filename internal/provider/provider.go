@@ -178,6 +178,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newNodeClassResource,
+		newNodePoolResource,
 	}
 }
 
@@ -185,6 +186,8 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 	return []func() datasource.DataSource{
 		newSubnetsDataSource,
 		newSecurityGroupsDataSource,
+		newPodCapacityDataSource,
+		newInstanceTypesDataSource,
 	}
 }
 

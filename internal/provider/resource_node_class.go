@@ -234,7 +234,8 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 }
 
 // Delete forgets the class: it owns no AWS object.
-func (r *nodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {}
+func (r *nodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
 
 var pathStepRE = regexp.MustCompile(`^([a-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)$`)
 var pathIndexRE = regexp.MustCompile(`\[(\d+|"(?:[^"\\]|\\.)*")\]`)
@@ -300,9 +301,4 @@ func addFieldErrors(diags *diag.Diagnostics, errs []nodeclass.FieldError, summar
 	for _, e := range errs {
 		diags.AddAttributeError(parsePath(e.Path), summary, fmt.Sprintf("%s: %s", e.Path, e.Message))
 	}
-}
-
-// renderNodeClassManifest is replaced once the manifest package lands.
-func renderNodeClassManifest(s nodeclass.Spec) (string, error) {
-	return fmt.Sprintf("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: %s\n", s.Name), nil
 }

@@ -68,6 +68,7 @@ func TestAccNodeClass_discoveryDefaults(t *testing.T) {
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 				}},
+				Check: checkManifestValid(nodeClassRes),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets"), knownvalue.ListSizeExact(3)),
 					statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("metadata_options").AtMapKey("http_tokens"), knownvalue.StringExact("required")),
@@ -117,6 +118,7 @@ func TestAccNodeClass_drift(t *testing.T) {
 					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(3)),
 				}},
+				Check: checkManifestValid(nodeClassRes),
 				ConfigStateChecks: []statecheck.StateCheck{
 					statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets"), knownvalue.ListSizeExact(3)),
 					statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets").AtSliceIndex(2).AtMapKey("id"), knownvalue.StringExact(c.ID)),

@@ -286,3 +286,18 @@ func editDistance(a, b string) int {
 	}
 	return prev[len(b)]
 }
+
+// LabelKeyProblems applies the requirement key rules (qualified name, restricted domains) to a
+// node label key, as the NodePool CRD does for template.metadata.labels.
+func LabelKeyProblems(key string) []string { return keyProblems(key) }
+
+// LabelValueProblem describes why v is not a valid label value, or "".
+func LabelValueProblem(v string) string {
+	if len(v) > MaxValueLength {
+		return fmt.Sprintf("label values are at most %d characters", MaxValueLength)
+	}
+	if !labelValueRE.MatchString(v) {
+		return fmt.Sprintf("%q is not a valid label value (alphanumerics, '-', '_' or '.', starting and ending alphanumeric)", v)
+	}
+	return ""
+}

@@ -1,0 +1,108 @@
+# A node class and one pool per entry of var.pools: the unit a platform team hands to each
+# workload, with the rendered manifests as outputs for a Kubernetes module.
+terraform {
+  required_providers {
+    karpenter = {
+      source = "nodeplane/karpenter"
+    }
+  }
+}
+
+variable "name" {
+  description = "Node class name (and prefix of the pool names)."
+  type        = string
+}
+
+variable "role" {
+  description = "IAM role of the nodes."
+  type        = string
+}
+
+variable "subnet_tags" {
+  description = "Subnet selector tags; null uses the provider's cluster discovery tag."
+  type        = map(string)
+  default     = null
+}
+
+variable "efa" {
+  description = "Attach EFA interfaces on every network card."
+  type        = bool
+  default     = false
+}
+
+variable "prefix_delegation" {
+  description = "The VPC CNI runs with prefix delegation."
+  type        = bool
+  default     = false
+}
+
+variable "pools" {
+  description = "Pools on this class: name => { zones, requirements, limits }."
+  type = map(object({
+    zones = optional(list(string))
+    requirements = optional(list(object({
+      key        = string
+      operator   = string
+      values     = optional(list(string))
+      min_values = optional(number)
+    })), [])
+    limits = optional(map(string))
+  }))
+}
+
+resource "karpenter_node_class" "this" {
+  name                  = var.name
+  role                  = var.role
+  ami_selector_terms    = [{ alias = "al2023@latest" }]
+  subnet_selector_terms = var.subnet_tags == null ? null : [{ tags = var.subnet_tags }]
+  efa                   = var.efa
+  networking            = { prefix_delegation = var.prefix_delegation }
+}
+
+resource "karpenter_node_pool" "this" {
+  for_each   = var.pools
+  name       = "${var.name}-${each.key}"
+  node_class = karpenter_node_class.this.resolved
+  template = {
+    requirements = concat(
+      each.value.zones == null ? [] : [{ key = "topology.kubernetes.io/zone", operator = "In", values = each.value.zones, min_values = null }],
+      each.value.requirements,
+    )
+  }
+  limits = each.value.limits
+}
+
+output "zones" {
+  description = "Zones the class resolves to."
+  value       = karpenter_node_class.this.zones
+}
+
+output "subnets" {
+  description = "Resolved subnets in Karpenter's order."
+  value       = karpenter_node_class.this.subnets
+}
+
+output "node_class_manifest" {
+  description = "EC2NodeClass YAML, for kubernetes_manifest via yamldecode."
+  value       = karpenter_node_class.this.manifest
+}
+
+output "node_pool_manifests" {
+  description = "NodePool YAML per pool."
+  value       = { for k, p in karpenter_node_pool.this : k => p.manifest }
+}
+
+output "launch_plans" {
+  description = "Per pool: the CreateFleet options Karpenter would use."
+  value       = { for k, p in karpenter_node_pool.this : k => p.launch_plan }
+}
+
+output "instance_types" {
+  description = "Per pool: eligible instance types with max pods."
+  value       = { for k, p in karpenter_node_pool.this : k => p.instance_types }
+}
+
+output "warnings" {
+  description = "Per pool: plan warnings (e.g. subnets too small for the limits)."
+  value       = { for k, p in karpenter_node_pool.this : k => p.warnings }
+}

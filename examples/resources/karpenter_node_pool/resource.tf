@@ -1,0 +1,32 @@
+resource "karpenter_node_class" "default" {
+  name               = "default"
+  role               = "KarpenterNodeRole-my-cluster"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+# The tutorial's general-purpose pool, limited to two zones.
+resource "karpenter_node_pool" "general" {
+  name       = "general"
+  node_class = karpenter_node_class.default.resolved
+
+  template = {
+    labels = { workload = "general" }
+    requirements = [
+      { key = "topology.kubernetes.io/zone", operator = "In", values = ["ap-southeast-1a", "ap-southeast-1b"] },
+      { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m", "r"] },
+      { key = "karpenter.k8s.aws/instance-generation", operator = "Gt", values = ["2"] },
+      { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
+    ]
+    expire_after = "720h"
+  }
+  limits = { cpu = "1000", memory = "1000Gi" }
+  disruption = {
+    consolidation_policy = "WhenEmptyOrUnderutilized"
+    consolidate_after    = "30s"
+  }
+}
+
+output "launch_templates" {
+  value = [for lt in karpenter_node_pool.general.launch_templates : "${lt.name} (${lt.max_pods} pods)"]
+}

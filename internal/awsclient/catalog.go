@@ -1,0 +1,311 @@
+package awsclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+	"weak"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+)
+
+// Page sizes: DescribeInstanceTypes allows at most 100, DescribeInstanceTypeOfferings 1000.
+const (
+	instanceTypesPageSize = 100
+	offeringsPageSize     = 1000
+)
+
+// LoadCatalog reads every instance type of the region and the availability zones that offer
+// each, following pagination on both calls (AWS pages them; LocalStack returns one page).
+// The two listings are read concurrently.
+func LoadCatalog(ctx context.Context, api EC2API) (*catalog.Catalog, error) {
+	var (
+		wg        sync.WaitGroup
+		infos     []ec2types.InstanceTypeInfo
+		offerings map[string][]string
+		typesErr  error
+		offerErr  error
+	)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		if offerings, offerErr = loadOfferings(ctx, api); offerErr != nil {
+			cancel()
+		}
+	}()
+	if infos, typesErr = loadInstanceTypes(ctx, api); typesErr != nil {
+		cancel() // no point finishing the offerings
+	}
+	wg.Wait()
+	if typesErr != nil || offerErr != nil {
+		// Report the failure that cancelled the other listing, not the cancellation.
+		err := typesErr
+		if err == nil || (isContextError(err) && offerErr != nil && !isContextError(offerErr)) {
+			err = offerErr
+		}
+		return nil, err
+	}
+	types := make([]catalog.InstanceType, len(infos))
+	for i := range infos {
+		types[i] = convertInstanceType(&infos[i])
+		types[i].Zones = offerings[types[i].Name]
+	}
+	return catalog.New(types), nil
+}
+
+func loadInstanceTypes(ctx context.Context, api EC2API) ([]ec2types.InstanceTypeInfo, error) {
+	p := ec2.NewDescribeInstanceTypesPaginator(api, &ec2.DescribeInstanceTypesInput{MaxResults: aws.Int32(instanceTypesPageSize)})
+	var out []ec2types.InstanceTypeInfo
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("describing instance types: %w", err)
+		}
+		out = append(out, page.InstanceTypes...)
+	}
+	return out, nil
+}
+
+// loadOfferings maps instance type name -> zones that offer it.
+func loadOfferings(ctx context.Context, api EC2API) (map[string][]string, error) {
+	p := ec2.NewDescribeInstanceTypeOfferingsPaginator(api, &ec2.DescribeInstanceTypeOfferingsInput{
+		LocationType: ec2types.LocationTypeAvailabilityZone,
+		MaxResults:   aws.Int32(offeringsPageSize),
+	})
+	out := map[string][]string{}
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("describing instance type offerings: %w", err)
+		}
+		for _, o := range page.InstanceTypeOfferings {
+			name := string(o.InstanceType)
+			out[name] = append(out[name], aws.ToString(o.Location))
+		}
+	}
+	return out, nil
+}
+
+// convertInstanceType maps the SDK shape to the catalog model. Missing fields become zero
+// values (for example no network cards: the capacity engine then uses
+// MaximumNetworkInterfaces for the default card).
+func convertInstanceType(info *ec2types.InstanceTypeInfo) catalog.InstanceType {
+	it := catalog.InstanceType{
+		Name:              string(info.InstanceType),
+		Hypervisor:        string(info.Hypervisor),
+		BareMetal:         aws.ToBool(info.BareMetal),
+		CurrentGeneration: aws.ToBool(info.CurrentGeneration),
+	}
+	for _, vt := range info.SupportedVirtualizationTypes {
+		if vt == ec2types.VirtualizationTypeHvm {
+			it.SupportsHVM = true
+		}
+	}
+	for _, uc := range info.SupportedUsageClasses {
+		it.UsageClasses = append(it.UsageClasses, string(uc))
+	}
+	if v := info.VCpuInfo; v != nil {
+		it.VCPUs = int(aws.ToInt32(v.DefaultVCpus))
+	}
+	if m := info.MemoryInfo; m != nil {
+		it.MemoryMiB = int(aws.ToInt64(m.SizeInMiB))
+	}
+	if p := info.ProcessorInfo; p != nil {
+		for _, a := range p.SupportedArchitectures {
+			it.Architectures = append(it.Architectures, string(a))
+		}
+		it.CPUManufacturer = aws.ToString(p.Manufacturer)
+		it.SustainedClockGHz = aws.ToFloat64(p.SustainedClockSpeedInGhz)
+	}
+	if e := info.EbsInfo; e != nil {
+		it.EBSOptimizedByDefault = e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault
+		if e.EbsOptimizedInfo != nil {
+			it.EBSBandwidthMbps = int(aws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))
+		}
+	}
+	if n := info.NetworkInfo; n != nil {
+		it.MaxENIs = int(aws.ToInt32(n.MaximumNetworkInterfaces))
+		it.DefaultCardIndex = int(aws.ToInt32(n.DefaultNetworkCardIndex))
+		it.IPv4PerENI = int(aws.ToInt32(n.Ipv4AddressesPerInterface))
+		it.IPv6PerENI = int(aws.ToInt32(n.Ipv6AddressesPerInterface))
+		it.IPv6Supported = aws.ToBool(n.Ipv6Supported)
+		it.EFASupported = aws.ToBool(n.EfaSupported)
+		if n.EfaInfo != nil {
+			it.MaxEFAInterfaces = int(aws.ToInt32(n.EfaInfo.MaximumEfaInterfaces))
+		}
+		it.EncryptionInTransit = aws.ToBool(n.EncryptionInTransitSupported)
+		it.ENASupport = string(n.EnaSupport)
+		it.NetworkPerformance = aws.ToString(n.NetworkPerformance)
+		for _, c := range n.NetworkCards {
+			it.NetworkCards = append(it.NetworkCards, catalog.NetworkCard{
+				Index:                 int(aws.ToInt32(c.NetworkCardIndex)),
+				MaxENIs:               int(aws.ToInt32(c.MaximumNetworkInterfaces)),
+				Performance:           aws.ToString(c.NetworkPerformance),
+				BaselineBandwidthMbps: gbpsToMbps(c.BaselineBandwidthInGbps),
+				PeakBandwidthMbps:     gbpsToMbps(c.PeakBandwidthInGbps),
+			})
+		}
+		it.NetworkBandwidthMbps = catalog.BandwidthMbps(it.NetworkPerformance, it.NetworkCards)
+	}
+	if g := info.GpuInfo; g != nil {
+		for _, d := range g.Gpus {
+			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
+			if d.MemoryInfo != nil {
+				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+			}
+			it.GPUs = append(it.GPUs, dev)
+		}
+	}
+	if a := info.InferenceAcceleratorInfo; a != nil {
+		for _, d := range a.Accelerators {
+			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
+			if d.MemoryInfo != nil {
+				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+			}
+			it.InferenceAccelerators = append(it.InferenceAccelerators, dev)
+		}
+	}
+	if nr := info.NeuronInfo; nr != nil {
+		for _, d := range nr.NeuronDevices {
+			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: "AWS", Count: int(aws.ToInt32(d.Count))}
+			if d.MemoryInfo != nil {
+				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+			}
+			if d.CoreInfo != nil {
+				dev.Cores = int(aws.ToInt32(d.CoreInfo.Count))
+			}
+			it.NeuronDevices = append(it.NeuronDevices, dev)
+		}
+	}
+	if s := info.InstanceStorageInfo; s != nil && s.NvmeSupport != "" && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported {
+		it.LocalNVMeGB = int(aws.ToInt64(s.TotalSizeInGB))
+	}
+	return it
+}
+
+func gbpsToMbps(v *float64) int {
+	if v == nil {
+		return 0
+	}
+	return int(math.Round(*v * 1000))
+}
+
+// The catalog cache is process-wide, keyed by what decides the answer: EC2 endpoint, region
+// and account. A Terraform provider process configures once, so the catalog is loaded at most
+// once per process, however many data sources read it and however parallel; in-process test
+// harnesses that configure many clients against one endpoint share one load too. When the
+// account is unknown (skip_requesting_account_id) or the EC2 client is not the SDK's, the
+// entry belongs to the one client, held by a weak pointer and dropped with it.
+var (
+	catalogsMu sync.Mutex
+	catalogs   = map[catalogKey]*catalogEntry{}
+)
+
+type catalogKey struct {
+	endpoint, region, account string
+	client                    weak.Pointer[Client] // zero for shared keys
+}
+
+func catalogKeyFor(c *Client) catalogKey {
+	if ec, ok := c.EC2.(*ec2.Client); ok && c.AccountID != "" {
+		o := ec.Options()
+		return catalogKey{endpoint: aws.ToString(o.BaseEndpoint), region: o.Region, account: c.AccountID}
+	}
+	return catalogKey{client: weak.Make(c)}
+}
+
+type catalogEntry struct {
+	mu     sync.Mutex
+	cat    *catalog.Catalog // set once a load succeeds
+	flight *catalogFlight   // the load in progress, if any
+}
+
+// catalogFlight is one load; done is closed when cat/err are set.
+type catalogFlight struct {
+	done    chan struct{}
+	cat     *catalog.Catalog
+	err     error
+	waiters int // callers waiting on this load (under catalogEntry.mu)
+}
+
+func entryFor(c *Client) *catalogEntry {
+	key := catalogKeyFor(c)
+	catalogsMu.Lock()
+	defer catalogsMu.Unlock()
+	e, ok := catalogs[key]
+	if !ok {
+		e = &catalogEntry{}
+		catalogs[key] = e
+		if key.client != (weak.Pointer[Client]{}) {
+			runtime.AddCleanup(c, func(k catalogKey) {
+				catalogsMu.Lock()
+				delete(catalogs, k)
+				catalogsMu.Unlock()
+			}, key)
+		}
+	}
+	return e
+}
+
+// Catalog returns the region's instance-type catalog, loading it on first use. Concurrent
+// callers share one load (single flight). A successful load is kept for the process (or the
+// client's lifetime, see catalogKeyFor); a failed one is not: callers that waited on it get its error, and the next
+// caller loads again. A caller whose own context ends stops waiting; if the loading caller's
+// context ends, waiters with live contexts start a new load instead of inheriting that error.
+func (c *Client) Catalog(ctx context.Context) (*catalog.Catalog, error) {
+	e := entryFor(c)
+	for {
+		e.mu.Lock()
+		if e.cat != nil {
+			cat := e.cat
+			e.mu.Unlock()
+			return cat, nil
+		}
+		if f := e.flight; f != nil {
+			f.waiters++
+			e.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+			if f.err != nil && isContextError(f.err) && ctx.Err() == nil {
+				continue // the loader was cancelled, not us: try again
+			}
+			return f.cat, f.err
+		}
+		f := &catalogFlight{done: make(chan struct{})}
+		e.flight = f
+		e.mu.Unlock()
+		e.load(ctx, c.EC2, f)
+		return f.cat, f.err
+	}
+}
+
+// load runs one flight and always lands it, even if the load panics, so waiters never hang.
+func (e *catalogEntry) load(ctx context.Context, api EC2API, f *catalogFlight) {
+	f.err = errors.New("instance-type catalog load did not complete")
+	defer func() {
+		e.mu.Lock()
+		if f.err == nil {
+			e.cat = f.cat
+		}
+		e.flight = nil
+		e.mu.Unlock()
+		close(f.done)
+	}()
+	f.cat, f.err = LoadCatalog(ctx, api)
+}
+
+func isContextError(err error) bool {
+	return errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+}

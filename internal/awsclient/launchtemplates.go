@@ -1,0 +1,369 @@
+package awsclient
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+)
+
+// LaunchTemplateAPI is the slice of EC2 the launch-template code uses.
+type LaunchTemplateAPI interface {
+	CreateLaunchTemplate(context.Context, *ec2.CreateLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.CreateLaunchTemplateOutput, error)
+	CreateLaunchTemplateVersion(context.Context, *ec2.CreateLaunchTemplateVersionInput, ...func(*ec2.Options)) (*ec2.CreateLaunchTemplateVersionOutput, error)
+	ModifyLaunchTemplate(context.Context, *ec2.ModifyLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.ModifyLaunchTemplateOutput, error)
+	DescribeLaunchTemplates(context.Context, *ec2.DescribeLaunchTemplatesInput, ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplatesOutput, error)
+	DescribeLaunchTemplateVersions(context.Context, *ec2.DescribeLaunchTemplateVersionsInput, ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplateVersionsOutput, error)
+	DeleteLaunchTemplate(context.Context, *ec2.DeleteLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.DeleteLaunchTemplateOutput, error)
+}
+
+var _ LaunchTemplateAPI = (*ec2.Client)(nil)
+
+// Launch-template error codes.
+const (
+	ErrCodeLaunchTemplateNameNotFound = "InvalidLaunchTemplateName.NotFoundException"
+	ErrCodeLaunchTemplateIDNotFound   = "InvalidLaunchTemplateId.NotFound"
+	ErrCodeLaunchTemplateMalformed    = "InvalidLaunchTemplateId.Malformed"
+	ErrCodeLaunchTemplateExists       = "InvalidLaunchTemplateName.AlreadyExistsException"
+)
+
+// LaunchTemplate is a template as it exists in EC2.
+type LaunchTemplate struct {
+	ID             string
+	Name           string
+	DefaultVersion int64
+	Tags           map[string]string
+	// Fingerprint is a hash of the default version's data, in the same canonical form as
+	// Fingerprint(plan), so drift shows as a difference.
+	Fingerprint string
+}
+
+// templateContent is the canonical, comparable form of launch-template data. It leaves out
+// TagSpecifications: LocalStack (moto) injects an extra entry into them on read.
+type templateContent struct {
+	ImageID            string             `json:"image,omitempty"`
+	UserData           string             `json:"user_data,omitempty"` // base64, as EC2 stores it
+	Interfaces         []contentInterface `json:"interfaces,omitempty"`
+	HTTPEndpoint       string             `json:"http_endpoint,omitempty"`
+	HTTPProtocolIPv6   string             `json:"http_ipv6,omitempty"`
+	HTTPTokens         string             `json:"http_tokens,omitempty"`
+	HopLimit           int32              `json:"hop_limit,omitempty"`
+	BlockDevices       []contentBDM       `json:"block_devices,omitempty"`
+	DetailedMonitoring bool               `json:"monitoring,omitempty"`
+	InstanceProfile    string             `json:"instance_profile,omitempty"`
+}
+
+type contentInterface struct {
+	Card, Device int32
+	Type         string
+	Groups       []string
+	PublicIP     *bool
+	Prefixes     *int32
+}
+
+type contentBDM struct {
+	Device              string
+	Size                int32
+	Type                string
+	Encrypted           *bool
+	DeleteOnTermination *bool
+	IOPS, Throughput    *int32
+	KMSKeyID, Snapshot  string
+}
+
+func (c templateContent) fingerprint() string {
+	for i := range c.Interfaces {
+		sort.Strings(c.Interfaces[i].Groups)
+	}
+	sort.Slice(c.Interfaces, func(i, j int) bool {
+		a, b := c.Interfaces[i], c.Interfaces[j]
+		if a.Card != b.Card {
+			return a.Card < b.Card
+		}
+		return a.Device < b.Device
+	})
+	b, _ := json.Marshal(c)
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
+}
+
+func i32(p *int) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := int32(*p)
+	return &v
+}
+
+// contentOf is the canonical form of a planned template.
+func contentOf(lt launchplan.LaunchTemplate) templateContent {
+	c := templateContent{
+		ImageID:            lt.ImageID,
+		HTTPEndpoint:       lt.MetadataOptions.HTTPEndpoint,
+		HTTPProtocolIPv6:   lt.MetadataOptions.HTTPProtocolIPv6,
+		HTTPTokens:         lt.MetadataOptions.HTTPTokens,
+		HopLimit:           int32(lt.MetadataOptions.HTTPPutResponseHopLimit),
+		DetailedMonitoring: lt.DetailedMonitoring,
+		InstanceProfile:    lt.InstanceProfile,
+	}
+	if lt.UserData != "" {
+		c.UserData = base64.StdEncoding.EncodeToString([]byte(lt.UserData))
+	}
+	for _, ni := range lt.NetworkInterfaces {
+		c.Interfaces = append(c.Interfaces, contentInterface{
+			Card: int32(ni.NetworkCardIndex), Device: int32(ni.DeviceIndex), Type: ni.InterfaceType,
+			Groups: append([]string(nil), ni.SecurityGroupIDs...), PublicIP: ni.AssociatePublicIPAddress, Prefixes: i32(ni.IPv4PrefixCount),
+		})
+	}
+	for _, b := range lt.BlockDevices {
+		c.BlockDevices = append(c.BlockDevices, contentBDM{
+			Device: b.DeviceName, Size: int32(b.VolumeSizeGiB), Type: b.VolumeType, Encrypted: b.Encrypted,
+			DeleteOnTermination: b.DeleteOnTermination, IOPS: i32(b.IOPS), Throughput: i32(b.Throughput),
+			KMSKeyID: b.KMSKeyID, Snapshot: b.SnapshotID,
+		})
+	}
+	return c
+}
+
+// Fingerprint of a planned template, comparable with LaunchTemplate.Fingerprint.
+func Fingerprint(lt launchplan.LaunchTemplate) string { return contentOf(lt).fingerprint() }
+
+// requestData is the EC2 form of a planned template.
+func requestData(lt launchplan.LaunchTemplate) *ec2types.RequestLaunchTemplateData {
+	c := contentOf(lt)
+	d := &ec2types.RequestLaunchTemplateData{
+		MetadataOptions: &ec2types.LaunchTemplateInstanceMetadataOptionsRequest{
+			HttpEndpoint:            ec2types.LaunchTemplateInstanceMetadataEndpointState(c.HTTPEndpoint),
+			HttpProtocolIpv6:        ec2types.LaunchTemplateInstanceMetadataProtocolIpv6(c.HTTPProtocolIPv6),
+			HttpTokens:              ec2types.LaunchTemplateHttpTokensState(c.HTTPTokens),
+			HttpPutResponseHopLimit: aws.Int32(c.HopLimit),
+			InstanceMetadataTags:    ec2types.LaunchTemplateInstanceMetadataTagsStateDisabled,
+		},
+		Monitoring: &ec2types.LaunchTemplatesMonitoringRequest{Enabled: aws.Bool(c.DetailedMonitoring)},
+	}
+	if c.ImageID != "" {
+		d.ImageId = aws.String(c.ImageID)
+	}
+	if c.UserData != "" {
+		d.UserData = aws.String(c.UserData)
+	}
+	if c.InstanceProfile != "" {
+		d.IamInstanceProfile = &ec2types.LaunchTemplateIamInstanceProfileSpecificationRequest{Name: aws.String(c.InstanceProfile)}
+	}
+	for _, ni := range c.Interfaces {
+		d.NetworkInterfaces = append(d.NetworkInterfaces, ec2types.LaunchTemplateInstanceNetworkInterfaceSpecificationRequest{
+			NetworkCardIndex: aws.Int32(ni.Card), DeviceIndex: aws.Int32(ni.Device), InterfaceType: aws.String(ni.Type),
+			Groups: ni.Groups, AssociatePublicIpAddress: ni.PublicIP, Ipv4PrefixCount: ni.Prefixes,
+			DeleteOnTermination: aws.Bool(true),
+		})
+	}
+	for _, b := range c.BlockDevices {
+		ebs := &ec2types.LaunchTemplateEbsBlockDeviceRequest{
+			Encrypted: b.Encrypted, DeleteOnTermination: b.DeleteOnTermination, Iops: b.IOPS, Throughput: b.Throughput,
+			VolumeType: ec2types.VolumeType(b.Type),
+		}
+		if b.Size > 0 {
+			ebs.VolumeSize = aws.Int32(b.Size)
+		}
+		if b.KMSKeyID != "" {
+			ebs.KmsKeyId = aws.String(b.KMSKeyID)
+		}
+		if b.Snapshot != "" {
+			ebs.SnapshotId = aws.String(b.Snapshot)
+		}
+		d.BlockDeviceMappings = append(d.BlockDeviceMappings, ec2types.LaunchTemplateBlockDeviceMappingRequest{DeviceName: aws.String(b.Device), Ebs: ebs})
+	}
+	if len(lt.Tags) > 0 {
+		tags := tagList(lt.Tags)
+		d.TagSpecifications = []ec2types.LaunchTemplateTagSpecificationRequest{
+			{ResourceType: ec2types.ResourceTypeInstance, Tags: tags},
+			{ResourceType: ec2types.ResourceTypeVolume, Tags: tags},
+			{ResourceType: ec2types.ResourceTypeNetworkInterface, Tags: tags},
+		}
+	}
+	return d
+}
+
+// contentFromResponse maps EC2's answer back into the canonical form.
+func contentFromResponse(d *ec2types.ResponseLaunchTemplateData) templateContent {
+	c := templateContent{ImageID: aws.ToString(d.ImageId), UserData: aws.ToString(d.UserData)}
+	if m := d.MetadataOptions; m != nil {
+		c.HTTPEndpoint, c.HTTPProtocolIPv6, c.HTTPTokens = string(m.HttpEndpoint), string(m.HttpProtocolIpv6), string(m.HttpTokens)
+		c.HopLimit = aws.ToInt32(m.HttpPutResponseHopLimit)
+	}
+	if d.Monitoring != nil {
+		c.DetailedMonitoring = aws.ToBool(d.Monitoring.Enabled)
+	}
+	if d.IamInstanceProfile != nil {
+		c.InstanceProfile = aws.ToString(d.IamInstanceProfile.Name)
+	}
+	for _, ni := range d.NetworkInterfaces {
+		c.Interfaces = append(c.Interfaces, contentInterface{
+			Card: aws.ToInt32(ni.NetworkCardIndex), Device: aws.ToInt32(ni.DeviceIndex), Type: aws.ToString(ni.InterfaceType),
+			Groups: append([]string(nil), ni.Groups...), PublicIP: ni.AssociatePublicIpAddress, Prefixes: ni.Ipv4PrefixCount,
+		})
+	}
+	for _, b := range d.BlockDeviceMappings {
+		cb := contentBDM{Device: aws.ToString(b.DeviceName)}
+		if e := b.Ebs; e != nil {
+			cb.Size, cb.Type = aws.ToInt32(e.VolumeSize), string(e.VolumeType)
+			cb.Encrypted, cb.DeleteOnTermination, cb.IOPS, cb.Throughput = e.Encrypted, e.DeleteOnTermination, e.Iops, e.Throughput
+			cb.KMSKeyID, cb.Snapshot = aws.ToString(e.KmsKeyId), aws.ToString(e.SnapshotId)
+		}
+		c.BlockDevices = append(c.BlockDevices, cb)
+	}
+	return c
+}
+
+func tagList(m map[string]string) []ec2types.Tag {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	tags := make([]ec2types.Tag, 0, len(keys))
+	for _, k := range keys {
+		tags = append(tags, ec2types.Tag{Key: aws.String(k), Value: aws.String(m[k])})
+	}
+	return tags
+}
+
+// LaunchTemplates creates, updates, finds and deletes the provider's launch templates.
+type LaunchTemplates struct{ EC2 LaunchTemplateAPI }
+
+// Ensure makes EC2 hold the planned template: created when missing; when its default version
+// differs, a new version is written and made the default. Idempotent: retried calls converge.
+func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (LaunchTemplate, error) {
+	want := Fingerprint(lt)
+	cur, err := l.FindByName(ctx, lt.Name)
+	if err != nil && !errors.Is(err, ErrNotFound) {
+		return LaunchTemplate{}, err
+	}
+	if errors.Is(err, ErrNotFound) {
+		out, err := l.EC2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
+			LaunchTemplateName: aws.String(lt.Name),
+			LaunchTemplateData: requestData(lt),
+			VersionDescription: aws.String("terraform-provider-karpenter"),
+			TagSpecifications:  []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeLaunchTemplate, Tags: tagList(lt.Tags)}},
+		})
+		if ErrCode(err) == ErrCodeLaunchTemplateExists {
+			// A concurrent or interrupted earlier call created it: converge on what exists.
+			return l.Ensure(ctx, lt)
+		}
+		if err != nil {
+			return LaunchTemplate{}, fmt.Errorf("creating launch template %s: %w", lt.Name, err)
+		}
+		return LaunchTemplate{
+			ID: aws.ToString(out.LaunchTemplate.LaunchTemplateId), Name: lt.Name,
+			DefaultVersion: aws.ToInt64(out.LaunchTemplate.DefaultVersionNumber), Tags: lt.Tags, Fingerprint: want,
+		}, nil
+	}
+	if cur.Fingerprint == want {
+		return cur, nil
+	}
+	v, err := l.EC2.CreateLaunchTemplateVersion(ctx, &ec2.CreateLaunchTemplateVersionInput{
+		LaunchTemplateId:   aws.String(cur.ID),
+		LaunchTemplateData: requestData(lt),
+		VersionDescription: aws.String("terraform-provider-karpenter"),
+	})
+	if err != nil {
+		return LaunchTemplate{}, fmt.Errorf("writing a new version of launch template %s: %w", lt.Name, err)
+	}
+	num := aws.ToInt64(v.LaunchTemplateVersion.VersionNumber)
+	// By id: LocalStack's ModifyLaunchTemplate fails on a name-only request.
+	if _, err := l.EC2.ModifyLaunchTemplate(ctx, &ec2.ModifyLaunchTemplateInput{
+		LaunchTemplateId: aws.String(cur.ID), DefaultVersion: aws.String(strconv.FormatInt(num, 10)),
+	}); err != nil {
+		return LaunchTemplate{}, fmt.Errorf("making version %d the default of launch template %s: %w", num, lt.Name, err)
+	}
+	cur.DefaultVersion, cur.Fingerprint = num, want
+	return cur, nil
+}
+
+// ErrNotFound marks a lookup that found nothing.
+var ErrNotFound = errors.New("not found")
+
+// FindByName returns the template and the fingerprint of its default version.
+func (l LaunchTemplates) FindByName(ctx context.Context, name string) (LaunchTemplate, error) {
+	out, err := l.EC2.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateNames: []string{name}})
+	if ErrCode(err) == ErrCodeLaunchTemplateNameNotFound {
+		return LaunchTemplate{}, ErrNotFound
+	}
+	if err != nil {
+		return LaunchTemplate{}, fmt.Errorf("describing launch template %s: %w", name, err)
+	}
+	if len(out.LaunchTemplates) == 0 {
+		return LaunchTemplate{}, ErrNotFound
+	}
+	return l.withContent(ctx, out.LaunchTemplates[0])
+}
+
+func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTemplate) (LaunchTemplate, error) {
+	lt := LaunchTemplate{
+		ID: aws.ToString(t.LaunchTemplateId), Name: aws.ToString(t.LaunchTemplateName),
+		DefaultVersion: aws.ToInt64(t.DefaultVersionNumber), Tags: tagMap(t.Tags),
+	}
+	v, err := l.EC2.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
+		LaunchTemplateId: t.LaunchTemplateId, Versions: []string{"$Default"},
+	})
+	if c := ErrCode(err); c == ErrCodeLaunchTemplateIDNotFound || c == ErrCodeLaunchTemplateNameNotFound {
+		return LaunchTemplate{}, ErrNotFound
+	}
+	if err != nil {
+		return LaunchTemplate{}, fmt.Errorf("reading launch template %s: %w", lt.Name, err)
+	}
+	if len(v.LaunchTemplateVersions) > 0 && v.LaunchTemplateVersions[0].LaunchTemplateData != nil {
+		lt.Fingerprint = contentFromResponse(v.LaunchTemplateVersions[0].LaunchTemplateData).fingerprint()
+	}
+	return lt, nil
+}
+
+// FindByTags lists the templates carrying every one of the tags (ownership lookup), sorted by
+// name.
+func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string) ([]LaunchTemplate, error) {
+	var filters []ec2types.Filter
+	for _, t := range tagList(tags) {
+		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
+	}
+	p := ec2.NewDescribeLaunchTemplatesPaginator(l.EC2, &ec2.DescribeLaunchTemplatesInput{Filters: filters, MaxResults: aws.Int32(200)})
+	var out []LaunchTemplate
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("listing launch templates by tag: %w", err)
+		}
+		for _, t := range page.LaunchTemplates {
+			lt, err := l.withContent(ctx, t)
+			if errors.Is(err, ErrNotFound) {
+				continue // deleted between the two calls
+			}
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, lt)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out, nil
+}
+
+// Delete removes a template by id; an already-missing template is not an error.
+func (l LaunchTemplates) Delete(ctx context.Context, id string) error {
+	_, err := l.EC2.DeleteLaunchTemplate(ctx, &ec2.DeleteLaunchTemplateInput{LaunchTemplateId: aws.String(id)})
+	switch ErrCode(err) {
+	case "", ErrCodeLaunchTemplateIDNotFound, ErrCodeLaunchTemplateNameNotFound, ErrCodeLaunchTemplateMalformed:
+		return nil
+	}
+	return fmt.Errorf("deleting launch template %s: %w", id, err)
+}

@@ -1,0 +1,154 @@
+package launchplan
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"strings"
+)
+
+// Limit keys that bound the number of nodes.
+const (
+	limitCPU    = "cpu"
+	limitMemory = "memory"
+	limitNodes  = "nodes"
+)
+
+const bytesPerMiB = 1 << 20
+
+// parseLimits reads the limits that bound nodes; other resources (GPUs, ...) are left to the
+// node pool's own validation.
+func (b *builder) parseLimits() {
+	b.limits = map[string]*big.Rat{}
+	for _, k := range []string{limitCPU, limitMemory, limitNodes} {
+		v, ok := b.in.Limits[k]
+		if !ok {
+			continue
+		}
+		q, err := parseQuantity(v)
+		if err != nil {
+			b.fail(fmt.Sprintf("%s[%q]", pathLimits, k), "%v", err)
+			continue
+		}
+		b.limits[k] = q
+	}
+	if r := b.in.Replicas; r != nil && *r < 0 {
+		b.fail(pathReplicas, "replicas must not be negative, got %d", *r)
+	}
+}
+
+// nodesByLimits is the most nodes the limits allow when every node is the smallest of types:
+// limits.nodes directly, cpu / the fewest vCPUs, memory / the least memory (catalog memory, not
+// allocatable, so a slight undercount); the minimum of those, -1 when no limit applies.
+func (b *builder) nodesByLimits(types []*eligible) int {
+	best := -1
+	take := func(n int) {
+		if best < 0 || n < best {
+			best = n
+		}
+	}
+	if q, ok := b.limits[limitNodes]; ok {
+		take(floorDiv(q, 1))
+	}
+	minCPU, minMiB := 0, 0
+	for _, t := range types {
+		if minCPU == 0 || t.it.VCPUs < minCPU {
+			minCPU = t.it.VCPUs
+		}
+		if minMiB == 0 || t.it.MemoryMiB < minMiB {
+			minMiB = t.it.MemoryMiB
+		}
+	}
+	if q, ok := b.limits[limitCPU]; ok && minCPU > 0 {
+		take(floorDiv(q, int64(minCPU)))
+	}
+	if q, ok := b.limits[limitMemory]; ok && minMiB > 0 {
+		take(floorDiv(q, int64(minMiB)*bytesPerMiB))
+	}
+	return best
+}
+
+// capacity computes, per pool zone, the nodes its subnet can address and the nodes the limits
+// allow, over the launchable types offered there; and the pool-wide totals.
+func (b *builder) capacity(launch []*eligible) (zones []ZoneCapacity, byIPs, byLimits int) {
+	custom := b.settings.CustomNetworking
+	for _, z := range b.zones {
+		var here []*eligible
+		for _, t := range launch {
+			if slices.Contains(t.zones, z.Zone) {
+				here = append(here, t)
+			}
+		}
+		zc := ZoneCapacity{
+			Zone:                  z.Zone,
+			AvailableIPs:          z.AvailableIPs,
+			NodesByLimits:         b.nodesByLimits(here),
+			IPBasis:               IPBasisNodeSubnet,
+			PodSubnetAvailableIPs: z.PodSubnetAvailableIPs,
+		}
+		usePod := custom && z.PodSubnetID != ""
+		var hungry *eligible
+		ips := func(t *eligible) int {
+			if usePod {
+				return t.res.PodSubnetIPsAtMaxPods
+			}
+			return t.res.VPCIPsAtMaxPods
+		}
+		for _, t := range here {
+			if hungry == nil || ips(t) > ips(hungry) {
+				hungry = t
+			}
+		}
+		if hungry != nil {
+			zc.HungriestType, zc.MaxPods = hungry.it.Name, hungry.res.MaxPods
+			zc.IPsPerNode = max(1, hungry.res.VPCIPsAtMaxPods)
+			zc.NodesByIPs = z.AvailableIPs / zc.IPsPerNode
+			if usePod {
+				podIPs := max(1, hungry.res.PodSubnetIPsAtMaxPods)
+				if byPod := z.PodSubnetAvailableIPs / podIPs; byPod <= zc.NodesByIPs {
+					zc.NodesByIPs, zc.IPsPerNode, zc.IPBasis = byPod, podIPs, IPBasisPodSubnet
+				}
+			}
+		}
+		byIPs += zc.NodesByIPs
+		zones = append(zones, zc)
+	}
+	return zones, byIPs, b.nodesByLimits(launch)
+}
+
+// capacityWarnings warns when the limits (or replicas) allow more nodes than the pool's subnets
+// can address at max pods.
+func (b *builder) capacityWarnings(plan Plan) {
+	var path, what string
+	var want int
+	switch {
+	case b.in.Replicas != nil:
+		path, want, what = pathReplicas, *b.in.Replicas, fmt.Sprintf("replicas ask for %d nodes", *b.in.Replicas)
+	case plan.NodesByLimits >= 0:
+		path, want, what = pathLimits, plan.NodesByLimits, fmt.Sprintf("limits allow up to %d nodes", plan.NodesByLimits)
+	default:
+		return
+	}
+	if want <= plan.NodesByIPs {
+		return
+	}
+	var parts []string
+	for _, z := range plan.Capacity {
+		if z.HungriestType == "" {
+			parts = append(parts, fmt.Sprintf("%s: no launchable type", z.Zone))
+			continue
+		}
+		free := z.AvailableIPs
+		if z.IPBasis == IPBasisPodSubnet {
+			free = z.PodSubnetAvailableIPs
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d free IPs in the %s / %d IPs per node for %s at %d max pods = room for %d",
+			z.Zone, free, z.IPBasis, z.IPsPerNode, z.HungriestType, z.MaxPods, z.NodesByIPs))
+	}
+	hint := "use larger subnets, add subnets to the node class, or lower the limits"
+	if b.settings.PrefixDelegation {
+		hint = "prefix delegation claims whole /28 prefixes (16 IPs) per node, so a small subnet fills after a few nodes; " + hint
+	}
+	b.warn(path, "%s but the subnets of the pool's zones can address only %d at max pods (%s); %s",
+		what, plan.NodesByIPs, strings.Join(parts, "; "), hint)
+}

@@ -1,0 +1,608 @@
+package launchplan
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// Attribute paths of the node pool resource that problems point at.
+const (
+	pathRequirements = "template.requirements"
+	pathLimits       = "limits"
+	pathReplicas     = "replicas"
+)
+
+// windowsBuilds are the node.kubernetes.io/windows-build values of the Windows AMI families.
+var windowsBuilds = map[string]string{
+	capacity.FamilyWindows2019: "10.0.17763",
+	capacity.FamilyWindows2022: "10.0.20348",
+	capacity.FamilyWindows2025: "10.0.26100",
+}
+
+// Build plans what Karpenter would launch for one node pool on one node class.
+//
+// The returned problems are errors; an empty slice means success, and Plan.Warnings then holds
+// the warnings. On error the plan holds only the warnings gathered so far.
+//
+// Ordering stands in for price, which the provider does not know: instance types are ordered
+// by (vCPUs, memory, name) ascending, the smallest first, as a proxy for Karpenter's cheapest
+// first, and that order decides which MaxInstanceTypes types reach the launch plan.
+//
+// The class's zones are the zones of its Subnets (a zone without a subnet cannot be launched
+// into); Class.Zones is not consulted. Every eligible type gets a launch template, not only the
+// MaxInstanceTypes in the launch plan, so that a type Karpenter picks by real price has one.
+func Build(in Input) (Plan, []Problem) {
+	b := &builder{in: in, seen: map[Problem]bool{}}
+	return b.build()
+}
+
+type builder struct {
+	in       Input
+	family   string // resolved AMI family
+	settings capacity.Settings
+	ifaces   []capacity.Interface // configured network interfaces; nil when not configured
+
+	classZones []string            // zones with a class subnet, sorted
+	zones      []ZonePlan          // the pool's zones, sorted
+	zoneSet    map[string]bool     // names of zones
+	capTypes   []string            // allowed capacity types, spot first
+	limits     map[string]*big.Rat // parsed cpu, memory, nodes
+
+	warnings []Problem
+	errs     []Problem
+	seen     map[Problem]bool
+}
+
+// eligible is one instance type that survived every filter.
+type eligible struct {
+	sel           catalog.Selected
+	it            *catalog.InstanceType
+	res           capacity.Result
+	zones         []string // pool zones where it is offered and allowed
+	capacityTypes []string // allowed capacity types it is offered as, spot first
+	efa           int      // EFA interfaces of its launch-template layout
+	group         int      // index into the launch templates
+}
+
+func (b *builder) warn(path, format string, args ...any) {
+	p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
+	if !b.seen[p] {
+		b.seen[p] = true
+		b.warnings = append(b.warnings, p)
+	}
+}
+
+func (b *builder) fail(path, format string, args ...any) {
+	b.errs = append(b.errs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
+}
+
+func (b *builder) failed() (Plan, []Problem) {
+	return Plan{Warnings: b.warnings}, b.errs
+}
+
+func (b *builder) build() (Plan, []Problem) {
+	if b.in.Catalog == nil {
+		b.fail("", "no instance-type catalog: the provider could not describe the region's instance types")
+		return b.failed()
+	}
+	b.resolveSettings()
+	b.resolveZones()
+	b.resolveCapacityTypes()
+	b.parseLimits()
+	if len(b.errs) > 0 {
+		return b.failed()
+	}
+
+	types := b.eligibleTypes()
+	if len(b.errs) > 0 {
+		return b.failed()
+	}
+	launch := types
+	if len(types) > MaxInstanceTypes {
+		launch = types[:MaxInstanceTypes]
+		b.warn(pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
+			"(a stand-in for price, which the provider does not know), as Karpenter truncates each CreateFleet call to %d; "+
+			"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
+		if i, got, ok := minValuesShortfall(b.in.Requirements, launch); ok {
+			r := b.in.Requirements[i]
+			b.warn(fmt.Sprintf("%s[%d].min_values", pathRequirements, i),
+				"after truncation to %d instance types only %d distinct values of %q remain, below min_values %d; Karpenter orders by price "+
+					"and may keep others, but with the Strict min-values policy a launch can fail", MaxInstanceTypes, got, r.Key, *r.MinValues)
+		}
+	}
+
+	plan := Plan{Zones: b.zones}
+	plan.LaunchTemplates = b.launchTemplates(types)
+	plan.InstanceTypes = make([]TypePlan, 0, len(types))
+	for _, t := range types {
+		plan.InstanceTypes = append(plan.InstanceTypes, b.typePlan(t, plan.LaunchTemplates[t.group].Name))
+	}
+	plan.LaunchPlan = b.options(launch, plan.LaunchTemplates)
+	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
+	b.capacityWarnings(plan)
+	plan.Warnings = b.warnings
+	if len(b.errs) > 0 {
+		return b.failed()
+	}
+	return plan, nil
+}
+
+// resolveSettings settles the AMI family and the capacity settings. The class's AMIFamily wins
+// over the CNI settings' copy; configured interfaces come from Class.NetworkInterfaces, else from
+// the CNI settings.
+func (b *builder) resolveSettings() {
+	c := b.in.Class
+	b.family = c.AMIFamily
+	if b.family == "" {
+		b.family = c.CNI.AMIFamily
+	}
+	b.family = capacity.ResolveFamily(b.family)
+	b.settings = c.CNI
+	b.settings.AMIFamily = b.family
+	b.ifaces = c.NetworkInterfaces
+	if b.ifaces == nil {
+		b.ifaces = c.CNI.NetworkInterfaces
+	}
+	b.settings.NetworkInterfaces = b.ifaces
+	for _, e := range capacity.ValidateSettings(b.settings) {
+		b.fail("", "node class %q: %s: %s", c.Name, e.Field, e.Message)
+	}
+}
+
+// resolveZones picks the pool's zones and, per zone, the subnet Karpenter launches into.
+func (b *builder) resolveZones() {
+	c := b.in.Class
+	best := map[string]Subnet{}
+	for _, s := range c.Subnets {
+		cur, ok := best[s.Zone]
+		if !ok || s.AvailableIPs > cur.AvailableIPs || (s.AvailableIPs == cur.AvailableIPs && s.ID < cur.ID) {
+			best[s.Zone] = s
+		}
+	}
+	for z := range best {
+		b.classZones = append(b.classZones, z)
+	}
+	slices.Sort(b.classZones)
+	if len(b.classZones) == 0 {
+		b.fail("", "node class %q has no subnets, so the pool has no zone to launch into", c.Name)
+		return
+	}
+	zoneIDs := make([]string, 0, len(b.classZones))
+	zoneOfID := map[string]string{}
+	for _, z := range b.classZones {
+		if id := best[z].ZoneID; id != "" {
+			zoneIDs = append(zoneIDs, id)
+			zoneOfID[id] = z
+		}
+	}
+	allZoneIDs := len(zoneIDs) == len(b.classZones)
+
+	for i, r := range b.in.Requirements {
+		if r.Operator != requirements.OpIn {
+			continue
+		}
+		switch {
+		case r.Key == requirements.LabelZone:
+			for _, v := range r.Values {
+				if _, ok := best[v]; !ok {
+					b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+						"zone %q has no subnet of node class %q; the class's zones are %s", v, c.Name, strings.Join(b.classZones, ", "))
+				}
+			}
+		case r.Key == requirements.LabelZoneID && allZoneIDs:
+			for _, v := range r.Values {
+				if _, ok := zoneOfID[v]; !ok {
+					b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+						"zone ID %q has no subnet of node class %q; the class's zone IDs are %s", v, c.Name, strings.Join(zoneIDs, ", "))
+				}
+			}
+		}
+	}
+
+	allowed := requirements.AllowedValues(b.in.Requirements, requirements.LabelZone, b.classZones)
+	if allZoneIDs && mentions(b.in.Requirements, requirements.LabelZoneID) {
+		ok := map[string]bool{}
+		for _, id := range requirements.AllowedValues(b.in.Requirements, requirements.LabelZoneID, zoneIDs) {
+			ok[zoneOfID[id]] = true
+		}
+		allowed = slices.DeleteFunc(allowed, func(z string) bool { return !ok[z] })
+	}
+	if len(allowed) == 0 {
+		b.fail(pathRequirements, "the zone requirements allow none of node class %q's zones (%s)", c.Name, strings.Join(b.classZones, ", "))
+		return
+	}
+
+	pods := map[string]PodSubnet{}
+	for _, p := range c.PodSubnets {
+		pods[p.Zone] = p
+	}
+	b.zoneSet = map[string]bool{}
+	for _, z := range allowed {
+		s := best[z]
+		zp := ZonePlan{Zone: z, ZoneID: s.ZoneID, SubnetID: s.ID, AvailableIPs: s.AvailableIPs}
+		if b.settings.CustomNetworking {
+			if p, ok := pods[z]; ok {
+				zp.PodSubnetID, zp.PodSubnetAvailableIPs = p.ID, p.AvailableIPs
+			} else {
+				b.warn("", "custom networking is on but node class %q has no pod subnet in zone %s; pods on nodes there get no IPs",
+					c.Name, z)
+			}
+		}
+		b.zones = append(b.zones, zp)
+		b.zoneSet[z] = true
+	}
+}
+
+// resolveCapacityTypes reads karpenter.sh/capacity-type: on-demand only when no requirement
+// mentions it; otherwise the allowed ones among spot and on-demand, spot first as Karpenter
+// prefers it. Reserved capacity needs reservations the provider does not manage.
+func (b *builder) resolveCapacityTypes() {
+	first := -1
+	for i, r := range b.in.Requirements {
+		if r.Key != requirements.LabelCapacityType {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		if r.Operator == requirements.OpIn && slices.Contains(r.Values, requirements.CapacityTypeReserved) {
+			b.warn(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+				"capacity type %q is ignored: the provider manages no capacity reservations, so nodes launch as on-demand or spot only",
+				requirements.CapacityTypeReserved)
+		}
+	}
+	if first < 0 {
+		b.capTypes = []string{requirements.CapacityTypeOnDemand}
+		return
+	}
+	b.capTypes = requirements.AllowedValues(b.in.Requirements, requirements.LabelCapacityType,
+		[]string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand})
+	if len(b.capTypes) == 0 {
+		b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, first),
+			"the capacity-type requirements allow neither on-demand nor spot; the provider launches only those (reserved needs capacity reservations)")
+	}
+}
+
+// Reasons an instance type that matched the requirements is not launched, in report order.
+const (
+	dropNoEFA = iota
+	dropInterfaces
+	dropPrefixDelegation
+	dropNoPodENI
+	dropNetworkData
+	dropOther
+	dropZones
+	dropCapacityType
+	dropReasons
+)
+
+func (b *builder) dropMessage(reason, count int, names string) string {
+	n := pluralTypes(count)
+	switch reason {
+	case dropNoEFA:
+		return fmt.Sprintf("%s without EFA support, which node class %q requires (%s)", n, b.in.Class.Name, names)
+	case dropInterfaces:
+		return fmt.Sprintf("%s that cannot carry node class %q's network_interfaces layout (%s)", n, b.in.Class.Name, names)
+	case dropPrefixDelegation:
+		return fmt.Sprintf("%s not on Nitro, which prefix delegation needs (%s)", n, names)
+	case dropNoPodENI:
+		return fmt.Sprintf("%s with no ENI left for pods after reserved and efa-only ENIs (%s)", n, names)
+	case dropNetworkData:
+		return fmt.Sprintf("%s with incomplete network data in the catalog (%s)", n, names)
+	case dropZones:
+		return fmt.Sprintf("%s not offered in the pool's zones %s (%s)", n, strings.Join(b.zoneNames(), ", "), names)
+	case dropCapacityType:
+		return fmt.Sprintf("%s not offered as %s (%s)", n, strings.Join(b.capTypes, " or "), names)
+	default:
+		return fmt.Sprintf("%s whose pod capacity could not be computed (%s)", n, names)
+	}
+}
+
+func pluralTypes(n int) string {
+	if n == 1 {
+		return "1 instance type"
+	}
+	return fmt.Sprintf("%d instance types", n)
+}
+
+func dropReason(err error) int {
+	switch {
+	case errors.Is(err, capacity.ErrIncompatible):
+		return dropInterfaces
+	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
+		return dropPrefixDelegation
+	case errors.Is(err, capacity.ErrNoPodENI):
+		return dropNoPodENI
+	case errors.Is(err, capacity.ErrInvalidNetwork):
+		return dropNetworkData
+	}
+	return dropOther
+}
+
+// eligibleTypes selects the types the requirements allow, drops those the class's network spec
+// rules out, and orders the rest by (vCPUs, memory, name).
+//
+// Zone and capacity-type requirements are not passed to Select: the catalog's offerings are the
+// cross product of a type's zones and usage classes, and each requirement has one key, so
+// evaluating them per offering equals intersecting the allowed zones (b.zones, from
+// AllowedValues) and capacity types (b.capTypes) with each type's own. That spares Select a label
+// map per offering, most of the planning time on a large catalog. min_values on those keys is
+// checked afterwards by minValuesShortfall.
+func (b *builder) eligibleTypes() []*eligible {
+	opts := catalog.SelectOptions{Region: b.in.Region, Zones: b.zoneNames()}
+	if capacity.IsWindows(b.family) {
+		opts.OS, opts.WindowsBuild = "windows", windowsBuilds[b.family]
+	}
+	var perType []requirements.Requirement
+	var origIndex []int
+	for i, r := range b.in.Requirements {
+		if r.Key == requirements.LabelZone || r.Key == requirements.LabelCapacityType {
+			continue
+		}
+		perType = append(perType, r)
+		origIndex = append(origIndex, i)
+	}
+	res, err := b.in.Catalog.Select(perType, opts)
+	var mv *requirements.MinValuesError
+	if errors.As(err, &mv) {
+		b.fail(fmt.Sprintf("%s[%d].min_values", pathRequirements, origIndex[mv.Index]),
+			"requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
+			mv.Key, mv.Want, mv.Got)
+		return nil
+	} else if err != nil {
+		b.fail(pathRequirements, "selecting instance types: %v", err)
+		return nil
+	}
+	if len(res.Types) == 0 {
+		b.fail(pathRequirements, "no instance type in the catalog (%d types) matches the requirements in the pool's zones %s",
+			b.in.Catalog.Len(), strings.Join(b.zoneNames(), ", "))
+		return nil
+	}
+
+	var dropped [dropReasons][]string
+	out := make([]*eligible, 0, len(res.Types))
+	pool := make([]eligible, len(res.Types)) // one allocation for every candidate
+	zoneBuf := make([]string, 0, len(res.Types)*len(b.zones))
+	memo := computeMemo{settings: b.settings, results: make(map[string]computed, len(res.Types)/2)}
+	for i, sel := range res.Types {
+		it := sel.Type
+		if b.in.Class.EFA && !it.EFASupported {
+			dropped[dropNoEFA] = append(dropped[dropNoEFA], it.Name)
+			continue
+		}
+		r, err := memo.compute(it)
+		if err != nil {
+			reason := dropReason(err)
+			dropped[reason] = append(dropped[reason], it.Name)
+			continue
+		}
+		e := &pool[i]
+		*e = eligible{sel: sel, it: it, res: r}
+		start := len(zoneBuf)
+		for _, z := range sel.Zones {
+			if b.zoneSet[z] {
+				zoneBuf = append(zoneBuf, z)
+			}
+		}
+		e.zones = zoneBuf[start:len(zoneBuf):len(zoneBuf)]
+		if len(e.zones) == 0 {
+			dropped[dropZones] = append(dropped[dropZones], it.Name)
+			continue
+		}
+		for _, ct := range b.capTypes {
+			if slices.Contains(it.UsageClasses, ct) {
+				e.capacityTypes = append(e.capacityTypes, ct)
+			}
+		}
+		if len(e.capacityTypes) == 0 {
+			dropped[dropCapacityType] = append(dropped[dropCapacityType], it.Name)
+			continue
+		}
+		if b.ifaces != nil || b.in.Class.EFA {
+			// The configured efa-only count, or the type's EFA maximum for an EFA class.
+			e.efa = r.EFAInterfaces
+		}
+		out = append(out, e)
+	}
+
+	var summary []string
+	for reason, names := range dropped {
+		if len(names) == 0 {
+			continue
+		}
+		msg := b.dropMessage(reason, len(names), exampleNames(names))
+		summary = append(summary, msg)
+		if len(out) > 0 {
+			b.warn(pathRequirements, "dropped %s", msg)
+		}
+	}
+	if len(out) == 0 {
+		verb := "match"
+		if len(res.Types) == 1 {
+			verb = "matches"
+		}
+		b.fail(pathRequirements, "%s %s the requirements but none can be launched: %s",
+			pluralTypes(len(res.Types)), verb, strings.Join(summary, "; "))
+		return nil
+	}
+
+	sort.Slice(out, func(i, j int) bool {
+		a, c := out[i].it, out[j].it
+		if a.VCPUs != c.VCPUs {
+			return a.VCPUs < c.VCPUs
+		}
+		if a.MemoryMiB != c.MemoryMiB {
+			return a.MemoryMiB < c.MemoryMiB
+		}
+		return a.Name < c.Name
+	})
+	if i, got, ok := minValuesShortfall(b.in.Requirements, out); ok {
+		r := b.in.Requirements[i]
+		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the eligible instance types offer only %d",
+			r.Key, *r.MinValues, got)
+		if len(summary) > 0 {
+			msg += " after the node class's filters: " + strings.Join(summary, "; ")
+		}
+		b.fail(fmt.Sprintf("%s[%d].min_values", pathRequirements, i), "%s", msg)
+		return nil
+	}
+	return out
+}
+
+// minValuesShortfall is the first requirement whose min_values the types do not meet, with the
+// distinct values they offer. Zone and capacity type count the types' pool zones and capacity
+// types; tenancy and keys the catalog does not define are not checked.
+func minValuesShortfall(reqs []requirements.Requirement, types []*eligible) (index, got int, short bool) {
+	for i, r := range reqs {
+		if r.MinValues == nil || r.Key == requirements.LabelInstanceTenancy || !catalog.IsDefinedKey(r.Key) {
+			continue
+		}
+		distinct := map[string]bool{}
+		for _, t := range types {
+			switch r.Key {
+			case requirements.LabelZone:
+				for _, z := range t.zones {
+					distinct[z] = true
+				}
+			case requirements.LabelCapacityType:
+				for _, ct := range t.capacityTypes {
+					distinct[ct] = true
+				}
+			default:
+				if v, ok := t.sel.Labels[r.Key]; ok {
+					distinct[v] = true
+				}
+			}
+			if len(distinct) >= *r.MinValues {
+				break
+			}
+		}
+		if len(distinct) < *r.MinValues {
+			return i, len(distinct), true
+		}
+	}
+	return 0, 0, false
+}
+
+// exampleNames lists up to three names and how many more there are.
+func exampleNames(names []string) string {
+	const shown = 3
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
+func mentions(reqs []requirements.Requirement, key string) bool {
+	for _, r := range reqs {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+func (b *builder) zoneNames() []string {
+	out := make([]string, len(b.zones))
+	for i, z := range b.zones {
+		out[i] = z.Zone
+	}
+	return out
+}
+
+func (b *builder) typePlan(t *eligible, lt string) TypePlan {
+	return TypePlan{
+		Name:                  t.it.Name,
+		VCPUs:                 t.it.VCPUs,
+		MemoryMiB:             t.it.MemoryMiB,
+		Zones:                 t.zones, // owned by the plan: eligible values are not reused
+		CapacityTypes:         t.capacityTypes,
+		MaxPods:               t.res.MaxPods,
+		ENILimitedPods:        t.res.ENILimitedPods,
+		KarpenterAssumedPods:  t.res.KarpenterAssumedPods,
+		VPCIPsAtMaxPods:       t.res.VPCIPsAtMaxPods,
+		EFAInterfaces:         t.res.EFAInterfaces,
+		PodSubnetIPsAtMaxPods: t.res.PodSubnetIPsAtMaxPods,
+		LaunchTemplate:        lt,
+	}
+}
+
+// options are the CreateFleet overrides: capacity type (spot first), then type order, then zone.
+func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
+	subnet := map[string]string{}
+	for _, z := range b.zones {
+		subnet[z.Zone] = z.SubnetID
+	}
+	n := 0
+	for _, t := range launch {
+		n += len(t.zones) * len(t.capacityTypes)
+	}
+	out := make([]Option, 0, n)
+	for _, ct := range b.capTypes {
+		for _, t := range launch {
+			if !slices.Contains(t.capacityTypes, ct) {
+				continue
+			}
+			for _, z := range t.zones {
+				out = append(out, Option{
+					InstanceType:   t.it.Name,
+					Zone:           z,
+					SubnetID:       subnet[z],
+					CapacityType:   ct,
+					MaxPods:        t.res.MaxPods,
+					VPCIPsAtMax:    t.res.VPCIPsAtMaxPods,
+					LaunchTemplate: lts[t.group].Name,
+				})
+			}
+		}
+	}
+	return out
+}
+
+// computeMemo runs capacity.Compute once per distinct network description: the result depends
+// on the numbers, not on the type's name (which only appears in error and warning text, and
+// only the error's kind is used here). Catalogs repeat the same ENI, IP and vCPU figures across
+// families (m5.large, c5.large and r5.large agree), so this saves most of the calls.
+type computeMemo struct {
+	settings capacity.Settings
+	results  map[string]computed
+	key      []byte
+}
+
+type computed struct {
+	res capacity.Result
+	err error
+}
+
+func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error) {
+	k := m.key[:0]
+	for _, v := range [...]int{it.VCPUs, it.MaxENIs, it.DefaultCardIndex, it.IPv4PerENI, it.IPv6PerENI, it.MaxEFAInterfaces} {
+		k = strconv.AppendInt(k, int64(v), 10)
+		k = append(k, ',')
+	}
+	for _, c := range it.NetworkCards {
+		k = strconv.AppendInt(k, int64(c.Index), 10)
+		k = append(k, ':')
+		k = strconv.AppendInt(k, int64(c.MaxENIs), 10)
+		k = append(k, ',')
+	}
+	k = strconv.AppendBool(k, it.BareMetal)
+	k = strconv.AppendBool(k, it.EFASupported)
+	k = append(k, it.Hypervisor...)
+	m.key = k
+	if c, ok := m.results[string(k)]; ok {
+		return c.res, c.err
+	}
+	r, err := capacity.Compute(catalog.ToNetwork(it), m.settings)
+	m.results[string(k)] = computed{r, err}
+	return r, err
+}

@@ -1,0 +1,212 @@
+// Package launchplan computes, from a resolved node class, a node pool's requirements and the
+// instance-type catalog, what Karpenter would launch: the eligible instance types, the zone and
+// subnet for each, max pods and IP consumption per type, the launch-template groups with their
+// interface layouts and user data, the CreateFleet options, and the capacity the subnets and
+// limits allow. Pure: no Terraform, no AWS SDK.
+package launchplan
+
+import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// MaxInstanceTypes is Karpenter's cap on the instance types one CreateFleet call carries.
+const MaxInstanceTypes = 60
+
+// Subnet is one resolved node-class subnet.
+type Subnet struct {
+	ID, Zone, ZoneID, CIDRBlock string
+	AvailableIPs                int
+}
+
+// PodSubnet is the custom-networking subnet of one zone.
+type PodSubnet struct {
+	Zone, ID, CIDRBlock string
+	AvailableIPs        int
+}
+
+// BlockDevice is one block device mapping, as written into a launch template.
+type BlockDevice struct {
+	DeviceName          string
+	RootVolume          bool
+	DeleteOnTermination *bool
+	Encrypted           *bool
+	IOPS                *int
+	KMSKeyID            string
+	SnapshotID          string
+	Throughput          *int
+	VolumeSizeGiB       int // converted from the quantity; 0 when unset
+	VolumeType          string
+}
+
+// MetadataOptions are the instance metadata settings of the launch templates.
+type MetadataOptions struct {
+	HTTPEndpoint, HTTPProtocolIPv6, HTTPTokens string
+	HTTPPutResponseHopLimit                    int
+}
+
+// Kubelet is what user data passes to the kubelet besides max pods.
+type Kubelet struct {
+	ClusterDNS     []string
+	SystemReserved map[string]string
+	KubeReserved   map[string]string
+	EvictionHard   map[string]string
+}
+
+// Class is a node class as the planner needs it (the node class resource's `resolved`).
+type Class struct {
+	Name                     string
+	AMIFamily                string
+	AMIIDs                   []string
+	Zones                    []string // informational: the planner takes zones from Subnets
+	Subnets                  []Subnet // Karpenter's order
+	SecurityGroupIDs         []string
+	PodSubnets               []PodSubnet
+	AssociatePublicIPAddress *bool
+	IPPrefixCount            *int
+	NetworkInterfaces        []capacity.Interface // nil: not configured
+	EFA                      bool
+	CNI                      capacity.Settings // AMI family, prefix delegation, custom networking, SGP, reserved ENIs, interfaces, kubelet max/ppc
+	Kubelet                  Kubelet
+	MetadataOptions          MetadataOptions
+	BlockDevices             []BlockDevice
+	DetailedMonitoring       bool
+	UserData                 string
+	Tags                     map[string]string
+	InstanceProfile          string
+}
+
+// Input is everything one node pool plan depends on.
+type Input struct {
+	PoolName     string
+	ClusterName  string // "" when the provider has none
+	Region       string
+	Class        Class
+	Requirements []requirements.Requirement
+	Limits       map[string]string // cpu, memory, nodes, … as Kubernetes quantities
+	Replicas     *int              // static capacity
+	Catalog      *catalog.Catalog
+}
+
+// TypePlan is one eligible instance type.
+type TypePlan struct {
+	Name                 string
+	VCPUs                int
+	MemoryMiB            int
+	Zones                []string // zones of the pool where it is offered and allowed
+	CapacityTypes        []string // on-demand, spot, … allowed for it
+	MaxPods              int
+	ENILimitedPods       int
+	KarpenterAssumedPods int
+	VPCIPsAtMaxPods      int
+	EFAInterfaces        int
+	// PodSubnetIPsAtMaxPods is what a full node takes from the custom-networking pod subnet
+	// (0 without custom networking).
+	PodSubnetIPsAtMaxPods int
+	LaunchTemplate        string // name of its group
+}
+
+// ZonePlan is one zone the pool can launch into.
+type ZonePlan struct {
+	Zone, ZoneID string
+	SubnetID     string // Karpenter's pick: most free IPs, then id
+	AvailableIPs int
+	PodSubnetID  string // custom networking only
+	// PodSubnetAvailableIPs are the free IPs of PodSubnetID (custom networking only).
+	PodSubnetAvailableIPs int
+}
+
+// Option is one CreateFleet override: where and as what a node may launch.
+type Option struct {
+	InstanceType   string
+	Zone           string
+	SubnetID       string
+	CapacityType   string
+	MaxPods        int
+	VPCIPsAtMax    int
+	LaunchTemplate string
+}
+
+// ZoneCapacity says how many nodes a zone can hold.
+//
+// NodesByIPs divides free addresses by the addresses a full node of the hungriest launchable type
+// takes. Without custom networking that is the node subnet (AvailableIPs / VPCIPsAtMaxPods). With
+// custom networking pods draw from the zone's pod subnet, so the bound is the smaller of the pod
+// subnet's free IPs / PodSubnetIPsAtMaxPods and the node subnet's free IPs / the node-subnet IPs;
+// IPBasis says which subnet bounds it.
+type ZoneCapacity struct {
+	Zone          string
+	AvailableIPs  int
+	NodesByIPs    int // free IPs / the hungriest type's IPs at max pods; 0 when no type launches here
+	NodesByLimits int // -1 when the pool has no limit that bounds nodes
+
+	HungriestType string // the launchable type with the most IPs per full node here
+	IPsPerNode    int    // its IPs per full node, from the subnet named by IPBasis
+	MaxPods       int    // its max pods
+	IPBasis       string // IPBasisNodeSubnet or IPBasisPodSubnet
+	// PodSubnetAvailableIPs are the free IPs of the zone's pod subnet (custom networking only).
+	PodSubnetAvailableIPs int
+}
+
+// ZoneCapacity.IPBasis values.
+const (
+	IPBasisNodeSubnet = "node subnet"
+	IPBasisPodSubnet  = "pod subnet"
+)
+
+// Interface is one network interface of a launch template.
+type Interface struct {
+	NetworkCardIndex         int
+	DeviceIndex              int
+	InterfaceType            string // interface, efa, efa-only
+	SecurityGroupIDs         []string
+	AssociatePublicIPAddress *bool
+	IPv4PrefixCount          *int
+}
+
+// LaunchTemplate is one group of instance types that share max pods and interface layout.
+type LaunchTemplate struct {
+	Name               string // <cluster or "karpenter">/<pool>/<hash>
+	MaxPods            int
+	InstanceTypes      []string
+	NetworkInterfaces  []Interface
+	UserData           string // plain text; base64 is the adapter's job
+	ImageID            string // first AMI id term, "" when the class uses an alias
+	MetadataOptions    MetadataOptions
+	BlockDevices       []BlockDevice
+	DetailedMonitoring bool
+	InstanceProfile    string
+	Tags               map[string]string // class tags + ownership tags
+}
+
+// Problem is an error or warning at an attribute path of the node pool (Terraform notation,
+// e.g. `template.requirements[2].values`); Path "" means the resource as a whole.
+type Problem struct {
+	Path    string
+	Message string
+}
+
+// Plan is the result.
+type Plan struct {
+	InstanceTypes   []TypePlan
+	Zones           []ZonePlan
+	LaunchPlan      []Option
+	Capacity        []ZoneCapacity
+	LaunchTemplates []LaunchTemplate
+	Warnings        []Problem
+
+	// NodesByIPs is the sum of Capacity[].NodesByIPs: the nodes the pool's subnets can address.
+	NodesByIPs int
+	// NodesByLimits is the most nodes the pool's limits allow, computed with the smallest
+	// launchable type; -1 when no limit bounds nodes.
+	NodesByLimits int
+}
+
+// Ownership tag keys written on every EC2 object the provider creates for a pool.
+const (
+	TagNodePool  = "karpenter.sh/nodepool"
+	TagNodeClass = "karpenter.k8s.aws/ec2nodeclass"
+	TagCluster   = "karpenter.k8s.aws/cluster"
+	TagManagedBy = "karpenter.nodeplane.io/managed-by"
+)

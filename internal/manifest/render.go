@@ -1,0 +1,220 @@
+package manifest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// API groups, versions and kinds rendered by this package.
+const (
+	EC2NodeClassAPIVersion = "karpenter.k8s.aws/v1"
+	EC2NodeClassKind       = "EC2NodeClass"
+	NodePoolAPIVersion     = "karpenter.sh/v1"
+	NodePoolKind           = "NodePool"
+
+	// DefaultNodeClassGroup and DefaultNodeClassKind fill an empty nodeClassRef group/kind.
+	DefaultNodeClassGroup = "karpenter.k8s.aws"
+	DefaultNodeClassKind  = EC2NodeClassKind
+)
+
+// objectMeta is the rendered metadata block.
+type objectMeta struct {
+	Name        string            `yaml:"name"`
+	Labels      map[string]string `yaml:"labels,omitempty"`
+	Annotations map[string]string `yaml:"annotations,omitempty"`
+}
+
+// document fixes the top-level field order: apiVersion, kind, metadata, spec.
+type document struct {
+	APIVersion string     `yaml:"apiVersion"`
+	Kind       string     `yaml:"kind"`
+	Metadata   objectMeta `yaml:"metadata"`
+	Spec       any        `yaml:"spec"`
+}
+
+// RenderEC2NodeClass renders nc as a karpenter.k8s.aws/v1 EC2NodeClass YAML document.
+func RenderEC2NodeClass(nc EC2NodeClass) (string, error) {
+	return render(document{
+		APIVersion: EC2NodeClassAPIVersion,
+		Kind:       EC2NodeClassKind,
+		Metadata:   objectMeta{Name: nc.Name, Labels: nc.Labels, Annotations: nc.Annotations},
+		Spec:       nc.Spec,
+	})
+}
+
+// RenderNodePool renders np as a karpenter.sh/v1 NodePool YAML document. An empty
+// nodeClassRef group or kind is rendered as DefaultNodeClassGroup / DefaultNodeClassKind.
+func RenderNodePool(np NodePool) (string, error) {
+	spec := np.Spec
+	if spec.Template.Spec.NodeClassRef.Group == "" {
+		spec.Template.Spec.NodeClassRef.Group = DefaultNodeClassGroup
+	}
+	if spec.Template.Spec.NodeClassRef.Kind == "" {
+		spec.Template.Spec.NodeClassRef.Kind = DefaultNodeClassKind
+	}
+	return render(document{
+		APIVersion: NodePoolAPIVersion,
+		Kind:       NodePoolKind,
+		Metadata:   objectMeta{Name: np.Name, Labels: np.Labels, Annotations: np.Annotations},
+		Spec:       spec,
+	})
+}
+
+func render(doc document) (string, error) {
+	if doc.Metadata.Name == "" {
+		return "", fmt.Errorf("%s: metadata.name must not be empty", doc.Kind)
+	}
+	root, err := toNode(reflect.ValueOf(doc), doc.Kind)
+	if err != nil {
+		return "", err
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(root); err != nil {
+		return "", fmt.Errorf("%s: encoding YAML: %w", doc.Kind, err)
+	}
+	if err := enc.Close(); err != nil {
+		return "", fmt.Errorf("%s: encoding YAML: %w", doc.Kind, err)
+	}
+	return buf.String(), nil
+}
+
+// toNode converts v into a YAML node tree. Structs keep their field order (taken from the yaml
+// tags, honouring omitempty); map keys are sorted bytewise; strings get the quoting yaml.v3
+// itself would choose (so "1000", "true", "yes", "~" and the like are quoted) except that
+// single quotes become double quotes. path names the field for error messages.
+func toNode(v reflect.Value, path string) (*yaml.Node, error) {
+	switch v.Kind() {
+	case reflect.Interface, reflect.Pointer:
+		if v.IsNil() {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}, nil
+		}
+		return toNode(v.Elem(), path)
+	case reflect.Struct:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !f.IsExported() {
+				continue
+			}
+			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			if name == "-" {
+				continue
+			}
+			if name == "" {
+				name = f.Name
+			}
+			fv := v.Field(i)
+			if slices.Contains(strings.Split(opts, ","), "omitempty") && isEmpty(fv) {
+				continue
+			}
+			child, err := toNode(fv, path+"."+name)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, plainKey(name), child)
+		}
+		return n, nil
+	case reflect.Map:
+		if v.Type().Key().Kind() != reflect.String {
+			return nil, fmt.Errorf("%s: unsupported map key type %s", path, v.Type().Key())
+		}
+		keys := make([]string, 0, v.Len())
+		for _, k := range v.MapKeys() {
+			keys = append(keys, k.String())
+		}
+		slices.Sort(keys)
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, k := range keys {
+			kn, err := stringNode(k, path+" key")
+			if err != nil {
+				return nil, err
+			}
+			child, err := toNode(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), path+"["+strconv.Quote(k)+"]")
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, kn, child)
+		}
+		return n, nil
+	case reflect.Slice, reflect.Array:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i := range v.Len() {
+			child, err := toNode(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, child)
+		}
+		return n, nil
+	case reflect.String:
+		return stringNode(v.String(), path)
+	case reflect.Bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(v.Bool())}, nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v.Int(), 10)}, nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(v.Uint(), 10)}, nil
+	default:
+		return nil, fmt.Errorf("%s: unsupported type %s", path, v.Type())
+	}
+}
+
+// isEmpty reports whether an omitempty field is left out: nil pointers, empty strings, empty
+// slices and maps, zero numbers and false, and structs whose fields are all empty.
+func isEmpty(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Array, reflect.String:
+		return v.Len() == 0
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil()
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if v.Type().Field(i).IsExported() && !isEmpty(v.Field(i)) {
+				return false
+			}
+		}
+		return true
+	default:
+		return v.IsZero()
+	}
+}
+
+func plainKey(name string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: name}
+}
+
+var errInvalidUTF8 = errors.New("string is not valid UTF-8")
+
+// stringNode returns a scalar node for s styled the way yaml.v3 marshals a Go string (plain when
+// that reads back as the same string, quoted otherwise, literal block for multi-line text), with
+// single-quoted style replaced by double quotes for uniformity, and double quotes whenever
+// yaml.v3's choice does not read back as s.
+func stringNode(s, path string) (*yaml.Node, error) {
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("%s: %w: %q", path, errInvalidUTF8, s)
+	}
+	var n yaml.Node
+	if err := n.Encode(s); err != nil || n.Kind != yaml.ScalarNode || n.Value != s {
+		// Encode reparses its own output. yaml.v3 gets some literal blocks wrong (leading
+		// newlines, a first line of only tabs); double quotes, with escapes, are always exact.
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}, nil
+	}
+	if n.Style&yaml.SingleQuotedStyle != 0 || s == "<<" {
+		// "<<" would be read as a merge key.
+		n.Style = yaml.DoubleQuotedStyle
+	}
+	n.Tag = "!!str"
+	n.Line, n.Column = 0, 0
+	return &n, nil
+}

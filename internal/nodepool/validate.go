@@ -1,0 +1,160 @@
+// Package nodepool holds the NodePool settings that are not about instance types (labels,
+// taints, disruption, limits, weight, replicas) and their validation, mirroring the NodePool
+// CRD's schema and CEL rules. Pure: no Terraform, no AWS SDK.
+package nodepool
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// Consolidation policies.
+const (
+	PolicyWhenEmptyOrUnderutilized = "WhenEmptyOrUnderutilized"
+	PolicyWhenEmpty                = "WhenEmpty"
+	PolicyBalanced                 = "Balanced"
+	// PolicyWhenUnderutilized is the v1beta1 name, accepted and rewritten.
+	PolicyWhenUnderutilized = "WhenUnderutilized"
+)
+
+// Budget is one disruption budget.
+type Budget struct {
+	Nodes    string
+	Reasons  []string
+	Schedule string
+	Duration string
+}
+
+// Spec is the node pool as the user wrote it, without requirements (validated by the
+// requirements package) and without the node class.
+type Spec struct {
+	Name                   string
+	Labels                 map[string]string
+	ExpireAfter            string
+	TerminationGracePeriod string
+	ConsolidationPolicy    string
+	ConsolidateAfter       string
+	Budgets                []Budget
+	Limits                 map[string]string
+	Weight                 *int
+	Replicas               *int
+}
+
+// Problem is an error or a warning at a Terraform attribute path of the node pool.
+type Problem struct {
+	Path    string
+	Message string
+}
+
+var (
+	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	nillableDurRE = regexp.MustCompile(`^(([0-9]+(s|m|h))+|Never)$`)
+	durationRE    = regexp.MustCompile(`^([0-9]+(s|m|h))+$`)
+	budgetNodesRE = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
+	budgetDurRE   = regexp.MustCompile(`^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$`)
+	quantityRE    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
+	budgetReasons = map[string]bool{"Underutilized": true, "Empty": true, "Drifted": true}
+	policies      = map[string]bool{PolicyWhenEmptyOrUnderutilized: true, PolicyWhenEmpty: true, PolicyBalanced: true}
+)
+
+// NormalizePolicy maps the v1beta1 policy name to its v1 name; changed reports a rewrite.
+func NormalizePolicy(p string) (string, bool) {
+	if p == PolicyWhenUnderutilized {
+		return PolicyWhenEmptyOrUnderutilized, true
+	}
+	return p, false
+}
+
+// Validate returns errors and warnings.
+func Validate(s Spec) (errs, warnings []Problem) {
+	add := func(p, format string, args ...any) {
+		errs = append(errs, Problem{Path: p, Message: fmt.Sprintf(format, args...)})
+	}
+
+	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
+		add("name", "%q is not a valid Kubernetes object name (lower-case DNS subdomain)", s.Name)
+	}
+	for _, k := range sortedKeys(s.Labels) {
+		p := fmt.Sprintf("template.labels[%q]", k)
+		for _, msg := range requirements.LabelKeyProblems(k) {
+			add(p, "%s", msg)
+		}
+		if msg := requirements.LabelValueProblem(s.Labels[k]); msg != "" {
+			add(p, "%s", msg)
+		}
+	}
+	if s.ExpireAfter != "" && !nillableDurRE.MatchString(s.ExpireAfter) {
+		add("template.expire_after", "%q is not a duration like 720h or Never", s.ExpireAfter)
+	}
+	if s.TerminationGracePeriod != "" && !durationRE.MatchString(s.TerminationGracePeriod) {
+		add("template.termination_grace_period", "%q is not a duration like 48h", s.TerminationGracePeriod)
+	}
+	policy, rewritten := NormalizePolicy(s.ConsolidationPolicy)
+	if rewritten {
+		warnings = append(warnings, Problem{Path: "disruption.consolidation_policy",
+			Message: "WhenUnderutilized is the v1beta1 name; it is written as WhenEmptyOrUnderutilized (Karpenter v1)"})
+	}
+	if !policies[policy] {
+		add("disruption.consolidation_policy", "%q is not a consolidation policy; use WhenEmptyOrUnderutilized, WhenEmpty or Balanced", s.ConsolidationPolicy)
+	}
+	if !nillableDurRE.MatchString(s.ConsolidateAfter) {
+		add("disruption.consolidate_after", "%q is not a duration like 30s or Never", s.ConsolidateAfter)
+	}
+	for i, b := range s.Budgets {
+		p := fmt.Sprintf("disruption.budgets[%d]", i)
+		if b.Nodes != "" && !budgetNodesRE.MatchString(b.Nodes) {
+			add(p+".nodes", "%q is not a node count or a percentage (0-100%%)", b.Nodes)
+		}
+		for _, r := range b.Reasons {
+			if !budgetReasons[r] {
+				add(p+".reasons", "%q is not a disruption reason; use Underutilized, Empty or Drifted", r)
+			}
+		}
+		if (b.Schedule == "") != (b.Duration == "") {
+			add(p, "`schedule` and `duration` go together: set both or neither")
+		}
+		if b.Duration != "" && !budgetDurRE.MatchString(b.Duration) {
+			add(p+".duration", "%q is not a budget duration like 10m or 1h30m", b.Duration)
+		}
+	}
+	for _, k := range sortedKeys(s.Limits) {
+		if v := s.Limits[k]; !quantityRE.MatchString(v) || v[0] == '-' {
+			add(fmt.Sprintf("limits[%q]", k), "%q is not a non-negative quantity (e.g. 1000, 1000Gi)", v)
+		}
+	}
+	if s.Replicas != nil {
+		if *s.Replicas < 0 {
+			add("replicas", "must be 0 or more, got %d", *s.Replicas)
+		}
+		if s.Weight != nil {
+			add("weight", "`weight` is not allowed on a static pool (with `replicas`)")
+		}
+		for _, k := range sortedKeys(s.Limits) {
+			if k != "nodes" {
+				add(fmt.Sprintf("limits[%q]", k), "a static pool (with `replicas`) may only limit `nodes`")
+			}
+		}
+		if n, ok := s.Limits["nodes"]; ok {
+			if max, err := strconv.Atoi(n); err == nil && *s.Replicas > max {
+				add("replicas", "replicas (%d) exceeds limits.nodes (%d)", *s.Replicas, max)
+			}
+		}
+	}
+	if s.Weight != nil && (*s.Weight < 1 || *s.Weight > 100) {
+		add("weight", "must be between 1 and 100, got %d", *s.Weight)
+	}
+	return errs, warnings
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

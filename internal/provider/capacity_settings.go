@@ -1,0 +1,240 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+)
+
+// cniSettingsModel is the VPC CNI / kubelet input block shared by karpenter_pod_capacity and
+// karpenter_instance_types; both embed it in their models.
+type cniSettingsModel struct {
+	AMIFamily             types.String `tfsdk:"ami_family"`
+	PrefixDelegation      types.Bool   `tfsdk:"prefix_delegation"`
+	CustomNetworking      types.Bool   `tfsdk:"custom_networking"`
+	SecurityGroupsForPods types.Bool   `tfsdk:"security_groups_for_pods"`
+	ReservedENIs          types.Int64  `tfsdk:"reserved_enis"`
+	NetworkInterfaces     types.List   `tfsdk:"network_interfaces"`
+	KubeletMaxPods        types.Int64  `tfsdk:"kubelet_max_pods"`
+	KubeletPodsPerCore    types.Int64  `tfsdk:"kubelet_pods_per_core"`
+	BranchInterfaces      types.Int64  `tfsdk:"branch_interfaces"`
+}
+
+type cniInterfaceModel struct {
+	NetworkCardIndex types.Int64  `tfsdk:"network_card_index"`
+	DeviceIndex      types.Int64  `tfsdk:"device_index"`
+	InterfaceType    types.String `tfsdk:"interface_type"`
+}
+
+// cniFieldAttribute maps capacity.FieldError field names to this schema's attribute names.
+var cniFieldAttribute = map[string]string{
+	"ami_family":         "ami_family",
+	"reserved_enis":      "reserved_enis",
+	"max_pods":           "kubelet_max_pods",
+	"pods_per_core":      "kubelet_pods_per_core",
+	"branch_interfaces":  "branch_interfaces",
+	"network_interfaces": "network_interfaces",
+}
+
+// cniSettingsAttributes is the shared schema of the CNI inputs. Validation is not done by
+// attribute validators but by capacity.ValidateSettings in ValidateConfig, so each rule lives
+// in one place and each problem is reported once.
+func cniSettingsAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"ami_family": schema.StringAttribute{
+			Optional: true, Computed: true,
+			MarkdownDescription: fmt.Sprintf("EC2NodeClass `amiFamily`: one of `%s`. Default `%s`. Windows families run a fixed 110 pods "+
+				"on amd64 types only; Bottlerocket ignores `kubelet_pods_per_core`.", strings.Join(capacity.Families(), "`, `"), capacity.DefaultFamily),
+		},
+		"prefix_delegation": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "VPC CNI `ENABLE_PREFIX_DELEGATION`: pods get addresses from /28 prefixes (16 per ENI slot), and the " +
+				"kubelet's max pods follow the EKS calculator (capped at 110, or 250 above 30 vCPUs). Nitro instance types only. " +
+				"Karpenter does not model it, so set `kubelet_max_pods` on the node class to what `max_pods` reports. Default `false`.",
+		},
+		"custom_networking": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "VPC CNI custom networking (`AWS_VPC_K8S_CNI_CUSTOM_NETWORK_CFG`, ENIConfig): the primary ENI stays " +
+				"in the node subnet and carries no pods; pod ENIs use the ENIConfig subnet. Default `false`.",
+		},
+		"security_groups_for_pods": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "VPC CNI `ENABLE_POD_ENI` (security groups for pods): one ENI becomes the trunk and carries no pod " +
+				"IPs. Default `false`.",
+		},
+		"reserved_enis": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Karpenter's `RESERVED_ENIS` setting: ENIs left out of its max-pods math. Karpenter's docs recommend " +
+				"`1` with custom networking or security groups for pods. Default `0`.",
+		},
+		"network_interfaces": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "EC2NodeClass `networkInterfaces` (EFA layouts): at most 150 entries, including the primary " +
+				"interface (card 0, device 0, `interface`), at most one `efa-only` per card, no duplicate card/device pairs. " +
+				"Every `efa-only` entry on card 0 takes one ENI from pods; `vpc.amazonaws.com/efa` becomes the number of " +
+				"`efa-only` entries. Unset: the instance type's EFA maximum is advertised and all default-card ENIs serve pods.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "`networkCardIndex`, 0 or more."},
+				"device_index":       schema.Int64Attribute{Required: true, MarkdownDescription: "`deviceIndex`, 0 or more."},
+				"interface_type": schema.StringAttribute{Required: true,
+					MarkdownDescription: "`interfaceType`: `interface` (ENA, IP connectivity) or `efa-only` (EFA device without an IP address)."},
+			}},
+		},
+		"kubelet_max_pods": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "EC2NodeClass `kubelet.maxPods`: a fixed pod count for every instance type, used by both Karpenter " +
+				"and the kubelet.",
+		},
+		"kubelet_pods_per_core": schema.Int64Attribute{
+			Optional:            true,
+			MarkdownDescription: "EC2NodeClass `kubelet.podsPerCore`: caps pods at this many per vCPU (ignored by Bottlerocket).",
+		},
+		"branch_interfaces": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: "Branch ENIs the instance type supports for security groups for pods (`vpc.amazonaws.com/pod-eni`), " +
+				"when known; reported back as `pod_eni`.",
+		},
+	}
+}
+
+// settings converts the known inputs; unknown values count as unset, so validating a partial
+// configuration reports only real problems. Null network_interfaces stays nil (the type's EFA
+// maximum applies); an empty list is an explicit "no interfaces".
+func (m cniSettingsModel) settings(ctx context.Context, diags *diag.Diagnostics) capacity.Settings {
+	s := capacity.Settings{
+		AMIFamily:             m.AMIFamily.ValueString(),
+		PrefixDelegation:      m.PrefixDelegation.ValueBool(),
+		CustomNetworking:      m.CustomNetworking.ValueBool(),
+		SecurityGroupsForPods: m.SecurityGroupsForPods.ValueBool(),
+		ReservedENIs:          int(m.ReservedENIs.ValueInt64()),
+		MaxPods:               cniIntPtr(m.KubeletMaxPods),
+		PodsPerCore:           cniIntPtr(m.KubeletPodsPerCore),
+		BranchInterfaces:      cniIntPtr(m.BranchInterfaces),
+	}
+	if !m.NetworkInterfaces.IsNull() && !m.NetworkInterfaces.IsUnknown() {
+		var ifaces []cniInterfaceModel
+		diags.Append(m.NetworkInterfaces.ElementsAs(ctx, &ifaces, true)...)
+		s.NetworkInterfaces = make([]capacity.Interface, 0, len(ifaces))
+		for _, f := range ifaces {
+			if f.NetworkCardIndex.IsUnknown() || f.DeviceIndex.IsUnknown() || f.InterfaceType.IsUnknown() {
+				s.NetworkInterfaces = nil // validate the list once it is fully known
+				break
+			}
+			s.NetworkInterfaces = append(s.NetworkInterfaces, capacity.Interface{
+				NetworkCardIndex: int(f.NetworkCardIndex.ValueInt64()),
+				DeviceIndex:      int(f.DeviceIndex.ValueInt64()),
+				InterfaceType:    f.InterfaceType.ValueString(),
+			})
+		}
+	}
+	return s
+}
+
+// resolveAMIFamily fills the computed ami_family with the family in effect.
+func (m *cniSettingsModel) resolveAMIFamily() {
+	if m.AMIFamily.IsNull() || m.AMIFamily.IsUnknown() {
+		m.AMIFamily = types.StringValue(capacity.DefaultFamily)
+	}
+}
+
+func cniIntPtr(v types.Int64) *int {
+	if v.IsNull() || v.IsUnknown() {
+		return nil
+	}
+	i := int(v.ValueInt64())
+	return &i
+}
+
+// validateCNISettings runs capacity.ValidateSettings and reports each problem on its attribute.
+func validateCNISettings(s capacity.Settings, diags *diag.Diagnostics) {
+	addCNIFieldErrors(diags, capacity.ValidateSettings(s))
+}
+
+var cniEntryRE = regexp.MustCompile(`^entry (\d+): (.+)$`)
+
+func addCNIFieldErrors(diags *diag.Diagnostics, errs []capacity.FieldError) {
+	for _, e := range errs {
+		name, ok := cniFieldAttribute[e.Field]
+		if !ok {
+			diags.AddError("Invalid pod-capacity settings", e.Error())
+			continue
+		}
+		p, msg := path.Root(name), e.Message
+		if name == "network_interfaces" {
+			// "entry N: ..." problems belong to one list element.
+			if m := cniEntryRE.FindStringSubmatch(msg); m != nil {
+				if i, err := strconv.Atoi(m[1]); err == nil {
+					p, msg = p.AtListIndex(i), m[2]
+				}
+			}
+		}
+		diags.AddAttributeError(p, "Invalid "+name, msg)
+	}
+}
+
+// addComputeError reports a capacity.Compute failure for one instance type on the attribute
+// the user can change to fix it.
+func addComputeError(diags *diag.Diagnostics, it *catalog.InstanceType, s capacity.Settings, err error) {
+	var fe capacity.FieldError
+	switch {
+	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
+		hv := it.Hypervisor
+		if hv == "" {
+			hv = "unknown"
+		}
+		diags.AddAttributeError(path.Root("prefix_delegation"), "Prefix delegation is not supported on "+it.Name,
+			fmt.Sprintf("%s runs on the %s hypervisor. VPC CNI prefix delegation needs a Nitro instance type; "+
+				"choose a Nitro type or set prefix_delegation = false.", it.Name, hv))
+	case errors.Is(err, capacity.ErrIncompatible):
+		diags.AddAttributeError(path.Root("network_interfaces"), "Network interfaces do not fit "+it.Name,
+			err.Error()+". Karpenter would not launch this instance type with these network interfaces.")
+	case errors.Is(err, capacity.ErrNoPodENI):
+		diags.AddAttributeError(noPodENIPath(s), "No ENI left for pods on "+it.Name, err.Error())
+	case errors.Is(err, capacity.ErrInvalidNetwork):
+		diags.AddAttributeError(path.Root("instance_type"), "Incomplete EC2 data for "+it.Name, err.Error())
+	case errors.As(err, &fe):
+		addCNIFieldErrors(diags, []capacity.FieldError{fe})
+	default:
+		diags.AddError("Cannot compute pod capacity for "+it.Name, err.Error())
+	}
+}
+
+// noPodENIPath is the input most likely to blame when every default-card ENI is taken.
+func noPodENIPath(s capacity.Settings) path.Path {
+	switch {
+	case s.ReservedENIs > 0:
+		return path.Root("reserved_enis")
+	case len(s.NetworkInterfaces) > 0:
+		return path.Root("network_interfaces")
+	case s.CustomNetworking:
+		return path.Root("custom_networking")
+	default:
+		return path.Root("security_groups_for_pods")
+	}
+}
+
+// cniComputeReason is a short, countable reason for dropping a type from a listing.
+func cniComputeReason(err error) string {
+	switch {
+	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
+		return "not Nitro, so no prefix delegation"
+	case errors.Is(err, capacity.ErrIncompatible):
+		return "network_interfaces do not fit"
+	case errors.Is(err, capacity.ErrNoPodENI):
+		return "no ENI left for pods"
+	case errors.Is(err, capacity.ErrInvalidNetwork):
+		return "incomplete EC2 network data"
+	}
+	return "other error"
+}

@@ -1,0 +1,185 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+)
+
+var (
+	_ datasource.DataSourceWithConfigure      = (*podCapacityDataSource)(nil)
+	_ datasource.DataSourceWithValidateConfig = (*podCapacityDataSource)(nil)
+)
+
+type podCapacityDataSource struct{ meta *Meta }
+
+func newPodCapacityDataSource() datasource.DataSource { return &podCapacityDataSource{} }
+
+type podCapacityModel struct {
+	InstanceType types.String `tfsdk:"instance_type"`
+	cniSettingsModel
+
+	ENILimitedPods        types.Int64    `tfsdk:"eni_limited_pods"`
+	MaxPods               types.Int64    `tfsdk:"max_pods"`
+	KarpenterAssumedPods  types.Int64    `tfsdk:"karpenter_assumed_pods"`
+	Consistent            types.Bool     `tfsdk:"consistent"`
+	Reason                types.String   `tfsdk:"reason"`
+	UsableENIs            types.Int64    `tfsdk:"usable_enis"`
+	IPv4PerENI            types.Int64    `tfsdk:"ipv4_per_eni"`
+	PodIPsPerENI          types.Int64    `tfsdk:"pod_ips_per_eni"`
+	EFAInterfaces         types.Int64    `tfsdk:"efa_interfaces"`
+	PodENI                types.Int64    `tfsdk:"pod_eni"`
+	VPCIPsAtMaxPods       types.Int64    `tfsdk:"vpc_ips_at_max_pods"`
+	PodSubnetIPsAtMaxPods types.Int64    `tfsdk:"pod_subnet_ips_at_max_pods"`
+	Formula               types.String   `tfsdk:"formula"`
+	Warnings              []types.String `tfsdk:"warnings"`
+}
+
+func (d *podCapacityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_pod_capacity"
+}
+
+func (d *podCapacityDataSource) Schema(_ context.Context, _ datasource.SchemaRequest, resp *datasource.SchemaResponse) {
+	attrs := map[string]schema.Attribute{
+		"instance_type": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "EC2 instance type, e.g. `m5.large`. It must exist in the provider's region.",
+		},
+		"eni_limited_pods": computedInt("Karpenter's ENI-limited pod count: default-card ENIs minus `reserved_enis` and " +
+			"card-0 `efa-only` interfaces, times (IPv4 per ENI - 1), plus 2. With no reservations this is the `eni-max-pods.txt` value."),
+		"max_pods": computedInt("Pods the kubelet runs with under these settings: `kubelet_max_pods` when set, else the ENI " +
+			"formula with the CNI's own reservations and prefix delegation (EKS calculator caps), then `kubelet_pods_per_core`."),
+		"karpenter_assumed_pods": computedInt("Pods Karpenter schedules against (its `pods` capacity). It knows only " +
+			"`reserved_enis`, `kubelet_max_pods` and `kubelet_pods_per_core`."),
+		"consistent": schema.BoolAttribute{Computed: true,
+			MarkdownDescription: "Whether `karpenter_assumed_pods` equals `max_pods`. When false Karpenter packs more (or fewer) pods " +
+				"than the node accepts; `reason` says what to set."},
+		"reason": schema.StringAttribute{Computed: true,
+			MarkdownDescription: "Why the two counts differ and the setting that makes them agree; empty when `consistent`."},
+		"usable_enis":     computedInt("Default-card ENIs that carry pod IPs."),
+		"ipv4_per_eni":    computedInt("IPv4 addresses per ENI (`Ipv4AddressesPerInterface`)."),
+		"pod_ips_per_eni": computedInt("Pod addresses one ENI provides: IPv4 per ENI - 1, times 16 with prefix delegation."),
+		"efa_interfaces": computedInt("`vpc.amazonaws.com/efa`: the number of `efa-only` entries when `network_interfaces` " +
+			"is set, else the type's maximum EFA interfaces (0 without EFA)."),
+		"pod_eni": computedInt("`vpc.amazonaws.com/pod-eni`: `branch_interfaces` when set, else null (unknown)."),
+		"vpc_ips_at_max_pods": computedInt("IPv4 addresses a node at `max_pods` takes from its node subnet (whole ENIs " +
+			"with secondary IPs; primary IPs plus /28 prefixes with prefix delegation)."),
+		"pod_subnet_ips_at_max_pods": computedInt("IPv4 addresses a node at `max_pods` takes from the ENIConfig pod subnet " +
+			"(custom networking only, else 0)."),
+		"formula": schema.StringAttribute{Computed: true, MarkdownDescription: "One line showing how `max_pods` was computed."},
+		"warnings": schema.ListAttribute{Computed: true, ElementType: types.StringType,
+			MarkdownDescription: "Caveats of this configuration (also shown as warnings in the plan)."},
+	}
+	maps.Copy(attrs, cniSettingsAttributes())
+	resp.Schema = schema.Schema{
+		MarkdownDescription: "Pod capacity of one instance type under a node class's VPC CNI and kubelet settings: " +
+			"what Karpenter assumes, what the kubelet really runs, whether they agree, and the VPC IPs a full node uses. " +
+			"Instance data comes from `DescribeInstanceTypes`, read once per provider run.",
+		Attributes: attrs,
+	}
+}
+
+func computedInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+
+func (d *podCapacityDataSource) Configure(_ context.Context, req datasource.ConfigureRequest, resp *datasource.ConfigureResponse) {
+	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (d *podCapacityDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var data podCapacityModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if !data.InstanceType.IsUnknown() && strings.TrimSpace(data.InstanceType.ValueString()) == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("instance_type"), "Missing instance type", "instance_type must name an EC2 instance type, e.g. \"m5.large\".")
+	}
+	validateCNISettings(data.settings(ctx, &resp.Diagnostics), &resp.Diagnostics)
+}
+
+func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	var data podCapacityModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	s := data.settings(ctx, &resp.Diagnostics)
+	validateCNISettings(s, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
+		return
+	}
+	cat, err := d.meta.Client.Catalog(ctx)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
+		return
+	}
+	it := lookupInstanceType(cat, data.InstanceType.ValueString(), d.meta.Client.Region, &resp.Diagnostics)
+	if it == nil {
+		return
+	}
+	r, err := capacity.Compute(catalog.ToNetwork(it), s)
+	if err != nil {
+		addComputeError(&resp.Diagnostics, it, s, err)
+		return
+	}
+
+	data.resolveAMIFamily()
+	data.ENILimitedPods = types.Int64Value(int64(r.ENILimitedPods))
+	data.MaxPods = types.Int64Value(int64(r.MaxPods))
+	data.KarpenterAssumedPods = types.Int64Value(int64(r.KarpenterAssumedPods))
+	data.Consistent = types.BoolValue(r.Consistent)
+	data.Reason = types.StringValue(r.Reason)
+	data.UsableENIs = types.Int64Value(int64(r.UsableENIs))
+	data.IPv4PerENI = types.Int64Value(int64(r.IPv4PerENI))
+	data.PodIPsPerENI = types.Int64Value(int64(r.PodIPsPerENI))
+	data.EFAInterfaces = types.Int64Value(int64(r.EFAInterfaces))
+	data.PodENI = types.Int64Null()
+	if r.PodENI != nil {
+		data.PodENI = types.Int64Value(int64(*r.PodENI))
+	}
+	data.VPCIPsAtMaxPods = types.Int64Value(int64(r.VPCIPsAtMaxPods))
+	data.PodSubnetIPsAtMaxPods = types.Int64Value(int64(r.PodSubnetIPsAtMaxPods))
+	data.Formula = types.StringValue(r.Formula)
+	data.Warnings = stringValues(r.Warnings)
+	for _, w := range r.Warnings {
+		resp.Diagnostics.AddWarning("Pod capacity of "+it.Name, w)
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+}
+
+// lookupInstanceType finds name in the catalog or reports it on instance_type with the
+// closest names.
+func lookupInstanceType(cat *catalog.Catalog, name, region string, diags *diag.Diagnostics) *catalog.InstanceType {
+	if it, ok := cat.Get(name); ok {
+		return it
+	}
+	msg := fmt.Sprintf("%q is not an EC2 instance type in %s (%d types known).", name, region, cat.Len())
+	if s := cat.Suggest(name, 5); len(s) > 0 {
+		msg += " Did you mean " + quoteJoin(s) + "?"
+	}
+	diags.AddAttributeError(path.Root("instance_type"), "Unknown instance type", msg)
+	return nil
+}
+
+func quoteJoin(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	if len(q) == 1 {
+		return q[0]
+	}
+	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
+}

@@ -1,0 +1,342 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+const podCapDS = "data.karpenter_pod_capacity.test"
+
+func podCapacityConfig(body string) string {
+	return providerConfig("") + fmt.Sprintf(`
+data "karpenter_pod_capacity" "test" {
+%s
+}
+`, body)
+}
+
+// capWordsRE matches the words in order with any whitespace between them: Terraform wraps
+// long diagnostics across lines.
+func capWordsRE(s string) *regexp.Regexp {
+	words := strings.Fields(s)
+	for i, w := range words {
+		words[i] = regexp.QuoteMeta(w)
+	}
+	return regexp.MustCompile(strings.Join(words, `\s+`))
+}
+
+func checkPodCap(kv ...string) resource.TestCheckFunc {
+	var checks []resource.TestCheckFunc
+	for i := 0; i+1 < len(kv); i += 2 {
+		checks = append(checks, resource.TestCheckResourceAttr(podCapDS, kv[i], kv[i+1]))
+	}
+	return resource.ComposeAggregateTestCheckFunc(checks...)
+}
+
+// p5EFALayoutHCL is the primary interface plus efa-only on card 0 device 1 and on device 0 of
+// cards 1..31: 32 efa-only interfaces.
+const p5EFALayoutHCL = `  network_interfaces = concat(
+    [
+      { network_card_index = 0, device_index = 0, interface_type = "interface" },
+      { network_card_index = 0, device_index = 1, interface_type = "efa-only" },
+    ],
+    [for c in range(1, 32) : { network_card_index = c, device_index = 0, interface_type = "efa-only" }],
+  )`
+
+// The worked numbers of m5.large: 3 ENIs of 10 IPv4 on its single card.
+func TestAccPodCapacity_m5Large(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				// Defaults: 3 x (10 - 1) + 2 = 29, the eni-max-pods.txt value; Karpenter agrees.
+				Config: podCapacityConfig(`  instance_type = "m5.large"`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkPodCap("eni_limited_pods", "29", "max_pods", "29", "karpenter_assumed_pods", "29",
+						"consistent", "true", "reason", "", "usable_enis", "3", "ipv4_per_eni", "10", "pod_ips_per_eni", "9",
+						"efa_interfaces", "0", "ami_family", "AL2023", "vpc_ips_at_max_pods", "30",
+						"pod_subnet_ips_at_max_pods", "0", "warnings.#", "0",
+						"formula", "(3 ENIs - 0 reserved - 0 efa-only) x (10 IPv4 - 1) + 2 = 29"),
+					resource.TestCheckNoResourceAttr(podCapDS, "pod_eni"),
+				),
+			},
+			{
+				// Prefix delegation: 3 x 9 x 16 + 2 = 434, capped at 110 for 2 vCPUs; Karpenter still assumes 29.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  prefix_delegation = true`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkPodCap("eni_limited_pods", "29", "max_pods", "110", "karpenter_assumed_pods", "29",
+						"consistent", "false", "pod_ips_per_eni", "144"),
+					resource.TestMatchResourceAttr(podCapDS, "reason", regexp.MustCompile(`does not model prefix delegation.*set kubelet max_pods = 110`)),
+					resource.TestMatchResourceAttr(podCapDS, "formula", regexp.MustCompile(`x 16 \+ 2 = 434, capped at 110 for 2 vCPUs`)),
+				),
+			},
+			{
+				// Prefix delegation with the fix the reason names: consistent again.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  prefix_delegation = true
+  kubelet_max_pods  = 110`),
+				Check: checkPodCap("max_pods", "110", "karpenter_assumed_pods", "110", "consistent", "true", "reason", ""),
+			},
+			{
+				// Custom networking without RESERVED_ENIS: the kubelet gets (3 - 1) x 9 + 2 = 20, Karpenter assumes 29.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  custom_networking = true`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkPodCap("eni_limited_pods", "29", "max_pods", "20", "karpenter_assumed_pods", "29",
+						"consistent", "false", "usable_enis", "2",
+						"reason", "custom networking uses the primary ENI for the node, set reserved_enis = 1 (or kubelet max_pods = 20)"),
+					resource.TestCheckResourceAttrSet(podCapDS, "pod_subnet_ips_at_max_pods"),
+				),
+			},
+			{
+				// Custom networking with reserved_enis = 1: both 20.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  custom_networking = true
+  reserved_enis     = 1`),
+				Check: checkPodCap("eni_limited_pods", "20", "max_pods", "20", "karpenter_assumed_pods", "20",
+					"consistent", "true", "reason", "", "usable_enis", "2"),
+			},
+			{
+				// Security groups for pods without branch_interfaces: a warning, and pod_eni stays unknown (null).
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  security_groups_for_pods = true
+  reserved_enis            = 1
+  kubelet_pods_per_core    = 5`),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkPodCap("max_pods", "10", "karpenter_assumed_pods", "10", "consistent", "true", "warnings.#", "1"),
+					resource.TestMatchResourceAttr(podCapDS, "warnings.0", regexp.MustCompile(`branch_interfaces is not set`)),
+					resource.TestCheckNoResourceAttr(podCapDS, "pod_eni"),
+				),
+			},
+			{
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  security_groups_for_pods = true
+  reserved_enis            = 1
+  branch_interfaces        = 9
+  ami_family               = "Bottlerocket"`),
+				Check: checkPodCap("pod_eni", "9", "max_pods", "20", "ami_family", "Bottlerocket", "warnings.#", "0"),
+			},
+		},
+	})
+}
+
+func TestAccPodCapacity_p5EFA(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				// 32 cards of 2 ENIs: only the default card counts, 2 x 49 + 2 = 100; EFA advertises the type's 32.
+				Config: podCapacityConfig(`  instance_type = "p5.48xlarge"`),
+				Check: checkPodCap("eni_limited_pods", "100", "max_pods", "100", "efa_interfaces", "32",
+					"usable_enis", "2", "ipv4_per_eni", "50"),
+			},
+			{
+				// The efa-only layout: the card-0 efa-only interface takes one ENI, (2 - 1) x 49 + 2 = 51.
+				Config: podCapacityConfig(`  instance_type = "p5.48xlarge"
+` + p5EFALayoutHCL),
+				Check: checkPodCap("eni_limited_pods", "51", "max_pods", "51", "karpenter_assumed_pods", "51",
+					"consistent", "true", "efa_interfaces", "32", "usable_enis", "1"),
+			},
+			{
+				// An explicit empty list means no EFA interfaces at all.
+				Config: podCapacityConfig(`  instance_type = "p5.48xlarge"
+  network_interfaces = []`),
+				Check: checkPodCap("eni_limited_pods", "100", "efa_interfaces", "0"),
+			},
+		},
+	})
+}
+
+func TestAccPodCapacity_errors(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				// m4.large is Xen in EC2's data.
+				Config: podCapacityConfig(`  instance_type = "m4.large"
+  prefix_delegation = true`),
+				ExpectError: capWordsRE(`m4.large runs on the xen hypervisor. VPC CNI prefix delegation needs a Nitro instance type`),
+			},
+			{
+				Config: podCapacityConfig(`  instance_type = "t2.micro"
+  prefix_delegation = true`),
+				ExpectError: capWordsRE(`Prefix delegation is not supported on t2.micro`),
+			},
+			{
+				Config:      podCapacityConfig(`  instance_type = "m5.larg"`),
+				ExpectError: capWordsRE(`"m5.larg" is not an EC2 instance type in ap-southeast-1`),
+			},
+			{
+				Config:      podCapacityConfig(`  instance_type = "m5.larg"`),
+				ExpectError: capWordsRE(`Did you mean "m5.large"`),
+			},
+			{
+				// Every default-card ENI reserved.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  reserved_enis = 3`),
+				ExpectError: capWordsRE(`No ENI left for pods on m5.large`),
+			},
+			{
+				// An efa-only interface on a type without EFA.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  network_interfaces = [
+    { network_card_index = 0, device_index = 0, interface_type = "interface" },
+    { network_card_index = 0, device_index = 1, interface_type = "efa-only" },
+  ]`),
+				ExpectError: capWordsRE(`EFA is not supported`),
+			},
+		},
+	})
+}
+
+// Static mistakes are caught by ValidateConfig, before any EC2 call.
+func TestAccPodCapacity_invalidConfigMakesNoCall(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	rec := &callRecorder{}
+	cases := []struct{ body, err string }{
+		{`  instance_type = ""`, `instance_type must name an EC2 instance type`},
+		{`  instance_type = "m5.large"
+  ami_family = "Ubuntu"`, `unknown AMI family "Ubuntu"`},
+		{`  instance_type = "m5.large"
+  reserved_enis = -1`, `must not be negative, got -1`},
+		{`  instance_type = "m5.large"
+  kubelet_max_pods = -5`, `Invalid kubelet_max_pods`},
+		{`  instance_type = "m5.large"
+  kubelet_pods_per_core = -1`, `Invalid kubelet_pods_per_core`},
+		{`  instance_type = "m5.large"
+  network_interfaces = [{ network_card_index = 0, device_index = 1, interface_type = "efa-only" }]`,
+			`must include the primary interface`},
+		{`  instance_type = "m5.large"
+  network_interfaces = [
+    { network_card_index = 0, device_index = 0, interface_type = "interface" },
+    { network_card_index = 1, device_index = 0, interface_type = "efa" },
+  ]`, `interface type "efa" must be "interface" or "efa-only"`},
+	}
+	var steps []resource.TestStep
+	for _, c := range cases {
+		steps = append(steps, resource.TestStep{Config: podCapacityConfig(c.body), ExpectError: capWordsRE(c.err)})
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(rec),
+		Steps:                    steps,
+	})
+	if calls := rec.Calls("EC2."); len(calls) != 0 {
+		t.Fatalf("invalid configurations made EC2 calls: %v", calls)
+	}
+}
+
+// Unit tests: no Terraform, no EC2 (a fake catalog).
+
+func TestPodCapacityValidateConfig_paths(t *testing.T) {
+	cases := []struct {
+		name  string
+		attrs map[string]any
+		want  []string
+	}{
+		{"valid", map[string]any{"instance_type": "m5.large", "reserved_enis": 1, "ami_family": "Bottlerocket"}, nil},
+		{"empty type", map[string]any{"instance_type": ""}, []string{"instance_type"}},
+		{"unknown type is fine", map[string]any{"instance_type": capUnknown{}}, nil},
+		{"bad family", map[string]any{"instance_type": "m5.large", "ami_family": "al2023"}, []string{"ami_family"}},
+		{"negatives", map[string]any{"instance_type": "m5.large", "reserved_enis": -1, "kubelet_max_pods": -1,
+			"kubelet_pods_per_core": -1, "branch_interfaces": -1},
+			[]string{"reserved_enis", "kubelet_max_pods", "kubelet_pods_per_core", "branch_interfaces"}},
+		{"unknown values are not validated", map[string]any{"instance_type": "m5.large", "reserved_enis": capUnknown{},
+			"network_interfaces": []any{iface(0, 1, "efa-only"), map[string]any{"network_card_index": capUnknown{}, "device_index": 0, "interface_type": "x"}}}, nil},
+		{"interface entry", map[string]any{"instance_type": "m5.large",
+			"network_interfaces": []any{iface(0, 0, "interface"), iface(1, 0, "efa")}}, []string{"network_interfaces[1]"}},
+		{"duplicate entry", map[string]any{"instance_type": "m5.large",
+			"network_interfaces": []any{iface(0, 0, "interface"), iface(0, 0, "efa-only")}}, []string{"network_interfaces[1]"}},
+		{"no primary", map[string]any{"instance_type": "m5.large",
+			"network_interfaces": []any{iface(0, 1, "efa-only")}}, []string{"network_interfaces"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			ds := &podCapacityDataSource{} // unconfigured: an API call would panic
+			diags := capValidate(t, ds, c.attrs)
+			if got := capErrorPaths(diags); !slices.Equal(got, c.want) {
+				t.Fatalf("error paths %v, want %v\n%s", got, c.want, capDiagText(diags))
+			}
+		})
+	}
+}
+
+func TestPodCapacityRead_fake(t *testing.T) {
+	meta, fake := capFakeMeta()
+	ds := &podCapacityDataSource{meta: meta}
+
+	resp := capRead(t, ds, map[string]any{"instance_type": "m5.large", "custom_networking": true})
+	if resp.Diagnostics.HasError() {
+		t.Fatal(capDiagText(resp.Diagnostics))
+	}
+	var got podCapacityModel
+	resp.Diagnostics.Append(resp.State.Get(context.Background(), &got)...)
+	if got.ENILimitedPods.ValueInt64() != 29 || got.MaxPods.ValueInt64() != 20 || got.Consistent.ValueBool() ||
+		!strings.Contains(got.Reason.ValueString(), "set reserved_enis = 1") || got.AMIFamily.ValueString() != "AL2023" ||
+		!got.PodENI.IsNull() || len(got.Warnings) != 0 {
+		t.Errorf("m5.large custom networking: %+v", got)
+	}
+
+	// Warnings go to both the attribute and the diagnostics.
+	resp = capRead(t, ds, map[string]any{"instance_type": "m5.large", "security_groups_for_pods": true})
+	if w := resp.Diagnostics.Warnings(); len(w) != 1 || !strings.Contains(w[0].Detail(), "branch_interfaces") {
+		t.Errorf("warnings: %s", capDiagText(resp.Diagnostics))
+	}
+
+	errCases := []struct {
+		name  string
+		attrs map[string]any
+		path  string
+		has   []string
+	}{
+		{"unknown type", map[string]any{"instance_type": "m5.larg"}, "instance_type",
+			[]string{`"m5.larg" is not an EC2 instance type in ap-southeast-1 (7 types known)`, `Did you mean "m5.large"`}},
+		{"xen and prefix delegation", map[string]any{"instance_type": "m4.large", "prefix_delegation": true}, "prefix_delegation",
+			[]string{"m4.large runs on the xen hypervisor", "Nitro"}},
+		{"interfaces do not fit", map[string]any{"instance_type": "m5.large",
+			"network_interfaces": []any{iface(0, 0, "interface"), iface(1, 0, "efa-only")}}, "network_interfaces",
+			[]string{"network card 1 does not exist"}},
+		{"no ENI left", map[string]any{"instance_type": "t2.micro", "reserved_enis": 2}, "reserved_enis",
+			[]string{"no ENI left for pods"}},
+	}
+	for _, c := range errCases {
+		t.Run(c.name, func(t *testing.T) {
+			resp := capRead(t, ds, c.attrs)
+			if got := capErrorPaths(resp.Diagnostics); !slices.Equal(got, []string{c.path}) {
+				t.Fatalf("error paths %v, want [%s]\n%s", got, c.path, capDiagText(resp.Diagnostics))
+			}
+			text := capDiagText(resp.Diagnostics)
+			for _, h := range c.has {
+				if !strings.Contains(text, h) {
+					t.Errorf("diagnostic lacks %q:\n%s", h, text)
+				}
+			}
+		})
+	}
+	// Bare metal reports no hypervisor and takes prefix delegation.
+	if resp := capRead(t, ds, map[string]any{"instance_type": "c5.metal", "prefix_delegation": true}); resp.Diagnostics.HasError() {
+		t.Errorf("c5.metal with prefix delegation: %s", capDiagText(resp.Diagnostics))
+	}
+	if fake.typeCalls != 1 || fake.offCall != 1 {
+		t.Errorf("%d reads made %d DescribeInstanceTypes and %d offering calls; want one load", 7, fake.typeCalls, fake.offCall)
+	}
+}

@@ -1,0 +1,137 @@
+package provider
+
+import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+)
+
+func i32p(p *int) *int32 {
+	if p == nil {
+		return nil
+	}
+	v := int32(*p)
+	return &v
+}
+
+func i64p(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
+}
+
+// renderNodeClassManifest renders the EC2NodeClass. The selector terms are the effective ones
+// (defaults included, since the CRD requires them); provider-only settings (networking, efa)
+// have no place in it.
+func renderNodeClassManifest(s nodeclass.Spec) (string, error) {
+	spec := manifest.EC2NodeClassSpec{
+		AMIFamily: s.AMIFamily, Role: s.Role, InstanceProfile: s.InstanceProfile,
+		AssociatePublicIPAddress: s.AssociatePublicIPAddress, IPPrefixCount: i32p(s.IPPrefixCount),
+		Tags: s.Tags, InstanceStorePolicy: s.InstanceStorePolicy, DetailedMonitoring: s.DetailedMonitoring,
+		Kubelet: manifest.KubeletConfiguration{
+			ClusterDNS: s.Kubelet.ClusterDNS, MaxPods: i32p(s.Kubelet.MaxPods), PodsPerCore: i32p(s.Kubelet.PodsPerCore),
+			SystemReserved: s.Kubelet.SystemReserved, KubeReserved: s.Kubelet.KubeReserved, EvictionHard: s.Kubelet.EvictionHard,
+			EvictionSoft: s.Kubelet.EvictionSoft, EvictionSoftGracePeriod: s.Kubelet.EvictionSoftGracePeriod,
+			EvictionMaxPodGracePeriod:   i32p(s.Kubelet.EvictionMaxPodGracePeriod),
+			ImageGCHighThresholdPercent: i32p(s.Kubelet.ImageGCHighThresholdPercent),
+			ImageGCLowThresholdPercent:  i32p(s.Kubelet.ImageGCLowThresholdPercent), CPUCFSQuota: s.Kubelet.CPUCFSQuota,
+		},
+	}
+	hop := int64(s.MetadataOptions.HTTPPutResponseHopLimit)
+	spec.MetadataOptions = manifest.MetadataOptions{HTTPEndpoint: s.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: s.MetadataOptions.HTTPProtocolIPv6,
+		HTTPPutResponseHopLimit: &hop, HTTPTokens: s.MetadataOptions.HTTPTokens}
+	if s.UserData != nil {
+		spec.UserData = *s.UserData
+	}
+	for _, t := range s.SubnetTerms {
+		spec.SubnetSelectorTerms = append(spec.SubnetSelectorTerms, manifest.SubnetSelectorTerm{Tags: t.Tags, ID: t.ID})
+	}
+	for _, t := range s.SecurityGroupTerms {
+		spec.SecurityGroupSelectorTerms = append(spec.SecurityGroupSelectorTerms, manifest.SecurityGroupSelectorTerm{Tags: t.Tags, ID: t.ID, Name: t.Name})
+	}
+	for _, t := range s.AMISelectorTerms {
+		spec.AMISelectorTerms = append(spec.AMISelectorTerms, manifest.AMISelectorTerm{Alias: t.Alias, ID: t.ID, Name: t.Name, Owner: t.Owner,
+			Tags: t.Tags, SSMParameter: t.SSMParameter})
+	}
+	for _, ni := range s.NetworkInterfaces {
+		spec.NetworkInterfaces = append(spec.NetworkInterfaces, manifest.NetworkInterface{NetworkCardIndex: int32(ni.NetworkCardIndex),
+			DeviceIndex: int32(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
+	}
+	for _, b := range s.BlockDeviceMappings {
+		bd := manifest.BlockDeviceMapping{DeviceName: b.DeviceName}
+		if b.RootVolume {
+			root := true
+			bd.RootVolume = &root
+		}
+		if e := b.EBS; e != nil {
+			bd.EBS = manifest.BlockDevice{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: i64p(e.IOPS),
+				KMSKeyID: e.KMSKeyID, SnapshotID: e.SnapshotID, Throughput: i64p(e.Throughput), VolumeSize: e.VolumeSize, VolumeType: e.VolumeType}
+		}
+		spec.BlockDeviceMappings = append(spec.BlockDeviceMappings, bd)
+	}
+	return manifest.RenderEC2NodeClass(manifest.EC2NodeClass{Name: s.Name, Spec: spec})
+}
+
+func taintsOf(ts []taintModel) []manifest.Taint {
+	var out []manifest.Taint
+	for _, t := range ts {
+		out = append(out, manifest.Taint{Key: t.Key.ValueString(), Value: t.Value.ValueString(), Effect: t.Effect.ValueString()})
+	}
+	return out
+}
+
+// renderNodePoolManifest renders the NodePool with nodeClassRef pointing at the node class.
+func renderNodePoolManifest(ctx context.Context, m *nodePoolModel) (string, error) {
+	var diags diag.Diagnostics
+	var rc resolvedClass
+	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	ps := m.poolSpec(ctx, &diags)
+	policy, _ := nodepool.NormalizePolicy(ps.ConsolidationPolicy)
+	spec := manifest.NodePoolSpec{
+		Template: manifest.NodeClaimTemplate{Spec: manifest.NodeClaimTemplateSpec{
+			NodeClassRef: manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: rc.Name},
+			Requirements: []manifest.NodeSelectorRequirement{},
+		}},
+		Disruption: manifest.Disruption{ConsolidationPolicy: policy, ConsolidateAfter: ps.ConsolidateAfter},
+		Limits:     ps.Limits, Weight: i32p(ps.Weight), Replicas: i64p(ps.Replicas),
+	}
+	for _, b := range ps.Budgets {
+		nodes := b.Nodes
+		if nodes == "" {
+			nodes = "10%" // the CRD requires it once a budget is written
+		}
+		spec.Disruption.Budgets = append(spec.Disruption.Budgets, manifest.Budget{Nodes: nodes, Reasons: b.Reasons, Schedule: b.Schedule, Duration: b.Duration})
+	}
+	if t := m.Template; t != nil {
+		spec.Template.Metadata = manifest.TemplateMetadata{Labels: tagsFromMap(ctx, t.Labels, &diags), Annotations: tagsFromMap(ctx, t.Annotations, &diags)}
+		spec.Template.Spec.Taints, spec.Template.Spec.StartupTaints = taintsOf(t.Taints), taintsOf(t.StartupTaints)
+		spec.Template.Spec.ExpireAfter, spec.Template.Spec.TerminationGracePeriod = ps.ExpireAfter, ps.TerminationGracePeriod
+		for _, r := range m.requirements(ctx, &diags) {
+			spec.Template.Spec.Requirements = append(spec.Template.Spec.Requirements, manifest.NodeSelectorRequirement{
+				Key: r.Key, Operator: string(r.Operator), Values: r.Values, MinValues: i32p(r.MinValues)})
+		}
+	}
+	if diags.HasError() {
+		return "", diagError(diags)
+	}
+	return manifest.RenderNodePool(manifest.NodePool{Name: ps.Name, Spec: spec})
+}
+
+type diagErr struct{ diags diag.Diagnostics }
+
+func (e diagErr) Error() string {
+	msg := ""
+	for _, d := range e.diags.Errors() {
+		msg += d.Summary() + ": " + d.Detail() + "; "
+	}
+	return msg
+}
+
+func diagError(d diag.Diagnostics) error { return diagErr{d} }

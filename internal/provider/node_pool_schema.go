@@ -1,0 +1,173 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+var disruptionAttrTypes = map[string]attr.Type{
+	"consolidation_policy": types.StringType,
+	"consolidate_after":    types.StringType,
+	"budgets":              types.ListType{ElemType: types.ObjectType{AttrTypes: attrTypesOf(budgetTF{})}},
+}
+
+type budgetTF struct {
+	Nodes    *string  `tfsdk:"nodes"`
+	Reasons  []string `tfsdk:"reasons"`
+	Schedule *string  `tfsdk:"schedule"`
+	Duration *string  `tfsdk:"duration"`
+}
+
+func defaultDisruption() types.Object {
+	return types.ObjectValueMust(disruptionAttrTypes, map[string]attr.Value{
+		"consolidation_policy": types.StringValue("WhenEmptyOrUnderutilized"),
+		"consolidate_after":    types.StringValue("0s"),
+		"budgets":              types.ListNull(types.ObjectType{AttrTypes: attrTypesOf(budgetTF{})}),
+	})
+}
+
+func taintsAttribute(desc string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Optional: true, MarkdownDescription: desc,
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"key":   schema.StringAttribute{Required: true, MarkdownDescription: "Taint key."},
+			"value": optStr("Taint value."),
+			"effect": schema.StringAttribute{Required: true, MarkdownDescription: "`NoSchedule`, `PreferNoSchedule` or `NoExecute`.",
+				Validators: []validator.String{stringvalidator.OneOf("NoSchedule", "PreferNoSchedule", "NoExecute")}},
+		}},
+	}
+}
+
+func computedList(desc string, attrs map[string]schema.Attribute) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{Computed: true, MarkdownDescription: desc, NestedObject: schema.NestedAttributeObject{Attributes: attrs}}
+}
+
+func cStr(desc string) schema.StringAttribute {
+	return schema.StringAttribute{Computed: true, MarkdownDescription: desc}
+}
+func cInt(desc string) schema.Int64Attribute {
+	return schema.Int64Attribute{Computed: true, MarkdownDescription: desc}
+}
+func cStrList(desc string) schema.ListAttribute {
+	return schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: desc}
+}
+
+func nodePoolSchema() schema.Schema {
+	return schema.Schema{
+		MarkdownDescription: "A Karpenter `NodePool` (v1) planned against its node class and the region's instance types. At plan time it shows " +
+			"which instance types survive the requirements and the class's network spec, in which zones and subnets, with how many pods " +
+			"and IPs each, and the launch templates Karpenter would need; apply creates those launch templates in EC2 (tagged for ownership), " +
+			"and renders the NodePool `manifest`.",
+		Attributes: map[string]schema.Attribute{
+			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The pool name.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
+			"name": schema.StringAttribute{Required: true, MarkdownDescription: "`metadata.name` of the NodePool. Changing it replaces the resource.",
+				PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
+			"node_class": schema.ObjectAttribute{
+				Required: true, AttributeTypes: attrTypesOf(resolvedClass{}),
+				MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`.",
+			},
+			"template": schema.SingleNestedAttribute{
+				Required: true, MarkdownDescription: "`spec.template`: what every node of the pool gets.",
+				Attributes: map[string]schema.Attribute{
+					"labels":         optMap("`metadata.labels` of the nodes."),
+					"annotations":    optMap("`metadata.annotations` of the nodes."),
+					"taints":         taintsAttribute("`taints` of the nodes."),
+					"startup_taints": taintsAttribute("`startupTaints`: taints removed by a daemon after start-up."),
+					"requirements": schema.ListNestedAttribute{
+						Optional: true,
+						MarkdownDescription: "`requirements` (up to 100), ANDed: `{ key, operator, values, min_values }` with operators `In`, `NotIn`, " +
+							"`Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte`, `Lte`. Well-known keys narrow instance types and zones.",
+						Validators: []validator.List{listvalidator.SizeAtMost(requirements.MaxRequirements)},
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"key":        schema.StringAttribute{Required: true, MarkdownDescription: "Label key, e.g. `karpenter.k8s.aws/instance-category`."},
+							"operator":   schema.StringAttribute{Required: true, MarkdownDescription: "`In`, `NotIn`, `Exists`, `DoesNotExist`, `Gt`, `Lt`, `Gte` or `Lte`."},
+							"values":     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "Values (one integer for Gt/Lt/Gte/Lte)."},
+							"min_values": optInt("`minValues`: at least this many distinct values of the key must remain (1-50)."),
+						}},
+					},
+					"expire_after":             optStr("`expireAfter`, e.g. `720h` (Karpenter's default) or `Never`."),
+					"termination_grace_period": optStr("`terminationGracePeriod`, e.g. `48h`."),
+				},
+			},
+			"limits": optMap("`limits`: e.g. `cpu = \"1000\"`, `memory = \"1000Gi\"`, `nodes = \"10\"`. With `replicas`, only `nodes`."),
+			"disruption": schema.SingleNestedAttribute{
+				Optional: true, Computed: true, Default: objectdefault.StaticValue(defaultDisruption()),
+				MarkdownDescription: "`disruption`. `consolidation_policy` defaults to `WhenEmptyOrUnderutilized`; the v1beta1 name `WhenUnderutilized` " +
+					"is accepted with a warning and written as `WhenEmptyOrUnderutilized`.",
+				Attributes: map[string]schema.Attribute{
+					"consolidation_policy": schema.StringAttribute{Required: true, MarkdownDescription: "`WhenEmptyOrUnderutilized`, `WhenEmpty` or `Balanced`."},
+					"consolidate_after":    schema.StringAttribute{Required: true, MarkdownDescription: "`consolidateAfter`, e.g. `30s` or `Never`."},
+					"budgets": schema.ListNestedAttribute{
+						Optional: true, MarkdownDescription: "Disruption `budgets` (up to 50).",
+						Validators: []validator.List{listvalidator.SizeAtMost(50)},
+						NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+							"nodes":    optStr("Nodes that may be disrupted at once: a count or a percentage (default `10%`)."),
+							"reasons":  schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`Underutilized`, `Empty`, `Drifted`."},
+							"schedule": optStr("Cron schedule when the budget is active; needs `duration`."),
+							"duration": optStr("How long the budget is active after each schedule tick."),
+						}},
+					},
+				},
+			},
+			"weight": schema.Int64Attribute{Optional: true, MarkdownDescription: "`weight`, 1-100 (not with `replicas`).",
+				Validators: []validator.Int64{int64validator.Between(1, 100)}},
+			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes.",
+				Validators: []validator.Int64{int64validator.AtLeast(0)}},
+
+			"instance_types": computedList("Eligible instance types: requirements ∩ offered in the class's zones ∩ compatible with its network spec.",
+				map[string]schema.Attribute{
+					"name": cStr("Instance type."), "vcpu": cInt("vCPUs."), "memory_mib": cInt("Memory in MiB."),
+					"zones":                  cStrList("Pool zones where it is offered."),
+					"capacity_types":         cStrList("Allowed capacity types."),
+					"max_pods":               cInt("Max pods the kubelet gets (written into user data)."),
+					"eni_limited_pods":       cInt("Karpenter's ENI-limited pods."),
+					"karpenter_assumed_pods": cInt("What Karpenter schedules against."),
+					"vpc_ips_at_max_pods":    cInt("Node-subnet IPv4 addresses a full node consumes."),
+					"efa_interfaces":         cInt("EFA interfaces (`vpc.amazonaws.com/efa`)."),
+					"launch_template":        cStr("Name of its launch template."),
+				}),
+			"zones": computedList("Pool zones with the subnet Karpenter would pick in each.", map[string]schema.Attribute{
+				"zone": cStr("Zone."), "zone_id": cStr("Zone id."), "subnet_id": cStr("Chosen subnet: most free IPs, then id."),
+				"available_ip_address_count": cInt("Free IPv4 addresses in the chosen subnet."),
+				"pod_subnet_id":              cStr("Custom networking: the zone's pod subnet."),
+			}),
+			"launch_plan": computedList("The options a CreateFleet call would receive, in order (at most 60 instance types).", map[string]schema.Attribute{
+				"instance_type": cStr("Instance type."), "zone": cStr("Zone."), "subnet_id": cStr("Subnet."),
+				"capacity_type": cStr("`on-demand` or `spot`."), "max_pods": cInt("Max pods."),
+				"vpc_ips_at_max_pods": cInt("IPs a full node consumes."), "launch_template": cStr("Launch template name."),
+			}),
+			"capacity": computedList("Per zone: free IPs, nodes the IPs can hold at max density of the hungriest type, and nodes the limits allow (-1: unbounded).",
+				map[string]schema.Attribute{
+					"zone": cStr("Zone."), "available_ip_address_count": cInt("Free IPv4 addresses."),
+					"nodes_by_ips": cInt("Nodes the free IPs can address."), "nodes_by_limits": cInt("Nodes the limits allow."),
+				}),
+			"launch_templates": computedList("EC2 launch templates of the pool, one per (max pods, interface layout) group.", map[string]schema.Attribute{
+				"name":     cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
+				"id":       cStr("EC2 launch template id (known after apply)."),
+				"max_pods": cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
+				"network_interfaces": computedList("Interfaces in the template.", map[string]schema.Attribute{
+					"network_card_index": cInt("Card."), "device_index": cInt("Device."),
+					"interface_type":              cStr("`interface`, `efa` or `efa-only`."),
+					"security_group_ids":          cStrList("Security groups."),
+					"associate_public_ip_address": schema.BoolAttribute{Computed: true, MarkdownDescription: "Public IPv4."},
+					"ipv4_prefix_count":           cInt("IPv4 prefixes."),
+				}),
+				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
+				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
+			}),
+			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class."),
+			"warnings": cStrList("The plan's warnings (also shown as Terraform warnings), e.g. subnets too small for the limits at max pod density."),
+		},
+	}
+}

@@ -1,0 +1,404 @@
+package provider
+
+import (
+	"context"
+	"errors"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+var (
+	_ resource.ResourceWithConfigure      = (*nodePoolResource)(nil)
+	_ resource.ResourceWithModifyPlan     = (*nodePoolResource)(nil)
+	_ resource.ResourceWithValidateConfig = (*nodePoolResource)(nil)
+	_ resource.ResourceWithImportState    = (*nodePoolResource)(nil)
+)
+
+type nodePoolResource struct{ meta *Meta }
+
+func newNodePoolResource() resource.Resource { return &nodePoolResource{} }
+
+func (r *nodePoolResource) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_pool"
+}
+
+func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
+	resp.Schema = nodePoolSchema()
+}
+
+func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary string, warning bool) {
+	for _, e := range errs {
+		p := parsePath(e.Path)
+		detail := e.Message
+		if e.Path != "" {
+			detail = e.Path + ": " + e.Message
+		}
+		switch {
+		case warning && e.Path == "":
+			diags.AddWarning(summary, detail)
+		case warning:
+			diags.AddAttributeWarning(p, summary, detail)
+		case e.Path == "":
+			diags.AddError(summary, detail)
+		default:
+			diags.AddAttributeError(p, summary, detail)
+		}
+	}
+}
+
+func fromLaunchPlanProblems(ps []launchplan.Problem) []nodepool.Problem {
+	out := make([]nodepool.Problem, len(ps))
+	for i, p := range ps {
+		out[i] = nodepool.Problem{Path: p.Path, Message: p.Message}
+	}
+	return out
+}
+
+// validateStatic runs every rule that needs neither EC2 nor the node class.
+func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
+	for _, e := range requirements.Validate(m.requirements(ctx, diags)) {
+		diags.AddAttributeError(path.Root("template").AtName("requirements").AtListIndex(e.Index).AtName(e.Field),
+			"Invalid requirement", e.Error())
+	}
+	errs, warnings := nodepool.Validate(m.poolSpec(ctx, diags))
+	addProblems(diags, errs, "Invalid node pool", false)
+	addProblems(diags, warnings, "Node pool setting rewritten", true)
+}
+
+func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	if !req.Config.Raw.IsFullyKnown() {
+		return
+	}
+	var m nodePoolModel
+	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	if m.Disruption == nil { // the default applies after validation
+		m.Disruption = &disruptionModel{ConsolidationPolicy: types.StringValue(nodepool.PolicyWhenEmptyOrUnderutilized), ConsolidateAfter: types.StringValue("0s")}
+	}
+	validateStatic(ctx, &m, &resp.Diagnostics)
+}
+
+// ModifyPlan plans the launches: CPU only, from the node class value and the catalog (loaded
+// once per provider process). It adds no discovery call.
+func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.Plan.Raw.IsNull() {
+		return
+	}
+	if !req.State.Raw.IsNull() {
+		// Switching between static (replicas) and dynamic replaces the pool, as Karpenter forbids it.
+		var before, after types.Int64
+		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("replicas"), &before)...)
+		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("replicas"), &after)...)
+		if !after.IsUnknown() && before.IsNull() != after.IsNull() {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
+		}
+	}
+	if !req.Config.Raw.IsFullyKnown() { // e.g. a node class planned in the same run
+		setPoolComputedUnknown(ctx, resp)
+		return
+	}
+	var plan nodePoolModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	var state *nodePoolModel
+	if !req.State.Raw.IsNull() {
+		state = &nodePoolModel{}
+		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+	}
+	validateStatic(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	plan.ID = plan.Name
+	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	for name, elem := range map[string]any{
+		"instance_types": typePlanTF{}, "zones": zonePlanTF{}, "launch_plan": optionTF{}, "capacity": capacityTF{},
+	} {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), types.StringUnknown())...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("warnings"), types.ListUnknown(types.StringType))...)
+}
+
+// buildPlan runs the planner and reports its problems; ok is false when it failed.
+func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) (launchplan.Plan, bool) {
+	var rc resolvedClass
+	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	if diags.HasError() {
+		return launchplan.Plan{}, false
+	}
+	cat, err := r.meta.Client.Catalog(ctx)
+	if err != nil {
+		diags.AddError("Cannot load the instance-type catalog", err.Error())
+		return launchplan.Plan{}, false
+	}
+	p, errs := launchplan.Build(launchplan.Input{
+		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region,
+		Class: planClass(rc), Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(ctx, m.Limits, diags),
+		Replicas: intPtr(m.Replicas), Catalog: cat,
+	})
+	addProblems(diags, fromLaunchPlanProblems(errs), "Node pool cannot launch nodes", false)
+	addProblems(diags, fromLaunchPlanProblems(p.Warnings), "Node pool warning", true)
+	return p, !diags.HasError()
+}
+
+// setPoolPlan writes the planner's result into the model; template ids come from state when
+// the template is already known there.
+func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p launchplan.Plan) diag.Diagnostics {
+	var diags diag.Diagnostics
+	known := map[string]launchTemplateTF{}
+	if state != nil {
+		for _, lt := range launchTemplatesOf(ctx, state.LaunchTemplates, &diags) {
+			known[lt.Name] = lt
+		}
+	}
+	types_ := make([]typePlanTF, 0, len(p.InstanceTypes))
+	for _, t := range p.InstanceTypes {
+		types_ = append(types_, typePlanTF{Name: t.Name, VCPU: int64(t.VCPUs), MemoryMiB: int64(t.MemoryMiB), Zones: nonNil(t.Zones),
+			CapacityTypes: nonNil(t.CapacityTypes), MaxPods: int64(t.MaxPods), ENILimitedPods: int64(t.ENILimitedPods),
+			KarpenterAssumedPods: int64(t.KarpenterAssumedPods), VPCIPsAtMaxPods: int64(t.VPCIPsAtMaxPods),
+			EFAInterfaces: int64(t.EFAInterfaces), LaunchTemplate: t.LaunchTemplate})
+	}
+	zones := make([]zonePlanTF, 0, len(p.Zones))
+	for _, z := range p.Zones {
+		zones = append(zones, zonePlanTF{Zone: z.Zone, ZoneID: z.ZoneID, SubnetID: z.SubnetID, AvailableIPs: int64(z.AvailableIPs), PodSubnetID: emptyNil(z.PodSubnetID)})
+	}
+	opts := make([]optionTF, 0, len(p.LaunchPlan))
+	for _, o := range p.LaunchPlan {
+		opts = append(opts, optionTF{InstanceType: o.InstanceType, Zone: o.Zone, SubnetID: o.SubnetID, CapacityType: o.CapacityType,
+			MaxPods: int64(o.MaxPods), VPCIPsAtMax: int64(o.VPCIPsAtMax), LaunchTemplate: o.LaunchTemplate})
+	}
+	caps := make([]capacityTF, 0, len(p.Capacity))
+	for _, c := range p.Capacity {
+		caps = append(caps, capacityTF{Zone: c.Zone, AvailableIPs: int64(c.AvailableIPs), NodesByIPs: int64(c.NodesByIPs), NodesByLimits: int64(c.NodesByLimits)})
+	}
+	lts := make([]launchTemplateTF, 0, len(p.LaunchTemplates))
+	for _, lt := range p.LaunchTemplates {
+		t := launchTemplateTFFrom(lt)
+		if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
+			t.ID = prev.ID // same template; a content change writes a new version under the same id
+		}
+		lts = append(lts, t)
+	}
+	var d diag.Diagnostics
+	m.InstanceTypes, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(typePlanTF{})}, types_)
+	diags.Append(d...)
+	m.Zones, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}, zones)
+	diags.Append(d...)
+	m.LaunchPlan, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(optionTF{})}, opts)
+	diags.Append(d...)
+	m.Capacity, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(capacityTF{})}, caps)
+	diags.Append(d...)
+	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, lts)
+	diags.Append(d...)
+	warnings := make([]string, 0, len(p.Warnings))
+	for _, w := range p.Warnings {
+		if w.Path != "" {
+			warnings = append(warnings, w.Path+": "+w.Message)
+		} else {
+			warnings = append(warnings, w.Message)
+		}
+	}
+	m.Warnings, d = types.ListValueFrom(ctx, types.StringType, warnings)
+	diags.Append(d...)
+	manifest, err := renderNodePoolManifest(ctx, m)
+	if err != nil {
+		diags.AddError("Cannot render the NodePool manifest", err.Error())
+		return diags
+	}
+	m.Manifest = types.StringValue(manifest)
+	return diags
+}
+
+func launchTemplateTFFrom(lt launchplan.LaunchTemplate) launchTemplateTF {
+	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
+		UserData: lt.UserData, Fingerprint: awsclient.Fingerprint(lt), NetworkInterfaces: []interfaceTF{}}
+	for _, ni := range lt.NetworkInterfaces {
+		t.NetworkInterfaces = append(t.NetworkInterfaces, interfaceTF{NetworkCardIndex: int64(ni.NetworkCardIndex), DeviceIndex: int64(ni.DeviceIndex),
+			InterfaceType: ni.InterfaceType, SecurityGroupIDs: nonNil(ni.SecurityGroupIDs), AssociatePublicIPAddress: ni.AssociatePublicIPAddress,
+			IPv4PrefixCount: toInt64Ptr(ni.IPv4PrefixCount)})
+	}
+	return t
+}
+
+func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []launchTemplateTF {
+	if l.IsNull() || l.IsUnknown() {
+		return nil
+	}
+	var out []launchTemplateTF
+	diags.Append(l.ElementsAs(ctx, &out, false)...)
+	return out
+}
+
+// ownershipTags identify the pool's EC2 objects; the provider never touches objects without them.
+func (r *nodePoolResource) ownershipTags(pool string) map[string]string {
+	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: "terraform-provider-karpenter"}
+	if r.meta.ClusterName != "" {
+		tags[launchplan.TagCluster] = r.meta.ClusterName
+	}
+	return tags
+}
+
+// apply makes EC2 hold exactly the planned templates: each is ensured (created, or a new
+// default version), then the pool's templates that are no longer planned are deleted.
+func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
+	p, ok := r.buildPlan(ctx, m, diags)
+	if !ok {
+		return
+	}
+	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
+	planned := map[string]bool{}
+	ids := map[string]awsclient.LaunchTemplate{}
+	for _, lt := range p.LaunchTemplates {
+		got, err := lts.Ensure(ctx, lt)
+		if err != nil {
+			diags.AddError("Cannot write a launch template", err.Error())
+			return
+		}
+		planned[lt.Name] = true
+		ids[lt.Name] = got
+	}
+	owned, err := lts.FindByTags(ctx, r.ownershipTags(m.Name.ValueString()))
+	if err != nil {
+		diags.AddError("Cannot list the pool's launch templates", err.Error())
+		return
+	}
+	for _, o := range owned {
+		if !planned[o.Name] {
+			if err := lts.Delete(ctx, o.ID); err != nil {
+				diags.AddError("Cannot delete a stale launch template", err.Error())
+				return
+			}
+		}
+	}
+	cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
+	for i := range cur {
+		if got, ok := ids[cur[i].Name]; ok {
+			cur[i].ID = types.StringValue(got.ID)
+		}
+	}
+	var d diag.Diagnostics
+	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, cur)
+	diags.Append(d...)
+}
+
+func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	var plan nodePoolModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	var plan nodePoolModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	r.apply(ctx, &plan, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+}
+
+// Read reconciles the recorded templates with EC2: a deleted one drops out and a changed one
+// shows its real fingerprint, so the next plan restores it.
+func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	var state nodePoolModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	owned, err := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
+		return
+	}
+	byName := map[string]awsclient.LaunchTemplate{}
+	for _, o := range owned {
+		byName[o.Name] = o
+	}
+	recorded := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
+	kept := make([]launchTemplateTF, 0, len(recorded))
+	if state.LaunchTemplates.IsNull() { // after import: adopt what the tags find
+		for _, o := range owned {
+			kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
+				InstanceTypes: []string{}, NetworkInterfaces: []interfaceTF{}})
+		}
+	}
+	for _, lt := range recorded {
+		o, ok := byName[lt.Name]
+		if !ok {
+			continue
+		}
+		lt.ID, lt.Fingerprint = types.StringValue(o.ID), o.Fingerprint
+		kept = append(kept, lt)
+	}
+	var d diag.Diagnostics
+	state.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
+	resp.Diagnostics.Append(d...)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state nodePoolModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
+	owned, err := lts.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot list the pool's launch templates", err.Error())
+		return
+	}
+	var errs []error
+	for _, o := range owned {
+		errs = append(errs, lts.Delete(ctx, o.ID))
+	}
+	if err := errors.Join(errs...); err != nil {
+		resp.Diagnostics.AddError("Cannot delete the pool's launch templates", err.Error())
+	}
+}
+
+// ImportState adopts a pool by name: Read finds its launch templates by their ownership tags.
+func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+}

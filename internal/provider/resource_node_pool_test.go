@@ -1,0 +1,386 @@
+package provider
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+const nodePoolRes = "karpenter_node_pool.test"
+
+// poolConfig is a discovery-tag node class (plus extra class settings) and a pool on it.
+func poolConfig(cluster, classBody, poolBody string) string {
+	return providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "default"
+  role               = "KarpenterNodeRole-%[1]s"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+%[2]s
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "general"
+  node_class = karpenter_node_class.test.resolved
+%[3]s
+}
+`, cluster, classBody, poolBody)
+}
+
+const generalPool = `
+  template = {
+    requirements = [
+      { key = "topology.kubernetes.io/zone", operator = "In", values = ["ap-southeast-1a", "ap-southeast-1b"] },
+      { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m", "r"] },
+      { key = "karpenter.k8s.aws/instance-generation", operator = "Gt", values = ["2"] },
+      { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+      { key = "karpenter.k8s.aws/instance-size", operator = "In", values = ["large", "xlarge"] },
+    ]
+  }
+  limits = { cpu = "1000", memory = "1000Gi" }
+  disruption = {
+    consolidation_policy = "WhenEmptyOrUnderutilized"
+    consolidate_after    = "30s"
+  }`
+
+// everyAttr checks that attribute `field` of every element of list `list` is in allowed.
+func everyAttr(res, list, field string, allowed ...string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[res]
+		if !ok {
+			return fmt.Errorf("%s not in state", res)
+		}
+		n := rs.Primary.Attributes[list+".#"]
+		if n == "" || n == "0" {
+			return fmt.Errorf("%s.%s is empty", res, list)
+		}
+		ok2 := map[string]bool{}
+		for _, a := range allowed {
+			ok2[a] = true
+		}
+		for k, v := range rs.Primary.Attributes {
+			if strings.HasPrefix(k, list+".") && strings.HasSuffix(k, "."+field) && !ok2[v] {
+				return fmt.Errorf("%s %s = %q, want one of %v", res, k, v, allowed)
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccNodePool_general(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	a, b := n.Subnets[0], n.Subnets[1]
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config: poolConfig(cluster, "", generalPool),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionCreate),
+					// The class resolves during plan, so even on create the pool's plan is known.
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					everyAttr(nodePoolRes, "launch_plan", "zone", a.Zone, b.Zone),
+					everyAttr(nodePoolRes, "launch_plan", "subnet_id", a.ID, b.ID),
+					everyAttr(nodePoolRes, "zones", "zone", a.Zone, b.Zone),
+					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2"),
+					resource.TestCheckResourceAttr(nodePoolRes, "zones.0.subnet_id", a.ID),
+					resource.TestCheckResourceAttrSet(nodePoolRes, "launch_templates.0.id"),
+					resource.TestCheckResourceAttrSet(nodePoolRes, "launch_templates.0.fingerprint"),
+					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
+				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.NotNull()),
+				},
+			},
+			{
+				// With the class applied, a changed pool is planned in full at plan time.
+				Config: poolConfig(cluster, "", strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types").AtSliceIndex(0).AtMapKey("vcpu"), knownvalue.Int64Exact(2)),
+				}},
+				Check: checkTemplatesRoundTrip(t),
+			},
+		},
+	})
+}
+
+// checkTemplatesRoundTrip reads each planned template back from EC2 and compares the user data
+// and interface layout with what state says.
+func checkTemplatesRoundTrip(t *testing.T) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs := s.RootModule().Resources[nodePoolRes]
+		attrs := rs.Primary.Attributes
+		n := attrs["launch_templates.#"]
+		if n == "" || n == "0" {
+			return fmt.Errorf("no launch templates in state")
+		}
+		for i := 0; attrs[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
+			pre := fmt.Sprintf("launch_templates.%d.", i)
+			out, err := acctest.EC2(t).DescribeLaunchTemplateVersions(context.Background(), &ec2.DescribeLaunchTemplateVersionsInput{
+				LaunchTemplateId: aws.String(attrs[pre+"id"]), Versions: []string{"$Default"},
+			})
+			if err != nil {
+				return fmt.Errorf("reading %s back: %w", attrs[pre+"name"], err)
+			}
+			data := out.LaunchTemplateVersions[0].LaunchTemplateData
+			ud, _ := base64.StdEncoding.DecodeString(aws.ToString(data.UserData))
+			if string(ud) != attrs[pre+"user_data"] {
+				return fmt.Errorf("%s user data in EC2 differs from state", attrs[pre+"name"])
+			}
+			if want := attrs[pre+"max_pods"]; !strings.Contains(string(ud), "maxPods: "+want) {
+				return fmt.Errorf("%s user data does not set maxPods %s:\n%s", attrs[pre+"name"], want, ud)
+			}
+			if got, want := fmt.Sprint(len(data.NetworkInterfaces)), attrs[pre+"network_interfaces.#"]; got != want {
+				return fmt.Errorf("%s has %s interfaces in EC2, %s in state", attrs[pre+"name"], got, want)
+			}
+			for j, ni := range data.NetworkInterfaces {
+				if got, want := aws.ToString(ni.InterfaceType), attrs[fmt.Sprintf("%snetwork_interfaces.%d.interface_type", pre, j)]; got != want {
+					return fmt.Errorf("interface %d type %q in EC2, %q in state", j, got, want)
+				}
+			}
+			if data.MetadataOptions == nil || data.MetadataOptions.HttpTokens != "required" || aws.ToInt32(data.MetadataOptions.HttpPutResponseHopLimit) != 1 {
+				return fmt.Errorf("%s metadata options are not IMDSv2 with hop limit 1: %+v", attrs[pre+"name"], data.MetadataOptions)
+			}
+		}
+		return nil
+	}
+}
+
+func TestAccNodePool_templateDrift(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	cfg := poolConfig(cluster, "", generalPool)
+	var deleted string
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(s *terraform.State) error {
+			return expectNoPoolTemplates(t, cluster, "general")
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: func(s *terraform.State) error {
+					deleted = s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
+					return nil
+				},
+			},
+			{
+				// Someone deletes a template: the plan restores it.
+				PreConfig: func() {
+					if _, err := acctest.EC2(t).DeleteLaunchTemplate(context.Background(), &ec2.DeleteLaunchTemplateInput{LaunchTemplateId: aws.String(deleted)}); err != nil {
+						t.Fatalf("deleting %s: %v", deleted, err)
+					}
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: func(s *terraform.State) error {
+					id := s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
+					if id == "" || id == deleted {
+						return fmt.Errorf("template not recreated: id %q (deleted %q)", id, deleted)
+					}
+					return nil
+				},
+			},
+			{
+				ResourceName:      nodePoolRes,
+				ImportState:       true,
+				ImportStateId:     "general",
+				ImportStateVerify: false,
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["launch_templates.#"] == "0" || states[0].Attributes["launch_templates.#"] == "" {
+						return fmt.Errorf("import found no launch templates: %v", states)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
+
+// expectNoPoolTemplates fails when templates tagged for the pool are left behind.
+func expectNoPoolTemplates(t *testing.T, cluster, pool string) error {
+	out, err := acctest.EC2(t).DescribeLaunchTemplates(context.Background(), &ec2.DescribeLaunchTemplatesInput{
+		Filters: []ec2types.Filter{
+			{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
+			{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
+		},
+	})
+	if err != nil {
+		return err
+	}
+	if len(out.LaunchTemplates) > 0 {
+		return fmt.Errorf("%d launch templates of pool %s left after destroy", len(out.LaunchTemplates), pool)
+	}
+	return nil
+}
+
+func TestAccNodePool_zoneWithoutSubnet(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	class := fmt.Sprintf(`  subnet_selector_terms = [{ id = %q }, { id = %q }]`, n.Subnets[0].ID, n.Subnets[1].ID)
+	pool := `
+  template = {
+    requirements = [{ key = "topology.kubernetes.io/zone", operator = "In", values = ["ap-southeast-1c"] }]
+  }`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{
+			Config:      poolConfig(cluster, class, pool),
+			ExpectError: regexp.MustCompile(`(?s)template.requirements\[0\].values.*ap-southeast-1c`),
+		}},
+	})
+}
+
+func TestAccNodePool_efaClass(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	class := fmt.Sprintf(`
+  subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q, purpose = "hpc" } }]
+  efa                   = true`, cluster)
+	pool := `
+  template = {
+    requirements = [
+      { key = "node.kubernetes.io/instance-type", operator = "In", values = ["p4de.24xlarge", "c5n.18xlarge", "m5.large"] },
+    ]
+  }`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{
+			Config: poolConfig(cluster, class, pool),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				// m5.large has no EFA: filtered out.
+				resource.TestCheckResourceAttr(nodePoolRes, "instance_types.#", "2"),
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "instance_types.*", map[string]string{"name": "p4de.24xlarge", "efa_interfaces": "4"}),
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "instance_types.*", map[string]string{"name": "c5n.18xlarge", "efa_interfaces": "1"}),
+				// p4de: one efa interface per card, device 0 on card 0, 1 elsewhere.
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
+					"network_interfaces.#":                "4",
+					"network_interfaces.0.interface_type": "efa", "network_interfaces.0.network_card_index": "0", "network_interfaces.0.device_index": "0",
+					"network_interfaces.3.interface_type": "efa", "network_interfaces.3.network_card_index": "3", "network_interfaces.3.device_index": "1",
+				}),
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
+					"network_interfaces.#": "1", "network_interfaces.0.interface_type": "efa",
+				}),
+				checkTemplatesRoundTrip(t),
+				checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
+			),
+		}},
+	})
+}
+
+func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	c := n.Subnets[2] // the /26: 59 free IPs
+	pool := `
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }
+  limits = { nodes = "1" }`
+	secondary := fmt.Sprintf(`  subnet_selector_terms = [{ id = %q }]`, c.ID)
+	pd := secondary + "\n  networking = { prefix_delegation = true }"
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config: poolConfig(cluster, secondary, pool),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.max_pods", "29"),
+					func(s *terraform.State) error {
+						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+						if a["warnings.#"] != "0" {
+							return fmt.Errorf("unexpected warnings: %q", a["warnings.0"])
+						}
+						return nil
+					},
+				),
+			},
+			{
+				// Prefix delegation: 110 pods per m5.large take 129 IPs: even one node no longer fits the /26.
+				Config: poolConfig(cluster, pd, pool),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.max_pods", "110"),
+					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.karpenter_assumed_pods", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_limits", "1"),
+					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_ips", "0"),
+					resource.TestMatchResourceAttr(nodePoolRes, "warnings.0", regexp.MustCompile(`59`)),
+				),
+			},
+		},
+	})
+}
+
+func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	key := acctest.RandomName("pool-subnets")
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{
+		ExtraSubnetTags:        map[int]map[string]string{0: {key: "yes"}, 1: {key: "yes"}},
+		ExtraSecurityGroupTags: map[int]map[string]string{0: {"karpenter.sh/discovery": cluster}},
+	})
+	class := fmt.Sprintf(`  subnet_selector_terms = [{ tags = { %q = "yes" } }]`, key)
+	pool := `
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }`
+	cfg := poolConfig(cluster, class, pool)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2")},
+			{
+				PreConfig: func() { acctest.TagSubnet(t, n.Subnets[2].ID, map[string]string{key: "yes"}) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "3"),
+					resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_plan.*", map[string]string{"zone": n.Subnets[2].Zone, "subnet_id": n.Subnets[2].ID}),
+				),
+			},
+		},
+	})
+}
