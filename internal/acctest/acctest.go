@@ -74,9 +74,13 @@ var (
 	reachErr  error
 )
 
-// PreCheck fails the test at once, naming the fix, when the emulator cannot be reached.
+// PreCheck skips the test outside acceptance runs (TF_ACC unset, as terraform-plugin-testing
+// does), and fails it at once, naming the fix, when the emulator cannot be reached.
 func PreCheck(t testing.TB) {
 	t.Helper()
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: runs with TF_ACC=1 (make testacc)")
+	}
 	reachOnce.Do(func() {
 		u, err := url.Parse(Endpoint())
 		if err != nil {
