@@ -2,6 +2,8 @@ package provider
 
 import (
 	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"math"
 	"regexp"
 	"strconv"
@@ -25,13 +27,15 @@ type nodePoolModel struct {
 	Weight     types.Int64      `tfsdk:"weight"`
 	Replicas   types.Int64      `tfsdk:"replicas"`
 
-	InstanceTypes   types.List   `tfsdk:"instance_types"`
-	Zones           types.List   `tfsdk:"zones"`
-	LaunchPlan      types.List   `tfsdk:"launch_plan"`
-	Capacity        types.List   `tfsdk:"capacity"`
-	LaunchTemplates types.List   `tfsdk:"launch_templates"`
-	Manifest        types.String `tfsdk:"manifest"`
-	Warnings        types.List   `tfsdk:"warnings"`
+	InstanceTypes   types.List     `tfsdk:"instance_types"`
+	Zones           types.List     `tfsdk:"zones"`
+	LaunchPlan      types.List     `tfsdk:"launch_plan"`
+	Capacity        types.List     `tfsdk:"capacity"`
+	LaunchTemplates types.List     `tfsdk:"launch_templates"`
+	Manifest        types.String   `tfsdk:"manifest"`
+	Warnings        types.List     `tfsdk:"warnings"`
+	Nodes           types.List     `tfsdk:"nodes"`
+	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 
 type poolTemplate struct {

@@ -1,6 +1,9 @@
 package provider
 
 import (
+	"context"
+
+	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
@@ -122,7 +125,9 @@ func nodePoolSchema() schema.Schema {
 			},
 			"weight": schema.Int64Attribute{Optional: true, MarkdownDescription: "`weight`, 1-100 (not with `replicas`).",
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
-			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes.",
+			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes, " +
+				"launched by apply through EC2 Fleet (type `instant`) with the pool's launch templates, spread evenly over its zones, and " +
+				"tagged for ownership. Needs an `id` AMI selector term in the node class. Switching a pool between static and dynamic replaces it.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
 			"instance_types": computedList("Eligible instance types: requirements ∩ offered in the class's zones ∩ compatible with its network spec.",
@@ -167,6 +172,11 @@ func nodePoolSchema() schema.Schema {
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),
 			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class."),
+			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
+				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
+					"`launch_template`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
+					"outside Terraform drops out, so the next plan shows the pool to be updated; a tagged instance missing from state is adopted."},
+			"timeouts": timeouts.Attributes(context.Background(), timeouts.Opts{Create: true, Update: true, Delete: true}),
 			"warnings": cStrList("The plan's warnings (also shown as Terraform warnings), e.g. subnets too small for the limits at max pod density."),
 		},
 	}

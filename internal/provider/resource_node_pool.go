@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"errors"
+	"fmt"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -131,6 +133,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	plan.ID = plan.Name
+	planNodes(ctx, &plan, state, p, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -147,6 +153,7 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), types.StringUnknown())...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("warnings"), types.ListUnknown(types.StringType))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("nodes"), types.ListUnknown(nodeObjType))...)
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
@@ -269,11 +276,13 @@ func (r *nodePoolResource) ownershipTags(pool string) map[string]string {
 }
 
 // apply makes EC2 hold exactly the planned templates: each is ensured (created, or a new
-// default version), then the pool's templates that are no longer planned are deleted.
-func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
+// default version), then the pool's templates that are no longer planned are deleted. A static
+// pool then reconciles its instances.
+// It reports aborted when a test hook simulated a crash: nothing may then be saved.
+func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
 	p, ok := r.buildPlan(ctx, m, diags)
 	if !ok {
-		return
+		return false
 	}
 	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
 	planned := map[string]bool{}
@@ -282,7 +291,7 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, diags *d
 		got, err := lts.Ensure(ctx, lt)
 		if err != nil {
 			diags.AddError("Cannot write a launch template", err.Error())
-			return
+			return false
 		}
 		planned[lt.Name] = true
 		ids[lt.Name] = got
@@ -290,25 +299,77 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, diags *d
 	owned, err := lts.FindByTags(ctx, r.ownershipTags(m.Name.ValueString()))
 	if err != nil {
 		diags.AddError("Cannot list the pool's launch templates", err.Error())
-		return
+		return false
 	}
 	for _, o := range owned {
 		if !planned[o.Name] {
 			if err := lts.Delete(ctx, o.ID); err != nil {
 				diags.AddError("Cannot delete a stale launch template", err.Error())
-				return
+				return false
 			}
 		}
 	}
 	cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
+	templateIDs := map[string]string{}
 	for i := range cur {
 		if got, ok := ids[cur[i].Name]; ok {
 			cur[i].ID = types.StringValue(got.ID)
+			templateIDs[cur[i].Name] = got.ID
 		}
 	}
 	var d diag.Diagnostics
 	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, cur)
 	diags.Append(d...)
+
+	if m.Replicas.IsNull() {
+		m.Nodes = types.ListNull(nodeObjType)
+		return false
+	}
+	var rc resolvedClass
+	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	live, aborted := r.reconcileNodes(ctx, m, p, rc, templateIDs, wait, diags)
+	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(live, plannedSubnets(p, rc)))
+	diags.Append(d...)
+	return aborted
+}
+
+// planNodes decides the planned `nodes`: unchanged while the live nodes already match
+// `replicas`, unknown when apply will launch or terminate.
+func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) {
+	if plan.Replicas.IsNull() {
+		plan.Nodes = types.ListNull(nodeObjType)
+		return
+	}
+	var rc resolvedClass
+	diags.Append(plan.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	if len(rc.AMIIDs) == 0 {
+		diags.AddAttributeError(path.Root("replicas"), "Static capacity needs an AMI id",
+			"replicas: the provider launches these nodes itself and needs an `id` term in the node class's ami_selector_terms "+
+				"(aliases are resolved by Karpenter through SSM, which the provider does not call).")
+		return
+	}
+	plan.Nodes = types.ListUnknown(nodeObjType)
+	if state == nil || state.Nodes.IsNull() || state.Nodes.IsUnknown() {
+		return
+	}
+	var nodes []nodeTF
+	diags.Append(state.Nodes.ElementsAs(ctx, &nodes, false)...)
+	zones := map[string]bool{}
+	for _, z := range p.Zones {
+		zones[z.Zone] = true
+	}
+	for _, n := range nodes {
+		if !zones[n.Zone] {
+			return
+		}
+		if !n.InPlannedSubnet {
+			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
+				fmt.Sprintf("nodes: %s has private IP %s, outside the CIDR of the subnet planned for %s", n.InstanceID, n.PrivateIP, n.Zone))
+		}
+	}
+	if int64(len(nodes)) == plan.Replicas.ValueInt64() {
+		plan.Nodes = state.Nodes
+	}
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -317,11 +378,36 @@ func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	wait, d := plan.Timeouts.Create(ctx, defaultLaunchTimeout)
+	resp.Diagnostics.Append(d...)
+	if r.apply(ctx, &plan, wait, &resp.Diagnostics) {
+		return // a simulated crash: state is lost, as after a killed apply
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
+}
+
+// saveApplied writes the applied model; after a failure it still records what exists (launch
+// templates and live nodes), so nothing that launched is lost from state.
+func (r *nodePoolResource) saveApplied(ctx context.Context, m *nodePoolModel, state interface {
+	Set(context.Context, interface{}) diag.Diagnostics
+}, diags *diag.Diagnostics) {
+	if m.Nodes.IsUnknown() {
+		m.Nodes = types.ListNull(nodeObjType)
+	}
+	lts := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
+	kept := make([]launchTemplateTF, 0, len(lts))
+	for _, lt := range lts {
+		if !lt.ID.IsUnknown() {
+			kept = append(kept, lt)
+		}
+	}
+	var d diag.Diagnostics
+	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
+	diags.Append(d...)
+	if diags.HasError() && len(kept) == 0 && m.Nodes.IsNull() {
+		return // nothing was created
+	}
+	diags.Append(state.Set(ctx, m)...)
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
@@ -330,11 +416,12 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	r.apply(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	wait, d := plan.Timeouts.Update(ctx, defaultLaunchTimeout)
+	resp.Diagnostics.Append(d...)
+	if r.apply(ctx, &plan, wait, &resp.Diagnostics) {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
 }
 
 // Read reconciles the recorded templates with EC2: a deleted one drops out and a changed one
@@ -373,13 +460,46 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	var d diag.Diagnostics
 	state.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
 	resp.Diagnostics.Append(d...)
+	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
+		found, err := awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
+			return
+		}
+		state.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(found, stateSubnets(ctx, &state, &resp.Diagnostics)))
+		resp.Diagnostics.Append(d...)
+	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+}
+
+// stateSubnets rebuilds zone -> planned subnet from the recorded plan, for in_planned_subnet.
+func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) map[string]resolvedSubnet {
+	out := map[string]resolvedSubnet{}
+	if m.NodeClass.IsNull() || m.NodeClass.IsUnknown() || m.Zones.IsNull() || m.Zones.IsUnknown() {
+		return out
+	}
+	var rc resolvedClass
+	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	var zones []zonePlanTF
+	diags.Append(m.Zones.ElementsAs(ctx, &zones, false)...)
+	byID := map[string]resolvedSubnet{}
+	for _, s := range rc.Subnets {
+		byID[s.ID] = s
+	}
+	for _, z := range zones {
+		out[z.Zone] = byID[z.SubnetID]
+	}
+	return out
 }
 
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state nodePoolModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	r.terminateAll(ctx, &state, &resp.Diagnostics) // instances first: they use the templates
+	if resp.Diagnostics.HasError() {
 		return
 	}
 	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}

@@ -1,0 +1,250 @@
+package provider
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"regexp"
+	"sync"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+const testAMI = "ami-0123456789abcdef0"
+
+func staticConfig(cluster, pool string, replicas int) string {
+	return providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "static"
+  role               = "KarpenterNodeRole"
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ id = %q }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = %q
+  node_class = karpenter_node_class.test.resolved
+  replicas   = %d
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge"] }]
+  }
+  limits = { nodes = "5" }
+  timeouts = { create = "5m", update = "5m", delete = "5m" }
+}
+`, testAMI, pool, replicas)
+}
+
+// poolInstances lists the live instances tagged for the pool, straight from EC2.
+func poolInstances(t *testing.T, cluster, pool string) []ec2types.Instance {
+	t.Helper()
+	out, err := acctest.EC2(t).DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{Filters: []ec2types.Filter{
+		{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
+		{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
+		{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}},
+	}})
+	if err != nil {
+		t.Fatalf("describing instances: %v", err)
+	}
+	var res []ec2types.Instance
+	for _, r := range out.Reservations {
+		res = append(res, r.Instances...)
+	}
+	return res
+}
+
+func expectInstances(t *testing.T, cluster, pool string, n int) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		if got := len(poolInstances(t, cluster, pool)); got != n {
+			return fmt.Errorf("%d live instances tagged for %s, want %d", got, pool, n)
+		}
+		return nil
+	}
+}
+
+// nodesInPlannedSubnets checks each node sits in the subnet the plan chose for its zone, and
+// that the nodes are spread over distinct zones when there are at most as many as zones.
+func nodesInPlannedSubnets(n int) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+		if a["nodes.#"] != fmt.Sprint(n) {
+			return fmt.Errorf("nodes.# = %s, want %d", a["nodes.#"], n)
+		}
+		planned := map[string]string{}
+		for i := 0; a[fmt.Sprintf("zones.%d.zone", i)] != ""; i++ {
+			planned[a[fmt.Sprintf("zones.%d.zone", i)]] = a[fmt.Sprintf("zones.%d.subnet_id", i)]
+		}
+		zones := map[string]bool{}
+		for i := 0; i < n; i++ {
+			p := fmt.Sprintf("nodes.%d.", i)
+			if a[p+"subnet_id"] != planned[a[p+"zone"]] {
+				return fmt.Errorf("node %s in %s, planned subnet %s", a[p+"instance_id"], a[p+"subnet_id"], planned[a[p+"zone"]])
+			}
+			if a[p+"in_planned_subnet"] != "true" || a[p+"state"] != "running" {
+				return fmt.Errorf("node %s: in_planned_subnet=%s state=%s", a[p+"instance_id"], a[p+"in_planned_subnet"], a[p+"state"])
+			}
+			zones[a[p+"zone"]] = true
+		}
+		if n <= len(planned) && len(zones) != n {
+			return fmt.Errorf("%d nodes over %d zones: not spread", n, len(zones))
+		}
+		return nil
+	}
+}
+
+func TestAccNodePool_static(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("static")
+	discoveryNetwork(t, cluster)
+	var victim string
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(*terraform.State) error {
+			if n := len(poolInstances(t, cluster, pool)); n != 0 {
+				return fmt.Errorf("%d instances left after destroy", n)
+			}
+			return expectNoPoolTemplates(t, cluster, pool)
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: staticConfig(cluster, pool, 3),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3),
+					func(s *terraform.State) error {
+						victim = s.RootModule().Resources[nodePoolRes].Primary.Attributes["nodes.1.instance_id"]
+						return nil
+					},
+				),
+			},
+			{
+				// An instance dies outside Terraform: the plan shows the pool to update, apply refills.
+				PreConfig: func() {
+					if _, err := acctest.EC2(t).TerminateInstances(context.Background(), &ec2.TerminateInstancesInput{InstanceIds: []string{victim}}); err != nil {
+						t.Fatalf("terminating %s: %v", victim, err)
+					}
+				},
+				Config: staticConfig(cluster, pool, 3),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3)),
+			},
+			{Config: staticConfig(cluster, pool, 1), Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(1), expectInstances(t, cluster, pool, 1))},
+			{Config: staticConfig(cluster, pool, 2), Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(2), expectInstances(t, cluster, pool, 2))},
+		},
+	})
+}
+
+func TestAccNodePool_staticAdoptsTaggedInstance(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("adopt")
+	n := discoveryNetwork(t, cluster)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{
+			// An instance tagged for the pool exists before the first apply (left by an interrupted
+			// run): it is adopted, and only the difference is launched.
+			PreConfig: func() {
+				tags := []ec2types.Tag{
+					{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
+					{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
+					{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
+				}
+				_, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
+					ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+					SubnetId:          aws.String(n.Subnets[0].ID),
+					TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: tags}},
+				})
+				if err != nil {
+					t.Fatalf("RunInstances: %v", err)
+				}
+			},
+			Config: staticConfig(cluster, pool, 3),
+			Check:  resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3)),
+		}},
+	})
+}
+
+func TestAccNodePool_staticCrashBetweenLaunchAndState(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("crash")
+	discoveryNetwork(t, cluster)
+
+	var mu sync.Mutex
+	crashes := 0
+	setCrashHook(pool, func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if crashes == 0 {
+			crashes++
+			return errors.New("simulated crash after CreateFleet, before state was saved")
+		}
+		return nil
+	})
+	t.Cleanup(func() { setCrashHook(pool, nil) })
+
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config:      staticConfig(cluster, pool, 3),
+				ExpectError: regexp.MustCompile(`simulated crash`),
+			},
+			{
+				// The re-apply adopts what the first fleet launched and tops up: exactly 3.
+				Config: staticConfig(cluster, pool, 3),
+				Check:  resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3)),
+			},
+		},
+	})
+	if crashes != 1 {
+		t.Fatalf("the crash hook fired %d times, want 1", crashes)
+	}
+}
+
+var (
+	crashMu    sync.Mutex
+	crashHooks = map[string]func() error{}
+)
+
+// setCrashHook installs a per-pool hook behind the package's single test hook, so parallel
+// tests do not see each other's crashes.
+func setCrashHook(pool string, fn func() error) {
+	crashMu.Lock()
+	defer crashMu.Unlock()
+	if fn == nil {
+		delete(crashHooks, pool)
+	} else {
+		crashHooks[pool] = fn
+	}
+}
+
+// The package hook is installed once, before any test runs, and dispatches per pool.
+func init() {
+	testHookAfterLaunch = func(p string) error {
+		crashMu.Lock()
+		h := crashHooks[p]
+		crashMu.Unlock()
+		if h != nil {
+			return h()
+		}
+		return nil
+	}
+}
