@@ -553,7 +553,7 @@ func TestCatalogKey(t *testing.T) {
 		if catalogKeyFor(other) == catalogKeyFor(a) {
 			t.Errorf("%s: must not share", name)
 		}
-		if catalogKeyFor(other) != catalogKeyFor(other) {
+		if first, second := catalogKeyFor(other), catalogKeyFor(other); first != second {
 			t.Errorf("%s: key not stable", name)
 		}
 	}

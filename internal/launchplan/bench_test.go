@@ -40,6 +40,8 @@ func BenchmarkSelectBaseline(b *testing.B) {
 	opts := catalog.SelectOptions{Region: in.Region, Zones: allZones}
 	b.ReportAllocs()
 	for b.Loop() {
-		in.Catalog.Select(in.Requirements[1:], opts)
+		if _, err := in.Catalog.Select(in.Requirements[1:], opts); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"hash"
 	"maps"
 	"slices"
-	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 )
@@ -207,31 +206,6 @@ func (e encoder) int(v int) {
 func (e encoder) str(s string) {
 	e.int(len(s))
 	e.h.Write([]byte(s))
-}
-
-func (e encoder) strs(ss []string) {
-	e.int(len(ss))
-	for _, s := range ss {
-		e.str(s)
-	}
-}
-
-func (e encoder) bool(v bool) { e.str(strconv.FormatBool(v)) }
-
-func (e encoder) boolPtr(v *bool) {
-	if v == nil {
-		e.str("nil")
-		return
-	}
-	e.bool(*v)
-}
-
-func (e encoder) intPtr(v *int) {
-	if v == nil {
-		e.str("nil")
-		return
-	}
-	e.str(strconv.Itoa(*v))
 }
 
 func ptr[T any](v T) *T { return &v }

@@ -340,13 +340,13 @@ func (b *builder) userParts(user string) []mimePart {
 
 // parseMIME reads a MIME multipart document; isMIME is false when user is not one.
 func parseMIME(user string) (parts []mimePart, isMIME bool, err error) {
-	msg, err := mail.ReadMessage(strings.NewReader(user))
-	if err != nil {
-		return nil, false, nil
+	msg, readErr := mail.ReadMessage(strings.NewReader(user))
+	if readErr != nil {
+		return nil, false, nil //nolint:nilerr // not a MIME document: plain user data, not an error
 	}
-	mt, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
-	if err != nil || !strings.HasPrefix(mt, "multipart/") {
-		return nil, false, nil
+	mt, params, typeErr := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if typeErr != nil || !strings.HasPrefix(mt, "multipart/") {
+		return nil, false, nil //nolint:nilerr // not multipart: plain user data
 	}
 	if params["boundary"] == "" {
 		return nil, true, fmt.Errorf("no multipart boundary")

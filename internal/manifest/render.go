@@ -205,10 +205,10 @@ func stringNode(s, path string) (*yaml.Node, error) {
 		return nil, fmt.Errorf("%s: %w: %q", path, errInvalidUTF8, s)
 	}
 	var n yaml.Node
-	if err := n.Encode(s); err != nil || n.Kind != yaml.ScalarNode || n.Value != s {
+	if encErr := n.Encode(s); encErr != nil || n.Kind != yaml.ScalarNode || n.Value != s {
 		// Encode reparses its own output. yaml.v3 gets some literal blocks wrong (leading
 		// newlines, a first line of only tabs); double quotes, with escapes, are always exact.
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}, nil
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}, nil //nolint:nilerr // fall back to double quotes
 	}
 	if n.Style&yaml.SingleQuotedStyle != 0 || s == "<<" {
 		// "<<" would be read as a merge key.

@@ -139,8 +139,8 @@ func Validate(s Spec) (errs, warnings []Problem) {
 			}
 		}
 		if n, ok := s.Limits["nodes"]; ok {
-			if max, err := strconv.Atoi(n); err == nil && *s.Replicas > max {
-				add("replicas", "replicas (%d) exceeds limits.nodes (%d)", *s.Replicas, max)
+			if limit, err := strconv.Atoi(n); err == nil && *s.Replicas > limit {
+				add("replicas", "replicas (%d) exceeds limits.nodes (%d)", *s.Replicas, limit)
 			}
 		}
 	}

@@ -88,7 +88,7 @@ func capValidate(t *testing.T, ds datasource.DataSourceWithValidateConfig, attrs
 func capRead(t *testing.T, ds datasource.DataSource, attrs map[string]any) datasource.ReadResponse {
 	t.Helper()
 	cfg := capConfig(t, ds, attrs)
-	resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: cfg.Raw}}
+	resp := datasource.ReadResponse{State: tfsdk.State(cfg)}
 	ds.Read(context.Background(), datasource.ReadRequest{Config: cfg}, &resp)
 	return resp
 }

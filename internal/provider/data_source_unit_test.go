@@ -140,7 +140,7 @@ func TestSecurityGroupsValidateConfig_paths(t *testing.T) {
 // readWithFake runs Read against a fake EC2 that matches nothing.
 func readWithFake(t *testing.T, ds datasource.DataSource, cfg tfsdk.Config) datasource.ReadResponse {
 	t.Helper()
-	resp := datasource.ReadResponse{State: tfsdk.State{Schema: cfg.Schema, Raw: cfg.Raw}}
+	resp := datasource.ReadResponse{State: tfsdk.State(cfg)}
 	ds.Read(context.Background(), datasource.ReadRequest{Config: cfg}, &resp)
 	return resp
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -34,15 +35,55 @@ type nodeClassModel struct {
 	DetailedMonitoring         types.Bool          `tfsdk:"detailed_monitoring"`
 	UserData                   types.String        `tfsdk:"user_data"`
 	Tags                       types.Map           `tfsdk:"tags"`
+	Connectivity               *connectivityModel  `tfsdk:"connectivity"`
 
-	VPCID          types.String `tfsdk:"vpc_id"`
-	Subnets        types.List   `tfsdk:"subnets"`
-	SecurityGroups types.List   `tfsdk:"security_groups"`
-	Zones          types.List   `tfsdk:"zones"`
-	PodSubnets     types.List   `tfsdk:"pod_subnets"`
-	Resolved       types.Object `tfsdk:"resolved"`
-	Manifest       types.String `tfsdk:"manifest"`
+	VPCID              types.String `tfsdk:"vpc_id"`
+	Subnets            types.List   `tfsdk:"subnets"`
+	SecurityGroups     types.List   `tfsdk:"security_groups"`
+	Zones              types.List   `tfsdk:"zones"`
+	PodSubnets         types.List   `tfsdk:"pod_subnets"`
+	Resolved           types.Object `tfsdk:"resolved"`
+	ConnectivityReport types.List   `tfsdk:"connectivity_report"`
+	Manifest           types.String `tfsdk:"manifest"`
 }
+
+// connectivityModel is the provider-only `connectivity` block.
+type connectivityModel struct {
+	ControlPlaneSecurityGroupIDs           []string            `tfsdk:"control_plane_security_group_ids"`
+	ControlPlaneSecurityGroupSelectorTerms []selectorTermModel `tfsdk:"control_plane_security_group_selector_terms"`
+	Checks                                 types.String        `tfsdk:"checks"`
+}
+
+// mode is the checks setting, warn when not (yet) defaulted.
+func (c *connectivityModel) mode() string {
+	if c == nil {
+		return checksOff
+	}
+	if c.Checks.IsNull() || c.Checks.IsUnknown() || c.Checks.ValueString() == "" {
+		return checksWarn
+	}
+	return c.Checks.ValueString()
+}
+
+// controlPlaneTerms merges the ids and the selector terms into one list of terms (ids first).
+func (c *connectivityModel) controlPlaneTerms(ctx context.Context, diags *diag.Diagnostics) []discovery.SecurityGroupTerm {
+	var terms []discovery.SecurityGroupTerm
+	for _, id := range c.ControlPlaneSecurityGroupIDs {
+		terms = append(terms, discovery.SecurityGroupTerm{ID: id})
+	}
+	return append(terms, securityGroupTermsFrom(ctx, c.ControlPlaneSecurityGroupSelectorTerms, diags)...)
+}
+
+// connectivityCheck is one entry of `connectivity_report`.
+type connectivityCheck struct {
+	Check    string `tfsdk:"check"`
+	GroupID  string `tfsdk:"group_id"`
+	Passed   bool   `tfsdk:"passed"`
+	Required string `tfsdk:"required"`
+	Detail   string `tfsdk:"detail"`
+}
+
+var connectivityCheckType = types.ObjectType{AttrTypes: attrTypesOf(connectivityCheck{})}
 
 type amiTermModel struct {
 	Alias        types.String `tfsdk:"alias"`
@@ -218,14 +259,6 @@ func intPtr(v types.Int64) *int {
 		return nil
 	}
 	i := int(v.ValueInt64())
-	return &i
-}
-
-func int64Ptr(v types.Int64) *int64 {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	i := v.ValueInt64()
 	return &i
 }
 

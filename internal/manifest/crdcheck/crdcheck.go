@@ -129,7 +129,7 @@ var (
 func qualifiedName(key string) string {
 	prefix, name, found := strings.Cut(key, "/")
 	if !found {
-		prefix, name = "", key
+		name = key
 	} else if prefix == "" || len(prefix) > 253 || !dns1123Subdomain.MatchString(prefix) {
 		return "prefix must be a lowercase DNS subdomain"
 	}
