@@ -171,3 +171,72 @@ func UntagSubnet(t testing.TB, subnetID string, keys ...string) {
 		t.Fatalf("untagging %s: %v", subnetID, err)
 	}
 }
+
+// Permission builds one security-group permission: protocol "-1", "tcp", "udp" (or a number),
+// an inclusive port range (ignored for "-1"), and the other end of the rule, a group id (`sg-…`)
+// or an IPv4 CIDR.
+func Permission(protocol string, fromPort, toPort int32, other string) ec2types.IpPermission {
+	p := ec2types.IpPermission{IpProtocol: aws.String(protocol)}
+	if protocol != "-1" {
+		p.FromPort, p.ToPort = aws.Int32(fromPort), aws.Int32(toPort)
+	}
+	if len(other) > 3 && other[:3] == "sg-" {
+		p.UserIdGroupPairs = []ec2types.UserIdGroupPair{{GroupId: aws.String(other)}}
+	} else {
+		p.IpRanges = []ec2types.IpRange{{CidrIp: aws.String(other)}}
+	}
+	return p
+}
+
+// AuthorizeIngress adds ingress rules to a group out of band and revokes them when the test
+// ends (before the fixture network is deleted: a rule that references another group would
+// otherwise keep that group in use).
+func AuthorizeIngress(t testing.TB, groupID string, perms ...ec2types.IpPermission) {
+	t.Helper()
+	if _, err := EC2(t).AuthorizeSecurityGroupIngress(Context(t), &ec2.AuthorizeSecurityGroupIngressInput{
+		GroupId: aws.String(groupID), IpPermissions: perms,
+	}); err != nil {
+		t.Fatalf("authorizing ingress on %s: %v", groupID, err)
+	}
+	t.Cleanup(func() {
+		_, _ = EC2(t).RevokeSecurityGroupIngress(context.Background(), &ec2.RevokeSecurityGroupIngressInput{
+			GroupId: aws.String(groupID), IpPermissions: perms,
+		})
+	})
+}
+
+// AuthorizeEgress adds egress rules to a group out of band; see AuthorizeIngress.
+func AuthorizeEgress(t testing.TB, groupID string, perms ...ec2types.IpPermission) {
+	t.Helper()
+	if _, err := EC2(t).AuthorizeSecurityGroupEgress(Context(t), &ec2.AuthorizeSecurityGroupEgressInput{
+		GroupId: aws.String(groupID), IpPermissions: perms,
+	}); err != nil {
+		t.Fatalf("authorizing egress on %s: %v", groupID, err)
+	}
+	t.Cleanup(func() {
+		_, _ = EC2(t).RevokeSecurityGroupEgress(context.Background(), &ec2.RevokeSecurityGroupEgressInput{
+			GroupId: aws.String(groupID), IpPermissions: perms,
+		})
+	})
+}
+
+// RevokeIngress removes ingress rules from a group out of band (drift tests).
+func RevokeIngress(t testing.TB, groupID string, perms ...ec2types.IpPermission) {
+	t.Helper()
+	if _, err := EC2(t).RevokeSecurityGroupIngress(Context(t), &ec2.RevokeSecurityGroupIngressInput{
+		GroupId: aws.String(groupID), IpPermissions: perms,
+	}); err != nil {
+		t.Fatalf("revoking ingress on %s: %v", groupID, err)
+	}
+}
+
+// RevokeEgress removes egress rules from a group out of band, e.g. the default all-traffic
+// egress to 0.0.0.0/0 (Permission("-1", 0, 0, "0.0.0.0/0")).
+func RevokeEgress(t testing.TB, groupID string, perms ...ec2types.IpPermission) {
+	t.Helper()
+	if _, err := EC2(t).RevokeSecurityGroupEgress(Context(t), &ec2.RevokeSecurityGroupEgressInput{
+		GroupId: aws.String(groupID), IpPermissions: perms,
+	}); err != nil {
+		t.Fatalf("revoking egress on %s: %v", groupID, err)
+	}
+}

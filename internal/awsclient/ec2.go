@@ -16,6 +16,7 @@ import (
 type EC2API interface {
 	DescribeSubnets(context.Context, *ec2.DescribeSubnetsInput, ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error)
 	DescribeSecurityGroups(context.Context, *ec2.DescribeSecurityGroupsInput, ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error)
+	DescribeSecurityGroupRules(context.Context, *ec2.DescribeSecurityGroupRulesInput, ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupRulesOutput, error)
 	DescribeInstanceTypes(context.Context, *ec2.DescribeInstanceTypesInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error)
 	DescribeInstanceTypeOfferings(context.Context, *ec2.DescribeInstanceTypeOfferingsInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypeOfferingsOutput, error)
 	LaunchTemplateAPI
@@ -32,7 +33,8 @@ const (
 )
 
 // retryableCodes are retried on top of the SDK's throttling and transient defaults: EC2's
-// documented eventual-consistency codes right after a create.
+// documented eventual-consistency codes right after a create (the *.NotFound ones are scoped by
+// retryPolicy in client.go: not on deletes, and for a few attempts only).
 var retryableCodes = map[string]struct{}{
 	"RequestLimitExceeded":             {},
 	"Unavailable":                      {},

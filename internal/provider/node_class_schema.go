@@ -2,10 +2,12 @@ package provider
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -55,6 +57,61 @@ func optMap(desc string) schema.MapAttribute {
 	return schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc}
 }
 
+func securityGroupTermsAttribute(desc string) schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Optional:            true,
+		MarkdownDescription: desc,
+		Validators:          []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"tags": schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
+			"id":   optStr("Security group id, `sg-…`."),
+			"name": optStr("EC2 group name (not the `Name` tag)."),
+		}},
+	}
+}
+
+// Values of connectivity.checks.
+const (
+	checksWarn  = "warn"
+	checksError = "error"
+	checksOff   = "off"
+)
+
+func connectivityAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "Provider-only (not in the manifest): check at plan time that the resolved security groups let the nodes work " +
+			"in the cluster, on the rules read with `ec2:DescribeSecurityGroupRules` (only when this block is set and `checks` is not " +
+			"`off`). Karpenter attaches every resolved group to every node, so a rule on any of them counts. A failed check is a warning " +
+			"(an error with `checks = \"error\"`) that names the group, the missing rule and the fix: on `security_group_selector_terms` " +
+			"for `node_to_node`, on `connectivity` for the control-plane checks. IPv6 rules and prefix lists are not evaluated; without " +
+			"control-plane groups only `node_to_node` runs. The outcome is `connectivity_report`, computed at every plan: rules changed " +
+			"outside Terraform show up as an in-place update. The checks:\n" +
+			"  - `node_to_node`: some resolved group admits traffic from the nodes themselves (a reference to a resolved group, or an " +
+			"IPv4 CIDR that contains all the resolved subnets): all traffic, or at least tcp 1025-65535, tcp 53 and udp 53;\n" +
+			"  - `control_plane_to_nodes`: ingress on the node groups from the control-plane groups (or 0.0.0.0/0) on tcp 443, and on " +
+			"tcp 10250 (one check per port);\n" +
+			"  - `nodes_to_control_plane`: egress from the node groups to the control-plane groups (or 0.0.0.0/0) on tcp 443.\n",
+		Attributes: map[string]schema.Attribute{
+			"control_plane_security_group_ids": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "The cluster's control-plane security groups, e.g. the EKS cluster security group " +
+					"(`aws_eks_cluster.this.vpc_config[0].cluster_security_group_id`). ORed with the selector terms.",
+				Validators: []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+			},
+			"control_plane_security_group_selector_terms": securityGroupTermsAttribute(
+				"Selector terms for the control-plane security groups, the same shape as `security_group_selector_terms`, e.g. " +
+					"`[{ tags = { \"aws:eks:cluster-name\" = \"my-cluster\" } }]`. ORed with the ids."),
+			"checks": schema.StringAttribute{
+				Optional: true, Computed: true,
+				Default:             stringdefault.StaticString(checksWarn),
+				Validators:          []validator.String{stringvalidator.OneOf(checksWarn, checksError, checksOff)},
+				MarkdownDescription: "`warn` (default): failed checks are plan warnings; `error`: they fail the plan; `off`: no check and no API call.",
+			},
+		},
+	}
+}
+
 func nodeClassSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (v1) whose subnet and security-group selectors are resolved against EC2 **during plan**. " +
@@ -92,16 +149,8 @@ func nodeClassSchema() schema.Schema {
 			"instance_profile": optStr("Existing instance profile name. Exactly one of `role` and `instance_profile`."),
 			"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+
 				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`.", false),
-			"security_group_selector_terms": schema.ListNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: descSGTerms + " Defaults to `karpenter.sh/discovery = <provider cluster_name>`.",
-				Validators:          []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"tags": schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
-					"id":   optStr("Security group id, `sg-…`."),
-					"name": optStr("EC2 group name (not the `Name` tag)."),
-				}},
-			},
+			"security_group_selector_terms": securityGroupTermsAttribute(descSGTerms +
+				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`."),
 			"associate_public_ip_address": optBool("`associatePublicIPAddress`: public IPv4 on the primary interface. Unset: the subnet's setting applies."),
 			"ip_prefix_count":             optInt("`ipPrefixCount`: IPv4 /28 prefixes pre-assigned to each launch-template interface (not efa-only)."),
 			"network_interfaces": schema.ListNestedAttribute{
@@ -226,6 +275,20 @@ func nodeClassSchema() schema.Schema {
 				AttributeTypes: attrTypesOf(resolvedClass{}),
 				MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
 					"`node_class = karpenter_node_class.this.resolved`.",
+			},
+			"connectivity": connectivityAttribute(),
+			"connectivity_report": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
+					"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`). Null when " +
+					"`connectivity` is unset or `checks = \"off\"`.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"check":    schema.StringAttribute{Computed: true, MarkdownDescription: "The check's name."},
+					"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group that holds the admitting rule (passed), or the group the missing rule belongs on (failed)."},
+					"passed":   schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the rules admit the traffic."},
+					"required": schema.StringAttribute{Computed: true, MarkdownDescription: "The traffic checked, e.g. `ingress tcp 10250 from sg-…`."},
+					"detail":   schema.StringAttribute{Computed: true, MarkdownDescription: "The admitting rules, or what is missing and the rule to add."},
+				}},
 			},
 			"manifest": schema.StringAttribute{
 				Computed: true,

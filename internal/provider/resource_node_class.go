@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -55,6 +56,26 @@ func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.Val
 		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
 	}
 	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
+	validateConnectivity(ctx, m.Connectivity, &resp.Diagnostics)
+}
+
+// validateConnectivity checks the control-plane ids and selector terms as the node's own
+// security-group terms are checked.
+func validateConnectivity(ctx context.Context, c *connectivityModel, diags *diag.Diagnostics) {
+	if c == nil {
+		return
+	}
+	base := path.Root("connectivity")
+	ids := make([]discovery.SecurityGroupTerm, len(c.ControlPlaneSecurityGroupIDs))
+	for i, id := range c.ControlPlaneSecurityGroupIDs {
+		ids[i] = discovery.SecurityGroupTerm{ID: id}
+	}
+	for _, e := range discovery.ValidateSecurityGroupTerms(ids) {
+		diags.AddAttributeError(base.AtName("control_plane_security_group_ids").AtListIndex(e.Index), "Invalid control-plane security group id", e.Message)
+	}
+	addTermErrors(diags, base.AtName("control_plane_security_group_selector_terms"),
+		discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(ctx, c.ControlPlaneSecurityGroupSelectorTerms, diags)),
+		"Invalid control-plane security group selector term")
 }
 
 // ModifyPlan resolves the selectors against EC2 so the plan carries the real subnets, zones and
@@ -65,6 +86,11 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	if !req.Config.Raw.IsFullyKnown() {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
+		var c types.Object
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity"), &c)...)
+		if c.IsNull() { // nothing to check: the report stays null, as it will be once the config is known
+			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
+		}
 		return
 	}
 	var plan nodeClassModel
@@ -111,7 +137,122 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The report is computed afresh at every plan (never kept from state), so rules changed
+	// outside Terraform show up as an in-place update of connectivity_report.
+	plan.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, resolved, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		return
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// connectivityReport runs the connectivity checks when `connectivity` is set and not off: it
+// resolves the control-plane groups, reads the rules of the node groups (the only extra API
+// calls, and only in that case), reports failed checks as warnings or errors and returns the
+// report value.
+func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectivityModel, res nodeclass.Resolved, diags *diag.Diagnostics) types.List {
+	null := types.ListNull(connectivityCheckType)
+	mode := c.mode()
+	if mode == checksOff {
+		return null
+	}
+	api := awsclient.Discovery{EC2: r.meta.Client.EC2}
+	base := path.Root("connectivity")
+	finding := func(p path.Path, summary, detail string) {
+		if mode == checksError {
+			diags.AddAttributeError(p, summary, detail)
+		} else {
+			diags.AddAttributeWarning(p, summary, detail)
+		}
+	}
+
+	var controlPlane []string
+	if terms := c.controlPlaneTerms(ctx, diags); len(terms) > 0 {
+		groups, err := discovery.ResolveSecurityGroups(ctx, api, terms)
+		if err != nil {
+			diags.AddAttributeError(base, "Cannot resolve the control-plane security groups", err.Error())
+			return null
+		}
+		found := map[string]bool{}
+		for _, g := range groups {
+			found[g.ID] = true
+			controlPlane = append(controlPlane, g.ID)
+		}
+		for i, id := range c.ControlPlaneSecurityGroupIDs {
+			if !found[id] {
+				finding(base.AtName("control_plane_security_group_ids").AtListIndex(i), "Control-plane security group not found",
+					fmt.Sprintf("security group %s does not exist (in this account and region); the control-plane checks skip it.%s", id, checksHint(mode)))
+			}
+		}
+		if len(groups) == 0 && len(c.ControlPlaneSecurityGroupSelectorTerms) > 0 {
+			finding(base.AtName("control_plane_security_group_selector_terms"), "No control-plane security group matched",
+				fmt.Sprintf("no security group matched the %d control-plane selector terms, so the control-plane checks did not run.%s",
+					len(c.ControlPlaneSecurityGroupSelectorTerms), checksHint(mode)))
+		}
+	}
+
+	nodeGroups := res.SecurityGroupIDs()
+	rules, err := api.FindSecurityGroupRules(ctx, nodeGroups)
+	if err != nil {
+		diags.AddAttributeError(base, "Cannot read the security group rules for the connectivity checks",
+			err.Error()+"\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity.checks = \"off\" to plan without them.")
+		return null
+	}
+	subnets := make([]string, len(res.Subnets))
+	for i, sn := range res.Subnets {
+		subnets[i] = sn.CIDRBlock
+	}
+	rep := connectivity.Check(connectivity.Input{
+		Nodes:        connectivity.Peer{Groups: nodeGroups, CIDRs: subnets},
+		ControlPlane: connectivity.Peer{Groups: controlPlane},
+		Rules:        rules,
+	})
+	addConnectivityFindings(diags, rep, mode)
+
+	out := make([]connectivityCheck, len(rep.Findings))
+	for i, f := range rep.Findings {
+		detail := f.Detail
+		if !f.Passed {
+			detail = fmt.Sprintf("%s Fix: %s.", f.Detail, f.Fix)
+		}
+		out[i] = connectivityCheck{Check: f.Check, GroupID: f.GroupID, Passed: f.Passed, Required: f.Required, Detail: detail}
+	}
+	v, d := types.ListValueFrom(ctx, connectivityCheckType, out)
+	diags.Append(d...)
+	return v
+}
+
+// connectivitySummaries title each failed check.
+var connectivitySummaries = map[string]string{
+	connectivity.CheckNodeToNode:          "Nodes cannot reach each other",
+	connectivity.CheckControlPlaneToNodes: "The control plane cannot reach the nodes",
+	connectivity.CheckNodesToControlPlane: "The nodes cannot reach the control plane",
+}
+
+// addConnectivityFindings reports each failed check: node-to-node on
+// security_group_selector_terms (the groups that lack the rule), the control-plane checks on
+// connectivity. Warnings with checks = "warn", errors with checks = "error".
+func addConnectivityFindings(diags *diag.Diagnostics, rep connectivity.Report, mode string) {
+	for _, f := range rep.Failed() {
+		p := path.Root("connectivity")
+		if f.Check == connectivity.CheckNodeToNode {
+			p = path.Root("security_group_selector_terms")
+		}
+		detail := fmt.Sprintf("%s (security group %s): %s\n\nMissing rule: %s.\nFix: %s.%s",
+			f.Check, f.GroupID, f.Detail, f.Missing, f.Fix, checksHint(mode))
+		if mode == checksError {
+			diags.AddAttributeError(p, connectivitySummaries[f.Check], detail)
+		} else {
+			diags.AddAttributeWarning(p, connectivitySummaries[f.Check], detail)
+		}
+	}
+}
+
+func checksHint(mode string) string {
+	if mode == checksError {
+		return "\n(connectivity.checks = \"error\"; set it to \"warn\" to plan anyway, or \"off\" to skip the checks.)"
+	}
+	return "\n(connectivity.checks = \"warn\"; set it to \"error\" to fail the plan on this, or \"off\" to skip the checks.)"
 }
 
 func setComputedUnknown(ctx context.Context, plan interface {
@@ -127,6 +268,7 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("security_groups"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
 }
 
 func unknownOf(t attr.Type) attr.Value {

@@ -28,6 +28,26 @@ resource "karpenter_node_class" "efa" {
   tags = { team = "ml" }
 }
 
+# Connectivity checks at plan time: the class's security groups must let nodes talk to each
+# other, and to and from the EKS control plane (tcp 443 and 10250). Failed checks are warnings
+# (checks = "error" fails the plan); rules changed outside Terraform show up in the next plan.
+resource "karpenter_node_class" "checked" {
+  name               = "checked"
+  role               = "KarpenterNodeRole-my-cluster"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+
+  connectivity = {
+    # The EKS cluster security group, e.g. aws_eks_cluster.this.vpc_config[0].cluster_security_group_id,
+    # or select it: control_plane_security_group_selector_terms = [{ tags = { "aws:eks:cluster-name" = "my-cluster" } }]
+    control_plane_security_group_ids = ["sg-0123456789abcdef0"]
+    checks                           = "warn"
+  }
+}
+
+output "failed_connectivity_checks" {
+  value = [for c in karpenter_node_class.checked.connectivity_report : "${c.check} (${c.group_id}): ${c.detail}" if !c.passed]
+}
+
 # Hand the rendered EC2NodeClass to Kubernetes:
 #   resource "kubernetes_manifest" "default" { manifest = yamldecode(karpenter_node_class.default.manifest) }
 output "zones" {

@@ -1,0 +1,197 @@
+package awsclient
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
+)
+
+// rulesFake serves DescribeSecurityGroupRules for the groups of the group-id filter, pageSize
+// rules per page, and records the requests.
+type rulesFake struct {
+	EC2API
+	rules    []ec2types.SecurityGroupRule
+	pageSize int
+	fail     error
+	inputs   []ec2.DescribeSecurityGroupRulesInput
+}
+
+func (f *rulesFake) DescribeSecurityGroupRules(_ context.Context, in *ec2.DescribeSecurityGroupRulesInput, _ ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupRulesOutput, error) {
+	f.inputs = append(f.inputs, *in)
+	if f.fail != nil {
+		return nil, f.fail
+	}
+	want := map[string]bool{}
+	for _, flt := range in.Filters {
+		if aws.ToString(flt.Name) != "group-id" {
+			return nil, fmt.Errorf("unexpected filter %s", aws.ToString(flt.Name))
+		}
+		for _, v := range flt.Values {
+			want[v] = true
+		}
+	}
+	var match []ec2types.SecurityGroupRule
+	for _, r := range f.rules {
+		if want[aws.ToString(r.GroupId)] {
+			match = append(match, r)
+		}
+	}
+	start := 0
+	if in.NextToken != nil {
+		if _, err := fmt.Sscanf(*in.NextToken, "%d", &start); err != nil {
+			return nil, err
+		}
+	}
+	end := min(start+f.pageSize, len(match))
+	out := &ec2.DescribeSecurityGroupRulesOutput{SecurityGroupRules: match[start:end]}
+	if end < len(match) {
+		out.NextToken = aws.String(fmt.Sprint(end))
+	}
+	return out, nil
+}
+
+func sgRule(id, group string, egress bool, proto string, from, to int32, cidr, ref string) ec2types.SecurityGroupRule {
+	r := ec2types.SecurityGroupRule{SecurityGroupRuleId: aws.String(id), GroupId: aws.String(group), IsEgress: aws.Bool(egress),
+		IpProtocol: aws.String(proto), FromPort: aws.Int32(from), ToPort: aws.Int32(to)}
+	if cidr != "" {
+		r.CidrIpv4 = aws.String(cidr)
+	}
+	if ref != "" {
+		r.ReferencedGroupInfo = &ec2types.ReferencedSecurityGroup{GroupId: aws.String(ref)}
+	}
+	return r
+}
+
+func TestFindSecurityGroupRules(t *testing.T) {
+	f := &rulesFake{pageSize: 2, rules: []ec2types.SecurityGroupRule{
+		sgRule("sgr-3", "sg-b", true, "-1", -1, -1, "0.0.0.0/0", ""),
+		sgRule("sgr-2", "sg-a", false, "tcp", 443, 443, "", "sg-cp"),
+		sgRule("sgr-1", "sg-a", true, "-1", -1, -1, "0.0.0.0/0", ""),
+		sgRule("sgr-0", "sg-a", false, "-1", -1, -1, "", "sg-a"),
+		sgRule("sgr-9", "sg-other", false, "-1", -1, -1, "", "sg-other"),
+		{SecurityGroupRuleId: aws.String("sgr-4"), GroupId: aws.String("sg-b"), IsEgress: aws.Bool(false), IpProtocol: aws.String("17"),
+			FromPort: aws.Int32(53), ToPort: aws.Int32(53), PrefixListId: aws.String("pl-1")},
+		{SecurityGroupRuleId: aws.String("sgr-5"), GroupId: aws.String("sg-b"), IsEgress: aws.Bool(false), IpProtocol: aws.String("58"),
+			CidrIpv6: aws.String("::/0")}, // no ports at all
+	}}
+	got, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), []string{"sg-b", "sg-a", "sg-a", ""})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []connectivity.Rule{
+		{GroupID: "sg-a", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-a"},
+		{GroupID: "sg-a", Protocol: "tcp", FromPort: 443, ToPort: 443, ReferencedGroupID: "sg-cp"},
+		{GroupID: "sg-a", Egress: true, Protocol: "-1", FromPort: -1, ToPort: -1, CIDRv4: "0.0.0.0/0"},
+		{GroupID: "sg-b", Protocol: "17", FromPort: 53, ToPort: 53, PrefixListID: "pl-1"},
+		{GroupID: "sg-b", Protocol: "58", FromPort: -1, ToPort: -1, CIDRv6: "::/0"},
+		{GroupID: "sg-b", Egress: true, Protocol: "-1", FromPort: -1, ToPort: -1, CIDRv4: "0.0.0.0/0"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got\n%+v\nwant\n%+v", got, want)
+	}
+	if len(f.inputs) != 3 {
+		t.Errorf("want 3 pages of 2 rules, got %d calls", len(f.inputs))
+	}
+	if vals := f.inputs[0].Filters[0].Values; !reflect.DeepEqual(vals, []string{"sg-a", "sg-b"}) {
+		t.Errorf("group-id filter = %v, want the unique sorted ids", vals)
+	}
+}
+
+func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
+	f := &rulesFake{pageSize: 1000}
+	var ids []string
+	for i := 0; i < 450; i++ {
+		ids = append(ids, fmt.Sprintf("sg-%04d", i))
+	}
+	if _, err := (Discovery{EC2: f}).FindSecurityGroupRules(context.Background(), ids); err != nil {
+		t.Fatal(err)
+	}
+	var sizes []int
+	for _, in := range f.inputs {
+		sizes = append(sizes, len(in.Filters[0].Values))
+	}
+	if !reflect.DeepEqual(sizes, []int{200, 200, 50}) {
+		t.Errorf("filter sizes = %v, want [200 200 50]", sizes)
+	}
+}
+
+func TestFindSecurityGroupRulesNoGroupsNoCall(t *testing.T) {
+	f := &rulesFake{pageSize: 10}
+	rules, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), nil)
+	if err != nil || len(rules) != 0 || len(f.inputs) != 0 {
+		t.Errorf("rules=%v err=%v calls=%d: want nothing and no call", rules, err, len(f.inputs))
+	}
+}
+
+func TestFindSecurityGroupRulesError(t *testing.T) {
+	f := &rulesFake{pageSize: 10, fail: errors.New("UnauthorizedOperation: not allowed")}
+	_, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), []string{"sg-a"})
+	if err == nil || !strings.Contains(err.Error(), "sg-a") || !strings.Contains(err.Error(), "UnauthorizedOperation") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+// TestAccFindSecurityGroupRules reads rules back from LocalStack: self-references, references
+// to another group, CIDRs, the default egress, and protocol numbers (which EC2 returns by name).
+func TestAccFindSecurityGroupRules(t *testing.T) {
+	if os.Getenv("TF_ACC") == "" {
+		t.Skip("acceptance test: set TF_ACC=1 and run LocalStack (make localstack-up)")
+	}
+	t.Parallel()
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	nodes, cp := n.SecurityGroups[0].ID, n.SecurityGroups[1].ID
+	acctest.AuthorizeIngress(t, nodes,
+		acctest.Permission("-1", 0, 0, nodes),
+		acctest.Permission("6", 10250, 10250, cp),
+		acctest.Permission("udp", 53, 53, "10.0.0.0/8"))
+	acctest.AuthorizeEgress(t, nodes, acctest.Permission("tcp", 443, 443, cp))
+
+	rules, err := Discovery{EC2: acctest.EC2(t)}.FindSecurityGroupRules(acctest.Context(t), []string{nodes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range rules {
+		got = append(got, r.String())
+	}
+	want := []string{
+		nodes + " ingress all traffic from " + nodes + " (self)",
+		nodes + " ingress tcp 10250 from " + cp,
+		nodes + " ingress udp 53 from 10.0.0.0/8",
+		nodes + " egress all traffic to 0.0.0.0/0",
+		nodes + " egress tcp 443 to " + cp,
+	}
+	if !sameElements(got, want) {
+		t.Fatalf("rules of %s:\n%s\nwant\n%s", nodes, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+func sameElements(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	count := map[string]int{}
+	for _, s := range a {
+		count[s]++
+	}
+	for _, s := range b {
+		count[s]--
+	}
+	for _, c := range count {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}
