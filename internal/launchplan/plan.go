@@ -129,11 +129,37 @@ func (b *builder) build() (Plan, []Problem) {
 	plan.LaunchPlan = b.options(launch, plan.LaunchTemplates)
 	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
 	b.capacityWarnings(plan)
+	b.consistencyWarning(types)
 	plan.Warnings = b.warnings
 	if len(b.errs) > 0 {
 		return b.failed()
 	}
 	return plan, nil
+}
+
+// consistencyWarning reports, once for the pool, the eligible types for which Karpenter will
+// schedule against a different pod count than the kubelet runs with (the user data sets the
+// kubelet's): Karpenter then over- or under-packs nodes.
+func (b *builder) consistencyWarning(types []*eligible) {
+	var names []string
+	var first *eligible
+	for _, t := range types {
+		if !t.res.Consistent {
+			if first == nil {
+				first = t
+			}
+			names = append(names, t.it.Name)
+		}
+	}
+	if first == nil {
+		return
+	}
+	list := strings.Join(names, ", ")
+	if len(names) > 5 {
+		list = strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
+	}
+	b.warn("node_class", "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
+		"the kubelet runs %d. %s", len(names), list, first.it.Name, first.res.KarpenterAssumedPods, first.res.MaxPods, first.res.Reason)
 }
 
 // resolveSettings settles the AMI family and the capacity settings. The class's AMIFamily wins

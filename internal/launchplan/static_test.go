@@ -2,7 +2,10 @@ package launchplan
 
 import (
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 func TestReconcile(t *testing.T) {
@@ -65,5 +68,28 @@ func TestSubnetTracker(t *testing.T) {
 	}
 	if got := pick("b"); got != "subnet-z" {
 		t.Fatalf("zone b: %s", got)
+	}
+}
+
+func TestConsistencyWarning(t *testing.T) {
+	in := baseInput()
+	in.Requirements = []requirements.Requirement{onlyTypes("m5.large")}
+	for _, w := range mustBuild(t, in).Warnings {
+		if w.Path == "node_class" {
+			t.Fatalf("secondary IPs: Karpenter and the kubelet agree, got %v", w)
+		}
+	}
+	in.Class.CNI.PrefixDelegation = true
+	var found bool
+	for _, w := range mustBuild(t, in).Warnings {
+		if w.Path == "node_class" {
+			found = true
+			if !strings.Contains(w.Message, "m5.large Karpenter assumes 29") || !strings.Contains(w.Message, "runs 110") {
+				t.Fatalf("warning does not name the numbers: %s", w.Message)
+			}
+		}
+	}
+	if !found {
+		t.Fatal("prefix delegation: no consistency warning")
 	}
 }
