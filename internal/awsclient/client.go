@@ -9,11 +9,14 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/middleware"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
+	smithymiddleware "github.com/aws/smithy-go/middleware"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
 
 // DefaultMaxRetries is the attempt budget of the adaptive retryer when max_retries is unset.
@@ -58,6 +61,8 @@ type Client struct {
 	Region    string
 	AccountID string
 	Calls     *CallCounter
+	// Retries counts retried attempts by service operation (EC2.CreateLaunchTemplate, ...).
+	Retries *CallCounter
 }
 
 // New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the
@@ -102,8 +107,8 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 		return nil, &SettingError{Setting: "region", Summary: "no AWS region: set `region` in the provider block, or AWS_REGION, or a region in the shared config profile"}
 	}
 
-	counter := NewCallCounter()
-	cfg.APIOptions = append(cfg.APIOptions, counter.Middleware)
+	counter, retries := NewCallCounter(), NewCallCounter()
+	cfg.APIOptions = append(cfg.APIOptions, counter.Middleware, retryPolicy(retries))
 
 	c := &Client{
 		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) {
@@ -111,8 +116,9 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 				o.BaseEndpoint = aws.String(s.EC2Endpoint)
 			}
 		}),
-		Region: cfg.Region,
-		Calls:  counter,
+		Region:  cfg.Region,
+		Calls:   counter,
+		Retries: retries,
 	}
 
 	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {
@@ -158,4 +164,70 @@ func newRetryer(maxAttempts int) aws.Retryer {
 			so.Retryables = append(so.Retryables, retry.RetryableErrorCode{Codes: retryableCodes})
 		})
 	})
+}
+
+// maxConsistencyAttempts bounds the attempts on an eventual-consistency NotFound: EC2 makes a new
+// object visible within seconds (7 retries back off about 3s on average, 6.4s at most), while the
+// whole attempt budget would wait minutes for an object that is really gone.
+const maxConsistencyAttempts = 8
+
+type attemptsKey struct{}
+
+// finalError stops the SDK's retries for an error that its code alone would make retryable.
+type finalError struct{ err error }
+
+func (e *finalError) Error() string        { return e.err.Error() }
+func (e *finalError) Unwrap() error        { return e.err }
+func (e *finalError) RetryableError() bool { return false }
+
+// consistencyRetryable reports whether an eventual-consistency NotFound (retryableCodes) of the
+// given attempt of op should be retried. Deleting an object that is not found is done: that is
+// what the retry of a delete meets when the first attempt's answer was lost (the callers treat
+// it as success). Elsewhere NotFound is retried while the object may still become visible.
+func consistencyRetryable(op string, attempt int) bool {
+	if strings.HasPrefix(op, "Delete") && op != "DeleteTags" {
+		return false
+	}
+	return attempt < maxConsistencyAttempts
+}
+
+// retryPolicy counts retried attempts (debug-logged, and in Client.Retries) and scopes the
+// eventual-consistency codes of retryableCodes with consistencyRetryable.
+func retryPolicy(retries *CallCounter) func(*smithymiddleware.Stack) error {
+	return func(stack *smithymiddleware.Stack) error {
+		if err := stack.Initialize.Add(smithymiddleware.InitializeMiddlewareFunc("KarpenterAttempts",
+			func(ctx context.Context, in smithymiddleware.InitializeInput, next smithymiddleware.InitializeHandler) (smithymiddleware.InitializeOutput, smithymiddleware.Metadata, error) {
+				return next.HandleInitialize(context.WithValue(ctx, attemptsKey{}, new(int)), in)
+			}), smithymiddleware.Before); err != nil {
+			return err
+		}
+		mw := smithymiddleware.FinalizeMiddlewareFunc("KarpenterRetryPolicy",
+			func(ctx context.Context, in smithymiddleware.FinalizeInput, next smithymiddleware.FinalizeHandler) (smithymiddleware.FinalizeOutput, smithymiddleware.Metadata, error) {
+				op := middleware.GetOperationName(ctx)
+				attempt := 1
+				if n, ok := ctx.Value(attemptsKey{}).(*int); ok { // attempts of one call run one after another
+					*n++
+					attempt = *n
+				}
+				if attempt > 1 {
+					name := middleware.GetServiceID(ctx) + "." + op
+					retries.add(name)
+					tflog.Debug(ctx, "aws api retry", map[string]any{"aws_operation": name, "attempt": attempt})
+				}
+				out, md, err := next.HandleFinalize(ctx, in)
+				if code := ErrCode(err); strings.HasSuffix(code, ".NotFound") && isRetryableCode(code) && !consistencyRetryable(op, attempt) {
+					err = &finalError{err}
+				}
+				return out, md, err
+			})
+		if _, ok := stack.Finalize.Get("Retry"); ok { // inside the retry loop: once per attempt
+			return stack.Finalize.Insert(mw, "Retry", smithymiddleware.After)
+		}
+		return stack.Finalize.Add(mw, smithymiddleware.After)
+	}
+}
+
+func isRetryableCode(code string) bool {
+	_, ok := retryableCodes[code]
+	return ok
 }

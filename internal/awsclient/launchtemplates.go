@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -250,6 +251,12 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 	if err != nil && !errors.Is(err, ErrNotFound) {
 		return LaunchTemplate{}, err
 	}
+	if err == nil && cur.Tags[launchplan.TagManagedBy] != launchplan.ManagedBy {
+		// Same name, but not ours: never write to an EC2 object the provider did not create.
+		return LaunchTemplate{}, fmt.Errorf("launch template %s (%s) exists but was not created by %s (no %s tag); "+
+			"the provider does not write to it: delete or rename it, or change the pool or cluster name", lt.Name, cur.ID,
+			launchplan.ManagedBy, launchplan.TagManagedBy)
+	}
 	if errors.Is(err, ErrNotFound) {
 		out, err := l.EC2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
 			LaunchTemplateName: aws.String(lt.Name),
@@ -258,8 +265,21 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 			TagSpecifications:  []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeLaunchTemplate, Tags: tagList(lt.Tags)}},
 		})
 		if ErrCode(err) == ErrCodeLaunchTemplateExists {
-			// A concurrent or interrupted earlier call created it: converge on what exists.
-			return l.Ensure(ctx, lt)
+			// A concurrent or interrupted earlier call created it: converge on what exists. EC2
+			// may not list it by name yet (eventual consistency): look again a few times, with
+			// a pause, rather than loop on create and describe.
+			n, _ := ctx.Value(ensureExistsKey{}).(int)
+			if n >= ensureExistsLookups {
+				return LaunchTemplate{}, fmt.Errorf("creating launch template %s: it exists but cannot be found by name: %w", lt.Name, err)
+			}
+			if n > 0 {
+				select {
+				case <-time.After(ensureExistsPause << (n - 1)):
+				case <-ctx.Done():
+					return LaunchTemplate{}, ctx.Err()
+				}
+			}
+			return l.Ensure(context.WithValue(ctx, ensureExistsKey{}, n+1), lt)
 		}
 		if err != nil {
 			return LaunchTemplate{}, fmt.Errorf("creating launch template %s: %w", lt.Name, err)
@@ -290,6 +310,16 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 	cur.DefaultVersion, cur.Fingerprint = num, want
 	return cur, nil
 }
+
+// ensureExistsKey counts Ensure's lookups after an AlreadyExists answer: at most
+// ensureExistsLookups, the first at once, the second after ensureExistsPause, each next one
+// after twice as long (1.75s in all).
+type ensureExistsKey struct{}
+
+const (
+	ensureExistsLookups = 4
+	ensureExistsPause   = 250 * time.Millisecond
+)
 
 // ErrNotFound marks a lookup that found nothing.
 var ErrNotFound = errors.New("not found")
