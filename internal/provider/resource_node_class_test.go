@@ -237,6 +237,7 @@ resource "karpenter_node_class" "test" {
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("zones")),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("resolved")),
 			}},
+			Check: checkManifestValid(nodeClassRes),
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("zones"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(n.Subnets[1].Zone)})),
 			},

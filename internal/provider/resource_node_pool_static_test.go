@@ -121,6 +121,7 @@ func TestAccNodePool_static(t *testing.T) {
 				Config: staticConfig(cluster, pool, 3),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3),
+					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
 					func(s *terraform.State) error {
 						victim = s.RootModule().Resources[nodePoolRes].Primary.Attributes["nodes.1.instance_id"]
 						return nil

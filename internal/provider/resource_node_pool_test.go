@@ -338,6 +338,7 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 				// Prefix delegation: 110 pods per m5.large take 129 IPs: even one node no longer fits the /26.
 				Config: poolConfig(cluster, pd, pool),
 				Check: resource.ComposeAggregateTestCheckFunc(
+					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
 					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.max_pods", "110"),
 					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.karpenter_assumed_pods", "29"),
 					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_limits", "1"),
