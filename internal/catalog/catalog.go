@@ -10,6 +10,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Architectures reported by EC2 that Karpenter launches.
@@ -124,6 +125,13 @@ type Catalog struct {
 	types  []*InstanceType
 	byName map[string]*InstanceType
 	zones  []string
+	// labels[i] is Labels(types[i]), computed once by New: Select reads it instead of
+	// deriving every type's labels on every call (most of the cost of planning a pool).
+	labels []map[string]string
+	// variants caches, per (OS, Windows build, region) of a Select, labels with those values
+	// applied, so that repeated Selects allocate no label map per type (see baseLabels).
+	variantsMu sync.Mutex
+	variants   map[labelVariant][]map[string]string
 }
 
 // New builds a catalog. Types are sorted by name; a repeated name keeps the last entry.
@@ -145,6 +153,10 @@ func New(types []InstanceType) *Catalog {
 		}
 	}
 	sort.Slice(c.types, func(i, j int) bool { return c.types[i].Name < c.types[j].Name })
+	c.labels = make([]map[string]string, len(c.types))
+	for i, it := range c.types {
+		c.labels[i] = Labels(it)
+	}
 	for z := range zoneSet {
 		c.zones = append(c.zones, z)
 	}

@@ -32,7 +32,7 @@ type SelectOptions struct {
 type Selected struct {
 	Type *InstanceType
 	// Labels are Labels(Type) with the OS and region of the options applied. Shared with the
-	// evaluation; do not modify.
+	// catalog and other Selects with the same options; do not modify.
 	Labels map[string]string
 	// Zones are the zones in which an offering of the type satisfies every requirement (all
 	// of the type's zones, within SelectOptions.Zones, when no requirement is on the zone).
@@ -86,6 +86,21 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 	if osName == "" {
 		osName = OSLinux
 	}
+	variant := labelVariant{os: osName, region: opts.Region}
+	if osName == "windows" {
+		variant.windowsBuild = opts.WindowsBuild
+	}
+	bases := c.baseLabels(variant)
+	// Expanded offerings are evaluated on maps that hold only the keys the requirements read:
+	// Filter looks at nothing else, and a full copy of the type's labels per offering is most
+	// of the cost of a Select with zone or capacity-type requirements.
+	var activeKeys []string
+	for _, r := range active {
+		if !slices.Contains(activeKeys, r.Key) {
+			activeKeys = append(activeKeys, r.Key)
+		}
+	}
+
 	var zoneFilter map[string]bool
 	if len(opts.Zones) > 0 {
 		zoneFilter = make(map[string]bool, len(opts.Zones))
@@ -103,7 +118,7 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 	var items []map[string]string
 	var owner []int       // candidate index of each item
 	var itemZone []string // zone of each item, "" when not expanded
-	for _, it := range c.types {
+	for ti, it := range c.types {
 		if !opts.IncludeIneligible && !it.KarpenterEligible() {
 			continue
 		}
@@ -122,14 +137,7 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 				continue
 			}
 		}
-		base := Labels(it)
-		base[requirements.LabelOS] = osName
-		if osName == "windows" && opts.WindowsBuild != "" {
-			base[requirements.LabelWindowsBuild] = opts.WindowsBuild
-		}
-		if opts.Region != "" {
-			base[requirements.LabelRegion] = opts.Region
-		}
+		base := bases[ti]
 		if !requirements.MatchesAll(perType, base) {
 			continue // no offering can help: skip the expansion
 		}
@@ -157,11 +165,7 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 		for _, z := range zoneVals {
 			for _, ct := range capVals {
 				for _, ten := range tenVals {
-					l := maps.Clone(base)
-					setIf(l, requirements.LabelZone, z)
-					setIf(l, requirements.LabelCapacityType, ct)
-					setIf(l, requirements.LabelInstanceTenancy, ten)
-					items = append(items, l)
+					items = append(items, offeringLabels(activeKeys, base, z, ct, ten))
 					owner = append(owner, ci)
 					itemZone = append(itemZone, z)
 				}
@@ -215,8 +219,60 @@ func capacityTypes(it *InstanceType) []string {
 	return out
 }
 
-func setIf(m map[string]string, key, value string) {
-	if value != "" {
-		m[key] = value
+// offeringLabels is the part of base with the offering's zone, capacity type and tenancy (each
+// when not "") set, restricted to keys.
+func offeringLabels(keys []string, base map[string]string, zone, capacityType, tenancy string) map[string]string {
+	l := make(map[string]string, len(keys))
+	for _, k := range keys {
+		switch {
+		case k == requirements.LabelZone && zone != "":
+			l[k] = zone
+		case k == requirements.LabelCapacityType && capacityType != "":
+			l[k] = capacityType
+		case k == requirements.LabelInstanceTenancy && tenancy != "":
+			l[k] = tenancy
+		default:
+			if v, ok := base[k]; ok {
+				l[k] = v
+			}
+		}
 	}
+	return l
+}
+
+// labelVariant is what Select sets on top of a type's own labels.
+type labelVariant struct{ os, windowsBuild, region string }
+
+// maxLabelVariants bounds the variant cache: a provider process plans for one region and at most
+// a few OS / Windows-build combinations.
+const maxLabelVariants = 8
+
+// baseLabels returns, index-aligned with c.types, each type's labels with the variant's OS,
+// Windows build and region applied. The maps are shared by every Select with the same variant
+// and must not be modified.
+func (c *Catalog) baseLabels(v labelVariant) []map[string]string {
+	c.variantsMu.Lock()
+	defer c.variantsMu.Unlock()
+	if b, ok := c.variants[v]; ok {
+		return b
+	}
+	b := make([]map[string]string, len(c.types))
+	for i := range c.types {
+		l := maps.Clone(c.labels[i])
+		l[requirements.LabelOS] = v.os
+		if v.windowsBuild != "" {
+			l[requirements.LabelWindowsBuild] = v.windowsBuild
+		}
+		if v.region != "" {
+			l[requirements.LabelRegion] = v.region
+		}
+		b[i] = l
+	}
+	if c.variants == nil {
+		c.variants = map[labelVariant][]map[string]string{}
+	}
+	if len(c.variants) < maxLabelVariants {
+		c.variants[v] = b
+	}
+	return b
 }

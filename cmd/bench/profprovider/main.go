@@ -1,0 +1,55 @@
+// Command profprovider is the provider binary with profiling: it serves the same provider as the
+// root main package and writes a CPU profile (and a heap profile at exit) to the files named by
+// KARPENTER_CPU_PROFILE and KARPENTER_HEAP_PROFILE. make bench -profile uses it; it is never
+// shipped.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+	"runtime"
+	"runtime/pprof"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
+)
+
+func main() {
+	if err := run(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+func run() error {
+	// Each provider process of a plan writes its own file.
+	suffix := fmt.Sprintf(".%d", os.Getpid())
+	if path := os.Getenv("KARPENTER_CPU_PROFILE"); path != "" {
+		f, err := os.Create(path + suffix)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	err := providerserver.Serve(context.Background(), provider.New("bench"), providerserver.ServeOpts{
+		Address: "registry.terraform.io/nodeplane/karpenter",
+	})
+	if path := os.Getenv("KARPENTER_HEAP_PROFILE"); path != "" {
+		runtime.GC()
+		f, ferr := os.Create(path + suffix)
+		if ferr != nil {
+			return ferr
+		}
+		defer f.Close()
+		if werr := pprof.Lookup("allocs").WriteTo(f, 0); werr != nil {
+			return werr
+		}
+	}
+	return err
+}

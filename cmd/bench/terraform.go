@@ -1,0 +1,396 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+const (
+	clusterName  = "my-cluster" // what cmd/seed tags
+	providerName = "terraform-provider-karpenter"
+)
+
+// benchReq is one requirement of the generated pools.
+type benchReq struct {
+	key, op string
+	values  []string
+}
+
+// broadReqs are the pools of the generated configurations: the README's general-purpose pool
+// (several hundred eligible types). narrowReqs pick two families (a few dozen types), to show
+// how much of the cost is the size of each pool's planned value.
+var (
+	broadReqs = []benchReq{
+		{"karpenter.k8s.aws/instance-category", "In", []string{"c", "m", "r"}},
+		{"karpenter.k8s.aws/instance-generation", "Gt", []string{"2"}},
+		{"kubernetes.io/arch", "In", []string{"amd64"}},
+		{"karpenter.sh/capacity-type", "In", []string{"on-demand"}},
+	}
+	narrowReqs = []benchReq{
+		{"karpenter.k8s.aws/instance-family", "In", []string{"m5", "c5"}},
+		{"kubernetes.io/arch", "In", []string{"amd64"}},
+		{"karpenter.sh/capacity-type", "In", []string{"on-demand"}},
+	}
+)
+
+func poolRequirements(reqs []benchReq) []requirements.Requirement {
+	var out []requirements.Requirement
+	for _, r := range reqs {
+		out = append(out, requirements.Requirement{Key: r.key, Operator: requirements.Operator(r.op), Values: r.values})
+	}
+	return out
+}
+
+func hclRequirements(reqs []benchReq) string {
+	var b strings.Builder
+	for _, r := range reqs {
+		fmt.Fprintf(&b, "      { key = %q, operator = %q, values = [%s] },\n", r.key, r.op, quoteJoin(r.values))
+	}
+	return b.String()
+}
+
+func quoteJoin(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = strconv.Quote(v)
+	}
+	return strings.Join(q, ", ")
+}
+
+// oursConfig is one node class and n node pools on it; classes > 1 adds classes with the same
+// (default discovery) selectors, one pool on each extra class.
+func oursConfig(n, classes int, prefix string, reqs []benchReq) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `terraform {
+  required_providers {
+    karpenter = { source = "nodeplane/karpenter" }
+  }
+}
+
+provider "karpenter" {
+  cluster_name = %q
+}
+
+resource "karpenter_node_class" "bench" {
+  count              = %d
+  name               = "%s-${count.index}"
+  role               = "KarpenterNodeRole-%s"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+resource "karpenter_node_pool" "bench" {
+  count      = %d
+  name       = "%s-${count.index}"
+  node_class = karpenter_node_class.bench[count.index %% %d].resolved
+  template = {
+    requirements = [
+%s    ]
+  }
+  limits = { cpu = "1000", memory = "1000Gi" }
+}
+`, clusterName, classes, prefix, clusterName, n, prefix, classes, hclRequirements(reqs))
+	return b.String()
+}
+
+// floorConfig has the same shape with terraform_data: one "class" and n "pools" that depend on it.
+func floorConfig(n int) string {
+	return fmt.Sprintf(`resource "terraform_data" "class" {
+  input = { name = "bench" }
+}
+
+resource "terraform_data" "pool" {
+  count = %d
+  input = { name = "bench-${count.index}", class = terraform_data.class.output }
+}
+`, n)
+}
+
+// tfEnv runs Terraform in generated directories with the provider under dev_overrides.
+type tfEnv struct {
+	terraform string
+	work      string // temp dir: plugins/, terraformrc, one dir per configuration
+	plugin    string // the provider binary
+	rc        string
+	profile   bool // the binary is cmd/bench/profprovider: counted runs write CPU and heap profiles
+}
+
+func newTFEnv(root, terraform, work string, profile bool) (*tfEnv, error) {
+	e := &tfEnv{terraform: terraform, work: work, plugin: filepath.Join(work, "plugins", providerName), rc: filepath.Join(work, "terraformrc"), profile: profile}
+	pkg := "."
+	if profile {
+		pkg = "./cmd/bench/profprovider"
+	}
+	cmd := exec.Command("go", "build", "-trimpath", "-o", e.plugin, pkg)
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the provider: %v\n%s", err, out)
+	}
+	rc := fmt.Sprintf(`provider_installation {
+  dev_overrides {
+    "registry.terraform.io/nodeplane/karpenter" = %q
+  }
+  direct {}
+}
+`, filepath.Dir(e.plugin))
+	return e, os.WriteFile(e.rc, []byte(rc), 0o644)
+}
+
+// dir writes a configuration into work/name.
+func (e *tfEnv) dir(name, config string) (string, error) {
+	d := filepath.Join(e.work, name)
+	if err := os.MkdirAll(d, 0o755); err != nil {
+		return "", err
+	}
+	return d, os.WriteFile(filepath.Join(d, "main.tf"), []byte(config), 0o644)
+}
+
+// run is one Terraform command's measurements.
+type run struct {
+	wall     time.Duration
+	outBytes int64
+	output   string // the last part of stdout/stderr, for errors and checks
+
+	// With logging (counted runs) only.
+	calls     map[string]int // "EC2.DescribeSubnets" -> n
+	callsBy   map[string]int // "EC2.DescribeSubnets PlanResourceChange karpenter_node_class" -> n
+	procs     int            // provider processes Terraform started (from its log)
+	peakRSSKB int64          // largest VmHWM of those processes (sampled every 10 ms)
+	cpu       time.Duration  // user+system CPU of those processes, summed (sampled)
+}
+
+// terraformCmd runs terraform args in dir. With counted, the provider logs at debug into a file
+// that is parsed for the API calls, and the provider processes are sampled for memory and CPU.
+func (e *tfEnv) terraformCmd(ctx context.Context, dir string, counted bool, args ...string) (run, error) {
+	var r run
+	logPath := filepath.Join(dir, "provider.log")
+	env := []string{"TF_CLI_CONFIG_FILE=" + e.rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "TF_") {
+			env = append(env, kv)
+		}
+	}
+	if counted {
+		_ = os.Remove(logPath)
+		env = append(env, "TF_LOG_PROVIDER=DEBUG", "TF_LOG_PATH="+logPath)
+		if e.profile {
+			env = append(env, "KARPENTER_CPU_PROFILE="+filepath.Join(dir, "cpu.pprof"), "KARPENTER_HEAP_PROFILE="+filepath.Join(dir, "heap.pprof"))
+		}
+	}
+	cmd := exec.CommandContext(ctx, e.terraform, append(args, "-input=false", "-no-color")...)
+	cmd.Dir, cmd.Env = dir, env
+	out := &tailCounter{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+
+	var sampler *procSampler
+	if counted {
+		sampler = startSampler(e.plugin, 10*time.Millisecond)
+	}
+	start := time.Now()
+	err := cmd.Run()
+	r.wall = time.Since(start)
+	if sampler != nil {
+		_, r.peakRSSKB, r.cpu = sampler.stop()
+	}
+	r.outBytes, r.output = out.n, string(out.tail())
+	if err != nil {
+		return r, fmt.Errorf("terraform %s in %s: %v\n%s", strings.Join(args, " "), dir, err, lastLines(r.output, 30))
+	}
+	if counted {
+		if r.calls, r.callsBy, r.procs, err = parseLog(logPath, e.plugin); err != nil {
+			return r, err
+		}
+	}
+	return r, nil
+}
+
+var (
+	opRE   = regexp.MustCompile(`\baws_operation=(\S+)`)
+	rpcRE  = regexp.MustCompile(`\btf_rpc=(\S+)`)
+	typeRE = regexp.MustCompile(`\btf_resource_type=(\S+)`)
+)
+
+// parseLog reads the "aws api call" lines that awsclient's call counter writes at debug, and
+// counts the provider processes Terraform started.
+func parseLog(path, plugin string) (calls, by map[string]int, procs int, err error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	defer f.Close()
+	calls, by = map[string]int{}, map[string]int{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, "plugin started: path="+plugin+" ") {
+			procs++
+			continue
+		}
+		if !strings.Contains(line, "aws api call:") {
+			continue
+		}
+		m := opRE.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		calls[m[1]]++
+		key := m[1]
+		if rm := rpcRE.FindStringSubmatch(line); rm != nil {
+			key += " " + rm[1]
+		}
+		if tm := typeRE.FindStringSubmatch(line); tm != nil {
+			key += " " + tm[1]
+		}
+		by[key]++
+	}
+	return calls, by, procs, sc.Err()
+}
+
+// tailCounter counts what is written and keeps the last max bytes.
+type tailCounter struct {
+	mu  sync.Mutex
+	n   int64
+	max int
+	buf []byte
+}
+
+func (t *tailCounter) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.n += int64(len(p))
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append(t.buf[:0], t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(p), nil
+}
+
+func (t *tailCounter) tail() []byte {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.buf) > t.max {
+		return t.buf[len(t.buf)-t.max:]
+	}
+	return t.buf
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// procSampler polls /proc for processes running the provider binary and records each one's
+// VmHWM (peak resident set) and CPU time, the last values seen before it exits.
+type procSampler struct {
+	exe  string
+	done chan struct{}
+	wg   sync.WaitGroup
+	mu   sync.Mutex
+	seen map[int]procStat
+}
+
+type procStat struct {
+	hwmKB    int64
+	cpuTicks int64
+}
+
+func startSampler(exe string, every time.Duration) *procSampler {
+	s := &procSampler{exe: exe, done: make(chan struct{}), seen: map[int]procStat{}}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			s.sample()
+			select {
+			case <-s.done:
+				return
+			case <-t.C:
+			}
+		}
+	}()
+	return s
+}
+
+func (s *procSampler) sample() {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return
+	}
+	for _, ent := range entries {
+		pid, err := strconv.Atoi(ent.Name())
+		if err != nil {
+			continue
+		}
+		exe, err := os.Readlink(filepath.Join("/proc", ent.Name(), "exe"))
+		if err != nil || strings.TrimSuffix(exe, " (deleted)") != s.exe {
+			continue
+		}
+		st, ok := readProcStat(pid)
+		if !ok {
+			continue
+		}
+		s.mu.Lock()
+		prev := s.seen[pid]
+		s.seen[pid] = procStat{hwmKB: max(prev.hwmKB, st.hwmKB), cpuTicks: max(prev.cpuTicks, st.cpuTicks)}
+		s.mu.Unlock()
+	}
+}
+
+// clockTicks is USER_HZ, 100 on every Linux architecture Go supports.
+const clockTicks = 100
+
+func readProcStat(pid int) (procStat, bool) {
+	var st procStat
+	status, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return st, false
+	}
+	for _, line := range strings.Split(string(status), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			st.hwmKB, _ = strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(v), " kB"), 10, 64)
+		}
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return st, false
+	}
+	// Fields after the command name (which may hold spaces) start at state, field 3.
+	if i := strings.LastIndexByte(string(stat), ')'); i >= 0 {
+		f := strings.Fields(string(stat)[i+1:])
+		if len(f) > 12 {
+			utime, _ := strconv.ParseInt(f[11], 10, 64)
+			stime, _ := strconv.ParseInt(f[12], 10, 64)
+			st.cpuTicks = utime + stime
+		}
+	}
+	return st, true
+}
+
+func (s *procSampler) stop() (procs int, peakKB int64, cpu time.Duration) {
+	close(s.done)
+	s.wg.Wait()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var ticks int64
+	for _, st := range s.seen {
+		peakKB = max(peakKB, st.hwmKB)
+		ticks += st.cpuTicks
+	}
+	return len(s.seen), peakKB, time.Duration(ticks) * time.Second / clockTicks
+}
