@@ -63,6 +63,8 @@ type Client struct {
 	Calls     *CallCounter
 	// Retries counts retried attempts by service operation (EC2.CreateLaunchTemplate, ...).
 	Retries *CallCounter
+
+	discoveryCache *DiscoveryCache
 }
 
 // New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the
@@ -116,9 +118,10 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 				o.BaseEndpoint = aws.String(s.EC2Endpoint)
 			}
 		}),
-		Region:  cfg.Region,
-		Calls:   counter,
-		Retries: retries,
+		Region:         cfg.Region,
+		Calls:          counter,
+		Retries:        retries,
+		discoveryCache: NewDiscoveryCache(),
 	}
 
 	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {

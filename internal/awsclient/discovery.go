@@ -11,8 +11,12 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
-// Discovery implements discovery.API on EC2.
-type Discovery struct{ EC2 EC2API }
+// Discovery implements discovery.API on EC2. With a Cache, each distinct filter set is asked
+// once per provider process (see DiscoveryCache).
+type Discovery struct {
+	EC2   EC2API
+	Cache *DiscoveryCache
+}
 
 var _ discovery.API = Discovery{}
 
@@ -27,6 +31,13 @@ func toEC2Filters(fs discovery.FilterSet) []ec2types.Filter {
 // FindSubnets paginates DescribeSubnets for one filter set. A subnet-id filter that names a
 // subnet that does not exist yields no result, not an error, as with tag filters.
 func (d Discovery) FindSubnets(ctx context.Context, fs discovery.FilterSet) ([]discovery.Subnet, error) {
+	if d.Cache != nil {
+		return d.cachedSubnets(ctx, fs)
+	}
+	return d.findSubnets(ctx, fs)
+}
+
+func (d Discovery) findSubnets(ctx context.Context, fs discovery.FilterSet) ([]discovery.Subnet, error) {
 	p := ec2.NewDescribeSubnetsPaginator(d.EC2, &ec2.DescribeSubnetsInput{Filters: toEC2Filters(fs), MaxResults: aws.Int32(500)})
 	var out []discovery.Subnet
 	for p.HasMorePages() {
@@ -54,6 +65,13 @@ func (d Discovery) FindSubnets(ctx context.Context, fs discovery.FilterSet) ([]d
 
 // FindSecurityGroups paginates DescribeSecurityGroups for one filter set.
 func (d Discovery) FindSecurityGroups(ctx context.Context, fs discovery.FilterSet) ([]discovery.SecurityGroup, error) {
+	if d.Cache != nil {
+		return d.cachedSecurityGroups(ctx, fs)
+	}
+	return d.findSecurityGroups(ctx, fs)
+}
+
+func (d Discovery) findSecurityGroups(ctx context.Context, fs discovery.FilterSet) ([]discovery.SecurityGroup, error) {
 	p := ec2.NewDescribeSecurityGroupsPaginator(d.EC2, &ec2.DescribeSecurityGroupsInput{Filters: toEC2Filters(fs), MaxResults: aws.Int32(500)})
 	var out []discovery.SecurityGroup
 	for p.HasMorePages() {

@@ -361,7 +361,11 @@ func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTempl
 
 // FindByTags lists the templates carrying every one of the tags (ownership lookup), sorted by
 // name.
-func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string) ([]LaunchTemplate, error) {
+//
+// known holds templates read before (by name): when a listed template still has the same id
+// and default version, its content cannot have changed (versions are immutable), so its
+// fingerprint is reused instead of reading the version again; a refresh then costs one call.
+func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
 	var filters []ec2types.Filter
 	for _, t := range tagList(tags) {
 		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
@@ -374,6 +378,11 @@ func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string)
 			return nil, fmt.Errorf("listing launch templates by tag: %w", err)
 		}
 		for _, t := range page.LaunchTemplates {
+			if k, ok := known[aws.ToString(t.LaunchTemplateName)]; ok && k.Fingerprint != "" &&
+				k.ID == aws.ToString(t.LaunchTemplateId) && k.DefaultVersion == aws.ToInt64(t.DefaultVersionNumber) {
+				out = append(out, LaunchTemplate{ID: k.ID, Name: k.Name, DefaultVersion: k.DefaultVersion, Tags: tagMap(t.Tags), Fingerprint: k.Fingerprint})
+				continue
+			}
 			lt, err := l.withContent(ctx, t)
 			if errors.Is(err, ErrNotFound) {
 				continue // deleted between the two calls

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
@@ -96,7 +95,7 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 
-	groups, err := discovery.ResolveSecurityGroups(ctx, awsclient.Discovery{EC2: d.meta.Client.EC2}, dterms)
+	groups, err := discovery.ResolveSecurityGroups(ctx, d.meta.Client.Discovery(), dterms)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read security groups from EC2", err.Error())
 		return

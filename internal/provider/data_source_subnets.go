@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
@@ -108,7 +107,7 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 
-	subnets, err := discovery.ResolveSubnets(ctx, awsclient.Discovery{EC2: d.meta.Client.EC2}, dterms)
+	subnets, err := discovery.ResolveSubnets(ctx, d.meta.Client.Discovery(), dterms)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read subnets from EC2", err.Error())
 		return

@@ -120,6 +120,7 @@ type interfaceTF struct {
 type launchTemplateTF struct {
 	Name              string        `tfsdk:"name"`
 	ID                types.String  `tfsdk:"id"`
+	DefaultVersion    types.Int64   `tfsdk:"default_version"`
 	MaxPods           int64         `tfsdk:"max_pods"`
 	InstanceTypes     []string      `tfsdk:"instance_types"`
 	NetworkInterfaces []interfaceTF `tfsdk:"network_interfaces"`
@@ -130,6 +131,7 @@ type launchTemplateTF struct {
 var launchTemplateObjType = func() types.ObjectType {
 	t := attrTypesOf(launchTemplateTF{})
 	t["id"] = types.StringType
+	t["default_version"] = types.Int64Type
 	return types.ObjectType{AttrTypes: t}
 }()
 

@@ -158,9 +158,10 @@ func nodePoolSchema() schema.Schema {
 					"nodes_by_ips": cInt("Nodes the free IPs can address."), "nodes_by_limits": cInt("Nodes the limits allow."),
 				}),
 			"launch_templates": computedList("EC2 launch templates of the pool, one per (max pods, interface layout) group.", map[string]schema.Attribute{
-				"name":     cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
-				"id":       cStr("EC2 launch template id (known after apply)."),
-				"max_pods": cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
+				"name":            cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
+				"id":              cStr("EC2 launch template id (known after apply)."),
+				"default_version": cInt("Default version number in EC2 (known after apply); a content change writes a new version and makes it the default."),
+				"max_pods":        cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
 				"network_interfaces": computedList("Interfaces in the template.", map[string]schema.Attribute{
 					"network_card_index": cInt("Card."), "device_index": cInt("Device."),
 					"interface_type":              cStr("`interface`, `efa` or `efa-only`."),

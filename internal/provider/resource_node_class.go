@@ -13,7 +13,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -112,7 +111,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 
-	resolved, errs, err := nodeclass.Resolve(ctx, awsclient.Discovery{EC2: r.meta.Client.EC2}, s)
+	resolved, errs, err := nodeclass.Resolve(ctx, r.meta.Client.Discovery(), s)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot resolve the node class selectors against EC2", err.Error())
 		return
@@ -156,7 +155,7 @@ func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectiv
 	if mode == checksOff {
 		return null
 	}
-	api := awsclient.Discovery{EC2: r.meta.Client.EC2}
+	api := r.meta.Client.Discovery()
 	base := path.Root("connectivity")
 	finding := func(p path.Path, summary, detail string) {
 		if mode == checksError {

@@ -213,6 +213,9 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 		t := launchTemplateTFFrom(lt)
 		if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
 			t.ID = prev.ID // same template; a content change writes a new version under the same id
+			if prev.Fingerprint == t.Fingerprint {
+				t.DefaultVersion = prev.DefaultVersion
+			}
 		}
 		lts = append(lts, t)
 	}
@@ -247,7 +250,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 }
 
 func launchTemplateTFFrom(lt launchplan.LaunchTemplate) launchTemplateTF {
-	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
+	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
 		UserData: lt.UserData, Fingerprint: awsclient.Fingerprint(lt), NetworkInterfaces: []interfaceTF{}}
 	for _, ni := range lt.NetworkInterfaces {
 		t.NetworkInterfaces = append(t.NetworkInterfaces, interfaceTF{NetworkCardIndex: int64(ni.NetworkCardIndex), DeviceIndex: int64(ni.DeviceIndex),
@@ -296,7 +299,7 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait tim
 		planned[lt.Name] = true
 		ids[lt.Name] = got
 	}
-	owned, err := lts.FindByTags(ctx, r.ownershipTags(m.Name.ValueString()))
+	owned, err := lts.FindByTags(ctx, r.ownershipTags(m.Name.ValueString()), nil)
 	if err != nil {
 		diags.AddError("Cannot list the pool's launch templates", err.Error())
 		return false
@@ -314,6 +317,7 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait tim
 	for i := range cur {
 		if got, ok := ids[cur[i].Name]; ok {
 			cur[i].ID = types.StringValue(got.ID)
+			cur[i].DefaultVersion = types.Int64Value(got.DefaultVersion)
 			templateIDs[cur[i].Name] = got.ID
 		}
 	}
@@ -432,7 +436,14 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	owned, err := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+	recorded := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
+	known := map[string]awsclient.LaunchTemplate{}
+	for _, lt := range recorded {
+		if !lt.ID.IsNull() && !lt.ID.IsUnknown() && !lt.DefaultVersion.IsNull() && !lt.DefaultVersion.IsUnknown() {
+			known[lt.Name] = awsclient.LaunchTemplate{ID: lt.ID.ValueString(), Name: lt.Name, DefaultVersion: lt.DefaultVersion.ValueInt64(), Fingerprint: lt.Fingerprint}
+		}
+	}
+	owned, err := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()), known)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
@@ -441,12 +452,12 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	for _, o := range owned {
 		byName[o.Name] = o
 	}
-	recorded := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
 	kept := make([]launchTemplateTF, 0, len(recorded))
 	if state.LaunchTemplates.IsNull() { // after import: adopt what the tags find
 		for _, o := range owned {
 			kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
-				InstanceTypes: []string{}, NetworkInterfaces: []interfaceTF{}})
+				DefaultVersion: types.Int64Value(o.DefaultVersion),
+				InstanceTypes:  []string{}, NetworkInterfaces: []interfaceTF{}})
 		}
 	}
 	for _, lt := range recorded {
@@ -454,7 +465,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		if !ok {
 			continue
 		}
-		lt.ID, lt.Fingerprint = types.StringValue(o.ID), o.Fingerprint
+		lt.ID, lt.Fingerprint, lt.DefaultVersion = types.StringValue(o.ID), o.Fingerprint, types.Int64Value(o.DefaultVersion)
 		kept = append(kept, lt)
 	}
 	var d diag.Diagnostics
@@ -503,7 +514,7 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
-	owned, err := lts.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+	owned, err := lts.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()), nil)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot list the pool's launch templates", err.Error())
 		return
