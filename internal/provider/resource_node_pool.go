@@ -220,12 +220,10 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 		lts = append(lts, t)
 	}
 	var d diag.Diagnostics
-	m.InstanceTypes, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(typePlanTF{})}, types_)
-	diags.Append(d...)
+	m.InstanceTypes = typePlanList(types_)
 	m.Zones, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}, zones)
 	diags.Append(d...)
-	m.LaunchPlan, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(optionTF{})}, opts)
-	diags.Append(d...)
+	m.LaunchPlan = optionList(opts)
 	m.Capacity, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(capacityTF{})}, caps)
 	diags.Append(d...)
 	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, lts)
