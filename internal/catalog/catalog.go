@@ -7,6 +7,7 @@
 package catalog
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"slices"
 	"sort"
 	"strings"
@@ -208,7 +209,7 @@ func (c *Catalog) Suggest(name string, n int) []string {
 		if strings.ToLower(it.Name) == lname {
 			return []string{it.Name}
 		}
-		d := editDistance(lname, it.Name)
+		d := requirements.EditDistance(lname, it.Name)
 		switch {
 		case it.Family() == family:
 			near = append(near, cand{it.Name, d})
@@ -222,25 +223,4 @@ func (c *Catalog) Suggest(name string, n int) []string {
 		out = append(out, cd.name)
 	}
 	return out
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

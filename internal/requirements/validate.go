@@ -256,7 +256,7 @@ func suggest(s string, candidates []string, maxDist int) string {
 	best, bestDist := "", maxDist+1
 	ls := strings.ToLower(s)
 	for _, c := range candidates {
-		if d := editDistance(ls, strings.ToLower(c)); d < bestDist {
+		if d := EditDistance(ls, strings.ToLower(c)); d < bestDist {
 			best, bestDist = c, d
 		}
 	}
@@ -266,8 +266,9 @@ func suggest(s string, candidates []string, maxDist int) string {
 	return best
 }
 
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
+// EditDistance is the Levenshtein distance between a and b, by bytes (used for "did you mean"
+// suggestions here and in the catalog).
+func EditDistance(a, b string) int {
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
