@@ -7,11 +7,12 @@
 package catalog
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"slices"
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // Architectures reported by EC2 that Karpenter launches.
