@@ -249,3 +249,40 @@ func init() {
 		return nil
 	}
 }
+
+func TestAccNodePool_staticFlagsNodeOutsidePlannedSubnet(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("outside")
+	discoveryNetwork(t, cluster)
+	elsewhere := acctest.NewNetwork(t, acctest.NetworkSpec{}) // not selected by the class
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{
+			// A tagged instance in zone a but in a subnet the plan did not choose: adopted, and flagged.
+			PreConfig: func() {
+				_, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
+					ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+					SubnetId: aws.String(elsewhere.Subnets[0].ID),
+					TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: []ec2types.Tag{
+						{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
+						{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
+						{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
+					}}},
+				})
+				if err != nil {
+					t.Fatalf("RunInstances: %v", err)
+				}
+			},
+			Config: staticConfig(cluster, pool, 2),
+			Check: resource.ComposeAggregateTestCheckFunc(
+				expectInstances(t, cluster, pool, 2),
+				resource.TestCheckResourceAttr(nodePoolRes, "nodes.#", "2"),
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "nodes.*", map[string]string{"subnet_id": elsewhere.Subnets[0].ID, "in_planned_subnet": "false"}),
+				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "nodes.*", map[string]string{"in_planned_subnet": "true"}),
+			),
+		}},
+	})
+}
