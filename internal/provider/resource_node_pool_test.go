@@ -87,6 +87,7 @@ func TestAccNodePool_general(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	n := discoveryNetwork(t, cluster)
 	a, b := n.Subnets[0], n.Subnets[1]
+	var firstID string
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -121,7 +122,32 @@ func TestAccNodePool_general(t *testing.T) {
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types").AtSliceIndex(0).AtMapKey("vcpu"), knownvalue.Int64Exact(2)),
 				}},
-				Check: checkTemplatesRoundTrip(t),
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkTemplatesRoundTrip(t),
+					func(s *terraform.State) error {
+						firstID = s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
+						return nil
+					},
+				),
+			},
+			{
+				// A content change (the class's user data) writes a new default version of the same
+				// template, under the same name and id.
+				Config: poolConfig(cluster, `  user_data = "#!/bin/bash\necho hello"`, strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					checkTemplatesRoundTrip(t),
+					resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.default_version", "2"),
+					resource.TestMatchResourceAttr(nodePoolRes, "launch_templates.0.user_data", regexp.MustCompile(`echo hello`)),
+					func(s *terraform.State) error {
+						if id := s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]; id != firstID {
+							return fmt.Errorf("template id changed from %s to %s: a content change must write a version, not a new template", firstID, id)
+						}
+						return nil
+					},
+				),
 			},
 		},
 	})
