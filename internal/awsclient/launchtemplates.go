@@ -247,17 +247,24 @@ type LaunchTemplates struct{ EC2 LaunchTemplateAPI }
 // differs, a new version is written and made the default. Idempotent: retried calls converge.
 func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (LaunchTemplate, error) {
 	want := Fingerprint(lt)
-	cur, err := l.FindByName(ctx, lt.Name)
-	if err != nil && !errors.Is(err, ErrNotFound) {
-		return LaunchTemplate{}, err
-	}
-	if err == nil && cur.Tags[launchplan.TagManagedBy] != launchplan.ManagedBy {
-		// Same name, but not ours: never write to an EC2 object the provider did not create.
-		return LaunchTemplate{}, fmt.Errorf("launch template %s (%s) exists but was not created by %s (no %s tag); "+
-			"the provider does not write to it: delete or rename it, or change the pool or cluster name", lt.Name, cur.ID,
-			launchplan.ManagedBy, launchplan.TagManagedBy)
-	}
-	if errors.Is(err, ErrNotFound) {
+	// An AlreadyExists answer means a concurrent or interrupted earlier call created it: look
+	// again and converge on what exists. EC2 may not list it by name yet (eventual
+	// consistency), so the lookups are bounded and paused, never a tight create/describe loop.
+	for attempt := 0; ; attempt++ {
+		if attempt > 1 {
+			select {
+			case <-time.After(ensureExistsPause << (attempt - 2)):
+			case <-ctx.Done():
+				return LaunchTemplate{}, ctx.Err()
+			}
+		}
+		cur, err := l.FindByName(ctx, lt.Name)
+		switch {
+		case err == nil:
+			return l.update(ctx, lt, cur, want)
+		case !errors.Is(err, ErrNotFound):
+			return LaunchTemplate{}, err
+		}
 		out, err := l.EC2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
 			LaunchTemplateName: aws.String(lt.Name),
 			LaunchTemplateData: requestData(lt),
@@ -265,21 +272,10 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 			TagSpecifications:  []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeLaunchTemplate, Tags: tagList(lt.Tags)}},
 		})
 		if ErrCode(err) == ErrCodeLaunchTemplateExists {
-			// A concurrent or interrupted earlier call created it: converge on what exists. EC2
-			// may not list it by name yet (eventual consistency): look again a few times, with
-			// a pause, rather than loop on create and describe.
-			n, _ := ctx.Value(ensureExistsKey{}).(int)
-			if n >= ensureExistsLookups {
+			if attempt >= ensureExistsLookups {
 				return LaunchTemplate{}, fmt.Errorf("creating launch template %s: it exists but cannot be found by name: %w", lt.Name, err)
 			}
-			if n > 0 {
-				select {
-				case <-time.After(ensureExistsPause << (n - 1)):
-				case <-ctx.Done():
-					return LaunchTemplate{}, ctx.Err()
-				}
-			}
-			return l.Ensure(context.WithValue(ctx, ensureExistsKey{}, n+1), lt)
+			continue
 		}
 		if err != nil {
 			return LaunchTemplate{}, fmt.Errorf("creating launch template %s: %w", lt.Name, err)
@@ -288,6 +284,16 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 			ID: aws.ToString(out.LaunchTemplate.LaunchTemplateId), Name: lt.Name,
 			DefaultVersion: aws.ToInt64(out.LaunchTemplate.DefaultVersionNumber), Tags: lt.Tags, Fingerprint: want,
 		}, nil
+	}
+}
+
+// update brings an existing template to the wanted content with a new default version.
+func (l LaunchTemplates) update(ctx context.Context, lt launchplan.LaunchTemplate, cur LaunchTemplate, want string) (LaunchTemplate, error) {
+	if cur.Tags[launchplan.TagManagedBy] != launchplan.ManagedBy {
+		// Same name, but not ours: never write to an EC2 object the provider did not create.
+		return LaunchTemplate{}, fmt.Errorf("launch template %s (%s) exists but was not created by %s (no %s tag); "+
+			"the provider does not write to it: delete or rename it, or change the pool or cluster name", lt.Name, cur.ID,
+			launchplan.ManagedBy, launchplan.TagManagedBy)
 	}
 	if cur.Fingerprint == want {
 		return cur, nil
@@ -311,11 +317,8 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 	return cur, nil
 }
 
-// ensureExistsKey counts Ensure's lookups after an AlreadyExists answer: at most
-// ensureExistsLookups, the first at once, the second after ensureExistsPause, each next one
-// after twice as long (1.75s in all).
-type ensureExistsKey struct{}
-
+// Ensure looks up a template at most ensureExistsLookups times after AlreadyExists answers: the
+// first at once, the next after ensureExistsPause, each later one after twice as long (1.75s).
 const (
 	ensureExistsLookups = 4
 	ensureExistsPause   = 250 * time.Millisecond
