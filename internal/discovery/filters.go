@@ -1,6 +1,8 @@
 package discovery
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -40,7 +42,7 @@ func (fs FilterSet) Key() string {
 // semantics. Keys are sorted so the same term always yields the same filters.
 func tagFilters(tags map[string]string) FilterSet {
 	fs := make(FilterSet, 0, len(tags))
-	for _, k := range sortedKeys(tags) {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		if v := tags[k]; v == "*" {
 			fs = append(fs, Filter{Name: "tag-key", Values: []string{k}})
 		} else {

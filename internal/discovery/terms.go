@@ -6,8 +6,9 @@ package discovery
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 )
 
 // Limits from the EC2NodeClass CRD.
@@ -114,7 +115,7 @@ func validateTags(i int, tags map[string]string) []FieldError {
 	if len(tags) > MaxTagsPerTerm {
 		errs = append(errs, FieldError{Index: i, Field: FieldTags, Message: fmt.Sprintf("at most %d tags per term, got %d", MaxTagsPerTerm, len(tags))})
 	}
-	for _, k := range sortedKeys(tags) {
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		switch {
 		case k == "":
 			errs = append(errs, FieldError{Index: i, Field: FieldTags, Message: "tag keys must not be empty"})
@@ -123,13 +124,4 @@ func validateTags(i int, tags map[string]string) []FieldError {
 		}
 	}
 	return errs
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -3,6 +3,8 @@ package nodeclass
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -168,7 +170,7 @@ func describeTerms(terms []discovery.SubnetTerm) string {
 			continue
 		}
 		var kv []string
-		for _, k := range sortedKeys(t.Tags) {
+		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
 			kv = append(kv, k+"="+t.Tags[k])
 		}
 		parts = append(parts, "{"+strings.Join(kv, ", ")+"}")

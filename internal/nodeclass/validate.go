@@ -2,8 +2,9 @@ package nodeclass
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
@@ -105,7 +106,7 @@ func Validate(s Spec) []FieldError {
 	if s.InstanceStorePolicy != "" && s.InstanceStorePolicy != "RAID0" {
 		add("instance_store_policy", "must be \"RAID0\" (or unset), got %q", s.InstanceStorePolicy)
 	}
-	for _, k := range sortedKeys(s.Tags) {
+	for _, k := range slices.Sorted(maps.Keys(s.Tags)) {
 		p := fmt.Sprintf("tags[%q]", k)
 		switch {
 		case k == "":
@@ -114,7 +115,7 @@ func Validate(s Spec) []FieldError {
 			add(p, "tag keys starting with \"aws:\" are reserved by AWS")
 		case strings.HasPrefix(k, "kubernetes.io/cluster"):
 			add(p, "tag keys starting with \"kubernetes.io/cluster\" are managed by Karpenter")
-		case contains(reservedTagKeys, k):
+		case slices.Contains(reservedTagKeys, k):
 			add(p, "tag key %q is set by Karpenter and cannot be overridden", k)
 		}
 	}
@@ -162,7 +163,7 @@ func validateAMI(s Spec, add func(string, string, ...any)) {
 				aliasFam = fam
 			}
 		}
-		for _, k := range sortedKeys(t.Tags) {
+		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
 			if k == "" || t.Tags[k] == "" {
 				add(p+".tags", "tag keys and values must not be empty")
 			}
@@ -241,9 +242,9 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 		m    map[string]string
 	}{{"system_reserved", k.SystemReserved}, {"kube_reserved", k.KubeReserved}} {
 		name, m := nm.name, nm.m
-		for _, key := range sortedKeys(m) {
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
-			if !contains(reservedResources, key) {
+			if !slices.Contains(reservedResources, key) {
 				add(p, "unknown resource %q; expected one of %s", key, strings.Join(reservedResources, ", "))
 			}
 			if v := m[key]; strings.HasPrefix(v, "-") || !quantityRE.MatchString(v) {
@@ -256,9 +257,9 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 		m    map[string]string
 	}{{"eviction_hard", k.EvictionHard}, {"eviction_soft", k.EvictionSoft}} {
 		name, m := nm.name, nm.m
-		for _, key := range sortedKeys(m) {
+		for _, key := range slices.Sorted(maps.Keys(m)) {
 			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
-			if !contains(evictionSignals, key) {
+			if !slices.Contains(evictionSignals, key) {
 				add(p, "unknown eviction signal %q; expected one of %s", key, strings.Join(evictionSignals, ", "))
 			}
 			if v := m[key]; !percentRE.MatchString(v) && (strings.HasPrefix(v, "-") || !quantityRE.MatchString(v)) {
@@ -266,9 +267,9 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 			}
 		}
 	}
-	for _, key := range sortedKeys(k.EvictionSoftGracePeriod) {
+	for _, key := range slices.Sorted(maps.Keys(k.EvictionSoftGracePeriod)) {
 		p := fmt.Sprintf("kubelet.eviction_soft_grace_period[%q]", key)
-		if !contains(evictionSignals, key) {
+		if !slices.Contains(evictionSignals, key) {
 			add(p, "unknown eviction signal %q", key)
 		}
 		if !durationRE.MatchString(k.EvictionSoftGracePeriod[key]) {
@@ -278,7 +279,7 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 			add(p, "has no matching eviction_soft[%q]", key)
 		}
 	}
-	for _, key := range sortedKeys(k.EvictionSoft) {
+	for _, key := range slices.Sorted(maps.Keys(k.EvictionSoft)) {
 		if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
 			add(fmt.Sprintf("kubelet.eviction_soft[%q]", key), "needs a matching eviction_soft_grace_period[%q]", key)
 		}
@@ -297,7 +298,7 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 
 func validateMetadata(m MetadataOptions, add func(string, string, ...any)) {
 	enum := func(p, v string, allowed ...string) {
-		if !contains(allowed, v) {
+		if !slices.Contains(allowed, v) {
 			add(p, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
 		}
 	}
@@ -332,7 +333,7 @@ func validateBlockDevices(bdms []BlockDeviceMapping, add func(string, string, ..
 		if e.VolumeSize != "" && !volumeSizeRE.MatchString(e.VolumeSize) {
 			add(p+".ebs.volume_size", "%q is not a volume size: use Gi/G (up to 59000Gi) or Ti/T, e.g. \"100Gi\"", e.VolumeSize)
 		}
-		if e.VolumeType != "" && !contains(volumeTypes, e.VolumeType) {
+		if e.VolumeType != "" && !slices.Contains(volumeTypes, e.VolumeType) {
 			add(p+".ebs.volume_type", "must be one of %s, got %q", strings.Join(volumeTypes, ", "), e.VolumeType)
 		}
 		if e.IOPS != nil && *e.IOPS < 0 {
@@ -353,22 +354,4 @@ func termPath(base string, e discovery.FieldError) string {
 		p += fmt.Sprintf("[%q]", e.TagKey)
 	}
 	return p
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -5,8 +5,9 @@ package nodepool
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
@@ -78,7 +79,7 @@ func Validate(s Spec) (errs, warnings []Problem) {
 	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
 		add("name", "%q is not a valid Kubernetes object name (lower-case DNS subdomain)", s.Name)
 	}
-	for _, k := range sortedKeys(s.Labels) {
+	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
 		p := fmt.Sprintf("template.labels[%q]", k)
 		for _, msg := range requirements.LabelKeyProblems(k) {
 			add(p, "%s", msg)
@@ -121,7 +122,7 @@ func Validate(s Spec) (errs, warnings []Problem) {
 			add(p+".duration", "%q is not a budget duration like 10m or 1h30m", b.Duration)
 		}
 	}
-	for _, k := range sortedKeys(s.Limits) {
+	for _, k := range slices.Sorted(maps.Keys(s.Limits)) {
 		if v := s.Limits[k]; !quantityRE.MatchString(v) || v[0] == '-' {
 			add(fmt.Sprintf("limits[%q]", k), "%q is not a non-negative quantity (e.g. 1000, 1000Gi)", v)
 		}
@@ -133,7 +134,7 @@ func Validate(s Spec) (errs, warnings []Problem) {
 		if s.Weight != nil {
 			add("weight", "`weight` is not allowed on a static pool (with `replicas`)")
 		}
-		for _, k := range sortedKeys(s.Limits) {
+		for _, k := range slices.Sorted(maps.Keys(s.Limits)) {
 			if k != "nodes" {
 				add(fmt.Sprintf("limits[%q]", k), "a static pool (with `replicas`) may only limit `nodes`")
 			}
@@ -148,13 +149,4 @@ func Validate(s Spec) (errs, warnings []Problem) {
 		add("weight", "must be between 1 and 100, got %d", *s.Weight)
 	}
 	return errs, warnings
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -45,13 +45,22 @@ var nodeObjType = types.ObjectType{AttrTypes: attrTypesOf(nodeTF{})}
 
 // plannedSubnets maps zone -> the subnet the plan chose there (with its CIDR).
 func plannedSubnets(p launchplan.Plan, rc resolvedClass) map[string]resolvedSubnet {
+	chosen := map[string]string{}
+	for _, z := range p.Zones {
+		chosen[z.Zone] = z.SubnetID
+	}
+	return subnetsByZone(chosen, rc)
+}
+
+// subnetsByZone looks up, in the node class, the subnet chosen for each zone.
+func subnetsByZone(chosen map[string]string, rc resolvedClass) map[string]resolvedSubnet {
 	byID := map[string]resolvedSubnet{}
 	for _, s := range rc.Subnets {
 		byID[s.ID] = s
 	}
 	out := map[string]resolvedSubnet{}
-	for _, z := range p.Zones {
-		out[z.Zone] = byID[z.SubnetID]
+	for zone, id := range chosen {
+		out[zone] = byID[id]
 	}
 	return out
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
@@ -345,13 +346,18 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	return diags
 }
 
+// Create and Update record the planned resolution: the class owns no AWS object.
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan nodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
+	recordPlan(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+}
+
+func recordPlan(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
+	var m nodeClassModel
+	diags.Append(plan.Get(ctx, &m)...)
+	if diags.HasError() {
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	diags.Append(state.Set(ctx, &m)...)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
@@ -366,12 +372,7 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 }
 
 func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan nodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &plan)...)
+	recordPlan(ctx, req.Plan, &resp.State, &resp.Diagnostics)
 }
 
 // Delete forgets the class: it owns no AWS object.

@@ -491,14 +491,11 @@ func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics
 	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
 	var zones []zonePlanTF
 	diags.Append(m.Zones.ElementsAs(ctx, &zones, false)...)
-	byID := map[string]resolvedSubnet{}
-	for _, s := range rc.Subnets {
-		byID[s.ID] = s
-	}
+	chosen := map[string]string{}
 	for _, z := range zones {
-		out[z.Zone] = byID[z.SubnetID]
+		chosen[z.Zone] = z.SubnetID
 	}
-	return out
+	return subnetsByZone(chosen, rc)
 }
 
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
