@@ -14,6 +14,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
 )
 
@@ -24,6 +25,11 @@ func main() {
 }
 
 func run() error {
+	for name, level := range pluginlog.Quiet(os.Environ()) { // as main.go does
+		if err := os.Setenv(name, level); err != nil {
+			return err
+		}
+	}
 	// Each provider process of a plan writes its own file.
 	suffix := fmt.Sprintf(".%d", os.Getpid())
 	if path := os.Getenv("KARPENTER_CPU_PROFILE"); path != "" {
