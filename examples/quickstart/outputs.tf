@@ -30,9 +30,11 @@ output "summary" {
     [for o in slice(module.default.launch_plans.general, 0, min(8, length(module.default.launch_plans.general))) :
     format("  %-14s %-16s %-26s %-10s %4d pods %4d IPs", o.instance_type, o.zone, o.subnet_id, o.capacity_type, o.max_pods, o.vpc_ips_at_max_pods)],
     ["", "EFA pool efa-training:"],
-    [for t in module.efa.instance_types.training : format("  %-14s %2d EFA interfaces, %4d pods, zones %s", t.name, t.efa_interfaces, t.max_pods, join(",", t.zones))],
+    [for lt in module.efa.launch_templates.training : format("  %-30s %2d EFA interfaces, %4d pods", join(",", lt.instance_types),
+    length([for ni in lt.network_interfaces : ni if ni.interface_type != "interface"]), lt.max_pods)],
     ["", "Prefix-delegation pool prefix-dense:"],
-    [for t in module.prefix.instance_types.dense : format("  %-14s %4d pods (Karpenter assumes %d), %4d IPs per node", t.name, t.max_pods, t.karpenter_assumed_pods, t.vpc_ips_at_max_pods)],
+    [for t in module.prefix.instance_types.dense : format("  %-14s %4d pods (Karpenter assumes %d)", t, module.prefix.max_pods.dense[t],
+    lookup(module.prefix.karpenter_assumed_pods.dense, t, module.prefix.max_pods.dense[t]))],
     ["", "Warnings:"],
     [for w in flatten([values(module.default.warnings), values(module.efa.warnings), values(module.prefix.warnings)]) : "  - ${w}"],
   ))

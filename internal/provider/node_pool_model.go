@@ -28,6 +28,8 @@ type nodePoolModel struct {
 	Replicas   types.Int64      `tfsdk:"replicas"`
 
 	InstanceTypes   types.List     `tfsdk:"instance_types"`
+	MaxPods         types.Map      `tfsdk:"max_pods"`
+	KarpenterPods   types.Map      `tfsdk:"karpenter_assumed_pods"`
 	Zones           types.List     `tfsdk:"zones"`
 	LaunchPlan      types.List     `tfsdk:"launch_plan"`
 	Capacity        types.List     `tfsdk:"capacity"`
@@ -68,20 +70,6 @@ type disruptionModel struct {
 }
 
 // Computed element shapes; their Go form defines their Terraform type.
-type typePlanTF struct {
-	Name                 string   `tfsdk:"name"`
-	VCPU                 int64    `tfsdk:"vcpu"`
-	MemoryMiB            int64    `tfsdk:"memory_mib"`
-	Zones                []string `tfsdk:"zones"`
-	CapacityTypes        []string `tfsdk:"capacity_types"`
-	MaxPods              int64    `tfsdk:"max_pods"`
-	ENILimitedPods       int64    `tfsdk:"eni_limited_pods"`
-	KarpenterAssumedPods int64    `tfsdk:"karpenter_assumed_pods"`
-	VPCIPsAtMaxPods      int64    `tfsdk:"vpc_ips_at_max_pods"`
-	EFAInterfaces        int64    `tfsdk:"efa_interfaces"`
-	LaunchTemplate       string   `tfsdk:"launch_template"`
-}
-
 type zonePlanTF struct {
 	Zone         string  `tfsdk:"zone"`
 	ZoneID       string  `tfsdk:"zone_id"`

@@ -130,18 +130,16 @@ func nodePoolSchema() schema.Schema {
 				"tagged for ownership. Needs an `id` AMI selector term in the node class. Switching a pool between static and dynamic replaces it.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
-			"instance_types": computedList("Eligible instance types: requirements ∩ offered in the class's zones ∩ compatible with its network spec.",
-				map[string]schema.Attribute{
-					"name": cStr("Instance type."), "vcpu": cInt("vCPUs."), "memory_mib": cInt("Memory in MiB."),
-					"zones":                  cStrList("Pool zones where it is offered."),
-					"capacity_types":         cStrList("Allowed capacity types."),
-					"max_pods":               cInt("Max pods the kubelet gets (written into user data)."),
-					"eni_limited_pods":       cInt("Karpenter's ENI-limited pods."),
-					"karpenter_assumed_pods": cInt("What Karpenter schedules against."),
-					"vpc_ips_at_max_pods":    cInt("Node-subnet IPv4 addresses a full node consumes."),
-					"efa_interfaces":         cInt("EFA interfaces (`vpc.amazonaws.com/efa`)."),
-					"launch_template":        cStr("Name of its launch template."),
-				}),
+			"instance_types": cStrList("Eligible instance types (requirements ∩ offered in the class's zones ∩ compatible with its network spec), " +
+				"in the order the launch plan tries them. Per-type details (vCPUs, memory, ENI-limited pods, IPs per node) are in the " +
+				"`karpenter_pod_capacity` and `karpenter_instance_types` data sources; a pool keeps its plan small so that hundreds of pools plan fast."),
+			"max_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Max pods per eligible instance type: the kubelet's `maxPods`, written into the launch template's user data. " +
+					"Where Karpenter would assume a different number, the type is also in `karpenter_assumed_pods` and the pool warns."},
+			"karpenter_assumed_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
+				MarkdownDescription: "Only the eligible types where Karpenter would schedule against a different pod count than `max_pods` " +
+					"(e.g. with prefix delegation and no `kubelet.max_pods`): type → Karpenter's number. Empty when Karpenter and the " +
+					"kubelet agree, so `length(self.karpenter_assumed_pods) == 0` is a plan-time postcondition."},
 			"zones": computedList("Pool zones with the subnet Karpenter would pick in each.", map[string]schema.Attribute{
 				"zone": cStr("Zone."), "zone_id": cStr("Zone id."), "subnet_id": cStr("Chosen subnet: most free IPs, then id."),
 				"available_ip_address_count": cInt("Free IPv4 addresses in the chosen subnet."),

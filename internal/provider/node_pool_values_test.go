@@ -7,20 +7,24 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 )
 
-// The hand-built lists must equal what the framework's reflection builds from the same structs.
-func TestHandBuiltListsMatchReflection(t *testing.T) {
+// The hand-built values must equal what the framework's reflection builds from the same Go values.
+func TestHandBuiltValuesMatchReflection(t *testing.T) {
 	ctx := context.Background()
-	ts := []typePlanTF{
-		{Name: "m5.large", VCPU: 2, MemoryMiB: 8192, Zones: []string{"a", "b"}, CapacityTypes: []string{"on-demand"}, MaxPods: 29,
-			ENILimitedPods: 29, KarpenterAssumedPods: 29, VPCIPsAtMaxPods: 30, LaunchTemplate: "k/p/1"},
-		{Name: "p4de.24xlarge", VCPU: 96, Zones: []string{}, CapacityTypes: []string{"spot", "on-demand"}, EFAInterfaces: 4},
-	}
-	want, d := types.ListValueFrom(ctx, typePlanObjType, ts)
+	names := []string{"m5.large", "p4de.24xlarge"}
+	want, d := types.ListValueFrom(ctx, types.StringType, names)
 	if d.HasError() {
 		t.Fatal(d)
 	}
-	if got := typePlanList(ts); !got.Equal(want) {
-		t.Fatalf("instance types differ:\n got %v\nwant %v", got, want)
+	if got := stringListValue(names); !got.Equal(want) {
+		t.Fatalf("names differ:\n got %v\nwant %v", got, want)
+	}
+	pods := map[string]int64{"m5.large": 29, "p4de.24xlarge": 737}
+	wantM, d := types.MapValueFrom(ctx, types.Int64Type, pods)
+	if d.HasError() {
+		t.Fatal(d)
+	}
+	if got := int64MapValue(pods); !got.Equal(wantM) {
+		t.Fatalf("max pods differ:\n got %v\nwant %v", got, wantM)
 	}
 	os := []optionTF{{InstanceType: "m5.large", Zone: "a", SubnetID: "subnet-1", CapacityType: "spot", MaxPods: 29, VPCIPsAtMax: 30, LaunchTemplate: "k/p/1"}}
 	wantO, d := types.ListValueFrom(ctx, optionObjType, os)
@@ -30,7 +34,9 @@ func TestHandBuiltListsMatchReflection(t *testing.T) {
 	if got := optionList(os); !got.Equal(wantO) {
 		t.Fatalf("options differ:\n got %v\nwant %v", got, wantO)
 	}
-	if got := typePlanList(nil); got.IsNull() || len(got.Elements()) != 0 {
-		t.Fatalf("an empty list must be known and empty, got %v", got)
+	for name, v := range map[string]interface{ IsNull() bool }{"list": stringListValue(nil), "map": int64MapValue(nil), "options": optionList(nil)} {
+		if v.IsNull() {
+			t.Errorf("an empty %s must be known and empty, not null", name)
+		}
 	}
 }

@@ -145,9 +145,10 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 }
 
 func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	for name, elem := range map[string]any{
-		"instance_types": typePlanTF{}, "zones": zonePlanTF{}, "launch_plan": optionTF{}, "capacity": capacityTF{},
-	} {
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("instance_types"), types.ListUnknown(types.StringType))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("max_pods"), types.MapUnknown(types.Int64Type))...)
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("karpenter_assumed_pods"), types.MapUnknown(types.Int64Type))...)
+	for name, elem := range map[string]any{"zones": zonePlanTF{}, "launch_plan": optionTF{}, "capacity": capacityTF{}} {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
@@ -188,12 +189,15 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 			known[lt.Name] = lt
 		}
 	}
-	types_ := make([]typePlanTF, 0, len(p.InstanceTypes))
+	names := make([]string, 0, len(p.InstanceTypes))
+	maxPods := make(map[string]int64, len(p.InstanceTypes))
+	assumed := map[string]int64{}
 	for _, t := range p.InstanceTypes {
-		types_ = append(types_, typePlanTF{Name: t.Name, VCPU: int64(t.VCPUs), MemoryMiB: int64(t.MemoryMiB), Zones: nonNil(t.Zones),
-			CapacityTypes: nonNil(t.CapacityTypes), MaxPods: int64(t.MaxPods), ENILimitedPods: int64(t.ENILimitedPods),
-			KarpenterAssumedPods: int64(t.KarpenterAssumedPods), VPCIPsAtMaxPods: int64(t.VPCIPsAtMaxPods),
-			EFAInterfaces: int64(t.EFAInterfaces), LaunchTemplate: t.LaunchTemplate})
+		names = append(names, t.Name)
+		maxPods[t.Name] = int64(t.MaxPods)
+		if t.KarpenterAssumedPods != t.MaxPods {
+			assumed[t.Name] = int64(t.KarpenterAssumedPods)
+		}
 	}
 	zones := make([]zonePlanTF, 0, len(p.Zones))
 	for _, z := range p.Zones {
@@ -220,7 +224,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 		lts = append(lts, t)
 	}
 	var d diag.Diagnostics
-	m.InstanceTypes = typePlanList(types_)
+	m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
 	m.Zones, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}, zones)
 	diags.Append(d...)
 	m.LaunchPlan = optionList(opts)

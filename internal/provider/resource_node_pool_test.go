@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -111,7 +112,8 @@ func TestAccNodePool_general(t *testing.T) {
 					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.NotNull()),
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.ListPartial(map[int]knownvalue.Check{0: knownvalue.NotNull()})),
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
 				},
 			},
 			{
@@ -120,10 +122,23 @@ func TestAccNodePool_general(t *testing.T) {
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types").AtSliceIndex(0).AtMapKey("vcpu"), knownvalue.Int64Exact(2)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkTemplatesRoundTrip(t),
+					func(s *terraform.State) error { // only large types are left, in instance_types and max_pods alike
+						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+						n, _ := strconv.Atoi(a["instance_types.#"])
+						if n == 0 || a["max_pods.%"] != a["instance_types.#"] {
+							return fmt.Errorf("%s instance types, %s max_pods entries", a["instance_types.#"], a["max_pods.%"])
+						}
+						for i := range n {
+							if name := a[fmt.Sprintf("instance_types.%d", i)]; !strings.HasSuffix(name, ".large") || a["max_pods."+name] == "" {
+								return fmt.Errorf("instance_types.%d = %q (max_pods %q) after narrowing to large", i, name, a["max_pods."+name])
+							}
+						}
+						return nil
+					},
 					func(s *terraform.State) error {
 						firstID = s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
 						return nil
@@ -311,8 +326,9 @@ func TestAccNodePool_efaClass(t *testing.T) {
 			Check: resource.ComposeAggregateTestCheckFunc(
 				// m5.large has no EFA: filtered out.
 				resource.TestCheckResourceAttr(nodePoolRes, "instance_types.#", "2"),
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "instance_types.*", map[string]string{"name": "p4de.24xlarge", "efa_interfaces": "4"}),
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "instance_types.*", map[string]string{"name": "c5n.18xlarge", "efa_interfaces": "1"}),
+				resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "p4de.24xlarge"),
+				resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "c5n.18xlarge"),
+				resource.TestCheckResourceAttr(nodePoolRes, "max_pods.%", "2"),
 				// p4de: one efa interface per card, device 0 on card 0, 1 elsewhere.
 				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
 					"network_interfaces.#":                "4",
@@ -350,7 +366,9 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 			{
 				Config: poolConfig(cluster, secondary, pool),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.max_pods", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0", "m5.large"),
+					resource.TestCheckResourceAttr(nodePoolRes, "max_pods.m5.large", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.%", "0"),
 					func(s *terraform.State) error {
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						if a["warnings.#"] != "0" {
@@ -365,8 +383,9 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 				Config: poolConfig(cluster, pd, pool),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
-					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.max_pods", "110"),
-					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0.karpenter_assumed_pods", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "max_pods.m5.large", "110"),
+					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.%", "1"),
+					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.m5.large", "29"),
 					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_limits", "1"),
 					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_ips", "0"),
 					resource.TestMatchResourceAttr(nodePoolRes, "warnings.0", regexp.MustCompile(`59`)),

@@ -98,8 +98,23 @@ output "launch_plans" {
 }
 
 output "instance_types" {
-  description = "Per pool: eligible instance types with max pods."
+  description = "Per pool: eligible instance types, in launch order."
   value       = { for k, p in karpenter_node_pool.this : k => p.instance_types }
+}
+
+output "max_pods" {
+  description = "Per pool: max pods per eligible instance type."
+  value       = { for k, p in karpenter_node_pool.this : k => p.max_pods }
+}
+
+output "karpenter_assumed_pods" {
+  description = "Per pool: the types where Karpenter assumes another pod count than max_pods (empty when they agree)."
+  value       = { for k, p in karpenter_node_pool.this : k => p.karpenter_assumed_pods }
+}
+
+output "launch_templates" {
+  description = "Per pool: launch template groups (max pods, instance types, network interfaces)."
+  value       = { for k, p in karpenter_node_pool.this : k => p.launch_templates }
 }
 
 output "warnings" {
