@@ -26,6 +26,15 @@ const (
 // each, following pagination on both calls (AWS pages them; LocalStack returns one page).
 // The two listings are read concurrently.
 func LoadCatalog(ctx context.Context, api EC2API) (*catalog.Catalog, error) {
+	types, err := loadCatalogTypes(ctx, api)
+	if err != nil {
+		return nil, err
+	}
+	return catalog.New(types), nil
+}
+
+// loadCatalogTypes is LoadCatalog before catalog.New: the converted types with their zones.
+func loadCatalogTypes(ctx context.Context, api EC2API) ([]catalog.InstanceType, error) {
 	var (
 		wg        sync.WaitGroup
 		infos     []ec2types.InstanceTypeInfo
@@ -59,7 +68,7 @@ func LoadCatalog(ctx context.Context, api EC2API) (*catalog.Catalog, error) {
 		types[i] = convertInstanceType(&infos[i])
 		types[i].Zones = offerings[types[i].Name]
 	}
-	return catalog.New(types), nil
+	return types, nil
 }
 
 func loadInstanceTypes(ctx context.Context, api EC2API) ([]ec2types.InstanceTypeInfo, error) {
@@ -286,13 +295,13 @@ func (c *Client) Catalog(ctx context.Context) (*catalog.Catalog, error) {
 		f := &catalogFlight{done: make(chan struct{})}
 		e.flight = f
 		e.mu.Unlock()
-		e.load(ctx, c.EC2, f)
+		e.load(ctx, c, f)
 		return f.cat, f.err
 	}
 }
 
 // load runs one flight and always lands it, even if the load panics, so waiters never hang.
-func (e *catalogEntry) load(ctx context.Context, api EC2API, f *catalogFlight) {
+func (e *catalogEntry) load(ctx context.Context, c *Client, f *catalogFlight) {
 	f.err = errors.New("instance-type catalog load did not complete")
 	defer func() {
 		e.mu.Lock()
@@ -303,7 +312,34 @@ func (e *catalogEntry) load(ctx context.Context, api EC2API, f *catalogFlight) {
 		e.mu.Unlock()
 		close(f.done)
 	}()
-	f.cat, f.err = LoadCatalog(ctx, api)
+	f.cat, f.err = c.loadCatalog(ctx)
+}
+
+// loadCatalog reads the catalog from the disk cache when one is configured and the key is
+// shared (endpoint, region and account known), and from EC2 otherwise.
+func (c *Client) loadCatalog(ctx context.Context) (*catalog.Catalog, error) {
+	key := catalogKeyFor(c)
+	if key.client != (weak.Pointer[Client]{}) {
+		return LoadCatalog(ctx, c.EC2)
+	}
+	return loadThroughDisk(ctx, c.CatalogDisk, key, c.EC2)
+}
+
+// loadThroughDisk uses a fresh cache file of key when there is one, and otherwise loads from
+// EC2 and refreshes the file. A nil or disabled disk is a plain LoadCatalog.
+func loadThroughDisk(ctx context.Context, disk *CatalogDisk, key catalogKey, api EC2API) (*catalog.Catalog, error) {
+	if !disk.enabled() {
+		return LoadCatalog(ctx, api)
+	}
+	if types, ok := disk.read(ctx, key); ok {
+		return catalog.New(types), nil
+	}
+	types, err := loadCatalogTypes(ctx, api)
+	if err != nil {
+		return nil, err
+	}
+	disk.write(ctx, key, types) // before catalog.New takes ownership of types
+	return catalog.New(types), nil
 }
 
 func isContextError(err error) bool {

@@ -36,6 +36,9 @@ type Settings struct {
 	SkipCredentialsValidation bool
 	SkipRequestingAccountID   bool
 	UserAgent                 string
+	// CatalogCache keeps the instance-type catalog on disk between provider processes; nil or a
+	// zero TTL reads EC2 once per process.
+	CatalogCache *CatalogDisk
 }
 
 // SettingError names the provider setting at fault, so the Terraform shell can attach the
@@ -63,6 +66,8 @@ type Client struct {
 	Calls     *CallCounter
 	// Retries counts retried attempts by service operation (EC2.CreateLaunchTemplate, ...).
 	Retries *CallCounter
+	// CatalogDisk is Settings.CatalogCache; tests may set it on a client built by hand.
+	CatalogDisk *CatalogDisk
 
 	discoveryCache *DiscoveryCache
 }
@@ -122,6 +127,7 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 		Calls:          counter,
 		Retries:        retries,
 		discoveryCache: NewDiscoveryCache(),
+		CatalogDisk:    s.CatalogCache,
 	}
 
 	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {

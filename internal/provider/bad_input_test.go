@@ -273,6 +273,8 @@ data "karpenter_pod_capacity" "x" {
 		{"max_retries zero", block(`  max_retries = 0`), "max_retries", "value must be between 1 and 100, got: 0"},
 		{"max_retries above 100", block(`  max_retries = 101`), "max_retries", "value must be between 1 and 100, got: 101"},
 		{"max_retries negative", block(`  max_retries = -3`), "max_retries", "value must be between 1 and 100, got: -3"},
+		{"catalog_cache ttl not a duration", block(`  catalog_cache = { ttl = "an hour" }`), "catalog_cache.ttl", `"an hour" is not a duration such as 30m, 6h or 0s`},
+		{"catalog_cache ttl negative", block(`  catalog_cache = { ttl = "-5m" }`), "catalog_cache.ttl", `"-5m" is negative; use 0s to turn the cache off`},
 		{"access_key without secret_key", block(`  access_key = "AKIAEXAMPLEONLY"`), "secret_key", "access_key and secret_key must be set together"},
 		{"secret_key without access_key", block(`  secret_key = "only-the-secret"`), "access_key", "access_key and secret_key must be set together"},
 	})

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -36,15 +37,21 @@ func New(version string) func() provider.Provider {
 }
 
 type providerModel struct {
-	Region                    types.String    `tfsdk:"region"`
-	Profile                   types.String    `tfsdk:"profile"`
-	AccessKey                 types.String    `tfsdk:"access_key"`
-	SecretKey                 types.String    `tfsdk:"secret_key"`
-	Endpoints                 *endpointsModel `tfsdk:"endpoints"`
-	SkipCredentialsValidation types.Bool      `tfsdk:"skip_credentials_validation"`
-	SkipRequestingAccountID   types.Bool      `tfsdk:"skip_requesting_account_id"`
-	MaxRetries                types.Int64     `tfsdk:"max_retries"`
-	ClusterName               types.String    `tfsdk:"cluster_name"`
+	Region                    types.String       `tfsdk:"region"`
+	Profile                   types.String       `tfsdk:"profile"`
+	AccessKey                 types.String       `tfsdk:"access_key"`
+	SecretKey                 types.String       `tfsdk:"secret_key"`
+	Endpoints                 *endpointsModel    `tfsdk:"endpoints"`
+	SkipCredentialsValidation types.Bool         `tfsdk:"skip_credentials_validation"`
+	SkipRequestingAccountID   types.Bool         `tfsdk:"skip_requesting_account_id"`
+	MaxRetries                types.Int64        `tfsdk:"max_retries"`
+	ClusterName               types.String       `tfsdk:"cluster_name"`
+	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
+}
+
+type catalogCacheModel struct {
+	Directory types.String `tfsdk:"directory"`
+	TTL       types.String `tfsdk:"ttl"`
 }
 
 type endpointsModel struct {
@@ -104,6 +111,20 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
 				Validators: []validator.Int64{int64validator.Between(1, 100)},
 			},
+			"catalog_cache": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Where and how long the instance-type catalog (`DescribeInstanceTypes` and " +
+					"`DescribeInstanceTypeOfferings`, seconds of paging) is kept on disk, so that `terraform plan`, `apply` and the " +
+					"next plan read it once per `ttl` instead of once per provider process, and apply plans on the catalog the plan " +
+					"saw. One file per EC2 endpoint, region and account; not used when the account id is skipped.",
+				Attributes: map[string]schema.Attribute{
+					"directory": schema.StringAttribute{Optional: true, MarkdownDescription: "Cache directory. Default: " +
+						"`KARPENTER_CATALOG_CACHE_DIR`, else `terraform-provider-karpenter` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux)."},
+					"ttl": schema.StringAttribute{Optional: true, MarkdownDescription: "How long a cached catalog is used, a Go duration " +
+						"such as `30m` or `6h`; `0s` turns the cache off. Default: `KARPENTER_CATALOG_CACHE_TTL`, else `1h`.",
+						Validators: []validator.String{durationValidator{}}},
+				},
+			},
 			"cluster_name": schema.StringAttribute{
 				Optional: true,
 				MarkdownDescription: "EKS cluster name. Node classes without selector terms discover subnets and security groups " +
@@ -155,6 +176,12 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		s.EC2Endpoint = cfg.Endpoints.EC2.ValueString()
 		s.STSEndpoint = cfg.Endpoints.STS.ValueString()
 	}
+	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
+	if err != nil {
+		resp.Diagnostics.AddAttributeError(path.Root("catalog_cache").AtName("ttl"), "Invalid catalog cache TTL", err.Error())
+		return
+	}
+	s.CatalogCache = disk
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "access_key", "secret_key")
 	tflog.Debug(ctx, "configuring AWS client", map[string]any{"region": s.Region, "profile": s.Profile, "ec2_endpoint": s.EC2Endpoint})
 

@@ -19,7 +19,23 @@ func TestMain(m *testing.M) {
 	if os.Getenv("TF_ACC") != "" {
 		acctest.SetDefaultEnv()
 	}
-	os.Exit(m.Run())
+	os.Exit(runWithFreshCatalogCache(m))
+}
+
+// runWithFreshCatalogCache gives the run its own catalog cache directory (unless one is set),
+// so that tests counting catalog calls never see a file of an earlier run.
+func runWithFreshCatalogCache(m *testing.M) int {
+	if os.Getenv(envCatalogCacheDir) != "" {
+		return m.Run()
+	}
+	dir, err := os.MkdirTemp("", "karpenter-catalog-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(dir)
+	os.Setenv(envCatalogCacheDir, dir)
+	return m.Run()
 }
 
 // callRecorder builds real clients and remembers them, so a test can sum the AWS calls that
