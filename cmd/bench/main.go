@@ -135,6 +135,8 @@ type report struct {
 	region string
 
 	ours, floor map[int][]time.Duration // timed plan runs by N
+	null        map[int][]time.Duration // timed plan runs of the do-nothing provider by N
+	cold        run                     // counted plan at the smallest N with the catalog cache off
 	narrow      []time.Duration         // timed plan runs of N = max with narrow pools
 	counted     map[int]run             // counted plan by N
 	narrowRun   run
@@ -148,7 +150,7 @@ type report struct {
 }
 
 func measure(ctx context.Context, o options) (*report, error) {
-	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, counted: map[int]run{}}
+	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, null: map[int][]time.Duration{}, counted: map[int]run{}}
 	if !o.skipGo {
 		say("Go benchmarks of the pure packages (-count %d, -benchtime %s)", o.goCount, o.benchtime)
 		res, err := runGoBenchmarks(o.root, o.goCount, o.benchtime)
@@ -201,9 +203,17 @@ func measure(ctx context.Context, o options) (*report, error) {
 		return nil, err
 	}
 
+	// The catalog's disk cache lives in the work directory: the warm-up plan fills it, as a
+	// user's first plan does, and the timed and counted plans read it.
+	os.Setenv("KARPENTER_CATALOG_CACHE_DIR", filepath.Join(work, "catalog-cache"))
+	os.Unsetenv("KARPENTER_CATALOG_CACHE_TTL")
+
 	maxN := o.pools[len(o.pools)-1]
-	oursDir, floorDir := map[int]string{}, map[int]string{}
+	oursDir, floorDir, nullDir := map[int]string{}, map[int]string{}, map[int]string{}
 	for _, n := range o.pools {
+		if nullDir[n], err = e.dir(fmt.Sprintf("null-%d", n), nullConfig(n)); err != nil {
+			return nil, err
+		}
 		if oursDir[n], err = e.dir(fmt.Sprintf("ours-%d", n), oursConfig(n, 1, "bench", broadReqs)); err != nil {
 			return nil, err
 		}
@@ -236,9 +246,12 @@ func measure(ctx context.Context, o options) (*report, error) {
 	if _, err := plan(floorDir[o.pools[0]], false); err != nil {
 		return nil, err
 	}
+	if _, err := plan(nullDir[o.pools[0]], false); err != nil {
+		return nil, err
+	}
 	for i := range o.reps {
 		for _, n := range o.pools {
-			say("timed plan %d/%d, N = %d: ours, then terraform_data", i+1, o.reps, n)
+			say("timed plan %d/%d, N = %d: ours, terraform_data, the do-nothing provider", i+1, o.reps, n)
 			ours, err := plan(oursDir[n], false)
 			if err != nil {
 				return nil, err
@@ -247,8 +260,13 @@ func measure(ctx context.Context, o options) (*report, error) {
 			if err != nil {
 				return nil, err
 			}
+			null, err := plan(nullDir[n], false)
+			if err != nil {
+				return nil, err
+			}
 			r.ours[n] = append(r.ours[n], ours.wall)
 			r.floor[n] = append(r.floor[n], floor.wall)
+			r.null[n] = append(r.null[n], null.wall)
 		}
 		say("timed plan %d/%d, N = %d, narrow pools", i+1, o.reps, maxN)
 		nr, err := plan(narrowDir, false)
@@ -263,6 +281,14 @@ func measure(ctx context.Context, o options) (*report, error) {
 		if r.counted[n], err = plan(oursDir[n], true); err != nil {
 			return nil, err
 		}
+	}
+	say("counted plan, N = %d, catalog cache off (KARPENTER_CATALOG_CACHE_TTL=0)", o.pools[0])
+	if err := ep.do(ctx, func() error {
+		var err error
+		r.cold, err = e.terraformCmdEnv(ctx, oursDir[o.pools[0]], true, []string{"KARPENTER_CATALOG_CACHE_TTL=0"}, "plan")
+		return err
+	}); err != nil {
+		return nil, err
 	}
 	say("counted plan, N = %d, narrow pools", maxN)
 	if r.narrowRun, err = plan(narrowDir, true); err != nil {

@@ -122,7 +122,29 @@ type tfEnv struct {
 	work      string // temp dir: plugins/, terraformrc, one dir per configuration
 	plugin    string // the provider binary
 	rc        string
-	profile   bool // the binary is cmd/bench/profprovider: counted runs write CPU and heap profiles
+	nullRC    string // CLI configuration serving cmd/bench/nullprovider instead (directories named null-*)
+	profile   bool   // the binary is cmd/bench/profprovider: counted runs write CPU and heap profiles
+}
+
+// nullConfig is n resources of the do-nothing provider plus one they depend on: what any
+// plugin provider built on the same framework costs Terraform.
+func nullConfig(n int) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    karpenter = { source = "nodeplane/karpenter" }
+  }
+}
+
+resource "karpenter_null" "class" {
+  name = "bench"
+}
+
+resource "karpenter_null" "pool" {
+  count = %d
+  name  = "bench-${count.index}"
+  class = karpenter_null.class.name
+}
+`, n)
 }
 
 func newTFEnv(root, terraform, work string, profile bool) (*tfEnv, error) {
@@ -131,19 +153,28 @@ func newTFEnv(root, terraform, work string, profile bool) (*tfEnv, error) {
 	if profile {
 		pkg = "./cmd/bench/profprovider"
 	}
-	cmd := exec.Command("go", "build", "-trimpath", "-o", e.plugin, pkg)
-	cmd.Dir = root
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the provider: %v\n%s", err, out)
+	nullPlugin := filepath.Join(work, "nullplugins", providerName)
+	e.nullRC = filepath.Join(work, "terraformrc-null")
+	for bin, p := range map[string]string{e.plugin: pkg, nullPlugin: "./cmd/bench/nullprovider"} {
+		cmd := exec.Command("go", "build", "-trimpath", "-o", bin, p)
+		cmd.Dir = root
+		if out, err := cmd.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("building %s: %v\n%s", p, err, out)
+		}
 	}
-	rc := fmt.Sprintf(`provider_installation {
+	for rc, bin := range map[string]string{e.rc: e.plugin, e.nullRC: nullPlugin} {
+		text := fmt.Sprintf(`provider_installation {
   dev_overrides {
     "registry.terraform.io/nodeplane/karpenter" = %q
   }
   direct {}
 }
-`, filepath.Dir(e.plugin))
-	return e, os.WriteFile(e.rc, []byte(rc), 0o644)
+`, filepath.Dir(bin))
+		if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+	}
+	return e, nil
 }
 
 // dir writes a configuration into work/name.
@@ -172,17 +203,30 @@ type run struct {
 // terraformCmd runs terraform args in dir. With counted, the provider logs at debug into a file
 // that is parsed for the API calls, and the provider processes are sampled for memory and CPU.
 func (e *tfEnv) terraformCmd(ctx context.Context, dir string, counted bool, args ...string) (run, error) {
+	return e.terraformCmdEnv(ctx, dir, counted, nil, args...)
+}
+
+// terraformCmdEnv is terraformCmd with extra environment variables (NAME=value).
+func (e *tfEnv) terraformCmdEnv(ctx context.Context, dir string, counted bool, extra []string, args ...string) (run, error) {
 	var r run
 	logPath := filepath.Join(dir, "provider.log")
-	env := []string{"TF_CLI_CONFIG_FILE=" + e.rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
+	rc := e.rc
+	if strings.HasPrefix(filepath.Base(dir), "null-") {
+		rc = e.nullRC
+	}
+	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
 	for _, kv := range os.Environ() {
 		if !strings.HasPrefix(kv, "TF_") {
 			env = append(env, kv)
 		}
 	}
+	env = append(env, extra...)
 	if counted {
 		_ = os.Remove(logPath)
-		env = append(env, "TF_LOG_PROVIDER=DEBUG", "TF_LOG_PATH="+logPath)
+		// The provider's own debug lines carry the API calls; the SDK's TRACE lines would only
+		// inflate the CPU and memory being measured, as they are off in a normal run.
+		env = append(env, "TF_LOG_PROVIDER=DEBUG", "TF_LOG_PATH="+logPath,
+			"TF_LOG_SDK=OFF", "TF_LOG_SDK_PROTO=OFF", "TF_LOG_SDK_FRAMEWORK=OFF")
 		if e.profile {
 			env = append(env, "KARPENTER_CPU_PROFILE="+filepath.Join(dir, "cpu.pprof"), "KARPENTER_HEAP_PROFILE="+filepath.Join(dir, "heap.pprof"))
 		}

@@ -16,3 +16,15 @@ provider "karpenter" {
   }
   cluster_name = "my-cluster"
 }
+
+# CI runner: keep the instance-type catalog next to the workspace for six hours (default: the
+# user's cache directory, one hour; ttl = "0s" reads EC2 in every provider process).
+provider "karpenter" {
+  alias        = "ci"
+  region       = "eu-west-1"
+  cluster_name = "my-cluster"
+  catalog_cache = {
+    directory = ".terraform/karpenter-catalog"
+    ttl       = "6h"
+  }
+}

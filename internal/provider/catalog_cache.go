@@ -43,9 +43,9 @@ func catalogCacheSettings(m *catalogCacheModel, getenv func(string) string, user
 		return nil, nil
 	}
 	if dir == "" {
-		base, err := userCacheDir()
-		if err != nil || base == "" {
-			return nil, nil // no home: every process reads EC2, as without a cache
+		base, _ := userCacheDir() // an error means no home directory: base is "" then
+		if base == "" {
+			return nil, nil // every process reads EC2, as without a cache
 		}
 		dir = filepath.Join(base, "terraform-provider-karpenter")
 	}
