@@ -26,9 +26,9 @@ output "summary" {
       tostring(data.karpenter_pod_capacity.secondary[t].max_pods),
       format("%d [%d]", data.karpenter_pod_capacity.prefix[t].max_pods, data.karpenter_pod_capacity.prefix[t].karpenter_assumed_pods),
     tostring(data.karpenter_pod_capacity.custom_networking[t].max_pods))],
-    ["", "Launch plan of pool default-general (first 8 of ${length(module.default.launch_plans.general)} options):"],
-    [for o in slice(module.default.launch_plans.general, 0, min(8, length(module.default.launch_plans.general))) :
-    format("  %-14s %-16s %-26s %-10s %4d pods %4d IPs", o.instance_type, o.zone, o.subnet_id, o.capacity_type, o.max_pods, o.vpc_ips_at_max_pods)],
+    ["", "Launch plan of pool default-general (CreateFleet overrides by zone and capacity type; first 5 types, max pods):"],
+    [for g in module.default.launch_plans.general : format("  %-16s %-26s %-10s %2d types: %s ...", g.zone, g.subnet_id, g.capacity_type, length(g.instance_types),
+    join(", ", [for t in slice(g.instance_types, 0, min(5, length(g.instance_types))) : "${t} (${module.default.max_pods.general[t]})"]))],
     ["", "EFA pool efa-training:"],
     [for lt in module.efa.launch_templates.training : format("  %-30s %2d EFA interfaces, %4d pods", join(",", lt.instance_types),
     length([for ni in lt.network_interfaces : ni if ni.interface_type != "interface"]), lt.max_pods)],

@@ -78,14 +78,12 @@ type zonePlanTF struct {
 	PodSubnetID  *string `tfsdk:"pod_subnet_id"`
 }
 
-type optionTF struct {
-	InstanceType   string `tfsdk:"instance_type"`
-	Zone           string `tfsdk:"zone"`
-	SubnetID       string `tfsdk:"subnet_id"`
-	CapacityType   string `tfsdk:"capacity_type"`
-	MaxPods        int64  `tfsdk:"max_pods"`
-	VPCIPsAtMax    int64  `tfsdk:"vpc_ips_at_max_pods"`
-	LaunchTemplate string `tfsdk:"launch_template"`
+// optionGroupTF is the launch options of one (zone, capacity type).
+type optionGroupTF struct {
+	Zone          string   `tfsdk:"zone"`
+	SubnetID      string   `tfsdk:"subnet_id"`
+	CapacityType  string   `tfsdk:"capacity_type"`
+	InstanceTypes []string `tfsdk:"instance_types"`
 }
 
 type capacityTF struct {

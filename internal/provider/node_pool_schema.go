@@ -145,10 +145,12 @@ func nodePoolSchema() schema.Schema {
 				"available_ip_address_count": cInt("Free IPv4 addresses in the chosen subnet."),
 				"pod_subnet_id":              cStr("Custom networking: the zone's pod subnet."),
 			}),
-			"launch_plan": computedList("The options a CreateFleet call would receive, in order (at most 60 instance types).", map[string]schema.Attribute{
-				"instance_type": cStr("Instance type."), "zone": cStr("Zone."), "subnet_id": cStr("Subnet."),
-				"capacity_type": cStr("`on-demand` or `spot`."), "max_pods": cInt("Max pods."),
-				"vpc_ips_at_max_pods": cInt("IPs a full node consumes."), "launch_template": cStr("Launch template name."),
+			"launch_plan": computedList("The CreateFleet overrides Karpenter would send (at most 60 instance types), grouped by zone and capacity "+
+				"type: each group's subnet and the instance types offered there, in the order of `instance_types`. Max pods per type are in "+
+				"`max_pods`, the launch template of each type in `launch_templates`.", map[string]schema.Attribute{
+				"zone": cStr("Zone."), "subnet_id": cStr("Subnet Karpenter would launch into in that zone."),
+				"capacity_type":  cStr("`on-demand` or `spot`."),
+				"instance_types": cStrList("Instance types of the overrides for this zone and capacity type."),
 			}),
 			"capacity": computedList("Per zone: free IPs, nodes the IPs can hold at max density of the hungriest type, and nodes the limits allow (-1: unbounded).",
 				map[string]schema.Attribute{

@@ -1,17 +1,22 @@
 package provider
 
 import (
+	"cmp"
+	"slices"
+
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
-// The largest computed values of a pool (hundreds of instance types, up to 60 launch options)
+// The largest computed values of a pool (hundreds of instance types, the launch options)
 // are built directly rather than through the framework's reflection, which dominated a plan's
 // CPU time at 100 pools (see docs/guides/performance.md).
 
 var (
-	optionAttrTypes = attrTypesOf(optionTF{})
-	optionObjType   = types.ObjectType{AttrTypes: optionAttrTypes}
+	optionGroupAttrTypes = attrTypesOf(optionGroupTF{})
+	optionGroupObjType   = types.ObjectType{AttrTypes: optionGroupAttrTypes}
 )
 
 func stringListValue(ss []string) types.List {
@@ -29,14 +34,62 @@ func int64MapValue(m map[string]int64) types.Map {
 	}
 	return types.MapValueMust(types.Int64Type, elems)
 }
-func optionList(os []optionTF) types.List {
-	elems := make([]attr.Value, len(os))
-	for i, o := range os {
-		elems[i] = types.ObjectValueMust(optionAttrTypes, map[string]attr.Value{
-			"instance_type": types.StringValue(o.InstanceType), "zone": types.StringValue(o.Zone), "subnet_id": types.StringValue(o.SubnetID),
-			"capacity_type": types.StringValue(o.CapacityType), "max_pods": types.Int64Value(o.MaxPods),
-			"vpc_ips_at_max_pods": types.Int64Value(o.VPCIPsAtMax), "launch_template": types.StringValue(o.LaunchTemplate),
+// groupOptions folds the planner's ordered options into one group per (zone, capacity type),
+// groups sorted by zone then capacity type, each keeping the options' instance-type order.
+func groupOptions(opts []launchplan.Option) []optionGroupTF {
+	type key struct{ zone, capacityType string }
+	index := map[key]int{}
+	var groups []optionGroupTF
+	for _, o := range opts {
+		k := key{o.Zone, o.CapacityType}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, optionGroupTF{Zone: o.Zone, SubnetID: o.SubnetID, CapacityType: o.CapacityType, InstanceTypes: []string{}})
+		}
+		groups[i].InstanceTypes = append(groups[i].InstanceTypes, o.InstanceType)
+	}
+	slices.SortStableFunc(groups, func(a, b optionGroupTF) int {
+		return cmp.Or(cmp.Compare(a.Zone, b.Zone), cmp.Compare(a.CapacityType, b.CapacityType))
+	})
+	return groups
+}
+
+func optionGroupList(gs []optionGroupTF) types.List {
+	elems := make([]attr.Value, len(gs))
+	for i, g := range gs {
+		elems[i] = types.ObjectValueMust(optionGroupAttrTypes, map[string]attr.Value{
+			"zone": types.StringValue(g.Zone), "subnet_id": types.StringValue(g.SubnetID),
+			"capacity_type": types.StringValue(g.CapacityType), "instance_types": stringListValue(g.InstanceTypes),
 		})
 	}
-	return types.ListValueMust(optionObjType, elems)
+	return types.ListValueMust(optionGroupObjType, elems)
+}
+
+var (
+	interfaceAttrTypes = attrTypesOf(interfaceTF{})
+	interfaceObjType   = types.ObjectType{AttrTypes: interfaceAttrTypes}
+)
+
+// launchTemplateList is types.ListValueFrom(launchTemplateObjType, lts) without reflection.
+func launchTemplateList(lts []launchTemplateTF) types.List {
+	elems := make([]attr.Value, len(lts))
+	for i, lt := range lts {
+		nis := make([]attr.Value, len(lt.NetworkInterfaces))
+		for j, ni := range lt.NetworkInterfaces {
+			nis[j] = types.ObjectValueMust(interfaceAttrTypes, map[string]attr.Value{
+				"network_card_index": types.Int64Value(ni.NetworkCardIndex), "device_index": types.Int64Value(ni.DeviceIndex),
+				"interface_type": types.StringValue(ni.InterfaceType), "security_group_ids": stringListValue(ni.SecurityGroupIDs),
+				"associate_public_ip_address": types.BoolPointerValue(ni.AssociatePublicIPAddress),
+				"ipv4_prefix_count":           types.Int64PointerValue(ni.IPv4PrefixCount),
+			})
+		}
+		elems[i] = types.ObjectValueMust(launchTemplateObjType.AttrTypes, map[string]attr.Value{
+			"name": types.StringValue(lt.Name), "id": lt.ID, "default_version": lt.DefaultVersion, "max_pods": types.Int64Value(lt.MaxPods),
+			"instance_types": stringListValue(lt.InstanceTypes), "network_interfaces": types.ListValueMust(interfaceObjType, nis),
+			"user_data": types.StringValue(lt.UserData), "fingerprint": types.StringValue(lt.Fingerprint),
+		})
+	}
+	return types.ListValueMust(launchTemplateObjType, elems)
 }

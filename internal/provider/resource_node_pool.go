@@ -148,7 +148,7 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("instance_types"), types.ListUnknown(types.StringType))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("max_pods"), types.MapUnknown(types.Int64Type))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("karpenter_assumed_pods"), types.MapUnknown(types.Int64Type))...)
-	for name, elem := range map[string]any{"zones": zonePlanTF{}, "launch_plan": optionTF{}, "capacity": capacityTF{}} {
+	for name, elem := range map[string]any{"zones": zonePlanTF{}, "launch_plan": optionGroupTF{}, "capacity": capacityTF{}} {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
@@ -203,11 +203,6 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	for _, z := range p.Zones {
 		zones = append(zones, zonePlanTF{Zone: z.Zone, ZoneID: z.ZoneID, SubnetID: z.SubnetID, AvailableIPs: int64(z.AvailableIPs), PodSubnetID: emptyNil(z.PodSubnetID)})
 	}
-	opts := make([]optionTF, 0, len(p.LaunchPlan))
-	for _, o := range p.LaunchPlan {
-		opts = append(opts, optionTF{InstanceType: o.InstanceType, Zone: o.Zone, SubnetID: o.SubnetID, CapacityType: o.CapacityType,
-			MaxPods: int64(o.MaxPods), VPCIPsAtMax: int64(o.VPCIPsAtMax), LaunchTemplate: o.LaunchTemplate})
-	}
 	caps := make([]capacityTF, 0, len(p.Capacity))
 	for _, c := range p.Capacity {
 		caps = append(caps, capacityTF{Zone: c.Zone, AvailableIPs: int64(c.AvailableIPs), NodesByIPs: int64(c.NodesByIPs), NodesByLimits: int64(c.NodesByLimits)})
@@ -227,11 +222,10 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
 	m.Zones, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}, zones)
 	diags.Append(d...)
-	m.LaunchPlan = optionList(opts)
+	m.LaunchPlan = optionGroupList(groupOptions(p.LaunchPlan))
 	m.Capacity, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(capacityTF{})}, caps)
 	diags.Append(d...)
-	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, lts)
-	diags.Append(d...)
+	m.LaunchTemplates = launchTemplateList(lts)
 	warnings := make([]string, 0, len(p.Warnings))
 	for _, w := range p.Warnings {
 		if w.Path != "" {

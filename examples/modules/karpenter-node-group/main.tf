@@ -93,7 +93,7 @@ output "node_pool_manifests" {
 }
 
 output "launch_plans" {
-  description = "Per pool: the CreateFleet options Karpenter would use."
+  description = "Per pool: the CreateFleet overrides Karpenter would use, by zone and capacity type."
   value       = { for k, p in karpenter_node_pool.this : k => p.launch_plan }
 }
 
