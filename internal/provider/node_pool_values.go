@@ -34,6 +34,7 @@ func int64MapValue(m map[string]int64) types.Map {
 	}
 	return types.MapValueMust(types.Int64Type, elems)
 }
+
 // groupOptions folds the planner's ordered options into one group per (zone, capacity type),
 // groups sorted by zone then capacity type, each keeping the options' instance-type order.
 func groupOptions(opts []launchplan.Option) []optionGroupTF {
