@@ -147,6 +147,7 @@ type report struct {
 	refreshBase run // counted first plan of the same configuration before apply
 
 	missed, met int
+	linear      bool // planning time grows at most linearly with the catalog (BenchmarkBuildScaling)
 }
 
 func measure(ctx context.Context, o options) (*report, error) {

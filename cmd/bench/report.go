@@ -26,6 +26,12 @@ func (r *report) table() string {
 	check := func(b bool) *bool { return &b }
 
 	for _, b := range goBenches {
+		if b.name == "BenchmarkBuildScaling" {
+			if result, ok := r.scaling(b.pkg + "." + b.name); ok {
+				add(fmt.Sprintf("Go: %s (`%s`)", b.what, b.name), result, "linear in catalog size", check(r.linear))
+			}
+			continue
+		}
 		res, ok := r.goRes[b.pkg+"."+b.name]
 		if !ok {
 			continue
@@ -134,6 +140,36 @@ func (r *report) table() string {
 	}
 	fmt.Fprintf(&b, "\n%s/%s, %d CPUs, %s; targets met: %d, missed: %d.\n", runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Now().UTC().Format("2006-01-02"), r.met, r.missed)
 	return b.String()
+}
+
+// scaling formats the sub-benchmarks key/types=N as time per op and per type at each N, and
+// sets r.linear when the time grows at most linearly: from the smallest to the largest
+// catalog, the time per type may not rise by more than a quarter (noise).
+func (r *report) scaling(key string) (string, bool) {
+	type point struct {
+		n  int
+		ns float64
+	}
+	var pts []point
+	for k, v := range r.goRes {
+		if rest, ok := strings.CutPrefix(k, key+"/types="); ok {
+			var n int
+			if _, err := fmt.Sscan(rest, &n); err == nil && n > 0 {
+				pts = append(pts, point{n, v.nsPerOp})
+			}
+		}
+	}
+	if len(pts) < 2 {
+		return "", false
+	}
+	slices.SortFunc(pts, func(a, b point) int { return a.n - b.n })
+	var parts []string
+	for _, p := range pts {
+		parts = append(parts, fmt.Sprintf("%d types %s (%s per type)", p.n, fmtNs(p.ns), fmtNs(p.ns/float64(p.n))))
+	}
+	first, last := pts[0], pts[len(pts)-1]
+	r.linear = last.ns/float64(last.n) <= 1.25*first.ns/float64(first.n)
+	return strings.Join(parts, "; "), true
 }
 
 func medianDur(ds []time.Duration) time.Duration {

@@ -1,6 +1,7 @@
 package launchplan
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
@@ -43,5 +44,27 @@ func BenchmarkSelectBaseline(b *testing.B) {
 		if _, err := in.Catalog.Select(in.Requirements[1:], opts); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// scalingSizes are the catalog sizes of BenchmarkBuildScaling: each doubles the last, so a
+// linear planner doubles its time from one to the next.
+var scalingSizes = []int{200, 400, 800, 1600}
+
+// BenchmarkBuildScaling plans the benchInput pool over catalogs of growing size, to show that
+// planning a pool is linear in the catalog (make bench reports the time per type at each size).
+func BenchmarkBuildScaling(b *testing.B) {
+	for _, n := range scalingSizes {
+		b.Run(fmt.Sprintf("types=%d", n), func(b *testing.B) {
+			in := benchInput()
+			in.Catalog = syntheticCatalog(n)
+			if _, errs := Build(in); len(errs) > 0 {
+				b.Fatal(errs)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				Build(in)
+			}
+		})
 	}
 }
