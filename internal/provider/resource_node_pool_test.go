@@ -104,6 +104,23 @@ func TestAccNodePool_general(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					everyAttr(nodePoolRes, "launch_plan", "zone", a.Zone, b.Zone),
 					everyAttr(nodePoolRes, "launch_plan", "subnet_id", a.ID, b.ID),
+					func(s *terraform.State) error { // one override group per zone (on-demand only), each within CreateFleet's 60 types
+						at := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+						if at["launch_plan.#"] != "2" {
+							return fmt.Errorf("launch_plan has %s groups, want 2 (one per zone)", at["launch_plan.#"])
+						}
+						for i := range 2 {
+							n, _ := strconv.Atoi(at[fmt.Sprintf("launch_plan.%d.instance_types.#", i)])
+							if ct := at[fmt.Sprintf("launch_plan.%d.capacity_type", i)]; ct != "on-demand" || n == 0 || n > 60 {
+								return fmt.Errorf("launch_plan.%d: capacity type %q with %d instance types", i, ct, n)
+							}
+							first := at[fmt.Sprintf("launch_plan.%d.instance_types.0", i)]
+							if at["max_pods."+first] == "" {
+								return fmt.Errorf("launch_plan.%d starts with %q, which has no max_pods entry", i, first)
+							}
+						}
+						return nil
+					},
 					everyAttr(nodePoolRes, "zones", "zone", a.Zone, b.Zone),
 					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2"),
 					resource.TestCheckResourceAttr(nodePoolRes, "zones.0.subnet_id", a.ID),
