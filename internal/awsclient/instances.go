@@ -36,9 +36,12 @@ type Instance struct {
 	SubnetID       string
 	PrivateIP      string
 	CapacityType   string // on-demand or spot
-	LaunchTemplate string // name, from the aws:ec2launchtemplate tags or the provider's own tag
-	State          string
-	LaunchTime     time.Time
+	LaunchTemplate string // name, from the provider's own tag (the template's instance tags)
+	// Fingerprint is the content fingerprint of the template version the instance was launched
+	// with (tag written by the template); "" for instances launched before the tag existed.
+	Fingerprint string
+	State       string
+	LaunchTime  time.Time
 }
 
 // Live reports whether the instance counts toward a pool's replicas.
@@ -91,11 +94,16 @@ func instanceFrom(in ec2types.Instance) Instance {
 	}
 	tags := tagMap(in.Tags)
 	i.LaunchTemplate = tags[TagLaunchTemplateName]
+	i.Fingerprint = tags[TagTemplateFingerprint]
 	return i
 }
 
-// TagLaunchTemplateName is the provider's own tag naming the template an instance came from.
-const TagLaunchTemplateName = "karpenter.nodeplane.io/launch-template"
+// Tags a launch template writes on its instances: the template's name and the fingerprint of
+// its content (see Fingerprint).
+const (
+	TagLaunchTemplateName  = "karpenter.nodeplane.io/launch-template"
+	TagTemplateFingerprint = "karpenter.nodeplane.io/template-fingerprint"
+)
 
 // Override is one CreateFleet override.
 type Override struct {

@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"time"
@@ -187,8 +188,15 @@ func requestData(lt launchplan.LaunchTemplate) *ec2types.RequestLaunchTemplateDa
 	}
 	if len(lt.Tags) > 0 {
 		tags := tagList(lt.Tags)
+		// Instances also carry the template's name and the fingerprint of the content they were
+		// launched with: a static pool replaces nodes whose fingerprint is no longer the
+		// template's (Karpenter's drift). The fingerprint leaves TagSpecifications out, so the
+		// tag does not feed back into it.
+		instanceTags := maps.Clone(lt.Tags)
+		instanceTags[TagLaunchTemplateName] = lt.Name
+		instanceTags[TagTemplateFingerprint] = Fingerprint(lt)
 		d.TagSpecifications = []ec2types.LaunchTemplateTagSpecificationRequest{
-			{ResourceType: ec2types.ResourceTypeInstance, Tags: tags},
+			{ResourceType: ec2types.ResourceTypeInstance, Tags: tagList(instanceTags)},
 			{ResourceType: ec2types.ResourceTypeVolume, Tags: tags},
 			{ResourceType: ec2types.ResourceTypeNetworkInterface, Tags: tags},
 		}

@@ -105,3 +105,23 @@ func (t *SubnetTracker) Take(subnetID string, ips int) { t.taken[subnetID] += ip
 
 // MarkUnavailable skips a subnet that EC2 said has no free addresses.
 func (t *SubnetTracker) MarkUnavailable(subnetID string) { t.unavailable[subnetID] = true }
+
+// TemplateStamp is what a static node records of the template it was launched from: the
+// template's name and the fingerprint of its content at launch (both empty for nodes launched
+// before the provider tagged them).
+type TemplateStamp struct {
+	Template, Fingerprint string
+}
+
+// Drifted reports whether a node launched with stamp no longer matches the pool's planned
+// templates (name -> content fingerprint): its template is gone from the plan (the group
+// changed, e.g. another max pods) or holds other content now. This is Karpenter's drift for
+// static capacity: such nodes are replaced. A node without a stamp is never called drifted,
+// since nothing says what it runs.
+func Drifted(stamp TemplateStamp, planned map[string]string) bool {
+	if stamp.Template == "" || stamp.Fingerprint == "" {
+		return false
+	}
+	fp, ok := planned[stamp.Template]
+	return !ok || fp != stamp.Fingerprint
+}

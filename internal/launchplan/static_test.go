@@ -93,3 +93,25 @@ func TestConsistencyWarning(t *testing.T) {
 		t.Fatal("prefix delegation: no consistency warning")
 	}
 }
+
+func TestDrifted(t *testing.T) {
+	planned := map[string]string{"c/p/aaa": "f1", "c/p/bbb": "f2"}
+	for _, tc := range []struct {
+		name  string
+		stamp TemplateStamp
+		want  bool
+	}{
+		{"same template, same content", TemplateStamp{"c/p/aaa", "f1"}, false},
+		{"same template, content changed", TemplateStamp{"c/p/aaa", "f0"}, true},
+		{"template no longer planned", TemplateStamp{"c/p/zzz", "f1"}, true},
+		{"content of another group", TemplateStamp{"c/p/aaa", "f2"}, true},
+		{"no stamp (launched before tagging)", TemplateStamp{}, false},
+		{"name without fingerprint", TemplateStamp{"c/p/aaa", ""}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Drifted(tc.stamp, planned); got != tc.want {
+				t.Errorf("Drifted(%+v) = %v, want %v", tc.stamp, got, tc.want)
+			}
+		})
+	}
+}

@@ -175,8 +175,11 @@ func nodePoolSchema() schema.Schema {
 			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class."),
 			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
 				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
-					"`launch_template`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
-					"outside Terraform drops out, so the next plan shows the pool to be updated; a tagged instance missing from state is adopted."},
+					"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
+					"outside Terraform drops out, so the next plan shows the pool to be updated; a tagged instance missing from state is adopted. " +
+					"`template_fingerprint` is the `fingerprint` of the template content the node was launched with: when a plan changes that content " +
+					"(or the template is repaired after a change outside Terraform), the node has drifted, the plan warns, and apply launches a " +
+					"replacement before terminating it, as Karpenter replaces drifted nodes."},
 			"timeouts": timeouts.Attributes(context.Background(), timeouts.Opts{Create: true, Update: true, Delete: true}),
 			"warnings": cStrList("The plan's warnings (also shown as Terraform warnings), e.g. subnets too small for the limits at max pod density."),
 		},

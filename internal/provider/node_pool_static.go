@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"net"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,15 +31,18 @@ var testHookAfterLaunch func(pool string) error
 
 // nodeTF is one instance of a static pool.
 type nodeTF struct {
-	InstanceID      string `tfsdk:"instance_id"`
-	InstanceType    string `tfsdk:"instance_type"`
-	Zone            string `tfsdk:"zone"`
-	SubnetID        string `tfsdk:"subnet_id"`
-	PrivateIP       string `tfsdk:"private_ip"`
-	CapacityType    string `tfsdk:"capacity_type"`
-	LaunchTemplate  string `tfsdk:"launch_template"`
-	State           string `tfsdk:"state"`
-	InPlannedSubnet bool   `tfsdk:"in_planned_subnet"`
+	InstanceID     string `tfsdk:"instance_id"`
+	InstanceType   string `tfsdk:"instance_type"`
+	Zone           string `tfsdk:"zone"`
+	SubnetID       string `tfsdk:"subnet_id"`
+	PrivateIP      string `tfsdk:"private_ip"`
+	CapacityType   string `tfsdk:"capacity_type"`
+	LaunchTemplate string `tfsdk:"launch_template"`
+	// TemplateFingerprint is the fingerprint of the template content the node was launched
+	// with; when it is not the planned template's, the node has drifted and apply replaces it.
+	TemplateFingerprint string `tfsdk:"template_fingerprint"`
+	State               string `tfsdk:"state"`
+	InPlannedSubnet     bool   `tfsdk:"in_planned_subnet"`
 }
 
 var nodeObjType = types.ObjectType{AttrTypes: attrTypesOf(nodeTF{})}
@@ -80,7 +84,7 @@ func nodesFrom(instances []awsclient.Instance, planned map[string]resolvedSubnet
 		}
 		out = append(out, nodeTF{
 			InstanceID: i.ID, InstanceType: i.Type, Zone: i.Zone, SubnetID: i.SubnetID, PrivateIP: i.PrivateIP,
-			CapacityType: i.CapacityType, LaunchTemplate: i.LaunchTemplate, State: i.State,
+			CapacityType: i.CapacityType, LaunchTemplate: i.LaunchTemplate, TemplateFingerprint: i.Fingerprint, State: i.State,
 			InPlannedSubnet: inCIDR(i.PrivateIP, planned[i.Zone].CIDRBlock),
 		})
 	}
@@ -105,8 +109,10 @@ func clientToken(parts ...string) string {
 
 // reconcileNodes brings the pool's live instances to `replicas`: adopts tagged instances left
 // by an interrupted apply, launches the difference through instant fleets spread over the
-// zones, or terminates the newest. It returns the live nodes, also on error, so what did launch
-// stays in state.
+// zones, or terminates the newest. Drifted nodes (launched from template content the plan no
+// longer has) are replaced: the replacements launch first and the drifted nodes are terminated
+// once the pool has its replicas running. It returns the live nodes, also on error, so what did
+// launch stays in state.
 func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel, p launchplan.Plan, rc resolvedClass,
 	templateIDs map[string]string, wait time.Duration, diags *diag.Diagnostics) (live []awsclient.Instance, aborted bool) {
 	replicas := int(m.Replicas.ValueInt64())
@@ -119,12 +125,21 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 		diags.AddError("Cannot list the pool's instances", err.Error())
 		return nil, false
 	}
+	// Drifted nodes (launched from template content the plan no longer has) do not count toward
+	// replicas: replacements launch first, and the drifted nodes are terminated once they run.
+	fingerprints := plannedFingerprints(p)
 	var nodes []launchplan.Node
+	var drifted []string
 	for _, i := range found {
-		if i.Live() {
-			live = append(live, i)
-			nodes = append(nodes, launchplan.Node{ID: i.ID, Zone: i.Zone, Order: i.LaunchTime.UnixNano()})
+		if !i.Live() {
+			continue
 		}
+		if launchplan.Drifted(launchplan.TemplateStamp{Template: i.LaunchTemplate, Fingerprint: i.Fingerprint}, fingerprints) {
+			drifted = append(drifted, i.ID)
+			continue
+		}
+		live = append(live, i)
+		nodes = append(nodes, launchplan.Node{ID: i.ID, Zone: i.Zone, Order: i.LaunchTime.UnixNano()})
 	}
 	zones := make([]string, len(p.Zones))
 	for i, z := range p.Zones {
@@ -133,9 +148,9 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 	launch, terminate := launchplan.Reconcile(zones, nodes, replicas)
 
 	if len(terminate) > 0 {
-		if err := x.Terminate(ctx, terminate); err != nil {
+		if err := x.Terminate(ctx, append(terminate, drifted...)); err != nil {
 			diags.AddError("Cannot scale the pool down", err.Error())
-			return live, false
+			return append(live, instancesByID(found, drifted)...), false
 		}
 		gone := map[string]bool{}
 		for _, id := range terminate {
@@ -199,7 +214,7 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 			}
 			ids, fleetErrs, err := x.Launch(ctx, awsclient.LaunchRequest{
 				Overrides: overrides, Count: remaining, CapacityType: capType, Tags: instTags,
-				ClientToken: clientToken(pool, zl.Zone, subnet.ID, fmt.Sprint(remaining), strings.Join(liveIDs, ",")),
+				ClientToken: clientToken(pool, zl.Zone, subnet.ID, fmt.Sprint(remaining), strings.Join(liveIDs, ","), strings.Join(drifted, ",")),
 			})
 			if err != nil {
 				launchErrs = append(launchErrs, err.Error())
@@ -252,7 +267,37 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 		diags.AddAttributeError(path.Root("replicas"), "Static capacity only partly launched",
 			fmt.Sprintf("%d of %d nodes are running. %s", len(live), replicas, strings.Join(launchErrs, "; ")))
 	}
+	if len(drifted) > 0 {
+		if len(live) < replicas || diags.HasError() {
+			// Keep the drifted nodes until their replacements run: no capacity is dropped.
+			return append(live, instancesByID(found, drifted)...), false
+		}
+		if err := x.Terminate(ctx, drifted); err != nil {
+			diags.AddError("Cannot terminate drifted nodes", fmt.Sprintf("their replacements run; terminating %s failed: %v", strings.Join(drifted, ", "), err))
+			return append(live, instancesByID(found, drifted)...), false
+		}
+	}
 	return live, false
+}
+
+// plannedFingerprints maps the plan's launch templates to their content fingerprints.
+func plannedFingerprints(p launchplan.Plan) map[string]string {
+	out := make(map[string]string, len(p.LaunchTemplates))
+	for _, lt := range p.LaunchTemplates {
+		out[lt.Name] = awsclient.Fingerprint(lt)
+	}
+	return out
+}
+
+// instancesByID picks the instances with the given ids, in the order of all.
+func instancesByID(all []awsclient.Instance, ids []string) []awsclient.Instance {
+	var out []awsclient.Instance
+	for _, i := range all {
+		if slices.Contains(ids, i.ID) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // terminateAll ends every instance of the pool and waits until they are gone.

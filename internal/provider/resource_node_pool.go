@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -358,6 +359,8 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 	for _, z := range p.Zones {
 		zones[z.Zone] = true
 	}
+	fingerprints := plannedFingerprints(p)
+	var drifted []string
 	for _, n := range nodes {
 		if !zones[n.Zone] {
 			return
@@ -366,6 +369,15 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
 				fmt.Sprintf("nodes: %s has private IP %s, outside the CIDR of the subnet planned for %s", n.InstanceID, n.PrivateIP, n.Zone))
 		}
+		if launchplan.Drifted(launchplan.TemplateStamp{Template: n.LaunchTemplate, Fingerprint: n.TemplateFingerprint}, fingerprints) {
+			drifted = append(drifted, fmt.Sprintf("%s (%s)", n.InstanceID, n.LaunchTemplate))
+		}
+	}
+	if len(drifted) > 0 {
+		diags.AddAttributeWarning(path.Root("nodes"), "Drifted nodes will be replaced",
+			fmt.Sprintf("nodes: %d node(s) run launch-template content the plan changes: %s. Apply launches replacements with the new "+
+				"template and terminates these once the replacements run, as Karpenter replaces drifted static capacity.", len(drifted), strings.Join(drifted, ", ")))
+		return
 	}
 	if int64(len(nodes)) == plan.Replicas.ValueInt64() {
 		plan.Nodes = state.Nodes

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"sync"
 	"testing"
 
@@ -14,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
@@ -21,12 +23,18 @@ import (
 const testAMI = "ami-0123456789abcdef0"
 
 func staticConfig(cluster, pool string, replicas int) string {
+	return staticConfigClass(cluster, pool, replicas, "")
+}
+
+// staticConfigClass is staticConfig with extra node-class lines.
+func staticConfigClass(cluster, pool string, replicas int, classLines string) string {
 	return providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "static"
   role               = "KarpenterNodeRole"
   ami_family         = "AL2023"
   ami_selector_terms = [{ id = %q }]
+%s
 }
 
 resource "karpenter_node_pool" "test" {
@@ -39,7 +47,7 @@ resource "karpenter_node_pool" "test" {
   limits = { nodes = "5" }
   timeouts = { create = "5m", update = "5m", delete = "5m" }
 }
-`, testAMI, pool, replicas)
+`, testAMI, classLines, pool, replicas)
 }
 
 // poolInstances lists the live instances tagged for the pool, straight from EC2.
@@ -284,5 +292,80 @@ func TestAccNodePool_staticFlagsNodeOutsidePlannedSubnet(t *testing.T) {
 				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "nodes.*", map[string]string{"in_planned_subnet": "true"}),
 			),
 		}},
+	})
+}
+
+// nodesStamped checks that every node names one of the pool's launch templates and carries
+// that template's current fingerprint, and that none of the nodes is in old.
+func nodesStamped(n int, old *[]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+		if a["nodes.#"] != fmt.Sprint(n) {
+			return fmt.Errorf("nodes.# = %s, want %d", a["nodes.#"], n)
+		}
+		fingerprint := map[string]string{}
+		for i := 0; a[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
+			fingerprint[a[fmt.Sprintf("launch_templates.%d.name", i)]] = a[fmt.Sprintf("launch_templates.%d.fingerprint", i)]
+		}
+		for i := range n {
+			p := fmt.Sprintf("nodes.%d.", i)
+			id, lt, fp := a[p+"instance_id"], a[p+"launch_template"], a[p+"template_fingerprint"]
+			if want, ok := fingerprint[lt]; !ok || fp != want || fp == "" {
+				return fmt.Errorf("node %s: launch_template %q, template_fingerprint %q; the pool's templates: %v", id, lt, fp, fingerprint)
+			}
+			if old != nil && slices.Contains(*old, id) {
+				return fmt.Errorf("node %s survived the template change", id)
+			}
+		}
+		return nil
+	}
+}
+
+// A template change (here the class's user data) drifts the static nodes: the plan warns, and
+// apply launches replacements with the new template and terminates the old nodes.
+func TestAccNodePool_staticDriftReplaced(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("drift")
+	discoveryNetwork(t, cluster)
+	var before []string
+	record := func(s *terraform.State) error {
+		a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+		before = []string{a["nodes.0.instance_id"], a["nodes.1.instance_id"]}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(*terraform.State) error {
+			if n := len(poolInstances(t, cluster, pool)); n != 0 {
+				return fmt.Errorf("%d instances left after destroy", n)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`),
+				Check:  resource.ComposeAggregateTestCheckFunc(nodesStamped(2, nil), expectInstances(t, cluster, pool, 2), record),
+			},
+			{
+				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectUnknownValue(nodePoolRes, tfjsonpath.New("nodes")),
+				}},
+				// After apply, the framework's follow-up plan must be empty: the new nodes match.
+				Check: resource.ComposeAggregateTestCheckFunc(nodesStamped(2, &before), expectInstances(t, cluster, pool, 2),
+					func(*terraform.State) error {
+						for _, i := range poolInstances(t, cluster, pool) {
+							if slices.Contains(before, aws.ToString(i.InstanceId)) {
+								return fmt.Errorf("drifted instance %s still live", aws.ToString(i.InstanceId))
+							}
+						}
+						return nil
+					}),
+			},
+		},
 	})
 }
