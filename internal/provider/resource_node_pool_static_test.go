@@ -369,3 +369,62 @@ func TestAccNodePool_staticDriftReplaced(t *testing.T) {
 		},
 	})
 }
+
+// A crash after the first replacement launched, before state was saved: the re-apply counts
+// that replacement as healthy, launches the rest and only then terminates the drifted nodes.
+func TestAccNodePool_staticDriftCrash(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("driftcrash")
+	discoveryNetwork(t, cluster)
+
+	var mu sync.Mutex
+	armed, crashes := false, 0
+	setCrashHook(pool, func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		if armed && crashes == 0 {
+			crashes++
+			return errors.New("simulated crash after launching a replacement")
+		}
+		return nil
+	})
+	t.Cleanup(func() { setCrashHook(pool, nil) })
+
+	var before []string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`),
+				Check: resource.ComposeAggregateTestCheckFunc(nodesStamped(2, nil), func(s *terraform.State) error {
+					a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+					before = []string{a["nodes.0.instance_id"], a["nodes.1.instance_id"]}
+					mu.Lock()
+					armed = true
+					mu.Unlock()
+					return nil
+				}),
+			},
+			{
+				Config:      staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`),
+				ExpectError: regexp.MustCompile(`simulated crash`),
+			},
+			{
+				// The drifted nodes survived the crash (no capacity was dropped) and go now.
+				PreConfig: func() {
+					if n := len(poolInstances(t, cluster, pool)); n != 3 {
+						t.Errorf("after the crash: %d live instances, want 3 (2 drifted + 1 replacement)", n)
+					}
+				},
+				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`),
+				Check:  resource.ComposeAggregateTestCheckFunc(nodesStamped(2, &before), expectInstances(t, cluster, pool, 2)),
+			},
+		},
+	})
+	if crashes != 1 {
+		t.Fatalf("the crash hook fired %d times, want 1", crashes)
+	}
+}
