@@ -2,6 +2,8 @@ package awsclient
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -9,6 +11,7 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 func diskKey(account string) catalogKey {
@@ -189,5 +192,38 @@ func TestAccCatalogDiskRoundTrip(t *testing.T) {
 		if wt := warm.Types()[i]; !reflect.DeepEqual(*wt, *ct) {
 			t.Fatalf("%s differs after the round trip:\n warm %+v\n cold %+v", ct.Name, *wt, *ct)
 		}
+	}
+}
+
+// typeSignature spells out a struct's fields and their types, recursively.
+func typeSignature(t reflect.Type) string {
+	switch t.Kind() {
+	case reflect.Struct:
+		s := t.Name() + "{"
+		for i := range t.NumField() {
+			f := t.Field(i)
+			s += f.Name + " " + typeSignature(f.Type) + ";"
+		}
+		return s + "}"
+	case reflect.Slice:
+		return "[]" + typeSignature(t.Elem())
+	case reflect.Map:
+		return "map[" + typeSignature(t.Key()) + "]" + typeSignature(t.Elem())
+	case reflect.Pointer:
+		return "*" + typeSignature(t.Elem())
+	default:
+		return t.Kind().String()
+	}
+}
+
+// Cache files hold catalog.InstanceType as gob. A change to that struct must come with a new
+// catalogFileVersion, or processes would read old files into the new shape (gob fills what
+// matches and leaves new fields zero). This test pins the shape of the current version.
+func TestCatalogFileVersionMatchesInstanceTypeShape(t *testing.T) {
+	sum := sha256.Sum256([]byte(typeSignature(reflect.TypeFor[catalog.InstanceType]())))
+	const version1Shape = "242dcb61627fd129"
+	if got := hex.EncodeToString(sum[:8]); catalogFileVersion != 1 || got != version1Shape {
+		t.Fatalf("catalog.InstanceType has shape %s (catalogFileVersion %d); version 1 was %s: bump catalogFileVersion and pin the new shape here",
+			got, catalogFileVersion, version1Shape)
 	}
 }
