@@ -7,6 +7,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -70,6 +71,9 @@ type Client struct {
 	CatalogDisk *CatalogDisk
 
 	discoveryCache *DiscoveryCache
+
+	listingsMu sync.Mutex
+	listings   *listings // shared resource-read listings, see listing.go
 }
 
 // New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the

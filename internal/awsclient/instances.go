@@ -42,6 +42,7 @@ type Instance struct {
 	Fingerprint string
 	State       string
 	LaunchTime  time.Time
+	Tags        map[string]string // all of its tags
 }
 
 // Live reports whether the instance counts toward a pool's replicas.
@@ -93,6 +94,7 @@ func instanceFrom(in ec2types.Instance) Instance {
 		i.CapacityType = "spot"
 	}
 	tags := tagMap(in.Tags)
+	i.Tags = tags
 	i.LaunchTemplate = tags[TagLaunchTemplateName]
 	i.Fingerprint = tags[TagTemplateFingerprint]
 	return i

@@ -377,32 +377,50 @@ func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTempl
 // and default version, its content cannot have changed (versions are immutable), so its
 // fingerprint is reused instead of reading the version again; a refresh then costs one call.
 func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
+	listed, err := l.list(ctx, tags)
+	if err != nil {
+		return nil, err
+	}
+	return l.withContents(ctx, listed, known)
+}
+
+// list is DescribeLaunchTemplates filtered by every tag, all pages.
+func (l LaunchTemplates) list(ctx context.Context, tags map[string]string) ([]ec2types.LaunchTemplate, error) {
 	var filters []ec2types.Filter
 	for _, t := range tagList(tags) {
 		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
 	}
 	p := ec2.NewDescribeLaunchTemplatesPaginator(l.EC2, &ec2.DescribeLaunchTemplatesInput{Filters: filters, MaxResults: aws.Int32(200)})
-	var out []LaunchTemplate
+	var out []ec2types.LaunchTemplate
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("listing launch templates by tag: %w", err)
 		}
-		for _, t := range page.LaunchTemplates {
-			if k, ok := known[aws.ToString(t.LaunchTemplateName)]; ok && k.Fingerprint != "" &&
-				k.ID == aws.ToString(t.LaunchTemplateId) && k.DefaultVersion == aws.ToInt64(t.DefaultVersionNumber) {
-				out = append(out, LaunchTemplate{ID: k.ID, Name: k.Name, DefaultVersion: k.DefaultVersion, Tags: tagMap(t.Tags), Fingerprint: k.Fingerprint})
-				continue
-			}
-			lt, err := l.withContent(ctx, t)
-			if errors.Is(err, ErrNotFound) {
-				continue // deleted between the two calls
-			}
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, lt)
+		out = append(out, page.LaunchTemplates...)
+	}
+	return out, nil
+}
+
+// withContents completes listed templates with their default version's fingerprint, reading
+// versions only for templates whose id or default version differ from known (versions are
+// immutable, so an unchanged default means unchanged content). Sorted by name.
+func (l LaunchTemplates) withContents(ctx context.Context, listed []ec2types.LaunchTemplate, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
+	var out []LaunchTemplate
+	for _, t := range listed {
+		if k, ok := known[aws.ToString(t.LaunchTemplateName)]; ok && k.Fingerprint != "" &&
+			k.ID == aws.ToString(t.LaunchTemplateId) && k.DefaultVersion == aws.ToInt64(t.DefaultVersionNumber) {
+			out = append(out, LaunchTemplate{ID: k.ID, Name: k.Name, DefaultVersion: k.DefaultVersion, Tags: tagMap(t.Tags), Fingerprint: k.Fingerprint})
+			continue
 		}
+		lt, err := l.withContent(ctx, t)
+		if errors.Is(err, ErrNotFound) {
+			continue // deleted between the two calls
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, lt)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out, nil

@@ -267,8 +267,19 @@ func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostic
 }
 
 // ownershipTags identify the pool's EC2 objects; the provider never touches objects without them.
+// readScope is what the ownership tags of every pool of this provider's cluster share (all but
+// the pool tag): refresh lists templates and instances once for that scope and filters per
+// pool. Without cluster_name the scope would be every managed object in the region, possibly of
+// many clusters, so each pool then lists its own.
+func (r *nodePoolResource) readScope() map[string]string {
+	if r.meta.ClusterName == "" {
+		return nil
+	}
+	return map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: r.meta.ClusterName}
+}
+
 func (r *nodePoolResource) ownershipTags(pool string) map[string]string {
-	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: "terraform-provider-karpenter"}
+	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: launchplan.ManagedBy}
 	if r.meta.ClusterName != "" {
 		tags[launchplan.TagCluster] = r.meta.ClusterName
 	}
@@ -451,7 +462,14 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 			known[lt.Name] = awsclient.LaunchTemplate{ID: lt.ID.ValueString(), Name: lt.Name, DefaultVersion: lt.DefaultVersion.ValueInt64(), Fingerprint: lt.Fingerprint}
 		}
 	}
-	owned, err := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()), known)
+	pool := state.Name.ValueString()
+	var owned []awsclient.LaunchTemplate
+	var err error
+	if scope := r.readScope(); scope != nil {
+		owned, err = r.meta.Client.ReadTemplates(ctx, scope, r.ownershipTags(pool), known)
+	} else {
+		owned, err = awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(pool), known)
+	}
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
@@ -480,7 +498,12 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	state.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
 	resp.Diagnostics.Append(d...)
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
-		found, err := awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()))
+		var found []awsclient.Instance
+		if scope := r.readScope(); scope != nil {
+			found, err = r.meta.Client.ReadInstances(ctx, scope, r.ownershipTags(pool))
+		} else {
+			found, err = awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(pool))
+		}
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return

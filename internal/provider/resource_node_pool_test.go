@@ -447,3 +447,66 @@ func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
 		},
 	})
 }
+
+// A refresh reads every pool; with cluster_name set, the pools of one plan share one
+// DescribeLaunchTemplates listing (filtered per pool in memory) instead of one call each.
+func TestAccNodePool_refreshSharesOneListing(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	const pools = 4
+	cfg := providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "default"
+  role               = "KarpenterNodeRole-%s"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+resource "karpenter_node_pool" "test" {
+  count      = %d
+  name       = "pool-${count.index}"
+  node_class = karpenter_node_class.test.resolved
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.large"] }]
+  }
+}
+`, cluster, pools)
+	rec := &callRecorder{}
+	var from int
+	mark := func() {
+		rec.mu.Lock()
+		from = len(rec.clients)
+		rec.mu.Unlock()
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(rec),
+		Steps: []resource.TestStep{
+			{Config: cfg, Check: resource.TestCheckResourceAttr("karpenter_node_pool.test.0", "launch_templates.#", "2")},
+			{PreConfig: mark, Config: cfg, PlanOnly: true},
+			{
+				PreConfig: func() {
+					rec.mu.Lock()
+					defer rec.mu.Unlock()
+					reading := 0
+					for i, c := range rec.clients[from:] {
+						calls := c.Calls.Snapshot()
+						if n := calls["EC2.DescribeLaunchTemplates"]; n > 1 {
+							t.Errorf("client %d (one walk) made %d DescribeLaunchTemplates calls reading %d pools; want one shared listing", i, n, pools)
+						} else if n == 1 {
+							reading++
+						}
+						if n := calls["EC2.DescribeLaunchTemplateVersions"]; n != 0 {
+							t.Errorf("client %d read %d template versions although no default version changed", i, n)
+						}
+					}
+					if reading == 0 {
+						t.Errorf("no walk of the plan-only step listed launch templates (%d clients)", len(rec.clients)-from)
+					}
+				},
+				Config: cfg, PlanOnly: true,
+			},
+		},
+	})
+}
