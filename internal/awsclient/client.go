@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -72,8 +71,7 @@ type Client struct {
 
 	discoveryCache *DiscoveryCache
 
-	listingsMu sync.Mutex
-	listings   *listings // shared resource-read listings, see listing.go
+	listings memo // shared resource-read listings, see listing.go
 }
 
 // New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the

@@ -53,10 +53,8 @@ type Instances struct{ EC2 InstanceAPI }
 
 // FindByTags lists the instances that carry every tag and are not terminated, oldest first.
 func (x Instances) FindByTags(ctx context.Context, tags map[string]string) ([]Instance, error) {
-	filters := []ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running", "stopping", "stopped", "shutting-down"}}}
-	for _, t := range tagList(tags) {
-		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
-	}
+	filters := append([]ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running", "stopping", "stopped", "shutting-down"}}},
+		tagFilters(tags)...)
 	p := ec2.NewDescribeInstancesPaginator(x.EC2, &ec2.DescribeInstancesInput{Filters: filters, MaxResults: aws.Int32(1000)})
 	var out []Instance
 	for p.HasMorePages() {

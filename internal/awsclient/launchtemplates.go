@@ -248,6 +248,15 @@ func tagList(m map[string]string) []ec2types.Tag {
 	return tags
 }
 
+// tagFilters are EC2 filters matching every tag, in key order.
+func tagFilters(m map[string]string) []ec2types.Filter {
+	var filters []ec2types.Filter
+	for _, t := range tagList(m) {
+		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
+	}
+	return filters
+}
+
 // LaunchTemplates creates, updates, finds and deletes the provider's launch templates.
 type LaunchTemplates struct{ EC2 LaunchTemplateAPI }
 
@@ -386,11 +395,7 @@ func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string,
 
 // list is DescribeLaunchTemplates filtered by every tag, all pages.
 func (l LaunchTemplates) list(ctx context.Context, tags map[string]string) ([]ec2types.LaunchTemplate, error) {
-	var filters []ec2types.Filter
-	for _, t := range tagList(tags) {
-		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + aws.ToString(t.Key)), Values: []string{aws.ToString(t.Value)}})
-	}
-	p := ec2.NewDescribeLaunchTemplatesPaginator(l.EC2, &ec2.DescribeLaunchTemplatesInput{Filters: filters, MaxResults: aws.Int32(200)})
+	p := ec2.NewDescribeLaunchTemplatesPaginator(l.EC2, &ec2.DescribeLaunchTemplatesInput{Filters: tagFilters(tags), MaxResults: aws.Int32(200)})
 	var out []ec2types.LaunchTemplate
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)

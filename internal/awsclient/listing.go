@@ -5,7 +5,6 @@ import (
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
@@ -20,18 +19,6 @@ import (
 // (validate, plan, apply, import): the reads of one refresh see one snapshot, and nothing the
 // provider writes in an apply walk can be hidden by a listing taken before it. Only resource
 // reads use listings; writes and deletes always list afresh.
-type listings struct {
-	mu      sync.Mutex
-	entries map[string]*listingEntry
-}
-
-type listingEntry struct {
-	done      chan struct{}
-	finished  bool // under listings.mu, after done is closed
-	templates []ec2types.LaunchTemplate
-	instances []Instance
-	err       error
-}
 
 func scopeKey(kind string, scope map[string]string) string {
 	var b strings.Builder
@@ -40,42 +27,6 @@ func scopeKey(kind string, scope map[string]string) string {
 		b.WriteString("\x00" + k + "=" + scope[k])
 	}
 	return b.String()
-}
-
-// shared runs load once per key among concurrent and later callers of this client; a failed
-// load is not kept, so the next caller tries again.
-func (c *Client) shared(ctx context.Context, key string, load func(context.Context, *listingEntry)) (*listingEntry, error) {
-	c.listingsMu.Lock()
-	if c.listings == nil {
-		c.listings = &listings{entries: map[string]*listingEntry{}}
-	}
-	l := c.listings
-	c.listingsMu.Unlock()
-
-	l.mu.Lock()
-	e, ok := l.entries[key]
-	if ok && (!e.finished || e.err == nil) {
-		l.mu.Unlock()
-		select {
-		case <-e.done:
-			return e, e.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
-	}
-	e = &listingEntry{done: make(chan struct{})}
-	l.entries[key] = e
-	l.mu.Unlock()
-	func() {
-		defer func() {
-			close(e.done)
-			l.mu.Lock()
-			e.finished = true
-			l.mu.Unlock()
-		}()
-		load(ctx, e)
-	}()
-	return e, e.err
 }
 
 // hasTags reports whether have carries every tag of want.
@@ -89,17 +40,20 @@ func hasTags(have, want map[string]string) bool {
 }
 
 // ReadTemplates is LaunchTemplates.FindByTags(tags, known) over the client's shared listing of
-// scope (a subset of tags that many reads have in common).
+// scope (a subset of tags that many reads have in common). A nil scope lists by tags directly.
 func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
 	lts := LaunchTemplates{EC2: c.EC2}
-	e, err := c.shared(ctx, scopeKey("launch-templates", scope), func(ctx context.Context, e *listingEntry) {
-		e.templates, e.err = lts.list(ctx, scope)
+	if scope == nil {
+		return lts.FindByTags(ctx, tags, known)
+	}
+	listed, err := memoDo(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
+		return lts.list(ctx, scope)
 	})
 	if err != nil {
 		return nil, err
 	}
 	var mine []ec2types.LaunchTemplate
-	for _, t := range e.templates {
+	for _, t := range listed {
 		if hasTags(tagMap(t.Tags), tags) {
 			mine = append(mine, t)
 		}
@@ -107,16 +61,21 @@ func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]strin
 	return lts.withContents(ctx, mine, known)
 }
 
-// ReadInstances is Instances.FindByTags(tags) over the client's shared listing of scope.
+// ReadInstances is Instances.FindByTags(tags) over the client's shared listing of scope. A nil
+// scope lists by tags directly.
 func (c *Client) ReadInstances(ctx context.Context, scope, tags map[string]string) ([]Instance, error) {
-	e, err := c.shared(ctx, scopeKey("instances", scope), func(ctx context.Context, e *listingEntry) {
-		e.instances, e.err = Instances{EC2: c.EC2}.FindByTags(ctx, scope)
+	x := Instances{EC2: c.EC2}
+	if scope == nil {
+		return x.FindByTags(ctx, tags)
+	}
+	listed, err := memoDo(ctx, &c.listings, scopeKey("instances", scope), func() ([]Instance, error) {
+		return x.FindByTags(ctx, scope)
 	})
 	if err != nil {
 		return nil, err
 	}
 	var mine []Instance
-	for _, i := range e.instances {
+	for _, i := range listed {
 		if hasTags(i.Tags, tags) {
 			mine = append(mine, i)
 		}
