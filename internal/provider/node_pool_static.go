@@ -114,7 +114,7 @@ func clientToken(parts ...string) string {
 // once the pool has its replicas running. It returns the live nodes, also on error, so what did
 // launch stays in state.
 func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel, p launchplan.Plan, rc resolvedClass,
-	templateIDs map[string]string, wait time.Duration, diags *diag.Diagnostics) (live []awsclient.Instance, aborted bool) {
+	templates map[string]awsclient.LaunchTemplate, wait time.Duration, diags *diag.Diagnostics) (live []awsclient.Instance, aborted bool) {
 	replicas := int(m.Replicas.ValueInt64())
 	pool := m.Name.ValueString()
 	x := awsclient.Instances{EC2: r.meta.Client.EC2}
@@ -127,7 +127,10 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 	}
 	// Drifted nodes (launched from template content the plan no longer has) do not count toward
 	// replicas: replacements launch first, and the drifted nodes are terminated once they run.
-	fingerprints := plannedFingerprints(p)
+	fingerprints := make(map[string]string, len(templates)) // as ensured: the planned content
+	for name, lt := range templates {
+		fingerprints[name] = lt.Fingerprint
+	}
 	var nodes []launchplan.Node
 	var drifted []string
 	for _, i := range found {
@@ -197,7 +200,7 @@ func (r *nodePoolResource) reconcileNodes(ctx context.Context, m *nodePoolModel,
 				if o.Zone != zl.Zone || o.CapacityType != capType {
 					continue
 				}
-				overrides = append(overrides, awsclient.Override{LaunchTemplateID: templateIDs[o.LaunchTemplate], InstanceType: o.InstanceType,
+				overrides = append(overrides, awsclient.Override{LaunchTemplateID: templates[o.LaunchTemplate].ID, InstanceType: o.InstanceType,
 					SubnetID: subnet.ID, Zone: zl.Zone, ImageID: imageID, Priority: prio})
 				prio++
 			}

@@ -235,8 +235,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 			warnings = append(warnings, w.Message)
 		}
 	}
-	m.Warnings, d = types.ListValueFrom(ctx, types.StringType, warnings)
-	diags.Append(d...)
+	m.Warnings = stringListValue(warnings)
 	manifest, err := renderNodePoolManifest(ctx, m)
 	if err != nil {
 		diags.AddError("Cannot render the NodePool manifest", err.Error())
@@ -321,17 +320,13 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait tim
 		}
 	}
 	cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
-	templateIDs := map[string]string{}
 	for i := range cur {
 		if got, ok := ids[cur[i].Name]; ok {
 			cur[i].ID = types.StringValue(got.ID)
 			cur[i].DefaultVersion = types.Int64Value(got.DefaultVersion)
-			templateIDs[cur[i].Name] = got.ID
 		}
 	}
-	var d diag.Diagnostics
-	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, cur)
-	diags.Append(d...)
+	m.LaunchTemplates = launchTemplateList(cur)
 
 	if m.Replicas.IsNull() {
 		m.Nodes = types.ListNull(nodeObjType)
@@ -339,7 +334,8 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait tim
 	}
 	var rc resolvedClass
 	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
-	live, aborted := r.reconcileNodes(ctx, m, p, rc, templateIDs, wait, diags)
+	live, aborted := r.reconcileNodes(ctx, m, p, rc, ids, wait, diags)
+	var d diag.Diagnostics
 	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(live, plannedSubnets(p, rc)))
 	diags.Append(d...)
 	return aborted
@@ -463,13 +459,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 	}
 	pool := state.Name.ValueString()
-	var owned []awsclient.LaunchTemplate
-	var err error
-	if scope := r.readScope(); scope != nil {
-		owned, err = r.meta.Client.ReadTemplates(ctx, scope, r.ownershipTags(pool), known)
-	} else {
-		owned, err = awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(pool), known)
-	}
+	owned, err := r.meta.Client.ReadTemplates(ctx, r.readScope(), r.ownershipTags(pool), known)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
@@ -494,20 +484,14 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		lt.ID, lt.Fingerprint, lt.DefaultVersion = types.StringValue(o.ID), o.Fingerprint, types.Int64Value(o.DefaultVersion)
 		kept = append(kept, lt)
 	}
-	var d diag.Diagnostics
-	state.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
-	resp.Diagnostics.Append(d...)
+	state.LaunchTemplates = launchTemplateList(kept)
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
-		var found []awsclient.Instance
-		if scope := r.readScope(); scope != nil {
-			found, err = r.meta.Client.ReadInstances(ctx, scope, r.ownershipTags(pool))
-		} else {
-			found, err = awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownershipTags(pool))
-		}
+		found, err := r.meta.Client.ReadInstances(ctx, r.readScope(), r.ownershipTags(pool))
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return
 		}
+		var d diag.Diagnostics
 		state.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(found, stateSubnets(ctx, &state, &resp.Diagnostics)))
 		resp.Diagnostics.Append(d...)
 	}
