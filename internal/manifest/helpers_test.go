@@ -1,46 +1,37 @@
 package manifest
 
 import (
-	"os"
-	"path/filepath"
+	"errors"
+	"fmt"
 	"testing"
-
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest/crdcheck"
 )
 
-// crdDir holds the Karpenter v1.14.1 CRDs, outside the repository (shared reference material).
-const crdDir = "../../../shared/reference/crds"
-
-var (
-	ec2NodeClassCRD = filepath.Join(crdDir, "karpenter.k8s.aws_ec2nodeclasses.yaml")
-	nodePoolCRD     = filepath.Join(crdDir, "karpenter.sh_nodepools.yaml")
-)
-
-// requireCRD skips the test when the CRD file is not present.
-func requireCRD(t *testing.T, crdPath string) {
+// admitted fails the test unless the API server's validation (Admit) accepts yamlDoc.
+func admitted(t *testing.T, yamlDoc string) {
 	t.Helper()
-	if _, err := os.Stat(crdPath); err != nil {
-		t.Skipf("CRD %s not available (%v): skipping CRD validation", crdPath, err)
+	violations, err := Admit(yamlDoc)
+	if err != nil {
+		t.Fatalf("%v\n--- document ---\n%s", err, yamlDoc)
+	}
+	if len(violations) > 0 {
+		t.Fatalf("document refused:\n%v\n--- document ---\n%s", violations, yamlDoc)
 	}
 }
 
-// validateAgainstCRD fails the test unless yamlDoc passes the CRD's v1 schema and the CEL rules
-// crdcheck implements.
-func validateAgainstCRD(t *testing.T, crdPath, yamlDoc string) {
+// refused returns Admit's violations for yamlDoc as one error, failing the test if the
+// document is accepted.
+func refused(t *testing.T, yamlDoc string) error {
 	t.Helper()
-	requireCRD(t, crdPath)
-	if err := crdcheck.Validate(crdPath, yamlDoc); err != nil {
-		t.Fatalf("document rejected by %s:\n%v\n--- document ---\n%s", filepath.Base(crdPath), err, yamlDoc)
+	violations, err := Admit(yamlDoc)
+	if err != nil {
+		t.Fatalf("%v\n--- document ---\n%s", err, yamlDoc)
 	}
-}
-
-// rejectedByCRD returns crdcheck's error for yamlDoc, failing the test if the document is accepted.
-func rejectedByCRD(t *testing.T, crdPath, yamlDoc string) error {
-	t.Helper()
-	requireCRD(t, crdPath)
-	err := crdcheck.Validate(crdPath, yamlDoc)
-	if err == nil {
-		t.Fatalf("document accepted by %s, want a rejection:\n%s", filepath.Base(crdPath), yamlDoc)
+	if len(violations) == 0 {
+		t.Fatalf("document accepted, want a refusal:\n%s", yamlDoc)
 	}
-	return err
+	errs := make([]error, len(violations))
+	for i, v := range violations {
+		errs[i] = errors.New(v.String())
+	}
+	return fmt.Errorf("%w", errors.Join(errs...))
 }

@@ -447,5 +447,12 @@ resource "karpenter_node_pool" "test" {
 		{"unknown taint effect", pool("", strings.Replace(reqs(m5), "  }", "    taints = [{ key = \"gpu\", effect = \"Sometimes\" }]\n  }", 1)),
 			"template.taints[0].effect", `value must be one of`},
 		{"pool name not a DNS subdomain", strings.Replace(pool("", reqs(m5)), `name       = "general"`, `name       = "General_Pool"`, 1), "name", `"General_Pool" is not a valid Kubernetes object name`},
+		// Refused only by the CRD (Kubernetes' validator over the embedded schema), before any EC2 call.
+		{"taint key with upper-case domain", pool("", strings.Replace(reqs(m5), "  }", "    taints = [{ key = \"Test.com/test\", effect = \"NoSchedule\" }]\n  }", 1)),
+			"template.taints[0].key", `spec.template.spec.taints[0].key: Invalid value: "Test.com/test"`},
+		{"budget schedule of one field", pool("", reqs(m5)+"\n  disruption = {\n    consolidation_policy = \"WhenEmpty\"\n    consolidate_after = \"30s\"\n    budgets = [{ nodes = \"1\", schedule = \"*\", duration = \"1h\" }]\n  }"),
+			"disruption.budgets[0].schedule", `spec.disruption.budgets[0].schedule: Invalid value: "*": spec.disruption.budgets[0].schedule in body should match`},
+		{"startup taint value", pool("", strings.Replace(reqs(m5), "  }", "    startup_taints = [{ key = \"example.com/init\", value = \"???\", effect = \"NoSchedule\" }]\n  }", 1)),
+			"template.startup_taints[0].value", `spec.template.spec.startupTaints[0].value: Invalid value: "???"`},
 	})
 }

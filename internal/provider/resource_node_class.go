@@ -16,6 +16,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -111,6 +112,16 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// The manifest depends on the config alone: what Kubernetes would refuse stops the plan
+	// before any EC2 call.
+	doc, err := renderNodeClassManifest(s)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+		return
+	}
+	if !admitManifest(manifest.EC2NodeClassKind, doc, &resp.Diagnostics) {
+		return
+	}
 
 	resolved, errs, err := nodeclass.Resolve(ctx, r.meta.Client.Discovery(), s)
 	if err != nil {
@@ -133,7 +144,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 
 	plan.ID = plan.Name
-	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved)...)
+	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, doc)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -318,7 +329,7 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 }
 
 // setResolution fills every computed attribute of the plan from the spec and its resolution.
-func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved) diag.Diagnostics {
+func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, manifest string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	rc := resolvedFrom(s, r)
 	var d diag.Diagnostics
@@ -337,11 +348,6 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	diags.Append(d...)
 	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), rc)
 	diags.Append(d...)
-	manifest, err := renderNodeClassManifest(s)
-	if err != nil {
-		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
-		return diags
-	}
 	m.Manifest = types.StringValue(manifest)
 	return diags
 }

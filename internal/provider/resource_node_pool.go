@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -129,6 +130,15 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	// What Kubernetes would refuse stops the plan before the catalog or any EC2 call.
+	doc, err := renderNodePoolManifest(ctx, &plan)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot render the NodePool manifest", err.Error())
+		return
+	}
+	if !admitManifest(manifest.NodePoolKind, doc, &resp.Diagnostics) {
+		return
+	}
 	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
 	if !ok {
 		return
@@ -138,6 +148,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	plan.Manifest = types.StringValue(doc)
 	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -180,8 +191,8 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 	return p, !diags.HasError()
 }
 
-// setPoolPlan writes the planner's result into the model; template ids come from state when
-// the template is already known there.
+// setPoolPlan writes the planner's result into the model (the manifest is set by the caller,
+// which validated it); template ids come from state when the template is already known there.
 func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p launchplan.Plan) diag.Diagnostics {
 	var diags diag.Diagnostics
 	known := map[string]launchTemplateTF{}
@@ -236,12 +247,6 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 		}
 	}
 	m.Warnings = stringListValue(warnings)
-	manifest, err := renderNodePoolManifest(ctx, m)
-	if err != nil {
-		diags.AddError("Cannot render the NodePool manifest", err.Error())
-		return diags
-	}
-	m.Manifest = types.StringValue(manifest)
 	return diags
 }
 

@@ -1,0 +1,79 @@
+package manifest
+
+import (
+	"strings"
+	"unicode"
+)
+
+// fieldRenames are CRD field names whose attribute name is not the plain snake_case spelling.
+var fieldRenames = map[string]string{
+	"httpProtocolIPv6": "http_protocol_ipv6",
+	"nodeClassRef":     "node_class",
+}
+
+// SnakeCase spells a CRD field name the way the provider's attributes do:
+// associatePublicIPAddress → associate_public_ip_address, kmsKeyID → kms_key_id.
+func SnakeCase(name string) string {
+	if r, ok := fieldRenames[name]; ok {
+		return r
+	}
+	rs := []rune(name)
+	var b strings.Builder
+	for i, r := range rs {
+		if unicode.IsUpper(r) && i > 0 {
+			prevLower := unicode.IsLower(rs[i-1]) || unicode.IsDigit(rs[i-1])
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if prevLower || (unicode.IsUpper(rs[i-1]) && nextLower) {
+				b.WriteByte('_')
+			}
+		}
+		b.WriteRune(unicode.ToLower(r))
+	}
+	return b.String()
+}
+
+// AttributePath maps a field of a rendered manifest of kind (EC2NodeClass or NodePool) onto the
+// resource attribute that produced it: metadata.name → name; EC2NodeClass spec.X → X;
+// NodePool spec.template.spec.X and spec.template.metadata.X → template.X, nodeClassRef →
+// node_class, other spec.X → X. Names become snake_case, indexes and map keys stay. A field
+// that no single attribute produced (spec itself, the object root) maps to the empty path,
+// the resource as a whole.
+func AttributePath(kind string, field Path) Path {
+	rest, prefix := field, Path(nil)
+	switch {
+	case hasFields(rest, "metadata", "name"):
+		return Path{{Kind: FieldStep, Name: "name"}}
+	case kind == NodePoolKind && (hasFields(rest, "spec", "template", "spec") || hasFields(rest, "spec", "template", "metadata")):
+		rest, prefix = rest[3:], Path{{Kind: FieldStep, Name: "template"}}
+		if len(rest) == 0 {
+			return prefix
+		}
+		if rest[0].Name == "nodeClassRef" {
+			return Path{{Kind: FieldStep, Name: "node_class"}}
+		}
+	case hasFields(rest, "spec"):
+		rest = rest[1:]
+	default:
+		return nil
+	}
+	out := append(Path{}, prefix...)
+	for _, s := range rest {
+		if s.Kind == FieldStep {
+			s.Name = SnakeCase(s.Name)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func hasFields(p Path, names ...string) bool {
+	if len(p) < len(names) {
+		return false
+	}
+	for i, n := range names {
+		if p[i].Kind != FieldStep || p[i].Name != n {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,53 @@
+package provider
+
+import (
+	"fmt"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+)
+
+// admitManifest runs the API server's validation of Karpenter's CRD over doc, the rendered
+// manifest of kind, and reports each violation as an error on the attribute that produced the
+// field, quoting the API server. It returns false when kubectl apply would refuse doc.
+func admitManifest(kind, doc string, diags *diag.Diagnostics) bool {
+	violations, err := manifest.Admit(doc)
+	if err != nil {
+		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
+		return false
+	}
+	crds, _ := manifest.CRDs() // loaded by Admit
+	for _, v := range violations {
+		summary := "Kubernetes would reject the " + kind
+		detail := fmt.Sprintf("%s\n\nThe API server validates a %s against Karpenter's CRD (%s, Karpenter %s) and would refuse this manifest "+
+			"at `kubectl apply`.", v, kind, crds[kind].APIVersion(), crds[kind].KarpenterVersion)
+		if p, ok := attributePath(manifest.AttributePath(kind, v.Field)); ok {
+			diags.AddAttributeError(p, summary, detail)
+		} else {
+			diags.AddError(summary, detail)
+		}
+	}
+	return len(violations) == 0
+}
+
+// attributePath maps a structured attribute path onto the framework's; false for the empty
+// path (the resource as a whole).
+func attributePath(p manifest.Path) (path.Path, bool) {
+	if len(p) == 0 || p[0].Kind != manifest.FieldStep {
+		return path.Empty(), false
+	}
+	out := path.Root(p[0].Name)
+	for _, s := range p[1:] {
+		switch s.Kind {
+		case manifest.IndexStep:
+			out = out.AtListIndex(s.Index)
+		case manifest.KeyStep:
+			out = out.AtMapKey(s.Name)
+		default:
+			out = out.AtName(s.Name)
+		}
+	}
+	return out, true
+}
