@@ -432,8 +432,9 @@ func TestConvertInstanceType(t *testing.T) {
 	}
 }
 
-// eniMaxPodsPath is the amazon-eks-ami table, read at test time (not copied into the project).
-const eniMaxPodsPath = "../../../shared/reference/eni-max-pods.txt"
+// eniMaxPodsPath is the amazon-eks-ami table kept as repository data in the capacity package's
+// testdata (written by cmd/gen-eni-max-pods, whose header names the upstream version).
+const eniMaxPodsPath = "../capacity/testdata/eni-max-pods.tsv"
 
 // knownDataDrift are types for which LocalStack's instance-type data disagrees with the data
 // the eni-max-pods.txt snapshot was generated from: LocalStack reports two network cards (8+7
@@ -455,11 +456,8 @@ func TestAccCatalogENIMaxPods(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 and run LocalStack (make localstack-up) to compare the live catalog with eni-max-pods.txt")
 	}
 	fh, err := os.Open(eniMaxPodsPath)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s not present", eniMaxPodsPath)
-	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the eni-max-pods table is part of the repository (regenerate it with cmd/gen-eni-max-pods): %v", err)
 	}
 	defer fh.Close()
 	table, err := capacity.ParseENIMaxPods(fh)

@@ -1,13 +1,14 @@
 package capacity
 
 import (
-	"errors"
 	"os"
 	"strings"
 	"testing"
 )
 
-const eniMaxPodsPath = "../../../shared/reference/eni-max-pods.txt"
+// eniMaxPodsPath is amazon-eks-ami's eni-max-pods table as repository data, written by
+// cmd/gen-eni-max-pods (its header names the upstream version and the command to regenerate it).
+const eniMaxPodsPath = "testdata/eni-max-pods.tsv"
 
 func TestParseENIMaxPods(t *testing.T) {
 	in := "# header\n#\n\nm5.large 29\r\n  t3.micro   4  \nm5.large 29\n"
@@ -36,16 +37,16 @@ func TestParseENIMaxPods(t *testing.T) {
 // fixture instance types (the all-types check runs against the live catalog).
 func TestENILimitedPodsMatchesENIMaxPodsTable(t *testing.T) {
 	f, err := os.Open(eniMaxPodsPath)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s not present", eniMaxPodsPath)
-	}
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("the eni-max-pods table is part of the repository (regenerate it with cmd/gen-eni-max-pods): %v", err)
 	}
 	defer f.Close()
 	table, err := ParseENIMaxPods(f)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if len(table) < 1000 {
+		t.Fatalf("%s has %d instance types; expected about 1,200", eniMaxPodsPath, len(table))
 	}
 	for _, n := range []Network{m5Large(), m5XLarge(), c518XLarge(), t3Micro(), p548XLarge(), m4Large(), c5Metal()} {
 		want, ok := table[n.InstanceType]
