@@ -1,6 +1,7 @@
-// Package discovery turns Karpenter selector terms for subnets and security groups into EC2
-// filter sets, validates them, and resolves and orders what EC2 returns, the way Karpenter's
-// subnet and security-group providers do. It knows nothing of Terraform or the AWS SDK: EC2 is
+// Package discovery turns Karpenter selector terms for subnets and security groups (and
+// capacity reservations and placement groups, reservations.go) into EC2 filter sets,
+// validates them, and resolves and orders what EC2 returns, the way Karpenter's subnet and
+// security-group providers do. It knows nothing of Terraform or the AWS SDK: EC2 is
 // reached through the small API interface that the AWS adapter implements.
 package discovery
 

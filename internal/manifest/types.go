@@ -21,22 +21,54 @@ type EC2NodeClass struct {
 
 // EC2NodeClassSpec is spec of an EC2NodeClass.
 type EC2NodeClassSpec struct {
-	SubnetSelectorTerms        []SubnetSelectorTerm        `json:"subnetSelectorTerms,omitempty" yaml:"subnetSelectorTerms,omitempty"`
-	SecurityGroupSelectorTerms []SecurityGroupSelectorTerm `json:"securityGroupSelectorTerms,omitempty" yaml:"securityGroupSelectorTerms,omitempty"`
-	AMISelectorTerms           []AMISelectorTerm           `json:"amiSelectorTerms,omitempty" yaml:"amiSelectorTerms,omitempty"`
-	AMIFamily                  string                      `json:"amiFamily,omitempty" yaml:"amiFamily,omitempty"`
-	Role                       string                      `json:"role,omitempty" yaml:"role,omitempty"`
-	InstanceProfile            string                      `json:"instanceProfile,omitempty" yaml:"instanceProfile,omitempty"`
-	AssociatePublicIPAddress   *bool                       `json:"associatePublicIPAddress,omitempty" yaml:"associatePublicIPAddress,omitempty"`
-	IPPrefixCount              *int32                      `json:"ipPrefixCount,omitempty" yaml:"ipPrefixCount,omitempty"`
-	UserData                   string                      `json:"userData,omitempty" yaml:"userData,omitempty"`
-	Tags                       map[string]string           `json:"tags,omitempty" yaml:"tags,omitempty"`
-	Kubelet                    KubeletConfiguration        `json:"kubelet,omitzero" yaml:"kubelet,omitempty"`
-	BlockDeviceMappings        []BlockDeviceMapping        `json:"blockDeviceMappings,omitempty" yaml:"blockDeviceMappings,omitempty"`
-	InstanceStorePolicy        string                      `json:"instanceStorePolicy,omitempty" yaml:"instanceStorePolicy,omitempty"`
-	NetworkInterfaces          []NetworkInterface          `json:"networkInterfaces,omitempty" yaml:"networkInterfaces,omitempty"`
-	DetailedMonitoring         *bool                       `json:"detailedMonitoring,omitempty" yaml:"detailedMonitoring,omitempty"`
-	MetadataOptions            MetadataOptions             `json:"metadataOptions,omitzero" yaml:"metadataOptions,omitempty"`
+	SubnetSelectorTerms              []SubnetSelectorTerm              `json:"subnetSelectorTerms,omitempty" yaml:"subnetSelectorTerms,omitempty"`
+	SecurityGroupSelectorTerms       []SecurityGroupSelectorTerm       `json:"securityGroupSelectorTerms,omitempty" yaml:"securityGroupSelectorTerms,omitempty"`
+	CapacityReservationSelectorTerms []CapacityReservationSelectorTerm `json:"capacityReservationSelectorTerms,omitempty" yaml:"capacityReservationSelectorTerms,omitempty"`
+	AMISelectorTerms                 []AMISelectorTerm                 `json:"amiSelectorTerms,omitempty" yaml:"amiSelectorTerms,omitempty"`
+	AMIFamily                        string                            `json:"amiFamily,omitempty" yaml:"amiFamily,omitempty"`
+	Role                             string                            `json:"role,omitempty" yaml:"role,omitempty"`
+	InstanceProfile                  string                            `json:"instanceProfile,omitempty" yaml:"instanceProfile,omitempty"`
+	AssociatePublicIPAddress         *bool                             `json:"associatePublicIPAddress,omitempty" yaml:"associatePublicIPAddress,omitempty"`
+	IPPrefixCount                    *int32                            `json:"ipPrefixCount,omitempty" yaml:"ipPrefixCount,omitempty"`
+	UserData                         string                            `json:"userData,omitempty" yaml:"userData,omitempty"`
+	Tags                             map[string]string                 `json:"tags,omitempty" yaml:"tags,omitempty"`
+	Kubelet                          KubeletConfiguration              `json:"kubelet,omitzero" yaml:"kubelet,omitempty"`
+	BlockDeviceMappings              []BlockDeviceMapping              `json:"blockDeviceMappings,omitempty" yaml:"blockDeviceMappings,omitempty"`
+	InstanceStorePolicy              string                            `json:"instanceStorePolicy,omitempty" yaml:"instanceStorePolicy,omitempty"`
+	NetworkInterfaces                []NetworkInterface                `json:"networkInterfaces,omitempty" yaml:"networkInterfaces,omitempty"`
+	DetailedMonitoring               *bool                             `json:"detailedMonitoring,omitempty" yaml:"detailedMonitoring,omitempty"`
+	MetadataOptions                  MetadataOptions                   `json:"metadataOptions,omitzero" yaml:"metadataOptions,omitempty"`
+	Context                          string                            `json:"context,omitempty" yaml:"context,omitempty"`
+	CPUOptions                       CPUOptions                        `json:"cpuOptions,omitzero" yaml:"cpuOptions,omitempty"`
+	ConnectionTracking               ConnectionTracking                `json:"connectionTracking,omitzero" yaml:"connectionTracking,omitempty"`
+	PlacementGroupSelector           PlacementGroupSelector            `json:"placementGroupSelector,omitzero" yaml:"placementGroupSelector,omitempty"`
+}
+
+// CapacityReservationSelectorTerm is one spec.capacityReservationSelectorTerms entry: id alone,
+// or tags and/or instanceMatchCriteria with an optional ownerID.
+type CapacityReservationSelectorTerm struct {
+	Tags                  map[string]string `json:"tags,omitempty" yaml:"tags,omitempty"`
+	ID                    string            `json:"id,omitempty" yaml:"id,omitempty"`
+	OwnerID               string            `json:"ownerID,omitempty" yaml:"ownerID,omitempty"`
+	InstanceMatchCriteria string            `json:"instanceMatchCriteria,omitempty" yaml:"instanceMatchCriteria,omitempty"`
+}
+
+// CPUOptions is spec.cpuOptions.
+type CPUOptions struct {
+	NestedVirtualization string `json:"nestedVirtualization,omitempty" yaml:"nestedVirtualization,omitempty"`
+}
+
+// ConnectionTracking is spec.connectionTracking: idle timeouts in seconds.
+type ConnectionTracking struct {
+	TCPEstablishedTimeout *int32 `json:"tcpEstablishedTimeout,omitempty" yaml:"tcpEstablishedTimeout,omitempty"`
+	UDPStreamTimeout      *int32 `json:"udpStreamTimeout,omitempty" yaml:"udpStreamTimeout,omitempty"`
+	UDPTimeout            *int32 `json:"udpTimeout,omitempty" yaml:"udpTimeout,omitempty"`
+}
+
+// PlacementGroupSelector is spec.placementGroupSelector (id and name are mutually exclusive).
+type PlacementGroupSelector struct {
+	ID   string `json:"id,omitempty" yaml:"id,omitempty"`
+	Name string `json:"name,omitempty" yaml:"name,omitempty"`
 }
 
 // SubnetSelectorTerm is one spec.subnetSelectorTerms entry (tags and id are mutually exclusive).
@@ -89,14 +121,15 @@ type BlockDeviceMapping struct {
 
 // BlockDevice is blockDeviceMappings[].ebs. VolumeSize is a quantity string such as "100Gi".
 type BlockDevice struct {
-	DeleteOnTermination *bool  `json:"deleteOnTermination,omitempty" yaml:"deleteOnTermination,omitempty"`
-	Encrypted           *bool  `json:"encrypted,omitempty" yaml:"encrypted,omitempty"`
-	IOPS                *int64 `json:"iops,omitempty" yaml:"iops,omitempty"`
-	KMSKeyID            string `json:"kmsKeyID,omitempty" yaml:"kmsKeyID,omitempty"`
-	SnapshotID          string `json:"snapshotID,omitempty" yaml:"snapshotID,omitempty"`
-	Throughput          *int64 `json:"throughput,omitempty" yaml:"throughput,omitempty"`
-	VolumeSize          string `json:"volumeSize,omitempty" yaml:"volumeSize,omitempty"`
-	VolumeType          string `json:"volumeType,omitempty" yaml:"volumeType,omitempty"`
+	DeleteOnTermination      *bool  `json:"deleteOnTermination,omitempty" yaml:"deleteOnTermination,omitempty"`
+	Encrypted                *bool  `json:"encrypted,omitempty" yaml:"encrypted,omitempty"`
+	IOPS                     *int64 `json:"iops,omitempty" yaml:"iops,omitempty"`
+	KMSKeyID                 string `json:"kmsKeyID,omitempty" yaml:"kmsKeyID,omitempty"`
+	SnapshotID               string `json:"snapshotID,omitempty" yaml:"snapshotID,omitempty"`
+	Throughput               *int64 `json:"throughput,omitempty" yaml:"throughput,omitempty"`
+	VolumeSize               string `json:"volumeSize,omitempty" yaml:"volumeSize,omitempty"`
+	VolumeType               string `json:"volumeType,omitempty" yaml:"volumeType,omitempty"`
+	VolumeInitializationRate *int32 `json:"volumeInitializationRate,omitempty" yaml:"volumeInitializationRate,omitempty"`
 }
 
 // NetworkInterface is one spec.networkInterfaces entry. All three fields are required by the

@@ -32,6 +32,30 @@ type Spec struct {
 	DetailedMonitoring       *bool
 	UserData                 *string
 	Tags                     map[string]string
+
+	// CapacityReservationTerms is spec.capacityReservationSelectorTerms (nil: not configured).
+	CapacityReservationTerms []discovery.CapacityReservationTerm
+	// PlacementGroupSelector is spec.placementGroupSelector (nil: not configured).
+	PlacementGroupSelector *discovery.PlacementGroupSelector
+	// Context is spec.context, the reserved EC2 Fleet context.
+	Context string
+	// CPUOptions is spec.cpuOptions (nil: not configured).
+	CPUOptions *CPUOptions
+	// ConnectionTracking is spec.connectionTracking (nil: not configured).
+	ConnectionTracking *ConnectionTracking
+}
+
+// CPUOptions is spec.cpuOptions.
+type CPUOptions struct {
+	NestedVirtualization string // "enabled", "disabled" or "" (unset)
+}
+
+// ConnectionTracking is spec.connectionTracking: idle timeouts in seconds of the launch
+// template's interfaces; nil fields are left to EC2's defaults.
+type ConnectionTracking struct {
+	TCPEstablishedTimeout *int
+	UDPStreamTimeout      *int
+	UDPTimeout            *int
 }
 
 // AMITerm is one amiSelectorTerms entry.
@@ -96,6 +120,8 @@ type EBS struct {
 	Throughput          *int
 	VolumeSize          string // a Kubernetes quantity, e.g. "100Gi"
 	VolumeType          string
+	// VolumeInitializationRate is the provisioned snapshot restore rate in MiB/s (needs SnapshotID).
+	VolumeInitializationRate *int
 }
 
 // CapacitySettings is the CNI setting of this class for the pod-capacity engine.

@@ -27,6 +27,9 @@ const (
 	MaxAMITerms            = 30
 )
 
+// MaxUserDataBytes is EC2's limit on user data: 16 KB of raw data, before base64 encoding.
+const MaxUserDataBytes = 16 * 1024
+
 var (
 	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 	aliasRE       = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
@@ -102,7 +105,11 @@ func Validate(s Spec) []FieldError {
 	validateKubelet(s.Kubelet, add)
 	validateMetadata(s.MetadataOptions, add)
 	validateBlockDevices(s.BlockDeviceMappings, add)
+	validateLaunchOptions(s, add)
 
+	if s.UserData != nil && len(*s.UserData) > MaxUserDataBytes {
+		add("user_data", "user data is %d bytes; EC2 accepts at most %d bytes (16 KB) before base64 encoding", len(*s.UserData), MaxUserDataBytes)
+	}
 	if s.InstanceStorePolicy != "" && s.InstanceStorePolicy != "RAID0" {
 		add("instance_store_policy", "must be \"RAID0\" (or unset), got %q", s.InstanceStorePolicy)
 	}
@@ -163,10 +170,8 @@ func validateAMI(s Spec, add func(string, string, ...any)) {
 				aliasFam = fam
 			}
 		}
-		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
-			if k == "" || t.Tags[k] == "" {
-				add(p+".tags", "tag keys and values must not be empty")
-			}
+		for _, e := range termTagErrors(i, t.Tags) {
+			add(termPath("ami_selector_terms", e), "%s", e.Message)
 		}
 	}
 	switch {
@@ -342,6 +347,62 @@ func validateBlockDevices(bdms []BlockDeviceMapping, add func(string, string, ..
 		if e.Throughput != nil && *e.Throughput < 0 {
 			add(p+".ebs.throughput", "must be 0 or more")
 		}
+		if r := e.VolumeInitializationRate; r != nil {
+			if *r < 100 || *r > 300 {
+				add(p+".ebs.volume_initialization_rate", "must be between 100 and 300 MiB/s, got %d", *r)
+			}
+			if e.SnapshotID == "" {
+				add(p+".ebs.volume_initialization_rate", "applies to volumes restored from a snapshot: set `snapshot_id` too")
+			}
+		}
+	}
+}
+
+// termTagErrors applies discovery's selector-term tag rules (set means non-empty, at most 20
+// tags, no empty key or value, "*" for any value) to the tags of term i of another selector list:
+// a term that has only tags is checked by exactly those rules.
+func termTagErrors(i int, tags map[string]string) []discovery.FieldError {
+	if tags == nil {
+		return nil
+	}
+	errs := discovery.ValidateSubnetTerms([]discovery.SubnetTerm{{Tags: tags}})
+	for j := range errs {
+		errs[j].Index = i
+	}
+	return errs
+}
+
+// validateLaunchOptions checks the capacity reservation terms, the placement group selector,
+// cpu_options and connection_tracking.
+func validateLaunchOptions(s Spec, add func(string, string, ...any)) {
+	for _, e := range discovery.ValidateCapacityReservationTerms(s.CapacityReservationTerms) {
+		add(termPath("capacity_reservation_selector_terms", e), "%s", e.Message)
+	}
+	if pg := s.PlacementGroupSelector; pg != nil {
+		switch {
+		case pg.ID == "" && pg.Name == "":
+			add("placement_group_selector", "set `id` (pg-…) or `name`")
+		case pg.ID != "" && pg.Name != "":
+			add("placement_group_selector", "`id` and `name` are mutually exclusive: set one of them")
+		case pg.ID != "" && !discovery.ValidPlacementGroupID(pg.ID):
+			add("placement_group_selector.id", "%q is not a placement group id (expected pg-[0-9a-z]+)", pg.ID)
+		}
+	}
+	if c := s.CPUOptions; c != nil && c.NestedVirtualization != "" && c.NestedVirtualization != "enabled" && c.NestedVirtualization != "disabled" {
+		add("cpu_options.nested_virtualization", "must be \"enabled\" or \"disabled\", got %q", c.NestedVirtualization)
+	}
+	if ct := s.ConnectionTracking; ct != nil {
+		if ct.TCPEstablishedTimeout == nil && ct.UDPStreamTimeout == nil && ct.UDPTimeout == nil {
+			add("connection_tracking", "set at least one of `tcp_established_timeout`, `udp_stream_timeout` and `udp_timeout`")
+		}
+		between := func(p string, v *int, lo, hi int) {
+			if v != nil && (*v < lo || *v > hi) {
+				add(p, "must be between %d and %d seconds, got %d", lo, hi, *v)
+			}
+		}
+		between("connection_tracking.tcp_established_timeout", ct.TCPEstablishedTimeout, 60, 432000)
+		between("connection_tracking.udp_stream_timeout", ct.UDPStreamTimeout, 60, 180)
+		between("connection_tracking.udp_timeout", ct.UDPTimeout, 30, 60)
 	}
 }
 

@@ -1,6 +1,7 @@
 package nodeclass
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -78,6 +79,16 @@ func TestValidateValid(t *testing.T) {
 			}
 		}},
 		{"exactly 50 block devices", func(s *Spec) { s.BlockDeviceMappings = make([]BlockDeviceMapping, MaxBlockDeviceMappings) }},
+		{"user data of exactly 16 KB", func(s *Spec) { s.UserData = ptr(strings.Repeat("x", MaxUserDataBytes)) }},
+		{"empty user data", func(s *Spec) { s.UserData = ptr("") }},
+		{"ami tags with wildcard value and 20 tags", func(s *Spec) {
+			s.AMIFamily = capacity.FamilyAL2023
+			tags := map[string]string{"team": "*"}
+			for i := range 19 {
+				tags[fmt.Sprintf("k%d", i)] = "v"
+			}
+			s.AMISelectorTerms = []AMITerm{{Tags: tags, Owner: "self"}}
+		}},
 		{"instance_store_policy RAID0", func(s *Spec) { s.InstanceStorePolicy = "RAID0" }},
 		{"ordinary tags", func(s *Spec) {
 			s.Tags = map[string]string{"team": "a", "karpenter.sh/discovery": "x", "Name": "", "kubernetes.io/role": "node", "awsome": "yes"}
@@ -163,7 +174,30 @@ func TestValidateRules(t *testing.T) {
 		{"ami tag with empty value", func(s *Spec) {
 			s.AMIFamily = capacity.FamilyAL2023
 			s.AMISelectorTerms = []AMITerm{{Tags: map[string]string{"team": ""}}}
-		}, []wantErr{{"ami_selector_terms[0].tags", "tag keys and values must not be empty"}}},
+		}, []wantErr{{`ami_selector_terms[0].tags["team"]`, `tag "team" has an empty value; use "*" to match any value`}}},
+		{"ami tag with empty key", func(s *Spec) {
+			s.AMIFamily = capacity.FamilyAL2023
+			s.AMISelectorTerms = []AMITerm{{Tags: map[string]string{"": "x"}}}
+		}, []wantErr{{"ami_selector_terms[0].tags", "tag keys must not be empty"}}},
+		{"ami empty tags", func(s *Spec) {
+			s.AMIFamily = capacity.FamilyAL2023
+			s.AMISelectorTerms = []AMITerm{{ID: "ami-0abc123"}, {Tags: map[string]string{}}}
+		}, []wantErr{{"ami_selector_terms[1].tags", "tags must not be empty; omit the attribute or add at least one tag"}}},
+		{"ami too many tags", func(s *Spec) {
+			s.AMIFamily = capacity.FamilyAL2023
+			tags := map[string]string{}
+			for i := range 21 {
+				tags[fmt.Sprintf("k%d", i)] = "v"
+			}
+			s.AMISelectorTerms = []AMITerm{{Name: "my-ami-*", Owner: "self"}, {Tags: tags}}
+		}, []wantErr{{"ami_selector_terms[1].tags", "at most 20 tags per term, got 21"}}},
+		{"ami empty tags beside an id", func(s *Spec) {
+			s.AMIFamily = capacity.FamilyAL2023
+			s.AMISelectorTerms = []AMITerm{{ID: "ami-0abc123", Tags: map[string]string{}}}
+		}, []wantErr{
+			{"ami_selector_terms[0].id", "`id` cannot be combined with `alias`, `name`, `owner` or `tags`"},
+			{"ami_selector_terms[0].tags", "tags must not be empty"},
+		}},
 		{"ami_family required without alias", func(s *Spec) { s.AMISelectorTerms = []AMITerm{{Name: "my-ami-*"}} },
 			[]wantErr{{"ami_family", "`ami_family` is required when no AMI selector term is an alias"}}},
 		{"ami_family contradicts alias", func(s *Spec) { s.AMIFamily = capacity.FamilyBottlerocket },
@@ -366,6 +400,14 @@ func TestValidateRules(t *testing.T) {
 			{"block_device_mappings[0].ebs.iops", "must be 0 or more"},
 			{"block_device_mappings[0].ebs.throughput", "must be 0 or more"},
 		}},
+
+		// user data
+		{"user data over 16 KB", func(s *Spec) { s.UserData = ptr(strings.Repeat("x", 20000)) },
+			[]wantErr{{"user_data", "user data is 20000 bytes; EC2 accepts at most 16384 bytes (16 KB) before base64 encoding"}}},
+		{"user data one byte over", func(s *Spec) { s.UserData = ptr(strings.Repeat("x", MaxUserDataBytes+1)) },
+			[]wantErr{{"user_data", "user data is 16385 bytes"}}},
+		{"user data counted in bytes, not characters", func(s *Spec) { s.UserData = ptr(strings.Repeat("é", MaxUserDataBytes/2+1)) },
+			[]wantErr{{"user_data", "user data is 16386 bytes"}}},
 
 		// instance store policy
 		{"bad instance_store_policy", func(s *Spec) { s.InstanceStorePolicy = "RAID1" },

@@ -383,6 +383,8 @@ resource "karpenter_node_class" "test" {
 		{"name not a DNS subdomain", strings.Replace(class(""), `name               = "default"`, `name               = "Default_Class"`, 1), "name", `"Default_Class" is not a valid Kubernetes object name`},
 		{"bad pod subnet id", class(`  networking = { custom_networking = { pod_subnet_selector_terms = [{ id = "pod-subnet-1" }] } }`),
 			"networking.custom_networking.pod_subnet_selector_terms[0].id", `"pod-subnet-1" is not a subnet id`},
+		{"user data over 16 KB", class(fmt.Sprintf("  user_data = %q", strings.Repeat("x", 20000))), "user_data", "user data is 20000 bytes; EC2 accepts at most 16384 bytes (16 KB) before base64 encoding"},
+		{"empty tags in an AMI term", amiClass(`  ami_family = "AL2023"` + "\n" + `  ami_selector_terms = [{ tags = {} }]`), "ami_selector_terms[0].tags", "tags must not be empty"},
 	})
 }
 

@@ -72,11 +72,33 @@ func renderNodeClassManifest(s nodeclass.Spec) (string, error) {
 		}
 		if e := b.EBS; e != nil {
 			bd.EBS = manifest.BlockDevice{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: i64p(e.IOPS),
-				KMSKeyID: e.KMSKeyID, SnapshotID: e.SnapshotID, Throughput: i64p(e.Throughput), VolumeSize: e.VolumeSize, VolumeType: e.VolumeType}
+				KMSKeyID: e.KMSKeyID, SnapshotID: e.SnapshotID, Throughput: i64p(e.Throughput), VolumeSize: e.VolumeSize, VolumeType: e.VolumeType,
+				VolumeInitializationRate: i32p(e.VolumeInitializationRate)}
 		}
 		spec.BlockDeviceMappings = append(spec.BlockDeviceMappings, bd)
 	}
+	renderLaunchOptions(s, &spec)
 	return manifest.RenderEC2NodeClass(manifest.EC2NodeClass{Name: s.Name, Spec: spec})
+}
+
+// renderLaunchOptions renders the capacity reservation terms, the placement group selector,
+// context, cpuOptions and connectionTracking; unset ones are left out.
+func renderLaunchOptions(s nodeclass.Spec, spec *manifest.EC2NodeClassSpec) {
+	for _, t := range s.CapacityReservationTerms {
+		spec.CapacityReservationSelectorTerms = append(spec.CapacityReservationSelectorTerms, manifest.CapacityReservationSelectorTerm{
+			Tags: t.Tags, ID: t.ID, OwnerID: t.OwnerID, InstanceMatchCriteria: t.InstanceMatchCriteria})
+	}
+	if pg := s.PlacementGroupSelector; pg != nil {
+		spec.PlacementGroupSelector = manifest.PlacementGroupSelector{ID: pg.ID, Name: pg.Name}
+	}
+	spec.Context = s.Context
+	if c := s.CPUOptions; c != nil {
+		spec.CPUOptions = manifest.CPUOptions{NestedVirtualization: c.NestedVirtualization}
+	}
+	if ct := s.ConnectionTracking; ct != nil {
+		spec.ConnectionTracking = manifest.ConnectionTracking{TCPEstablishedTimeout: i32p(ct.TCPEstablishedTimeout),
+			UDPStreamTimeout: i32p(ct.UDPStreamTimeout), UDPTimeout: i32p(ct.UDPTimeout)}
+	}
 }
 
 func taintsOf(ts []taintModel) []manifest.Taint {

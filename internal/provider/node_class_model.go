@@ -37,6 +37,12 @@ type nodeClassModel struct {
 	Tags                       types.Map           `tfsdk:"tags"`
 	Connectivity               *connectivityModel  `tfsdk:"connectivity"`
 
+	CapacityReservationSelectorTerms []capacityReservationTermModel `tfsdk:"capacity_reservation_selector_terms"`
+	PlacementGroupSelector           *placementGroupSelectorModel   `tfsdk:"placement_group_selector"`
+	Context                          types.String                   `tfsdk:"context"`
+	CPUOptions                       *cpuOptionsModel               `tfsdk:"cpu_options"`
+	ConnectionTracking               *connectionTrackingModel       `tfsdk:"connection_tracking"`
+
 	VPCID              types.String `tfsdk:"vpc_id"`
 	Subnets            types.List   `tfsdk:"subnets"`
 	SecurityGroups     types.List   `tfsdk:"security_groups"`
@@ -45,6 +51,32 @@ type nodeClassModel struct {
 	Resolved           types.Object `tfsdk:"resolved"`
 	ConnectivityReport types.List   `tfsdk:"connectivity_report"`
 	Manifest           types.String `tfsdk:"manifest"`
+
+	CapacityReservations types.List   `tfsdk:"capacity_reservations"`
+	PlacementGroup       types.Object `tfsdk:"placement_group"`
+}
+
+// capacityReservationTermModel is one capacity_reservation_selector_terms entry.
+type capacityReservationTermModel struct {
+	ID                    types.String `tfsdk:"id"`
+	OwnerID               types.String `tfsdk:"owner_id"`
+	Tags                  types.Map    `tfsdk:"tags"`
+	InstanceMatchCriteria types.String `tfsdk:"instance_match_criteria"`
+}
+
+type placementGroupSelectorModel struct {
+	ID   types.String `tfsdk:"id"`
+	Name types.String `tfsdk:"name"`
+}
+
+type cpuOptionsModel struct {
+	NestedVirtualization types.String `tfsdk:"nested_virtualization"`
+}
+
+type connectionTrackingModel struct {
+	TCPEstablishedTimeout types.Int64 `tfsdk:"tcp_established_timeout"`
+	UDPStreamTimeout      types.Int64 `tfsdk:"udp_stream_timeout"`
+	UDPTimeout            types.Int64 `tfsdk:"udp_timeout"`
 }
 
 // connectivityModel is the provider-only `connectivity` block.
@@ -148,6 +180,8 @@ type ebsModel struct {
 	Throughput          types.Int64  `tfsdk:"throughput"`
 	VolumeSize          types.String `tfsdk:"volume_size"`
 	VolumeType          types.String `tfsdk:"volume_type"`
+
+	VolumeInitializationRate types.Int64 `tfsdk:"volume_initialization_rate"`
 }
 
 // resolvedClass is the `resolved` object: a node pool's whole view of its class. Its Go shape
@@ -363,11 +397,35 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 				DeleteOnTermination: boolPtr(e.DeleteOnTermination), Encrypted: boolPtr(e.Encrypted), IOPS: intPtr(e.IOPS),
 				KMSKeyID: e.KMSKeyID.ValueString(), SnapshotID: e.SnapshotID.ValueString(), Throughput: intPtr(e.Throughput),
 				VolumeSize: e.VolumeSize.ValueString(), VolumeType: e.VolumeType.ValueString(),
+				VolumeInitializationRate: intPtr(e.VolumeInitializationRate),
 			}
 		}
 		s.BlockDeviceMappings = append(s.BlockDeviceMappings, bd)
 	}
+	m.launchOptionsInto(ctx, &s, diags)
 	return s
+}
+
+// launchOptionsInto copies the capacity reservation terms, placement group selector, context,
+// cpu_options and connection_tracking into the spec.
+func (m *nodeClassModel) launchOptionsInto(ctx context.Context, s *nodeclass.Spec, diags *diag.Diagnostics) {
+	for _, t := range m.CapacityReservationSelectorTerms {
+		s.CapacityReservationTerms = append(s.CapacityReservationTerms, discovery.CapacityReservationTerm{
+			ID: t.ID.ValueString(), OwnerID: t.OwnerID.ValueString(), Tags: tagsFromMap(ctx, t.Tags, diags),
+			InstanceMatchCriteria: t.InstanceMatchCriteria.ValueString(),
+		})
+	}
+	if pg := m.PlacementGroupSelector; pg != nil {
+		s.PlacementGroupSelector = &discovery.PlacementGroupSelector{ID: pg.ID.ValueString(), Name: pg.Name.ValueString()}
+	}
+	s.Context = m.Context.ValueString()
+	if c := m.CPUOptions; c != nil {
+		s.CPUOptions = &nodeclass.CPUOptions{NestedVirtualization: c.NestedVirtualization.ValueString()}
+	}
+	if ct := m.ConnectionTracking; ct != nil {
+		s.ConnectionTracking = &nodeclass.ConnectionTracking{TCPEstablishedTimeout: intPtr(ct.TCPEstablishedTimeout),
+			UDPStreamTimeout: intPtr(ct.UDPStreamTimeout), UDPTimeout: intPtr(ct.UDPTimeout)}
+	}
 }
 
 // resolvedFrom builds the `resolved` object from the spec and its resolution.

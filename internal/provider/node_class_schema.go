@@ -77,6 +77,37 @@ const (
 	checksOff   = "off"
 )
 
+func capacityReservationTermsAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "`capacityReservationSelectorTerms`, 1 to 30, ORed: the On-Demand Capacity Reservations and Capacity " +
+			"Blocks that node pools of this class may launch into (capacity type `reserved`). A term is an `id` alone, or `tags` " +
+			"and/or `instance_match_criteria`, optionally narrowed by `owner_id`. Resolved at plan time into " +
+			"`capacity_reservations`; a term that selects no usable reservation is a warning, not an error (Karpenter then " +
+			"launches on-demand or spot). Needs `ec2:DescribeCapacityReservations`.",
+		Validators: []validator.List{listvalidator.SizeBetween(1, discovery.MaxTerms)},
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"id":                      optStr("Reservation id, `cr-…`. Cannot be combined with the other fields."),
+			"owner_id":                optStr("Account id (12 digits) that owns the reservation, with `tags` or `instance_match_criteria`, e.g. for reservations shared with you."),
+			"tags":                    schema.MapAttribute{ElementType: types.StringType, Optional: true, MarkdownDescription: descTermTags},
+			"instance_match_criteria": optStr("`open` (any matching launch uses it) or `targeted` (only launches that name it)."),
+		}},
+	}
+}
+
+func placementGroupSelectorAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "`placementGroupSelector`: the EC2 placement group nodes launch into, by `id` or by `name` (exactly " +
+			"one). Resolved at plan time into `placement_group`; the plan fails when no group matches or the group is not " +
+			"`available`, since Karpenter would launch nothing from the class. Needs `ec2:DescribePlacementGroups`.",
+		Attributes: map[string]schema.Attribute{
+			"id":   optStr("Placement group id, `pg-…` (required for groups shared with your account)."),
+			"name": optStr("Placement group name (groups your account owns)."),
+		},
+	}
+}
+
 func connectivityAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
@@ -229,6 +260,8 @@ func nodeClassSchema() schema.Schema {
 							"throughput":            optInt("Throughput in MiB/s (gp3)."),
 							"volume_size":           optStr("Kubernetes quantity, e.g. `100Gi`."),
 							"volume_type":           optStr("`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."),
+							"volume_initialization_rate": optInt("`volumeInitializationRate`: the rate, 100 to 300 MiB/s, at which EBS fills a volume " +
+								"restored from `snapshot_id` (provisioned volume initialization); needs `snapshot_id`."),
 						},
 					},
 				}},
@@ -277,6 +310,57 @@ func nodeClassSchema() schema.Schema {
 					"`node_class = karpenter_node_class.this.resolved`.",
 			},
 			"connectivity": connectivityAttribute(),
+
+			"capacity_reservation_selector_terms": capacityReservationTermsAttribute(),
+			"placement_group_selector":            placementGroupSelectorAttribute(),
+			"context": optStr("`context`: the reserved `Context` value Karpenter passes to EC2 Fleet requests. Set it only when AWS " +
+				"gave you one for your account."),
+			"cpu_options": schema.SingleNestedAttribute{
+				Optional:            true,
+				MarkdownDescription: "`cpuOptions` of the launched instances.",
+				Attributes: map[string]schema.Attribute{
+					"nested_virtualization": optStr("`nestedVirtualization`: `enabled` or `disabled`. With `enabled`, Karpenter only " +
+						"launches instance types that support nested virtualization (the node pool plan does not apply that filter)."),
+				},
+			},
+			"connection_tracking": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "`connectionTracking`: idle timeouts of connection tracking, in seconds, on the network interfaces " +
+					"of the launch template (efa-only interfaces excluded). Set at least one; unset ones keep EC2's defaults.",
+				Attributes: map[string]schema.Attribute{
+					"tcp_established_timeout": optInt("`tcpEstablishedTimeout`: idle established TCP flows, 60 to 432000."),
+					"udp_stream_timeout":      optInt("`udpStreamTimeout`: idle UDP flows that saw more than one request-response exchange, 60 to 180."),
+					"udp_timeout":             optInt("`udpTimeout`: idle UDP flows in one direction or with one exchange, 30 to 60."),
+				},
+			},
+			"capacity_reservations": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The capacity reservations `capacity_reservation_selector_terms` selects, as Karpenter would use " +
+					"them (active, not ended, `open` or `targeted`), sorted by id and known at plan time. Null without terms. The " +
+					"counts are those of the last plan that changed the selection: a change of counts alone keeps the recorded " +
+					"value, so launches into a reservation do not make every plan an update.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Reservation id, `cr-…`."},
+					"instance_type":            schema.StringAttribute{Computed: true, MarkdownDescription: "Reserved instance type."},
+					"availability_zone":        schema.StringAttribute{Computed: true, MarkdownDescription: "Zone of the reservation."},
+					"instance_match_criteria":  schema.StringAttribute{Computed: true, MarkdownDescription: "`open` or `targeted`."},
+					"owner_id":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Account that owns the reservation."},
+					"reservation_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "`default` or `capacity-block`."},
+					"end_date":                 schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation ends (RFC 3339); null when it does not."},
+					"available_instance_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free instances when the selection last changed."},
+				}},
+			},
+			"placement_group": schema.SingleNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The placement group `placement_group_selector` selects, known at plan time; null without a " +
+					"selector.",
+				Attributes: map[string]schema.Attribute{
+					"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Group id, `pg-…`."},
+					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Group name."},
+					"strategy":        schema.StringAttribute{Computed: true, MarkdownDescription: "`cluster`, `partition` or `spread`."},
+					"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partitions of a `partition` group; null for the other strategies."},
+				},
+			},
 			"connectivity_report": schema.ListNestedAttribute{
 				Computed: true,
 				MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
@@ -293,7 +377,8 @@ func nodeClassSchema() schema.Schema {
 			"manifest": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
-					"Provider-only settings (`networking`, `efa`) are left out.",
+					"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (Karpenter's " +
+					"v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field.",
 			},
 		},
 	}

@@ -132,6 +132,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	r.planCapacity(ctx, req.State, &plan, s, resolved.Zones, &resp.Diagnostics) // node_class_reservations.go
 
 	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
 	// launch and would otherwise make every plan an update.
@@ -280,6 +281,8 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("placement_group"), types.ObjectUnknown(placementGroupAttrTypes))...)
 }
 
 func unknownOf(t attr.Type) attr.Value {

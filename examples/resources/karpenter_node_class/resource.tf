@@ -44,6 +44,22 @@ resource "karpenter_node_class" "checked" {
   }
 }
 
+# A training class in a partition placement group, with the team's capacity reservations for
+# node pools that allow capacity type "reserved". Both selectors resolve at plan time into
+# `placement_group` and `capacity_reservations`; a missing group fails the plan.
+resource "karpenter_node_class" "training" {
+  name               = "training"
+  role               = "KarpenterNodeRole-my-cluster"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+
+  placement_group_selector = { name = "training-partitions" }
+  capacity_reservation_selector_terms = [
+    { id = "cr-0123456789abcdef0" },
+    { tags = { team = "ml" }, instance_match_criteria = "targeted" },
+  ]
+  connection_tracking = { tcp_established_timeout = 3600 }
+}
+
 output "failed_connectivity_checks" {
   value = [for c in karpenter_node_class.checked.connectivity_report : "${c.check} (${c.group_id}): ${c.detail}" if !c.passed]
 }

@@ -1,0 +1,219 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+// Capacity is what the capacity reservation and placement group selectors hit.
+type Capacity struct {
+	// Reservations are the reservations Karpenter would use (active, not ended, open or targeted),
+	// sorted by id; nil when the class has no capacity reservation terms.
+	Reservations []discovery.CapacityReservation
+	// PlacementGroup is the selected group; nil when the class has no selector or it matched nothing.
+	PlacementGroup *discovery.PlacementGroup
+}
+
+// SameSelection reports whether two outcomes selected the same reservations and group,
+// ignoring the reservations' available instance counts, which move with every launch.
+func (c Capacity) SameSelection(o Capacity) bool {
+	key := func(x Capacity) string {
+		var b strings.Builder
+		if x.Reservations == nil {
+			b.WriteString("no-terms")
+		}
+		for _, r := range x.Reservations {
+			fmt.Fprintf(&b, "|r:%s/%s@%s/%s/%s/%s/%d", r.ID, r.InstanceType, r.Zone, r.OwnerID, r.InstanceMatchCriteria,
+				r.ReservationType, r.EndDate.Unix())
+		}
+		if g := x.PlacementGroup; g != nil {
+			fmt.Fprintf(&b, "|g:%s=%s/%s", g.ID, g.Name, g.Strategy)
+			if g.Strategy == "partition" {
+				fmt.Fprintf(&b, "/%d", g.PartitionCount)
+			}
+		}
+		return b.String()
+	}
+	return key(c) == key(o)
+}
+
+// Findings are what a resolution reports: errors fail the plan, warnings do not.
+type Findings struct {
+	Errors   []FieldError
+	Warnings []FieldError
+}
+
+// ReservationAnswer is EC2's answer to one capacity reservation query.
+type ReservationAnswer struct {
+	Query discovery.CapacityReservationQuery
+	Found []discovery.CapacityReservation
+}
+
+// ResolveCapacity looks the class's capacity reservations and placement group up in EC2 (no
+// call when neither selector is set) and judges the answers (see CapacityOutcome). zones are
+// the zones of the class's subnets; now decides which reservations have ended. err is an API
+// failure.
+func ResolveCapacity(ctx context.Context, api discovery.CapacityAPI, s Spec, zones []string, now time.Time) (Capacity, Findings, error) {
+	var answers []ReservationAnswer
+	for _, q := range discovery.CapacityReservationQueries(s.CapacityReservationTerms) {
+		found, err := api.FindCapacityReservations(ctx, q)
+		if err != nil {
+			return Capacity{}, Findings{}, err
+		}
+		answers = append(answers, ReservationAnswer{Query: q, Found: found})
+	}
+	var groups []discovery.PlacementGroup
+	if s.PlacementGroupSelector != nil {
+		var err error
+		if groups, err = api.FindPlacementGroups(ctx, *s.PlacementGroupSelector); err != nil {
+			return Capacity{}, Findings{}, err
+		}
+	}
+	c, f := CapacityOutcome(s, answers, groups, zones, now)
+	return c, f, nil
+}
+
+// CapacityOutcome turns EC2's answers into the selection and its findings, as Karpenter's
+// node class status would see them:
+//   - a placement group selector that finds no group, or a group that is not available, is an
+//     error: Karpenter keeps the class not ready and launches nothing from it;
+//   - capacity reservations are opportunistic (the class stays ready without any), so a term
+//     that selects no usable reservation is a warning, as is a reservation in a zone where the
+//     class has no subnet. Karpenter uses only active reservations that have not ended and whose
+//     instance match criteria is open or targeted.
+func CapacityOutcome(s Spec, answers []ReservationAnswer, groups []discovery.PlacementGroup, zones []string, now time.Time) (Capacity, Findings) {
+	var c Capacity
+	var f Findings
+	if sel := s.PlacementGroupSelector; sel != nil {
+		c.PlacementGroup, f.Errors = placementGroupOutcome(*sel, groups)
+	}
+	if len(s.CapacityReservationTerms) > 0 {
+		c.Reservations, f.Warnings = reservationsOutcome(s.CapacityReservationTerms, answers, zones, now)
+	}
+	return c, f
+}
+
+func placementGroupOutcome(sel discovery.PlacementGroupSelector, groups []discovery.PlacementGroup) (*discovery.PlacementGroup, []FieldError) {
+	var match *discovery.PlacementGroup
+	for i := range groups {
+		g := groups[i]
+		if (sel.ID != "" && g.ID == sel.ID) || (sel.ID == "" && g.Name == sel.Name) {
+			match = &g
+			break
+		}
+	}
+	if match == nil {
+		return nil, []FieldError{{Path: "placement_group_selector", Message: fmt.Sprintf(
+			"placement group %s not found (in this account and region); Karpenter would keep the class not ready and launch no node from it", sel)}}
+	}
+	if match.State != discovery.PlacementGroupStateAvailable {
+		return nil, []FieldError{{Path: "placement_group_selector", Message: fmt.Sprintf(
+			"placement group %s (%s) is %s; Karpenter launches only into available groups", match.ID, match.Name, match.State)}}
+	}
+	return match, nil
+}
+
+// reservationsOutcome keeps the usable reservations (deduplicated, by id) and warns per term
+// that selects none of them, and per reservation outside the class's zones.
+func reservationsOutcome(terms []discovery.CapacityReservationTerm, answers []ReservationAnswer, zones []string, now time.Time) ([]discovery.CapacityReservation, []FieldError) {
+	var warns []FieldError
+	warn := func(i int, format string, args ...any) {
+		warns = append(warns, FieldError{Path: fmt.Sprintf("capacity_reservation_selector_terms[%d]", i), Message: fmt.Sprintf(format, args...)})
+	}
+	// why tells what makes a reservation unusable, "" when Karpenter would use it.
+	why := func(r discovery.CapacityReservation) string {
+		switch {
+		case r.State != discovery.CapacityReservationStateActive:
+			return "is " + r.State
+		case !r.EndDate.IsZero() && !r.EndDate.After(now):
+			return "ended at " + r.EndDate.UTC().Format(time.RFC3339)
+		case r.InstanceMatchCriteria != discovery.InstanceMatchOpen && r.InstanceMatchCriteria != discovery.InstanceMatchTargeted:
+			return fmt.Sprintf("has instance match criteria %q, which Karpenter does not support", r.InstanceMatchCriteria)
+		}
+		return ""
+	}
+
+	byTerm := make([][]discovery.CapacityReservation, len(terms))
+	for _, a := range answers {
+		for _, i := range a.Query.Terms {
+			if i < 0 || i >= len(terms) {
+				continue
+			}
+			for _, r := range a.Found {
+				if len(a.Query.IDs) > 0 && r.ID != terms[i].ID {
+					continue // the shared id call answers every id term: keep this term's own
+				}
+				byTerm[i] = append(byTerm[i], r)
+			}
+		}
+	}
+
+	selected := []discovery.CapacityReservation{}
+	firstTerm := map[string]int{}
+	for i, t := range terms {
+		usable := 0
+		var reasons []string
+		for _, r := range byTerm[i] {
+			if reason := why(r); reason != "" {
+				reasons = append(reasons, fmt.Sprintf("%s %s", r.ID, reason))
+				continue
+			}
+			usable++
+			if _, seen := firstTerm[r.ID]; !seen {
+				firstTerm[r.ID] = i
+				selected = append(selected, r)
+			}
+		}
+		switch {
+		case usable > 0:
+		case t.ID != "" && len(reasons) > 0:
+			warn(i, "capacity reservation %s; Karpenter uses only active reservations that have not ended, so this term selects nothing",
+				strings.Join(reasons, ", "))
+		case t.ID != "":
+			warn(i, "capacity reservation %s not found (in this account and region), so this term selects nothing", t.ID)
+		default:
+			msg := fmt.Sprintf("no active capacity reservation matched %s", describeReservationTerm(t))
+			if len(reasons) > 0 {
+				msg += fmt.Sprintf(" (unusable: %s)", strings.Join(reasons, ", "))
+			}
+			warn(i, "%s; nodes of this class launch as on-demand or spot only", msg)
+		}
+	}
+	sort.Slice(selected, func(a, b int) bool { return selected[a].ID < selected[b].ID })
+
+	if len(zones) > 0 {
+		for _, r := range selected {
+			if !slices.Contains(zones, r.Zone) {
+				warn(firstTerm[r.ID], "capacity reservation %s (%s) is in %s, where the class has no subnet (zones %s): Karpenter cannot launch into it",
+					r.ID, r.InstanceType, r.Zone, strings.Join(zones, ", "))
+			}
+		}
+	}
+	return selected, warns
+}
+
+// describeReservationTerm renders a non-id term for messages: {k=v, …} owner … criteria ….
+func describeReservationTerm(t discovery.CapacityReservationTerm) string {
+	var parts []string
+	if len(t.Tags) > 0 {
+		var kv []string
+		for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+			kv = append(kv, k+"="+t.Tags[k])
+		}
+		parts = append(parts, "tags {"+strings.Join(kv, ", ")+"}")
+	}
+	if t.InstanceMatchCriteria != "" {
+		parts = append(parts, "instance match criteria "+t.InstanceMatchCriteria)
+	}
+	if t.OwnerID != "" {
+		parts = append(parts, "owner "+t.OwnerID)
+	}
+	return strings.Join(parts, ", ")
+}
