@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"fmt"
 	"maps"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -86,8 +87,8 @@ func Validate(s Spec) []FieldError {
 		add(termPath("security_group_selector_terms", e), "%s", e.Message)
 	}
 
-	if s.IPPrefixCount != nil && *s.IPPrefixCount < 0 {
-		add("ip_prefix_count", "must be 0 or more, got %d", *s.IPPrefixCount)
+	if s.IPPrefixCount != nil {
+		count32(add, "ip_prefix_count", *s.IPPrefixCount)
 	}
 	validateInterfaces(s, add)
 
@@ -195,12 +196,8 @@ func validateInterfaces(s Spec, add func(string, string, ...any)) {
 	efaOnlyPerCard := map[int]int{}
 	for i, ni := range ifs {
 		p := fmt.Sprintf("network_interfaces[%d]", i)
-		if ni.NetworkCardIndex < 0 {
-			add(p+".network_card_index", "must be 0 or more")
-		}
-		if ni.DeviceIndex < 0 {
-			add(p+".device_index", "must be 0 or more")
-		}
+		count32(add, p+".network_card_index", ni.NetworkCardIndex)
+		count32(add, p+".device_index", ni.DeviceIndex)
 		if ni.InterfaceType != capacity.InterfaceTypeInterface && ni.InterfaceType != capacity.InterfaceTypeEFAOnly {
 			add(p+".interface_type", "must be \"interface\" or \"efa-only\", got %q", ni.InterfaceType)
 		}
@@ -231,14 +228,26 @@ func validateInterfaces(s Spec, add func(string, string, ...any)) {
 	}
 }
 
+// count32 checks a CRD field of format int32 that counts something: the API server does not
+// range-check the format, so 3000000000 would be stored and then break Karpenter's decoding.
+func count32(add func(string, string, ...any), p string, v int) {
+	switch {
+	case v < 0:
+		add(p, "must be 0 or more, got %d", v)
+	case v > math.MaxInt32:
+		add(p, "must be at most %d (a 32-bit integer in the CRD), got %d", math.MaxInt32, v)
+	}
+}
+
 func validateKubelet(k Kubelet, add func(string, string, ...any)) {
-	nonNeg := func(p string, v *int) {
-		if v != nil && *v < 0 {
-			add(p, "must be 0 or more, got %d", *v)
+	for _, f := range []struct {
+		p string
+		v *int
+	}{{"kubelet.max_pods", k.MaxPods}, {"kubelet.pods_per_core", k.PodsPerCore}, {"kubelet.eviction_max_pod_grace_period", k.EvictionMaxPodGracePeriod}} {
+		if f.v != nil {
+			count32(add, f.p, *f.v)
 		}
 	}
-	nonNeg("kubelet.max_pods", k.MaxPods)
-	nonNeg("kubelet.pods_per_core", k.PodsPerCore)
 	if k.MaxPods != nil && k.PodsPerCore != nil && *k.PodsPerCore > *k.MaxPods && *k.MaxPods > 0 {
 		add("kubelet.pods_per_core", "pods_per_core (%d) cannot exceed max_pods (%d)", *k.PodsPerCore, *k.MaxPods)
 	}
