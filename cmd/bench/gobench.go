@@ -34,6 +34,9 @@ var goBenches = []goBench{
 	{"internal/launchplan", "BenchmarkBuildScaling", "planning one node pool over 200, 400, 800 and 1,600 types", 0},
 	{"internal/manifest", "BenchmarkRenderNodePool", "manifest rendering: NodePool, every field set", 0},
 	{"internal/manifest", "BenchmarkRenderEC2NodeClass", "manifest rendering: EC2NodeClass, every field set", 0},
+	{"internal/manifest", "BenchmarkAdmitNodePool", "manifest admission (API server CRD validation): NodePool, every field set", 0},
+	{"internal/manifest", "BenchmarkAdmitEC2NodeClass", "manifest admission (API server CRD validation): EC2NodeClass, every field set", 0},
+	{"internal/manifest", "BenchmarkCompileCRDs", "compiling the embedded CRDs (once per process)", 0},
 	{"internal/awsclient", "BenchmarkLoadCatalog", "catalog conversion: 800 types in 8 pages (once per process)", 0},
 }
 

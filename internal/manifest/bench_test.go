@@ -30,3 +30,40 @@ func BenchmarkRenderEC2NodeClass(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkAdmitNodePool runs the API server's validation over a NodePool with every field set:
+// what each pool plan adds (the CRDs are compiled once per process, outside the loop).
+func BenchmarkAdmitNodePool(b *testing.B) {
+	benchmarkAdmit(b, func() (string, error) { return RenderNodePool(maximalNodePool()) })
+}
+
+// BenchmarkAdmitEC2NodeClass does the same for an EC2NodeClass with every field set.
+func BenchmarkAdmitEC2NodeClass(b *testing.B) {
+	benchmarkAdmit(b, func() (string, error) { return RenderEC2NodeClass(maximalEC2NodeClass()) })
+}
+
+func benchmarkAdmit(b *testing.B, render func() (string, error)) {
+	doc, err := render()
+	if err != nil {
+		b.Fatal(err)
+	}
+	if v, err := Admit(doc); err != nil || len(v) > 0 {
+		b.Fatalf("%v %v", v, err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := Admit(doc); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCompileCRDs is the one-time cost per provider process.
+func BenchmarkCompileCRDs(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := loadCRDs(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
