@@ -27,11 +27,11 @@ import (
 
 // Schema is one generated file; internal/manifest reads the same shape.
 type Schema struct {
-	Source  Source                          `json:"source"`
-	Group   string                          `json:"group"`
-	Version string                          `json:"version"`
-	Kind    string                          `json:"kind"`
-	Scope   string                          `json:"scope"`
+	Source  Source                           `json:"source"`
+	Group   string                           `json:"group"`
+	Version string                           `json:"version"`
+	Kind    string                           `json:"kind"`
+	Scope   string                           `json:"scope"`
 	Schema  *apiextensionsv1.JSONSchemaProps `json:"openAPIV3Schema"`
 }
 

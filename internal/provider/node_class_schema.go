@@ -268,7 +268,7 @@ func nodeClassSchema() schema.Schema {
 			},
 			"instance_store_policy": optStr("`instanceStorePolicy`: `RAID0` to use instance-store volumes as ephemeral storage."),
 			"detailed_monitoring":   optBool("`detailedMonitoring` (CloudWatch detailed monitoring)."),
-			"user_data":             optStr("`userData`, merged with what the provider generates for the AMI family."),
+			"user_data":             optStr("`userData`, merged with what the provider generates for the AMI family. At most 16 KB (EC2's limit, before base64)."),
 			"tags": optMap("`tags` on launched resources. Keys starting with `aws:` or `kubernetes.io/cluster`, and Karpenter's own keys, " +
 				"are rejected."),
 

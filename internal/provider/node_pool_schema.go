@@ -172,7 +172,9 @@ func nodePoolSchema() schema.Schema {
 				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),
-			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class."),
+			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class. Validated at plan as the " +
+				"API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that " +
+				"produced the field."),
 			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
 				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
 					"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
