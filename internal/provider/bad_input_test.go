@@ -207,6 +207,14 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 			t.Errorf("case %d %q: no error diagnostic on %s matching %q; the provider returned:\n  %s", i, c.name, c.path, c.msg, strings.Join(lines, "\n  "))
 		}
 	}
+	noMutatingCalls(t, calls, "invalid configurations")
+	badInputsTried.Add(int64(len(cases)))
+	t.Logf("%d invalid configurations tried; EC2 calls made: %v", len(cases), calls.Calls("EC2."))
+}
+
+// noMutatingCalls fails the test when any client the provider built made a mutating EC2 call.
+func noMutatingCalls(t *testing.T, calls *callRecorder, what string) {
+	t.Helper()
 	var mutating []string
 	for op, n := range calls.Calls("EC2.") {
 		if mutatingCall(op) {
@@ -215,10 +223,8 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 	}
 	sort.Strings(mutating)
 	if len(mutating) > 0 {
-		t.Errorf("invalid configurations made mutating EC2 calls: %s", strings.Join(mutating, ", "))
+		t.Errorf("%s made mutating EC2 calls: %s", what, strings.Join(mutating, ", "))
 	}
-	badInputsTried.Add(int64(len(cases)))
-	t.Logf("%d invalid configurations tried; EC2 calls made: %v", len(cases), calls.Calls("EC2."))
 }
 
 func TestMutatingCall(t *testing.T) {

@@ -37,7 +37,6 @@ import (
 	"maps"
 	"os"
 	"slices"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -998,16 +997,7 @@ func runGoodInputs(t *testing.T, header string, cases []goodCase) {
 		ProtoV6ProviderFactories: badInputFactories(calls, diags),
 		Steps:                    steps,
 	})
-	var mutating []string
-	for op, n := range calls.Calls("EC2.") {
-		if mutatingCall(op) {
-			mutating = append(mutating, fmt.Sprintf("%s x%d", op, n))
-		}
-	}
-	sort.Strings(mutating)
-	if len(mutating) > 0 {
-		t.Errorf("planning valid configurations made mutating EC2 calls: %s", strings.Join(mutating, ", "))
-	}
+	noMutatingCalls(t, calls, "planning valid configurations")
 	goodInputsTried.Add(int64(len(cases)))
 	t.Logf("%d valid configurations planned; EC2 calls made: %v", len(cases), calls.Calls("EC2."))
 }
@@ -1103,16 +1093,7 @@ func TestAccKarpenterSuiteNodeClass(t *testing.T) {
 	// capacity stub does (no reservation; the upstream placement group), and forwards the rest.
 	stub := acctest.NewCapacityStub(t)
 	stub.SetPlacementGroups(acctest.StubPlacementGroup{ID: "pg-cluster123", Name: "my-cluster-pg", Strategy: "cluster", State: "available"})
-	header := fmt.Sprintf(`
-provider "karpenter" {
-  region       = %q
-  cluster_name = %q
-  endpoints = {
-    ec2 = %q
-    sts = %q
-  }
-}
-`, acctest.Region(), cluster, stub.URL(), acctest.Endpoint())
+	header := providerConfigEC2(cluster, stub.URL())
 	invalid := slices.Concat(nodeClassSuiteInvalid(), nodeClassSuiteInvalidNew(), kubeletSuiteInvalid())
 	valid := slices.Concat(nodeClassSuiteValid(f), nodeClassSuiteValidNew(), kubeletSuiteValid())
 	t.Run("invalid", func(t *testing.T) { t.Parallel(); runSuiteInvalid(t, "invalid", header, invalid) })

@@ -63,16 +63,7 @@ func TestAccNodeClass_capacityReservationsAndPlacementGroup(t *testing.T) {
 		InstanceMatchCriteria: "open", ReservationType: "default", Tags: map[string]string{"team": cluster}}
 	stub.SetReservations(targeted, open, expired)
 
-	provider := fmt.Sprintf(`
-provider "karpenter" {
-  region       = %q
-  cluster_name = %q
-  endpoints = {
-    ec2 = %q
-    sts = %q
-  }
-}
-`, acctest.Region(), cluster, stub.URL(), acctest.Endpoint())
+	provider := providerConfigEC2(cluster, stub.URL())
 	class := func(body string) string {
 		return provider + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {

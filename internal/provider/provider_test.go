@@ -86,6 +86,12 @@ func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, e
 // providerConfig is the provider block of acceptance tests: explicit endpoints, credentials
 // from the environment (acctest.SetDefaultEnv).
 func providerConfig(clusterName string) string {
+	return providerConfigEC2(clusterName, acctest.Endpoint())
+}
+
+// providerConfigEC2 is providerConfig with EC2 behind another endpoint (e.g. acctest's
+// capacity stub).
+func providerConfigEC2(clusterName, ec2Endpoint string) string {
 	cluster := ""
 	if clusterName != "" {
 		cluster = fmt.Sprintf("\n  cluster_name = %q", clusterName)
@@ -98,5 +104,5 @@ provider "karpenter" {
     sts = %q
   }%s
 }
-`, acctest.Region(), acctest.Endpoint(), acctest.Endpoint(), cluster)
+`, acctest.Region(), ec2Endpoint, acctest.Endpoint(), cluster)
 }
