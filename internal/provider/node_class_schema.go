@@ -149,8 +149,9 @@ func nodeClassSchema() schema.Schema {
 			"The plan shows exactly which subnets, zones and security groups the selectors hit, fails when a selector hits nothing, " +
 			"and shows an in-place update when tags change outside Terraform (drift). The resource owns no AWS object: it records the " +
 			"resolution that was applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`.\n\n" +
-			"**Import** does not apply: there is no AWS object to adopt. To take over an existing EC2NodeClass, declare it with the " +
-			"same selectors and apply; the first apply only records the resolution and changes nothing in AWS.",
+			"**Import** by name (the import ID is `name`): with no AWS object to read, the imported state holds only `id` and `name`. " +
+			"The next plan resolves the selectors from the configuration and shows an in-place update that only records the " +
+			"resolution (and the configured arguments); applying it changes nothing in AWS.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The node class name.",

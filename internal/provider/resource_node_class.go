@@ -24,6 +24,7 @@ var (
 	_ resource.ResourceWithConfigure      = (*nodeClassResource)(nil)
 	_ resource.ResourceWithModifyPlan     = (*nodeClassResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*nodeClassResource)(nil)
+	_ resource.ResourceWithImportState    = (*nodeClassResource)(nil)
 )
 
 type nodeClassResource struct{ meta *Meta }
@@ -386,6 +387,23 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 
 // Delete forgets the class: it owns no AWS object.
 func (r *nodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+}
+
+// ImportState adopts a class by name. There is no AWS object to read the rest from, so the
+// imported state holds `id` and `name` only and Read keeps it; the next plan resolves the
+// selectors from the configuration, and its in-place update only records the resolution.
+func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	// The name rule of nodeclass.Validate, the one a planned class must pass.
+	for _, e := range nodeclass.Validate(nodeclass.Spec{Name: req.ID}) {
+		if e.Path == "name" {
+			resp.Diagnostics.AddError("Invalid import ID",
+				fmt.Sprintf("The import ID is the node class name, `metadata.name` of the EC2NodeClass, and must equal `name` in "+
+					"the configuration: %s.", e.Message))
+			return
+		}
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 }
 
 var pathStepRE = regexp.MustCompile(`^([a-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)$`)
