@@ -79,6 +79,13 @@ type FaultConfig struct {
 	Script map[string][]Fault
 	// Latency is the delay a latency draw adds. Default 50ms.
 	Latency time.Duration
+	// ClientTokens makes the proxy honour EC2's ClientToken on CreateFleet, which LocalStack
+	// ignores: a token is bound to the first successful answer for it; a later request with the
+	// same token and the same parameters gets that answer again without reaching the upstream
+	// (no new instances), one with other parameters gets IdempotentParameterMismatch. A lost
+	// answer (FaultResetAfterForward) still binds the token, so the SDK's retry gets the
+	// original instances, as on AWS. SetEnabled does not switch it off. See clienttoken.go.
+	ClientTokens bool
 }
 
 // ActionStats counts what the proxy saw and did for one action.
@@ -90,6 +97,12 @@ type ActionStats struct {
 	Forwarded int // requests that reached the upstream
 	Delayed   int
 	Faults    [faultKinds]int // by Fault; Faults[FaultNone] stays 0
+	// With FaultConfig.ClientTokens: client tokens bound to an answer, requests answered with
+	// the stored answer of their token (not forwarded), and requests refused with
+	// IdempotentParameterMismatch (not forwarded).
+	TokensBound     int
+	TokenReplays    int
+	TokenMismatches int
 }
 
 // Injected is the number of requests this action failed on purpose.
@@ -117,6 +130,9 @@ func (s FaultStats) Total(services ...string) ActionStats {
 		t.Retries += a.Retries
 		t.Forwarded += a.Forwarded
 		t.Delayed += a.Delayed
+		t.TokensBound += a.TokensBound
+		t.TokenReplays += a.TokenReplays
+		t.TokenMismatches += a.TokenMismatches
 		for i, v := range a.Faults {
 			t.Faults[i] += v
 		}
@@ -143,6 +159,9 @@ func (s FaultStats) String() string {
 		if a.Delayed > 0 {
 			fmt.Fprintf(&b, "  delayed %d", a.Delayed)
 		}
+		if a.TokensBound+a.TokenReplays+a.TokenMismatches > 0 {
+			fmt.Fprintf(&b, "  tokens bound %d replayed %d mismatched %d", a.TokensBound, a.TokenReplays, a.TokenMismatches)
+		}
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -161,6 +180,8 @@ type FaultProxy struct {
 	rng     *rand.Rand
 	enabled bool
 	stats   map[string]*ActionStats
+
+	tokens *tokenStore // nil unless cfg.ClientTokens
 }
 
 // NewFaultProxy starts a proxy for the test and closes it when the test ends.
@@ -223,6 +244,9 @@ func StartFaultProxy(cfg FaultConfig) (*FaultProxy, error) {
 		rng:     rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x9e3779b97f4a7c15)),
 		enabled: true,
 		stats:   map[string]*ActionStats{},
+	}
+	if cfg.ClientTokens {
+		p.tokens = &tokenStore{m: map[tokenKey]*tokenEntry{}}
 	}
 	p.server = &http.Server{Handler: p, ReadHeaderTimeout: 30 * time.Second}
 	go func() { _ = p.server.Serve(ln) }()
@@ -413,6 +437,12 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		resetConn(w)
 		return
 	}
+	// A request with a bound client token is answered here, without reaching the upstream.
+	done, release := p.honourToken(w, r, service, action, body, fault)
+	if done {
+		return
+	}
+	defer release(0, nil, nil) // frees a held token when the upstream did not answer
 
 	resp, err := p.forward(r, body)
 	if err != nil {
@@ -422,11 +452,21 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	defer resp.Body.Close()
 	respBody, err := io.ReadAll(resp.Body)
 	p.forwarded(action)
+	if err == nil {
+		// Bind the token before the answer is written or lost: the SDK's retry after a lost
+		// answer must meet this answer (the original instances), not launch again.
+		release(resp.StatusCode, resp.Header, respBody)
+	}
 	if fault == FaultResetAfterForward || err != nil {
 		resetConn(w)
 		return
 	}
-	for k, vs := range resp.Header {
+	writeAnswer(w, resp.StatusCode, resp.Header, respBody)
+}
+
+// writeAnswer writes an upstream answer, without its hop-by-hop headers.
+func writeAnswer(w http.ResponseWriter, status int, header http.Header, body []byte) {
+	for k, vs := range header {
 		if strings.EqualFold(k, "Content-Length") || strings.EqualFold(k, "Connection") || strings.EqualFold(k, "Transfer-Encoding") {
 			continue
 		}
@@ -434,9 +474,9 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			w.Header().Add(k, v)
 		}
 	}
-	w.Header().Set("Content-Length", strconv.Itoa(len(respBody)))
-	w.WriteHeader(resp.StatusCode)
-	_, _ = w.Write(respBody)
+	w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
 }
 
 func (p *FaultProxy) forward(r *http.Request, body []byte) (*http.Response, error) {
