@@ -312,6 +312,10 @@ func (l LaunchTemplates) update(ctx context.Context, lt launchplan.LaunchTemplat
 			"the provider does not write to it: delete or rename it, or change the pool or cluster name", lt.Name, cur.ID,
 			launchplan.ManagedBy, launchplan.TagManagedBy)
 	}
+	if owner := lt.Tags[launchplan.TagOwner]; owner != "" && cur.Tags[launchplan.TagOwner] != owner {
+		return LaunchTemplate{}, fmt.Errorf("%w: launch template %s (%s) belongs to owner %q, not %q; the provider does not write to it",
+			ErrOwnedByOther, lt.Name, cur.ID, cur.Tags[launchplan.TagOwner], owner)
+	}
 	if cur.Fingerprint == want {
 		return cur, nil
 	}
@@ -343,6 +347,9 @@ const (
 
 // ErrNotFound marks a lookup that found nothing.
 var ErrNotFound = errors.New("not found")
+
+// ErrOwnedByOther marks an object another owner (another resource instance) holds.
+var ErrOwnedByOther = errors.New("owned by another node pool")
 
 // FindByName returns the template and the fingerprint of its default version.
 func (l LaunchTemplates) FindByName(ctx context.Context, name string) (LaunchTemplate, error) {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 )
 
@@ -59,6 +60,32 @@ func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]strin
 		}
 	}
 	return lts.withContents(ctx, mine, known)
+}
+
+// ListTemplates lists the templates carrying every tag, without reading their content (id,
+// name and tags only), over the client's shared listing of scope; a nil scope lists afresh.
+func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]string) ([]LaunchTemplate, error) {
+	lts := LaunchTemplates{EC2: c.EC2}
+	var listed []ec2types.LaunchTemplate
+	var err error
+	if scope == nil {
+		listed, err = lts.list(ctx, tags)
+	} else {
+		listed, err = memoDo(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
+			return lts.list(ctx, scope)
+		})
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []LaunchTemplate
+	for _, t := range listed {
+		if m := tagMap(t.Tags); hasTags(m, tags) {
+			out = append(out, LaunchTemplate{ID: aws.ToString(t.LaunchTemplateId), Name: aws.ToString(t.LaunchTemplateName),
+				DefaultVersion: aws.ToInt64(t.DefaultVersionNumber), Tags: m})
+		}
+	}
+	return out, nil
 }
 
 // ReadInstances is Instances.FindByTags(tags) over the client's shared listing of scope. A nil

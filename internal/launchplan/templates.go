@@ -129,6 +129,9 @@ func (b *builder) tags() map[string]string {
 		t[TagCluster] = b.in.ClusterName
 	}
 	t[TagManagedBy] = ManagedBy
+	if b.in.OwnerID != "" {
+		t[TagOwner] = b.in.OwnerID
+	}
 	return t
 }
 

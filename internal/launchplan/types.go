@@ -79,8 +79,11 @@ type Class struct {
 
 // Input is everything one node pool plan depends on.
 type Input struct {
-	PoolName     string
-	ClusterName  string // "" when the provider has none
+	PoolName    string
+	ClusterName string // "" when the provider has none
+	// OwnerID identifies the Terraform resource instance that owns the pool's EC2 objects
+	// (TagOwner); "" leaves the tag out.
+	OwnerID      string
 	Region       string
 	Class        Class
 	Requirements []requirements.Requirement
@@ -209,4 +212,7 @@ const (
 	TagNodeClass = "karpenter.k8s.aws/ec2nodeclass"
 	TagCluster   = "karpenter.k8s.aws/cluster"
 	TagManagedBy = "karpenter.nodeplane.io/managed-by"
+	// TagOwner carries the owning resource's owner id: the provider reads, adopts, changes and
+	// deletes only objects with its own.
+	TagOwner = "karpenter.nodeplane.io/owner"
 )

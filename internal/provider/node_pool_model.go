@@ -37,6 +37,7 @@ type nodePoolModel struct {
 	Manifest        types.String   `tfsdk:"manifest"`
 	Warnings        types.List     `tfsdk:"warnings"`
 	Nodes           types.List     `tfsdk:"nodes"`
+	OwnerID         types.String   `tfsdk:"owner_id"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
 }
 

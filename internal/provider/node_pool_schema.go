@@ -175,6 +175,11 @@ func nodePoolSchema() schema.Schema {
 			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class. Validated at plan as the " +
 				"API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that " +
 				"produced the field."),
+			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Identifies this resource instance as the owner of the pool's EC2 objects: chosen at the first plan and written " +
+					"as the `karpenter.nodeplane.io/owner` tag on every launch template and instance. The provider lists, adopts, changes and " +
+					"deletes only objects with its own owner id, so another state's pool of the same name, or another cluster's, is never touched; " +
+					"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import)."},
 			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
 				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
 					"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +

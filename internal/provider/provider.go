@@ -27,6 +27,9 @@ type karpenterProvider struct {
 	version string
 	// newClient is swapped by unit tests; production uses awsclient.New.
 	newClient func(context.Context, awsclient.Settings) (*awsclient.Client, error)
+	// afterLaunch is injected by tests: it runs after each CreateFleet of a static pool, and an
+	// error stops the apply there as a crash would.
+	afterLaunch func(pool string) error
 }
 
 // New returns the provider factory that main and the tests serve.
@@ -138,6 +141,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 type Meta struct {
 	Client      *awsclient.Client
 	ClusterName string
+	AfterLaunch func(pool string) error // tests only
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -197,7 +201,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString()}
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), AfterLaunch: p.afterLaunch}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta
 }

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
@@ -139,6 +142,11 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !admitManifest(manifest.NodePoolKind, doc, &resp.Diagnostics) {
 		return
 	}
+	if state == nil { // a new pool: its name must be free in the cluster
+		if r.claimConflict(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
 	if !ok {
 		return
@@ -182,7 +190,7 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 		return launchplan.Plan{}, false
 	}
 	p, errs := launchplan.Build(launchplan.Input{
-		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region,
+		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Region: r.meta.Client.Region,
 		Class: planClass(rc), Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(ctx, m.Limits, diags),
 		Replicas: intPtr(m.Replicas), Catalog: cat,
 	})
@@ -270,11 +278,10 @@ func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostic
 	return out
 }
 
-// ownershipTags identify the pool's EC2 objects; the provider never touches objects without them.
 // readScope is what the ownership tags of every pool of this provider's cluster share (all but
-// the pool tag): refresh lists templates and instances once for that scope and filters per
-// pool. Without cluster_name the scope would be every managed object in the region, possibly of
-// many clusters, so each pool then lists its own.
+// the pool and owner tags): refresh lists templates and instances once for that scope and
+// filters per pool. Without cluster_name the scope would be every managed object in the region,
+// possibly of many clusters, so each pool then lists its own.
 func (r *nodePoolResource) readScope() map[string]string {
 	if r.meta.ClusterName == "" {
 		return nil
@@ -282,7 +289,8 @@ func (r *nodePoolResource) readScope() map[string]string {
 	return map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: r.meta.ClusterName}
 }
 
-func (r *nodePoolResource) ownershipTags(pool string) map[string]string {
+// poolTags are the tags every owner's objects of a pool name in this cluster carry.
+func (r *nodePoolResource) poolTags(pool string) map[string]string {
 	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: launchplan.ManagedBy}
 	if r.meta.ClusterName != "" {
 		tags[launchplan.TagCluster] = r.meta.ClusterName
@@ -290,43 +298,53 @@ func (r *nodePoolResource) ownershipTags(pool string) map[string]string {
 	return tags
 }
 
-// apply makes EC2 hold exactly the planned templates: each is ensured (created, or a new
-// default version), then the pool's templates that are no longer planned are deleted. A static
-// pool then reconciles its instances.
+// ownership are the tags of the pool's own EC2 objects: the pool tags and the owner id. The
+// provider never lists, adopts, changes or deletes an object without all of them.
+func (r *nodePoolResource) ownership(pool, owner string) fleet.Ownership {
+	tags := r.poolTags(pool)
+	tags[launchplan.TagOwner] = owner
+	return tags
+}
+
+func (r *nodePoolResource) stage() fleet.Stage {
+	return fleet.Stage{Templates: awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}, Instances: awsclient.Instances{EC2: r.meta.Client.EC2},
+		AfterLaunch: r.meta.AfterLaunch}
+}
+
+// apply makes EC2 hold exactly the planned templates and, for a static pool, `replicas` nodes.
+// A new pool gets its owner id here, before the first mutating call, after checking that no
+// other owner holds the pool name; a pool whose name another owner takes in the meantime fails
+// on its first template (names are unique per region) and removes what it created.
 // It reports aborted when a test hook simulated a crash: nothing may then be saved.
-func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
-	p, ok := r.buildPlan(ctx, m, diags)
-	if !ok {
-		return false
-	}
-	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
-	planned := map[string]bool{}
-	ids := map[string]awsclient.LaunchTemplate{}
-	for _, lt := range p.LaunchTemplates {
-		got, err := lts.Ensure(ctx, lt)
-		if err != nil {
-			diags.AddError("Cannot write a launch template", err.Error())
+func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating bool, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
+	pool := m.Name.ValueString()
+	if creating {
+		if r.claimConflict(ctx, pool, "", false, diags); diags.HasError() {
 			return false
 		}
-		planned[lt.Name] = true
-		ids[lt.Name] = got
+		m.OwnerID = types.StringValue(fleet.NewOwnerID())
 	}
-	owned, err := lts.FindByTags(ctx, r.ownershipTags(m.Name.ValueString()), nil)
-	if err != nil {
-		diags.AddError("Cannot list the pool's launch templates", err.Error())
+	p, ok := r.buildPlan(ctx, m, diags)
+	if !ok || !samePlan(ctx, m, p, diags) {
 		return false
 	}
-	for _, o := range owned {
-		if !planned[o.Name] {
-			if err := lts.Delete(ctx, o.ID); err != nil {
-				diags.AddError("Cannot delete a stale launch template", err.Error())
-				return false
+	own := r.ownership(pool, m.OwnerID.ValueString())
+	st := r.stage()
+	ensured, err := st.EnsureTemplates(ctx, own, p.LaunchTemplates)
+	if err != nil {
+		addStageError(diags, err)
+		if creating {
+			// Nothing of this new owner may stay behind: its state will not be saved.
+			if derr := st.DeleteTemplates(ctx, own); derr != nil {
+				addStageError(diags, derr)
 			}
+			m.OwnerID = types.StringNull()
 		}
+		return false
 	}
 	cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
 	for i := range cur {
-		if got, ok := ids[cur[i].Name]; ok {
+		if got, ok := ensured[cur[i].Name]; ok {
 			cur[i].ID = types.StringValue(got.ID)
 			cur[i].DefaultVersion = types.Int64Value(got.DefaultVersion)
 		}
@@ -339,11 +357,114 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, wait tim
 	}
 	var rc resolvedClass
 	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
-	live, aborted := r.reconcileNodes(ctx, m, p, rc, ids, wait, diags)
+	ipsPerType := map[string]int{}
+	for _, t := range p.InstanceTypes {
+		ipsPerType[t.Name] = t.VPCIPsAtMaxPods
+	}
+	zones := make([]string, len(p.Zones))
+	for i, z := range p.Zones {
+		zones[i] = z.Zone
+	}
+	imageID := ""
+	if len(rc.AMIIDs) > 0 {
+		imageID = rc.AMIIDs[0]
+	}
+	res := st.Reconcile(ctx, fleet.Pool{
+		Name: pool, Replicas: int(m.Replicas.ValueInt64()), Own: own, Zones: zones, LaunchPlan: p.LaunchPlan,
+		Subnets: planClass(rc).Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p), ImageID: imageID,
+		Tags: rc.Tags, Templates: ensured, Wait: wait,
+	})
+	for _, e := range res.Errors {
+		addStageError(diags, e)
+	}
 	var d diag.Diagnostics
-	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(live, plannedSubnets(p, rc)))
+	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(res.Live, plannedSubnets(p, rc)))
 	diags.Append(d...)
-	return aborted
+	return res.Aborted
+}
+
+// addStageError reports an apply-stage failure; failures to reach replicas sit on `replicas`.
+func addStageError(diags *diag.Diagnostics, err error) {
+	var e fleet.Error
+	switch {
+	case errors.As(err, &e) && e.OnReplicas:
+		diags.AddAttributeError(path.Root("replicas"), e.Summary, e.Detail)
+	case errors.As(err, &e):
+		diags.AddError(e.Summary, e.Detail)
+	default:
+		diags.AddError("Apply failed", err.Error())
+	}
+}
+
+// samePlan fails the apply when the planner, run again at apply, no longer gives the planned
+// instance types and launch templates (the catalog moved between plan and apply): apply
+// executes what the plan showed, or nothing.
+func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) bool {
+	if m.InstanceTypes.IsUnknown() || m.LaunchTemplates.IsUnknown() {
+		return true // planned while the node class was unknown: this is the plan
+	}
+	var planned []string
+	diags.Append(m.InstanceTypes.ElementsAs(ctx, &planned, false)...)
+	now := make([]string, len(p.InstanceTypes))
+	for i, t := range p.InstanceTypes {
+		now[i] = t.Name
+	}
+	plannedFP := map[string]string{}
+	for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
+		plannedFP[lt.Name] = lt.Fingerprint
+	}
+	nowFP := plannedFingerprints(p)
+	if slices.Equal(planned, now) && maps.Equal(plannedFP, nowFP) {
+		return true
+	}
+	diags.AddError("The plan no longer holds",
+		fmt.Sprintf("Planning the pool again at apply gives other instance types or launch templates than the plan showed (%d types "+
+			"planned, %d now; %d templates planned, %d now): the instance-type catalog or the node class changed between plan and apply. "+
+			"Nothing was changed in EC2; run terraform plan again.", len(planned), len(now), len(plannedFP), len(nowFP)))
+	return false
+}
+
+// claimConflict reports, as an error on `name`, objects of this pool name in this cluster that
+// another owner holds (owner is this resource's, "" before its first apply). A plan reads the
+// walk's shared listing; apply lists afresh.
+func (r *nodePoolResource) claimConflict(ctx context.Context, pool, owner string, shared bool, diags *diag.Diagnostics) {
+	scope := r.readScope()
+	if !shared {
+		scope = nil
+	}
+	listed, err := r.meta.Client.ListTemplates(ctx, scope, r.poolTags(pool))
+	if err != nil {
+		diags.AddError("Cannot list the pool's launch templates", err.Error())
+		return
+	}
+	others := map[string][]string{}
+	for _, lt := range listed {
+		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
+			continue // another cluster's pool of the same name: not this one
+		}
+		if o := lt.Tags[launchplan.TagOwner]; o != owner {
+			others[o] = append(others[o], fmt.Sprintf("%s (%s)", lt.Name, lt.ID))
+		}
+	}
+	for _, o := range slices.Sorted(maps.Keys(others)) {
+		who, id := "owner "+o, pool+"/"+o
+		if o == "" {
+			who, id = "no owner id (written by an earlier development build)", pool
+		}
+		diags.AddAttributeError(path.Root("name"), "Node pool name already taken",
+			fmt.Sprintf("node pool %q%s already has EC2 objects of %s: launch templates %s. Another Terraform state (or an apply that "+
+				"was interrupted before it saved state) holds this pool; this configuration would share its templates and nodes. "+
+				"To run a separate pool, give it another name. To take these objects over on purpose, import them: "+
+				"`terraform import <address> %s` (or an `import { id = %q }` block).",
+				pool, clusterSuffix(r.meta.ClusterName), who, strings.Join(others[o], ", "), id, id))
+	}
+}
+
+func clusterSuffix(cluster string) string {
+	if cluster == "" {
+		return " (no cluster)"
+	}
+	return " in cluster " + cluster
 }
 
 // planNodes decides the planned `nodes`: unchanged while the live nodes already match
@@ -372,11 +493,19 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 		zones[z.Zone] = true
 	}
 	fingerprints := plannedFingerprints(p)
-	var drifted []string
-	for _, n := range nodes {
-		if !zones[n.Zone] {
-			return
+	classSubnets := map[string]bool{}
+	for _, s := range rc.Subnets {
+		classSubnets[s.ID] = true
+	}
+	planned := plannedSubnets(p, rc)
+	var drifted, outside []string
+	for i, n := range nodes {
+		if !zones[n.Zone] || !classSubnets[n.SubnetID] {
+			outside = append(outside, fmt.Sprintf("%s (%s, %s)", n.InstanceID, n.Zone, n.SubnetID))
+			continue
 		}
+		nodes[i].InPlannedSubnet = inCIDR(n.PrivateIP, planned[n.Zone].CIDRBlock) // the subnets may have moved since
+		n = nodes[i]
 		if !n.InPlannedSubnet {
 			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
 				fmt.Sprintf("nodes: %s has private IP %s, outside the CIDR of the subnet planned for %s", n.InstanceID, n.PrivateIP, n.Zone))
@@ -385,6 +514,12 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 			drifted = append(drifted, fmt.Sprintf("%s (%s)", n.InstanceID, n.LaunchTemplate))
 		}
 	}
+	if len(outside) > 0 {
+		diags.AddAttributeWarning(path.Root("nodes"), "Nodes outside the node class will be replaced",
+			fmt.Sprintf("nodes: %d node(s) run in a zone or subnet the node class no longer selects: %s. Apply launches replacements in the "+
+				"planned zones and terminates these once the replacements run.", len(outside), strings.Join(outside, ", ")))
+		return
+	}
 	if len(drifted) > 0 {
 		diags.AddAttributeWarning(path.Root("nodes"), "Drifted nodes will be replaced",
 			fmt.Sprintf("nodes: %d node(s) run launch-template content the plan changes: %s. Apply launches replacements with the new "+
@@ -392,7 +527,9 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 		return
 	}
 	if int64(len(nodes)) == plan.Replicas.ValueInt64() {
-		plan.Nodes = state.Nodes
+		var d diag.Diagnostics
+		plan.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodes)
+		diags.Append(d...)
 	}
 }
 
@@ -404,7 +541,7 @@ func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateReques
 	}
 	wait, d := plan.Timeouts.Create(ctx, defaultLaunchTimeout)
 	resp.Diagnostics.Append(d...)
-	if r.apply(ctx, &plan, wait, &resp.Diagnostics) {
+	if r.apply(ctx, &plan, true, wait, &resp.Diagnostics) {
 		return // a simulated crash: state is lost, as after a killed apply
 	}
 	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
@@ -442,7 +579,7 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	}
 	wait, d := plan.Timeouts.Update(ctx, defaultLaunchTimeout)
 	resp.Diagnostics.Append(d...)
-	if r.apply(ctx, &plan, wait, &resp.Diagnostics) {
+	if r.apply(ctx, &plan, false, wait, &resp.Diagnostics) {
 		return
 	}
 	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
@@ -464,7 +601,8 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		}
 	}
 	pool := state.Name.ValueString()
-	owned, err := r.meta.Client.ReadTemplates(ctx, r.readScope(), r.ownershipTags(pool), known)
+	own := r.ownership(pool, state.OwnerID.ValueString())
+	owned, err := r.meta.Client.ReadTemplates(ctx, r.readScope(), own, known)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
@@ -491,7 +629,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	}
 	state.LaunchTemplates = launchTemplateList(kept)
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
-		found, err := r.meta.Client.ReadInstances(ctx, r.readScope(), r.ownershipTags(pool))
+		found, err := r.meta.Client.ReadInstances(ctx, r.readScope(), own)
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return
@@ -520,33 +658,95 @@ func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics
 	return subnetsByZone(chosen, rc)
 }
 
+// Delete terminates the pool's own instances (they use the templates), then deletes its own
+// templates: objects of another owner are never listed.
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state nodePoolModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	r.terminateAll(ctx, &state, &resp.Diagnostics) // instances first: they use the templates
-	if resp.Diagnostics.HasError() {
+	if state.OwnerID.ValueString() == "" {
+		resp.Diagnostics.AddWarning("Node pool without an owner id",
+			"This state was written before owner ids: nothing is deleted in EC2 (the provider cannot tell its objects from another owner's). "+
+				"Delete the pool's launch templates and instances yourself if they are no longer used.")
 		return
 	}
-	lts := awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}
-	owned, err := lts.FindByTags(ctx, r.ownershipTags(state.Name.ValueString()), nil)
+	own := r.ownership(state.Name.ValueString(), state.OwnerID.ValueString())
+	wait, d := state.Timeouts.Delete(ctx, defaultTerminateTimeout)
+	resp.Diagnostics.Append(d...)
+	st := r.stage()
+	if err := st.TerminateAll(ctx, own, wait); err != nil {
+		addStageError(&resp.Diagnostics, err)
+		return
+	}
+	if err := st.DeleteTemplates(ctx, own); err != nil {
+		addStageError(&resp.Diagnostics, err)
+	}
+}
+
+// ImportState adopts a pool: `<name>` when exactly one owner holds that pool name in the
+// cluster, `<name>/<owner id>` to pick one. Read then finds the owner's launch templates (and
+// instances: a pool with live instances is imported as static with replicas = their count, so
+// the next plan does not replace it). A name nobody holds fails.
+func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	if !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	pool, owner, _ := strings.Cut(req.ID, "/")
+	listed, err := r.meta.Client.ListTemplates(ctx, nil, r.poolTags(pool))
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot list the pool's launch templates", err.Error())
 		return
 	}
-	var errs []error
-	for _, o := range owned {
-		errs = append(errs, lts.Delete(ctx, o.ID))
+	owners := map[string]int{}
+	for _, lt := range listed {
+		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
+			continue
+		}
+		if o := lt.Tags[launchplan.TagOwner]; o != "" {
+			owners[o]++
+		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		resp.Diagnostics.AddError("Cannot delete the pool's launch templates", err.Error())
+	switch {
+	case owner != "" && owners[owner] == 0:
+		resp.Diagnostics.AddError("Node pool not found", fmt.Sprintf("no launch template of node pool %q%s has owner id %q (owners found: %s).",
+			pool, clusterSuffix(r.meta.ClusterName), owner, ownerList(owners)))
+		return
+	case owner == "" && len(owners) == 0:
+		resp.Diagnostics.AddError("Node pool not found", fmt.Sprintf("no launch template of node pool %q%s carries the provider's ownership tags: "+
+			"there is nothing to import. (Pools written before owner ids cannot be imported; delete their templates and apply.)", pool, clusterSuffix(r.meta.ClusterName)))
+		return
+	case owner == "" && len(owners) > 1:
+		resp.Diagnostics.AddError("Node pool held by several owners", fmt.Sprintf("node pool %q%s has launch templates of owners %s: import one as <name>/<owner id>.",
+			pool, clusterSuffix(r.meta.ClusterName), ownerList(owners)))
+		return
+	case owner == "":
+		owner = slices.Collect(maps.Keys(owners))[0]
+	}
+	found, err := awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownership(pool, owner))
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot list the pool's instances", err.Error())
+		return
+	}
+	live := 0
+	for _, i := range found {
+		if i.Live() {
+			live++
+		}
+	}
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), pool)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pool)...)
+	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), owner)...)
+	if live > 0 {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("replicas"), int64(live))...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("nodes"), types.ListValueMust(nodeObjType, nil))...)
 	}
 }
 
-// ImportState adopts a pool by name: Read finds its launch templates by their ownership tags.
-func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
+func ownerList(owners map[string]int) string {
+	if len(owners) == 0 {
+		return "none"
+	}
+	return strings.Join(slices.Sorted(maps.Keys(owners)), ", ")
 }

@@ -26,9 +26,21 @@ func staticConfig(cluster, pool string, replicas int) string {
 	return staticConfigClass(cluster, pool, replicas, "")
 }
 
+// awsLikeEC2 is the EC2 endpoint of the static-pool tests: LocalStack behind the test proxy,
+// which gives CreateFleet AWS's client-token semantics (LocalStack ignores tokens): a repeated
+// token returns the first answer, a repeated token with other parameters fails with
+// IdempotentParameterMismatch. One proxy serves the package's tests.
+var awsLikeEC2 = sync.OnceValue(func() *acctest.FaultProxy {
+	p, err := acctest.StartFaultProxy(acctest.FaultConfig{ClientTokens: true})
+	if err != nil {
+		panic(err) // only for a non-loopback LocalStack endpoint, which acctest refuses anyway
+	}
+	return p
+})
+
 // staticConfigClass is staticConfig with extra node-class lines.
 func staticConfigClass(cluster, pool string, replicas int, classLines string) string {
-	return providerConfig(cluster) + fmt.Sprintf(`
+	return providerConfigEC2(cluster, awsLikeEC2().URL()) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "static"
   role               = "KarpenterNodeRole"
@@ -151,29 +163,90 @@ func TestAccNodePool_static(t *testing.T) {
 			},
 			{Config: staticConfig(cluster, pool, 1), Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(1), expectInstances(t, cluster, pool, 1))},
 			{Config: staticConfig(cluster, pool, 2), Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(2), expectInstances(t, cluster, pool, 2))},
+			// 3 -> 0 -> 3: the refill must not reuse a client token of the first fill.
+			{Config: staticConfig(cluster, pool, 0), Check: resource.ComposeAggregateTestCheckFunc(resource.TestCheckResourceAttr(nodePoolRes, "nodes.#", "0"), expectInstances(t, cluster, pool, 0))},
+			{Config: staticConfig(cluster, pool, 3), Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3), noTokenMismatch)},
+			{Config: staticConfig(cluster, pool, 3), PlanOnly: true}, // the plan after apply is empty
 		},
 	})
 }
 
-func TestAccNodePool_staticAdoptsTaggedInstance(t *testing.T) {
+// noTokenMismatch fails when any CreateFleet through the proxy reused a client token with
+// other parameters (on AWS: IdempotentParameterMismatch, or worse, an old answer).
+func noTokenMismatch(*terraform.State) error {
+	if st := awsLikeEC2().Stats().Total(); st.TokenMismatches > 0 || st.TokenReplays > 0 {
+		return fmt.Errorf("client tokens reused: %d mismatches, %d replays of an earlier answer", st.TokenMismatches, st.TokenReplays)
+	}
+	return nil
+}
+
+// Apply, destroy, apply: the re-created pool launches new nodes (no token of the first pool's
+// fleets comes back).
+func TestAccNodePool_staticRecreate(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	pool := acctest.RandomName("adopt")
-	n := discoveryNetwork(t, cluster)
+	pool := acctest.RandomName("recreate")
+	discoveryNetwork(t, cluster)
+	var first []string
+	ids := func(s *terraform.State) []string {
+		a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+		return []string{a["nodes.0.instance_id"], a["nodes.1.instance_id"]}
+	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(*terraform.State) error {
+			if n := len(poolInstances(t, cluster, pool)); n != 0 {
+				return fmt.Errorf("%d instances left after destroy", n)
+			}
+			return expectNoPoolTemplates(t, cluster, pool)
+		},
+		Steps: []resource.TestStep{
+			{Config: staticConfig(cluster, pool, 2), Check: func(s *terraform.State) error { first = ids(s); return nil }},
+			{Config: staticConfig(cluster, pool, 2), Destroy: true},
+			{
+				Config: staticConfig(cluster, pool, 2),
+				Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(2), expectInstances(t, cluster, pool, 2), noTokenMismatch,
+					func(s *terraform.State) error {
+						if now := ids(s); slices.ContainsFunc(now, func(id string) bool { return slices.Contains(first, id) }) {
+							return fmt.Errorf("re-created pool reports the destroyed nodes %v", now)
+						}
+						return nil
+					}),
+			},
+		},
+	})
+}
+
+// An instance with the pool's name and cluster tags but another (here: no) owner id is not
+// this pool's: it is neither counted, adopted nor terminated, also not by destroy.
+func TestAccNodePool_staticLeavesAnotherOwnersInstance(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("foreign")
+	n := discoveryNetwork(t, cluster)
+	var foreign string
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(*terraform.State) error {
+			live := poolInstances(t, cluster, pool)
+			if len(live) != 1 || aws.ToString(live[0].InstanceId) != foreign {
+				return fmt.Errorf("after destroy %d instances tagged for the pool are live, want only the foreign %s", len(live), foreign)
+			}
+			_, err := acctest.EC2(t).TerminateInstances(context.Background(), &ec2.TerminateInstancesInput{InstanceIds: []string{foreign}})
+			return err
+		},
 		Steps: []resource.TestStep{{
-			// An instance tagged for the pool exists before the first apply (left by an interrupted
-			// run): it is adopted, and only the difference is launched.
 			PreConfig: func() {
 				tags := []ec2types.Tag{
 					{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
 					{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
 					{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
 				}
-				_, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
+				out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
 					ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
 					SubnetId:          aws.String(n.Subnets[0].ID),
 					TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: tags}},
@@ -181,11 +254,48 @@ func TestAccNodePool_staticAdoptsTaggedInstance(t *testing.T) {
 				if err != nil {
 					t.Fatalf("RunInstances: %v", err)
 				}
+				foreign = aws.ToString(out.Instances[0].InstanceId)
 			},
 			Config: staticConfig(cluster, pool, 3),
-			Check:  resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3)),
+			Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 4),
+				func(s *terraform.State) error {
+					for i := range 3 {
+						if s.RootModule().Resources[nodePoolRes].Primary.Attributes[fmt.Sprintf("nodes.%d.instance_id", i)] == foreign {
+							return fmt.Errorf("the foreign instance %s was adopted", foreign)
+						}
+					}
+					return nil
+				}),
 		}},
 	})
+}
+
+// ownerOfPool reads the owner id tag of the pool's launch templates straight from EC2 (one owner
+// expected).
+func ownerOfPool(t *testing.T, cluster, pool string) string {
+	t.Helper()
+	out, err := acctest.EC2(t).DescribeLaunchTemplates(context.Background(), &ec2.DescribeLaunchTemplatesInput{Filters: []ec2types.Filter{
+		{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
+		{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
+	}})
+	if err != nil {
+		t.Fatalf("describing launch templates: %v", err)
+	}
+	owners := map[string]bool{}
+	for _, lt := range out.LaunchTemplates {
+		for _, tag := range lt.Tags {
+			if aws.ToString(tag.Key) == "karpenter.nodeplane.io/owner" {
+				owners[aws.ToString(tag.Value)] = true
+			}
+		}
+	}
+	if len(owners) != 1 {
+		t.Fatalf("pool %s has template owners %v, want one", pool, owners)
+	}
+	for o := range owners {
+		return o
+	}
+	return ""
 }
 
 func TestAccNodePool_staticCrashBetweenLaunchAndState(t *testing.T) {
@@ -217,7 +327,30 @@ func TestAccNodePool_staticCrashBetweenLaunchAndState(t *testing.T) {
 				ExpectError: regexp.MustCompile(`simulated crash`),
 			},
 			{
-				// The re-apply adopts what the first fleet launched and tops up: exactly 3.
+				// The crashed apply's objects carry an owner id no state holds: the next plan cannot
+				// tell them from another state's pool, so it stops and names the import.
+				Config:      staticConfig(cluster, pool, 3),
+				ExpectError: regexp.MustCompile(`(?s)Node pool name already taken.*terraform import`),
+			},
+			{
+				// Importing them adopts the owner id; no launch, no replacement.
+				Config:       staticConfig(cluster, pool, 3),
+				ResourceName: nodePoolRes,
+				ImportState:  true,
+				ImportStateIdFunc: func(*terraform.State) (string, error) {
+					return pool + "/" + ownerOfPool(t, cluster, pool), nil
+				},
+				ImportStatePersist: true,
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					a := importedPool(s)
+					if a == nil || a["replicas"] == "" || a["replicas"] == "0" {
+						return fmt.Errorf("import did not record the launched nodes as replicas: %v", a)
+					}
+					return nil
+				},
+			},
+			{
+				// The apply tops the adopted nodes up: exactly 3.
 				Config: staticConfig(cluster, pool, 3),
 				Check:  resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3)),
 			},
@@ -233,8 +366,8 @@ var (
 	crashHooks = map[string]func() error{}
 )
 
-// setCrashHook installs a per-pool hook behind the package's single test hook, so parallel
-// tests do not see each other's crashes.
+// setCrashHook installs a per-pool hook behind crashHook, which every test provider gets as its
+// after-launch hook, so parallel tests do not see each other's crashes.
 func setCrashHook(pool string, fn func() error) {
 	crashMu.Lock()
 	defer crashMu.Unlock()
@@ -245,53 +378,82 @@ func setCrashHook(pool string, fn func() error) {
 	}
 }
 
-// The package hook is installed once, before any test runs, and dispatches per pool.
-func init() {
-	testHookAfterLaunch = func(p string) error {
-		crashMu.Lock()
-		h := crashHooks[p]
-		crashMu.Unlock()
-		if h != nil {
-			return h()
-		}
-		return nil
+// crashHook dispatches to the hook set for the pool, if any.
+func crashHook(pool string) error {
+	crashMu.Lock()
+	h := crashHooks[pool]
+	crashMu.Unlock()
+	if h != nil {
+		return h()
 	}
+	return nil
 }
 
-func TestAccNodePool_staticFlagsNodeOutsidePlannedSubnet(t *testing.T) {
+// A node of the pool in a subnet the class does not select is reported by the plan and replaced
+// by the apply; the plan after that is empty.
+func TestAccNodePool_staticReplacesNodeOutsideTheClass(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	pool := acctest.RandomName("outside")
 	discoveryNetwork(t, cluster)
 	elsewhere := acctest.NewNetwork(t, acctest.NetworkSpec{}) // not selected by the class
+	var owner, stray string
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
-		Steps: []resource.TestStep{{
-			// A tagged instance in zone a but in a subnet the plan did not choose: adopted, and flagged.
-			PreConfig: func() {
-				_, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
-					ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
-					SubnetId: aws.String(elsewhere.Subnets[0].ID),
-					TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: []ec2types.Tag{
-						{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
-						{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
-						{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
-					}}},
-				})
-				if err != nil {
-					t.Fatalf("RunInstances: %v", err)
-				}
+		CheckDestroy: func(*terraform.State) error {
+			if n := len(poolInstances(t, cluster, pool)); n != 0 {
+				return fmt.Errorf("%d instances left after destroy", n)
+			}
+			return expectNoPoolTemplates(t, cluster, pool)
+		},
+		Steps: []resource.TestStep{
+			{
+				Config: staticConfig(cluster, pool, 2),
+				Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(2), func(s *terraform.State) error {
+					owner = s.RootModule().Resources[nodePoolRes].Primary.Attributes["owner_id"]
+					if len(owner) != 16 {
+						return fmt.Errorf("owner_id = %q", owner)
+					}
+					return nil
+				}),
 			},
-			Config: staticConfig(cluster, pool, 2),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				expectInstances(t, cluster, pool, 2),
-				resource.TestCheckResourceAttr(nodePoolRes, "nodes.#", "2"),
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "nodes.*", map[string]string{"subnet_id": elsewhere.Subnets[0].ID, "in_planned_subnet": "false"}),
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "nodes.*", map[string]string{"in_planned_subnet": "true"}),
-			),
-		}},
+			{
+				// A node of this owner appears in a subnet outside the class (say, one a colleague
+				// launched by hand with the pool's tags): replaced, not kept forever.
+				PreConfig: func() {
+					out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
+						ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+						SubnetId: aws.String(elsewhere.Subnets[0].ID),
+						TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: []ec2types.Tag{
+							{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
+							{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
+							{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
+							{Key: aws.String("karpenter.nodeplane.io/owner"), Value: aws.String(owner)},
+						}}},
+					})
+					if err != nil {
+						t.Fatalf("RunInstances: %v", err)
+					}
+					stray = aws.ToString(out.Instances[0].InstanceId)
+				},
+				Config: staticConfig(cluster, pool, 2),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(2), expectInstances(t, cluster, pool, 2),
+					func(*terraform.State) error {
+						for _, i := range poolInstances(t, cluster, pool) {
+							if aws.ToString(i.InstanceId) == stray {
+								return fmt.Errorf("the node outside the class, %s, is still live", stray)
+							}
+						}
+						return nil
+					}),
+			},
+			{Config: staticConfig(cluster, pool, 2), PlanOnly: true}, // settled: the next plan is empty
+		},
 	})
 }
 

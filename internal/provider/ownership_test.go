@@ -1,0 +1,342 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+// importedPool finds the imported node pool among the states an import step reports.
+func importedPool(s []*terraform.InstanceState) map[string]string {
+	for _, is := range s {
+		if _, ok := is.Attributes["owner_id"]; ok {
+			return is.Attributes
+		}
+	}
+	return nil
+}
+
+// instanceIDsByTags lists the live instances carrying every tag, sorted, straight from EC2.
+func instanceIDsByTags(t *testing.T, tags map[string]string) []string {
+	t.Helper()
+	filters := []ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}}}
+	for k, v := range tags {
+		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + k), Values: []string{v}})
+	}
+	out, err := acctest.EC2(t).DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{Filters: filters})
+	if err != nil {
+		t.Fatalf("describing instances: %v", err)
+	}
+	var ids []string
+	for _, r := range out.Reservations {
+		for _, i := range r.Instances {
+			ids = append(ids, aws.ToString(i.InstanceId))
+		}
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Why 1 of issue 15: a configuration without cluster_name beside a clustered one, both with a
+// static pool of the same name. Each keeps to its own nodes: the clustered pool's instances
+// survive the other pool's drift replacement and destroy untouched.
+func TestAccOwnership_clusterlessBesideClustered(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("xpool")
+	n := discoveryNetwork(t, cluster)
+	clusterless := func(userData string) string {
+		return fmt.Sprintf(`
+provider "karpenter" {
+  region = %q
+  endpoints = {
+    ec2 = %q
+    sts = %q
+  }
+}
+
+resource "karpenter_node_class" "nocluster" {
+  name                          = "nocluster"
+  role                          = "KarpenterNodeRole"
+  ami_family                    = "AL2023"
+  ami_selector_terms            = [{ id = %q }]
+  subnet_selector_terms         = [{ id = %q }]
+  security_group_selector_terms = [{ id = %q }]
+  user_data                     = %q
+}
+
+resource "karpenter_node_pool" "nocluster" {
+  name       = %q
+  node_class = karpenter_node_class.nocluster.resolved
+  replicas   = 2
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }
+  timeouts = { create = "5m", update = "5m", delete = "5m" }
+}
+`, acctest.Region(), acctest.Endpoint(), acctest.Endpoint(), testAMI, n.Subnets[1].ID, n.SecurityGroups[0].ID, userData, pool)
+	}
+	clustered := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
+	unchanged := func(want *[]string) resource.TestCheckFunc {
+		return func(*terraform.State) error {
+			if got := instanceIDsByTags(t, clustered); !slices.Equal(got, *want) {
+				return fmt.Errorf("the clustered pool's instances changed: %v, want %v", got, *want)
+			}
+			return nil
+		}
+	}
+	ready, done := make(chan struct{}), make(chan struct{})
+	var ownIDs []string
+	// Two configurations, two states (as two teams would run them).
+	t.Run("clustered", func(t *testing.T) {
+		t.Parallel()
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			CheckDestroy: func(*terraform.State) error {
+				if ids := instanceIDsByTags(t, clustered); len(ids) != 0 {
+					return fmt.Errorf("instances left after destroy: %v", ids)
+				}
+				return expectNoPoolTemplates(t, cluster, pool)
+			},
+			Steps: []resource.TestStep{
+				{
+					Config: staticConfig(cluster, pool, 2),
+					Check: func(*terraform.State) error {
+						ownIDs = instanceIDsByTags(t, clustered)
+						close(ready)
+						if len(ownIDs) != 2 {
+							return fmt.Errorf("clustered pool has %v", ownIDs)
+						}
+						return nil
+					},
+				},
+				{
+					// After the cluster-less configuration applied, replaced its nodes and was
+					// destroyed: the same nodes here, and nothing to do.
+					PreConfig: func() { <-done },
+					Config:    staticConfig(cluster, pool, 2),
+					PlanOnly:  true,
+					Check:     unchanged(&ownIDs),
+				},
+			},
+		})
+	})
+	t.Run("clusterless", func(t *testing.T) {
+		t.Parallel()
+		defer close(done)
+		select {
+		case <-ready:
+		case <-t.Context().Done():
+			return
+		}
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			CheckDestroy: func(*terraform.State) error {
+				if all := instanceIDsByTags(t, map[string]string{"karpenter.sh/nodepool": pool}); !slices.Equal(all, ownIDs) {
+					return fmt.Errorf("after the cluster-less destroy %v are live, want only the clustered %v", all, ownIDs)
+				}
+				return nil
+			},
+			Steps: []resource.TestStep{
+				{
+					// Its own two nodes, none of the clustered pool's.
+					Config: clusterless("echo v1"),
+					Check: resource.ComposeAggregateTestCheckFunc(
+						resource.TestCheckResourceAttr("karpenter_node_pool.nocluster", "nodes.#", "2"), unchanged(&ownIDs),
+						func(*terraform.State) error {
+							if all := instanceIDsByTags(t, map[string]string{"karpenter.sh/nodepool": pool}); len(all) != 4 {
+								return fmt.Errorf("%d instances of pool %s, want 4", len(all), pool)
+							}
+							return nil
+						}),
+				},
+				{
+					// Its nodes drift and are replaced; the clustered pool's are not "drifted".
+					Config: clusterless("echo v2"),
+					Check:  unchanged(&ownIDs),
+				},
+			},
+		})
+	})
+}
+
+// Why 2 of issue 15: a second state plans a pool name the first holds in the same cluster. The
+// plan fails and names the other owner's objects; the first pool's nodes and templates are
+// untouched, and the second state's destroy deletes nothing of them.
+func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("shared")
+	discoveryNetwork(t, cluster)
+	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
+	aReady, bDone := make(chan struct{}), make(chan struct{})
+	var aIDs []string
+
+	t.Run("first", func(t *testing.T) {
+		t.Parallel()
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			CheckDestroy: func(*terraform.State) error {
+				if ids := instanceIDsByTags(t, tags); len(ids) != 0 {
+					return fmt.Errorf("instances left after destroy: %v", ids)
+				}
+				return expectNoPoolTemplates(t, cluster, pool)
+			},
+			Steps: []resource.TestStep{
+				{
+					Config: staticConfig(cluster, pool, 2),
+					Check: func(*terraform.State) error {
+						aIDs = instanceIDsByTags(t, tags)
+						close(aReady)
+						return nil
+					},
+				},
+				{
+					// After the second state tried and gave up: the same nodes, an empty plan.
+					PreConfig: func() { <-bDone },
+					Config:    staticConfig(cluster, pool, 2),
+					PlanOnly:  true,
+					Check: func(*terraform.State) error {
+						if got := instanceIDsByTags(t, tags); !slices.Equal(got, aIDs) {
+							return fmt.Errorf("first state's instances changed: %v, want %v", got, aIDs)
+						}
+						return nil
+					},
+				},
+			},
+		})
+	})
+	t.Run("second", func(t *testing.T) {
+		t.Parallel()
+		defer close(bDone)
+		select {
+		case <-aReady:
+		case <-t.Context().Done():
+			return
+		}
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			Steps: []resource.TestStep{{
+				Config:      staticConfig(cluster, pool, 2),
+				ExpectError: regexp.MustCompile(`(?s)Node pool name already taken.*launch templates`),
+			}},
+		})
+		if got := instanceIDsByTags(t, tags); !slices.Equal(got, aIDs) {
+			t.Errorf("the second state changed the first state's instances: %v, want %v", got, aIDs)
+		}
+	})
+}
+
+// Why 4 of issue 15: import adopts a static pool's live nodes (no replacement, the same
+// instances after the next apply); importing a pool nobody holds fails. The pool is created by
+// one state and imported by another, as after a lost state file.
+func TestAccOwnership_importStaticPool(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("imported")
+	discoveryNetwork(t, cluster)
+	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
+	ready, done := make(chan struct{}), make(chan struct{})
+	var before []string
+	t.Run("lost", func(t *testing.T) {
+		t.Parallel()
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			Steps: []resource.TestStep{
+				{
+					Config: staticConfig(cluster, pool, 2),
+					Check: func(*terraform.State) error {
+						before = instanceIDsByTags(t, tags)
+						close(ready)
+						return nil
+					},
+				},
+				{
+					// The importing state took over and destroyed the pool: this state's plan would
+					// create it again, and its destroy finds nothing of its owner left.
+					PreConfig:          func() { <-done },
+					Config:             staticConfig(cluster, pool, 2),
+					PlanOnly:           true,
+					ExpectNonEmptyPlan: true,
+				},
+			},
+		})
+	})
+	t.Run("importer", func(t *testing.T) {
+		t.Parallel()
+		defer close(done)
+		select {
+		case <-ready:
+		case <-t.Context().Done():
+			return
+		}
+		resource.Test(t, resource.TestCase{
+			PreCheck:                 func() { acctest.PreCheck(t) },
+			ProtoV6ProviderFactories: factories(nil),
+			CheckDestroy: func(*terraform.State) error {
+				if ids := instanceIDsByTags(t, tags); len(ids) != 0 {
+					return fmt.Errorf("instances left after destroy: %v", ids)
+				}
+				return expectNoPoolTemplates(t, cluster, pool)
+			},
+			Steps: []resource.TestStep{
+				{
+					Config:        staticConfig(cluster, pool, 2),
+					ResourceName:  nodePoolRes,
+					ImportState:   true,
+					ImportStateId: acctest.RandomName("nosuchpool"),
+					ExpectError:   regexp.MustCompile(`Node pool not found`),
+				},
+				{
+					Config:             staticConfig(cluster, pool, 2),
+					ResourceName:       nodePoolRes,
+					ImportState:        true,
+					ImportStateId:      pool,
+					ImportStatePersist: true,
+					ImportStateCheck: func(s []*terraform.InstanceState) error {
+						a := importedPool(s)
+						if a == nil || a["replicas"] != "2" || a["nodes.#"] != "2" || len(a["owner_id"]) != 16 {
+							return fmt.Errorf("imported pool: %v", a)
+						}
+						return nil
+					},
+				},
+				{
+					// The plan after import records the configuration (an update), never a
+					// replacement, and the apply keeps the very same nodes.
+					Config: staticConfig(cluster, pool, 2),
+					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+						plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+					}},
+					Check: func(*terraform.State) error {
+						if got := instanceIDsByTags(t, tags); !slices.Equal(got, before) {
+							return fmt.Errorf("instances after import and apply: %v, want %v", got, before)
+						}
+						return nil
+					},
+				},
+				{Config: staticConfig(cluster, pool, 2), PlanOnly: true},
+			},
+		})
+	})
+}
