@@ -142,10 +142,17 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !admitManifest(manifest.NodePoolKind, doc, &resp.Diagnostics) {
 		return
 	}
-	if state == nil { // a new pool: its name must be free in the cluster
+	switch {
+	case state == nil: // a new pool: its name must be free in the cluster
 		if r.claimConflict(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
+	case state.OwnerID.ValueString() == "":
+		resp.Diagnostics.AddAttributeError(path.Root("owner_id"), "Node pool state without an owner id",
+			"This pool was applied by a development build before owner ids: the provider cannot tell its EC2 objects from another "+
+				"owner's and changes none of them. Delete the pool's launch templates (and static instances) in EC2, run "+
+				"`terraform state rm` for this resource, and apply again.")
+		return
 	}
 	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
 	if !ok {

@@ -321,6 +321,7 @@ func TestAccNodePool_staticCrashBetweenLaunchAndState(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config:      staticConfig(cluster, pool, 3),
@@ -558,6 +559,7 @@ func TestAccNodePool_staticDriftCrash(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`),

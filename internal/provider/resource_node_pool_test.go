@@ -93,6 +93,7 @@ func TestAccNodePool_general(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config: poolConfig(cluster, "", generalPool),
@@ -314,6 +315,7 @@ func TestAccNodePool_zoneWithoutSubnet(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{{
 			Config:      poolConfig(cluster, class, pool),
 			ExpectError: regexp.MustCompile(`(?s)template.requirements\[0\].values.*ap-southeast-1c`),
@@ -338,6 +340,7 @@ func TestAccNodePool_efaClass(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{{
 			Config: poolConfig(cluster, class, pool),
 			Check: resource.ComposeAggregateTestCheckFunc(
@@ -379,6 +382,7 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config: poolConfig(cluster, secondary, pool),
@@ -430,6 +434,7 @@ func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2")},
 			{
@@ -482,6 +487,7 @@ resource "karpenter_node_pool" "test" {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(rec),
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{Config: cfg, Check: resource.TestCheckResourceAttr("karpenter_node_pool.test.0", "launch_templates.#", "2")},
 			{PreConfig: mark, Config: cfg, PlanOnly: true},
@@ -509,4 +515,23 @@ resource "karpenter_node_pool" "test" {
 			},
 		},
 	})
+}
+
+// checkClusterClean is the CheckDestroy of tests whose pools all carry the test's cluster: no
+// launch template and no live instance of that cluster is left.
+func checkClusterClean(t *testing.T, cluster string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		filter := []ec2types.Filter{{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}}}
+		lts, err := acctest.EC2(t).DescribeLaunchTemplates(context.Background(), &ec2.DescribeLaunchTemplatesInput{Filters: filter})
+		if err != nil {
+			return err
+		}
+		if len(lts.LaunchTemplates) > 0 {
+			return fmt.Errorf("%d launch templates of cluster %s left after destroy", len(lts.LaunchTemplates), cluster)
+		}
+		if ids := instanceIDsByTags(t, map[string]string{"karpenter.k8s.aws/cluster": cluster}); len(ids) > 0 {
+			return fmt.Errorf("instances of cluster %s left after destroy: %v", cluster, ids)
+		}
+		return nil
+	}
 }
