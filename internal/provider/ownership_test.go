@@ -2,11 +2,15 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"sort"
+	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
@@ -339,4 +343,141 @@ func TestAccOwnership_importStaticPool(t *testing.T) {
 			},
 		})
 	})
+}
+
+var (
+	claimMu    sync.Mutex
+	claimHooks = map[string]func(){}
+)
+
+// claimHook dispatches the providers' before-claim hook to the test that set one for the pool.
+func claimHook(pool string) {
+	claimMu.Lock()
+	h := claimHooks[pool]
+	claimMu.Unlock()
+	if h != nil {
+		h()
+	}
+}
+
+// errStopStep ends a resource.Test run by a recordingT's Fatal.
+var errStopStep = errors.New("stop")
+
+// recordingT is a testing.T for resource.Test whose failures are recorded instead of failing
+// the test: the concurrent-apply test knows one of two applies must fail, not which.
+type recordingT struct {
+	*testing.T
+	mu     sync.Mutex
+	failed []string
+}
+
+func (r *recordingT) record(msg string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.failed = append(r.failed, msg)
+}
+func (r *recordingT) Error(args ...any)                 { r.record(fmt.Sprint(args...)) }
+func (r *recordingT) Errorf(format string, args ...any) { r.record(fmt.Sprintf(format, args...)) }
+func (r *recordingT) Fail()                             { r.record("failed") }
+func (r *recordingT) FailNow()                          { r.record("failed"); panic(errStopStep) }
+func (r *recordingT) Fatal(args ...any)                 { r.record(fmt.Sprint(args...)); panic(errStopStep) }
+func (r *recordingT) Fatalf(format string, args ...any) {
+	r.record(fmt.Sprintf(format, args...))
+	panic(errStopStep)
+}
+func (r *recordingT) Failed() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.failed) > 0
+}
+
+// run runs one resource.Test and returns what it would have failed with.
+func (r *recordingT) run(tc resource.TestCase) (failures []string) {
+	defer func() {
+		if p := recover(); p != nil && p != errStopStep { //nolint:errorlint // the sentinel itself
+			panic(p)
+		}
+		failures = r.failed
+	}()
+	resource.Test(r, tc)
+	return nil
+}
+
+// Why 2 of issue 15, applied concurrently: two states create the same pool name at once, both
+// past the plan and the apply-time check before either writes (a barrier holds them). The
+// template name is the claim EC2 keeps unique: exactly one apply wins; the other fails naming
+// the owner and leaves nothing of its own behind. Nothing of the winner is touched.
+func TestAccOwnership_concurrentApplies(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	pool := acctest.RandomName("race")
+	discoveryNetwork(t, cluster)
+	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
+
+	arrived := make(chan struct{}, 2)
+	release := make(chan struct{})
+	claimMu.Lock()
+	claimHooks[pool] = func() {
+		arrived <- struct{}{}
+		select {
+		case <-release:
+		case <-time.After(2 * time.Minute):
+		}
+	}
+	claimMu.Unlock()
+	t.Cleanup(func() { claimMu.Lock(); delete(claimHooks, pool); claimMu.Unlock() })
+	go func() { // release both applies once both are at the barrier
+		<-arrived
+		<-arrived
+		close(release)
+	}()
+
+	var wg sync.WaitGroup
+	results := make([][]string, 2)
+	live := make([][]string, 2)
+	for i := range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rt := &recordingT{T: t}
+			results[i] = rt.run(resource.TestCase{
+				ProtoV6ProviderFactories: factories(nil),
+				Steps: []resource.TestStep{{
+					Config: staticConfig(cluster, pool, 2),
+					Check: func(*terraform.State) error {
+						live[i] = instanceIDsByTags(t, tags)
+						return nil
+					},
+				}},
+			})
+		}()
+	}
+	wg.Wait()
+	var winners, losers []int
+	for i, r := range results {
+		if len(r) == 0 {
+			winners = append(winners, i)
+		} else {
+			losers = append(losers, i)
+		}
+	}
+	if len(winners) != 1 || len(losers) != 1 {
+		t.Fatalf("want exactly one apply to win; failures: %q", results)
+	}
+	lost := strings.Join(results[losers[0]], "\n")
+	if !regexp.MustCompile(`(?s)belongs\s+to\s+owner|Node\s+pool\s+name\s+already\s+taken`).MatchString(lost) {
+		t.Errorf("the losing apply failed for another reason:\n%s", lost)
+	}
+	if got := live[winners[0]]; len(got) != 2 {
+		t.Errorf("the winning apply left %v, want 2 instances", got)
+	}
+	// Each run destroyed what it owned: nothing of the pool is left, and the loser's rollback
+	// did not take the winner's nodes down before the winner's own destroy (checked above).
+	if ids := instanceIDsByTags(t, tags); len(ids) != 0 {
+		t.Errorf("instances left: %v", ids)
+	}
+	if err := expectNoPoolTemplates(t, cluster, pool); err != nil {
+		t.Error(err)
+	}
 }

@@ -30,6 +30,9 @@ type karpenterProvider struct {
 	// afterLaunch is injected by tests: it runs after each CreateFleet of a static pool, and an
 	// error stops the apply there as a crash would.
 	afterLaunch func(pool string) error
+	// beforeClaim is injected by tests: it runs when a new pool's apply has checked that no other
+	// owner holds the name, right before its first EC2 write.
+	beforeClaim func(pool string)
 }
 
 // New returns the provider factory that main and the tests serve.
@@ -142,6 +145,7 @@ type Meta struct {
 	Client      *awsclient.Client
 	ClusterName string
 	AfterLaunch func(pool string) error // tests only
+	BeforeClaim func(pool string)       // tests only
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -201,7 +205,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), AfterLaunch: p.afterLaunch}
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta
 }

@@ -74,7 +74,7 @@ func (r *callRecorder) Calls(prefix string) map[string]int {
 func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": func() (tfprotov6.ProviderServer, error) {
-			p := &karpenterProvider{version: "test", newClient: awsclient.New, afterLaunch: crashHook}
+			p := &karpenterProvider{version: "test", newClient: awsclient.New, afterLaunch: crashHook, beforeClaim: claimHook}
 			if rec != nil {
 				p.newClient = rec.newClient
 			}

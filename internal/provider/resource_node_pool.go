@@ -330,6 +330,9 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 			return false
 		}
 		m.OwnerID = types.StringValue(fleet.NewOwnerID())
+		if r.meta.BeforeClaim != nil {
+			r.meta.BeforeClaim(pool)
+		}
 	}
 	p, ok := r.buildPlan(ctx, m, diags)
 	if !ok || !samePlan(ctx, m, p, diags) {
