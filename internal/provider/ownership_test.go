@@ -22,6 +22,15 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
 
+// closeOnce closes a channel that may be closed already.
+func closeOnce(c chan struct{}) {
+	select {
+	case <-c:
+	default:
+		close(c)
+	}
+}
+
 // importedPool finds the imported node pool among the states an import step reports.
 func importedPool(s []*terraform.InstanceState) map[string]string {
 	for _, is := range s {
@@ -107,6 +116,7 @@ resource "karpenter_node_pool" "nocluster" {
 	// Two configurations, two states (as two teams would run them).
 	t.Run("clustered", func(t *testing.T) {
 		t.Parallel()
+		defer closeOnce(ready)
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
@@ -121,7 +131,7 @@ resource "karpenter_node_pool" "nocluster" {
 					Config: staticConfig(cluster, pool, 2),
 					Check: func(*terraform.State) error {
 						ownIDs = instanceIDsByTags(t, clustered)
-						close(ready)
+						closeOnce(ready)
 						if len(ownIDs) != 2 {
 							return fmt.Errorf("clustered pool has %v", ownIDs)
 						}
@@ -194,6 +204,7 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 
 	t.Run("first", func(t *testing.T) {
 		t.Parallel()
+		defer closeOnce(aReady)
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
@@ -208,7 +219,7 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 					Config: staticConfig(cluster, pool, 2),
 					Check: func(*terraform.State) error {
 						aIDs = instanceIDsByTags(t, tags)
-						close(aReady)
+						closeOnce(aReady)
 						return nil
 					},
 				},
@@ -252,26 +263,37 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 // Why 4 of issue 15: import adopts a static pool's live nodes (no replacement, the same
 // instances after the next apply); importing a pool nobody holds fails. The pool is created by
 // one state and imported by another, as after a lost state file.
-func TestAccOwnership_importStaticPool(t *testing.T) {
+func TestAccOwnership_importStaticPool(t *testing.T) { testImportPool(t, true) }
+
+// The same for a dynamic pool: its launch templates are adopted.
+func TestAccOwnership_importDynamicPool(t *testing.T) { testImportPool(t, false) }
+
+func testImportPool(t *testing.T, static bool) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	pool := acctest.RandomName("imported")
 	discoveryNetwork(t, cluster)
+	config := staticConfig(cluster, pool, 2)
+	if !static {
+		pool = "general"
+		config = poolConfig(cluster, "", generalPool)
+	}
 	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
 	ready, done := make(chan struct{}), make(chan struct{})
 	var before []string
 	t.Run("lost", func(t *testing.T) {
 		t.Parallel()
+		defer closeOnce(ready) // also when the first apply failed: the importer must not wait forever
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
 			Steps: []resource.TestStep{
 				{
-					Config: staticConfig(cluster, pool, 2),
+					Config: config,
 					Check: func(*terraform.State) error {
 						before = instanceIDsByTags(t, tags)
-						close(ready)
+						closeOnce(ready)
 						return nil
 					},
 				},
@@ -279,7 +301,7 @@ func TestAccOwnership_importStaticPool(t *testing.T) {
 					// The importing state took over and destroyed the pool: this state's plan would
 					// create it again, and its destroy finds nothing of its owner left.
 					PreConfig:          func() { <-done },
-					Config:             staticConfig(cluster, pool, 2),
+					Config:             config,
 					PlanOnly:           true,
 					ExpectNonEmptyPlan: true,
 				},
@@ -305,22 +327,27 @@ func TestAccOwnership_importStaticPool(t *testing.T) {
 			},
 			Steps: []resource.TestStep{
 				{
-					Config:        staticConfig(cluster, pool, 2),
+					Config:        config,
 					ResourceName:  nodePoolRes,
 					ImportState:   true,
 					ImportStateId: acctest.RandomName("nosuchpool"),
 					ExpectError:   regexp.MustCompile(`Node pool not found`),
 				},
 				{
-					Config:             staticConfig(cluster, pool, 2),
+					Config:             config,
 					ResourceName:       nodePoolRes,
 					ImportState:        true,
 					ImportStateId:      pool,
 					ImportStatePersist: true,
 					ImportStateCheck: func(s []*terraform.InstanceState) error {
 						a := importedPool(s)
-						if a == nil || a["replicas"] != "2" || a["nodes.#"] != "2" || len(a["owner_id"]) != 16 {
+						switch {
+						case a == nil || len(a["owner_id"]) != 16 || a["launch_templates.#"] == "" || a["launch_templates.#"] == "0":
 							return fmt.Errorf("imported pool: %v", a)
+						case static && (a["replicas"] != "2" || a["nodes.#"] != "2"):
+							return fmt.Errorf("static pool imported with replicas=%s nodes=%s", a["replicas"], a["nodes.#"])
+						case !static && a["replicas"] != "":
+							return fmt.Errorf("dynamic pool imported with replicas=%s", a["replicas"])
 						}
 						return nil
 					},
@@ -328,7 +355,7 @@ func TestAccOwnership_importStaticPool(t *testing.T) {
 				{
 					// The plan after import records the configuration (an update), never a
 					// replacement, and the apply keeps the very same nodes.
-					Config: staticConfig(cluster, pool, 2),
+					Config: config,
 					ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 						plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 					}},
@@ -339,7 +366,7 @@ func TestAccOwnership_importStaticPool(t *testing.T) {
 						return nil
 					},
 				},
-				{Config: staticConfig(cluster, pool, 2), PlanOnly: true},
+				{Config: config, PlanOnly: true},
 			},
 		})
 	})
