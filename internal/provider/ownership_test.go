@@ -120,12 +120,7 @@ resource "karpenter_node_pool" "nocluster" {
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
-			CheckDestroy: func(*terraform.State) error {
-				if ids := instanceIDsByTags(t, clustered); len(ids) != 0 {
-					return fmt.Errorf("instances left after destroy: %v", ids)
-				}
-				return expectNoPoolTemplates(t, cluster, pool)
-			},
+			CheckDestroy:             checkClusterClean(t, cluster),
 			Steps: []resource.TestStep{
 				{
 					Config: staticConfig(cluster, pool, 2),
@@ -208,12 +203,7 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
-			CheckDestroy: func(*terraform.State) error {
-				if ids := instanceIDsByTags(t, tags); len(ids) != 0 {
-					return fmt.Errorf("instances left after destroy: %v", ids)
-				}
-				return expectNoPoolTemplates(t, cluster, pool)
-			},
+			CheckDestroy:             checkClusterClean(t, cluster),
 			Steps: []resource.TestStep{
 				{
 					Config: staticConfig(cluster, pool, 2),
@@ -319,12 +309,7 @@ func testImportPool(t *testing.T, static bool) {
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
-			CheckDestroy: func(*terraform.State) error {
-				if ids := instanceIDsByTags(t, tags); len(ids) != 0 {
-					return fmt.Errorf("instances left after destroy: %v", ids)
-				}
-				return expectNoPoolTemplates(t, cluster, pool)
-			},
+			CheckDestroy:             checkClusterClean(t, cluster),
 			Steps: []resource.TestStep{
 				{
 					Config:        config,

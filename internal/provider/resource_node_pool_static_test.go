@@ -130,12 +130,7 @@ func TestAccNodePool_static(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
-		CheckDestroy: func(*terraform.State) error {
-			if n := len(poolInstances(t, cluster, pool)); n != 0 {
-				return fmt.Errorf("%d instances left after destroy", n)
-			}
-			return expectNoPoolTemplates(t, cluster, pool)
-		},
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config: staticConfig(cluster, pool, 3),
@@ -196,12 +191,7 @@ func TestAccNodePool_staticRecreate(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
-		CheckDestroy: func(*terraform.State) error {
-			if n := len(poolInstances(t, cluster, pool)); n != 0 {
-				return fmt.Errorf("%d instances left after destroy", n)
-			}
-			return expectNoPoolTemplates(t, cluster, pool)
-		},
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{Config: staticConfig(cluster, pool, 2), Check: func(s *terraform.State) error { first = ids(s); return nil }},
 			{Config: staticConfig(cluster, pool, 2), Destroy: true},
@@ -403,12 +393,7 @@ func TestAccNodePool_staticReplacesNodeOutsideTheClass(t *testing.T) {
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
-		CheckDestroy: func(*terraform.State) error {
-			if n := len(poolInstances(t, cluster, pool)); n != 0 {
-				return fmt.Errorf("%d instances left after destroy", n)
-			}
-			return expectNoPoolTemplates(t, cluster, pool)
-		},
+		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
 				Config: staticConfig(cluster, pool, 2),
