@@ -1,7 +1,11 @@
 # Real AWS: region and credentials from the standard sources (AWS_PROFILE, SSO, instance role…).
+# The cluster facts go into the nodes' user data; static pools (replicas) need them to join.
 provider "karpenter" {
-  region       = "eu-west-1"
-  cluster_name = "my-cluster"
+  region                             = "eu-west-1"
+  cluster_name                       = module.eks.cluster_name
+  cluster_endpoint                   = module.eks.cluster_endpoint
+  cluster_certificate_authority_data = module.eks.cluster_certificate_authority_data
+  cluster_service_cidr               = module.eks.cluster_service_cidr
 }
 
 # LocalStack (or any EC2-compatible endpoint).

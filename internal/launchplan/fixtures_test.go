@@ -92,6 +92,10 @@ func subnets() []Subnet {
 	}
 }
 
+// demoBootstrap are cluster facts as terraform-aws-eks outputs them.
+var demoBootstrap = Bootstrap{Endpoint: "https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com",
+	CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=", ServiceCIDR: "10.100.0.0/16"}
+
 func baseInput() Input {
 	return Input{
 		PoolName:    "general",

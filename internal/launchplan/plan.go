@@ -98,6 +98,7 @@ func (b *builder) build() (Plan, []Problem) {
 	b.resolveZones()
 	b.resolveCapacityTypes()
 	b.parseLimits()
+	b.checkBootstrap()
 	if len(b.errs) > 0 {
 		return b.failed()
 	}
@@ -135,6 +136,25 @@ func (b *builder) build() (Plan, []Problem) {
 		return b.failed()
 	}
 	return plan, nil
+}
+
+// checkBootstrap fails a static pool whose nodes could not join: the provider launches them
+// itself, so their user data must name the cluster and carry its endpoint, CA and service CIDR
+// (a Custom AMI bootstraps itself). A dynamic pool's templates only show what Karpenter renders.
+func (b *builder) checkBootstrap() {
+	if b.in.Replicas == nil || b.family == capacity.FamilyCustom {
+		return
+	}
+	missing := b.in.Bootstrap.Missing()
+	if b.in.ClusterName == "" {
+		missing = append([]string{"cluster_name"}, missing...)
+	}
+	if len(missing) > 0 {
+		b.fail(pathReplicas, "the provider launches a static pool's nodes itself, and its %s nodes join only when their user data names "+
+			"the cluster and carries its API endpoint, CA bundle and service CIDR; set the provider's %s (with terraform-aws-eks: "+
+			"module.eks.cluster_name, cluster_endpoint, cluster_certificate_authority_data and cluster_service_cidr)",
+			b.family, strings.Join(missing, ", "))
+	}
 }
 
 // consistencyWarning reports, once for the pool, the eligible types for which Karpenter will

@@ -550,6 +550,7 @@ func TestIPWarning(t *testing.T) {
 			in.Class.Subnets = []Subnet{{ID: "subnet-small", Zone: zoneA, CIDRBlock: "10.0.0.0/26", AvailableIPs: tc.free}}
 			in.Requirements = []requirements.Requirement{onlyTypes("m5.large")}
 			in.Limits, in.Replicas = tc.limits, tc.replicas
+			in.Bootstrap = demoBootstrap
 			plan := mustBuild(t, in)
 			if got := plan.Capacity[0].NodesByIPs; got != tc.free/129 {
 				t.Errorf("nodes by IPs %d, want %d", got, tc.free/129)

@@ -77,13 +77,38 @@ type Class struct {
 	InstanceProfile          string
 }
 
+// Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle
+// (base64 PEM, as EKS hands it out) and the service IPv4 CIDR. nodeadm (AL2023) refuses a
+// NodeConfig without all three; AL2, Bottlerocket and Windows bootstrap without asking EKS when
+// given them.
+type Bootstrap struct {
+	Endpoint    string
+	CABundle    string
+	ServiceCIDR string
+}
+
+// Missing names the facts that are not set, by the provider's attribute names.
+func (b Bootstrap) Missing() []string {
+	var out []string
+	for _, f := range []struct{ name, v string }{
+		{"cluster_endpoint", b.Endpoint}, {"cluster_certificate_authority_data", b.CABundle}, {"cluster_service_cidr", b.ServiceCIDR},
+	} {
+		if f.v == "" {
+			out = append(out, f.name)
+		}
+	}
+	return out
+}
+
 // Input is everything one node pool plan depends on.
 type Input struct {
 	PoolName    string
 	ClusterName string // "" when the provider has none
 	// OwnerID identifies the Terraform resource instance that owns the pool's EC2 objects
 	// (TagOwner); "" leaves the tag out.
-	OwnerID      string
+	OwnerID string
+	// Bootstrap are the cluster facts a node needs to join, written into the user data.
+	Bootstrap    Bootstrap
 	Region       string
 	Class        Class
 	Requirements []requirements.Requirement

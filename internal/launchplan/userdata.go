@@ -84,6 +84,12 @@ func (b *builder) al2Script(maxPods int) string {
 	sb.WriteString("#!/bin/bash -xe\n")
 	sb.WriteString("exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n")
 	sb.WriteString("/etc/eks/bootstrap.sh " + shellQuote(b.in.ClusterName) + " --use-max-pods false")
+	f := b.in.Bootstrap
+	for _, flag := range [][2]string{{"--apiserver-endpoint", f.Endpoint}, {"--b64-cluster-ca", f.CABundle}, {"--service-ipv4-cidr", f.ServiceCIDR}} {
+		if flag[1] != "" {
+			sb.WriteString(" " + flag[0] + " " + shellQuote(flag[1]))
+		}
+	}
 	if dns := b.in.Class.Kubelet.ClusterDNS; len(dns) > 0 {
 		sb.WriteString(" --dns-cluster-ip " + shellQuote(dns[0]))
 	}
@@ -97,8 +103,13 @@ func (b *builder) nodeConfig(maxPods int) string {
 	k := b.in.Class.Kubelet
 	var sb strings.Builder
 	sb.WriteString("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n")
-	if b.in.ClusterName != "" {
-		sb.WriteString("  cluster:\n    name: " + dquote(b.in.ClusterName) + "\n")
+	if f := b.in.Bootstrap; b.in.ClusterName != "" || f != (Bootstrap{}) {
+		sb.WriteString("  cluster:\n")
+		for _, kv := range [][2]string{{"name", b.in.ClusterName}, {"apiServerEndpoint", f.Endpoint}, {"certificateAuthority", f.CABundle}, {"cidr", f.ServiceCIDR}} {
+			if kv[1] != "" {
+				sb.WriteString("    " + kv[0] + ": " + dquote(kv[1]) + "\n")
+			}
+		}
 	}
 	sb.WriteString("  kubelet:\n    config:\n")
 	sb.WriteString("      maxPods: " + strconv.Itoa(maxPods) + "\n")
@@ -139,6 +150,12 @@ func (b *builder) windows(user string, maxPods int) string {
 	}
 	sb.WriteString(`[string]$EKSBootstrapScriptFile = "$env:ProgramFiles\Amazon\EKS\Start-EKSBootstrap.ps1"` + "\n")
 	sb.WriteString("& $EKSBootstrapScriptFile -EKSClusterName " + psQuote(b.in.ClusterName))
+	f := b.in.Bootstrap
+	for _, p := range [][2]string{{"-APIServerEndpoint", f.Endpoint}, {"-Base64ClusterCA", f.CABundle}, {"-ServiceCIDR", f.ServiceCIDR}} {
+		if p[1] != "" {
+			sb.WriteString(" " + p[0] + " " + psQuote(p[1]))
+		}
+	}
 	if dns := b.in.Class.Kubelet.ClusterDNS; len(dns) > 0 {
 		sb.WriteString(" -DNSClusterIP " + psQuote(dns[0]))
 	}
@@ -166,6 +183,12 @@ func (b *builder) bottlerocket(user string, maxPods int) string {
 	kube := tomlTable{header: "settings.kubernetes"}
 	if b.in.ClusterName != "" {
 		kube.add("cluster-name", dquote(b.in.ClusterName))
+	}
+	if f := b.in.Bootstrap; f.Endpoint != "" {
+		kube.add("api-server", dquote(f.Endpoint))
+	}
+	if f := b.in.Bootstrap; f.CABundle != "" {
+		kube.add("cluster-certificate", dquote(f.CABundle))
 	}
 	kube.add("max-pods", strconv.Itoa(maxPods))
 	if len(k.ClusterDNS) > 0 {

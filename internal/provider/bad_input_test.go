@@ -283,6 +283,9 @@ data "karpenter_pod_capacity" "x" {
 		{"catalog_cache ttl negative", block(`  catalog_cache = { ttl = "-5m" }`), "catalog_cache.ttl", `"-5m" is negative; use 0s to turn the cache off`},
 		{"access_key without secret_key", block(`  access_key = "AKIAEXAMPLEONLY"`), "secret_key", "access_key and secret_key must be set together"},
 		{"secret_key without access_key", block(`  secret_key = "only-the-secret"`), "access_key", "access_key and secret_key must be set together"},
+		{"cluster endpoint over http", block(`  cluster_endpoint = "http://example.eks.amazonaws.com"`), "cluster_endpoint", `"http://example.eks.amazonaws.com" is not an https URL`},
+		{"cluster CA not base64 PEM", block(`  cluster_certificate_authority_data = "not-a-bundle"`), "cluster_certificate_authority_data", "expected the base64 of a PEM certificate bundle"},
+		{"service CIDR not a CIDR", block(`  cluster_service_cidr = "172.20.0.0/33"`), "cluster_service_cidr", `"172.20.0.0/33" is not an IPv4 CIDR`},
 	})
 }
 

@@ -127,7 +127,9 @@ func nodePoolSchema() schema.Schema {
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
 			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes, " +
 				"launched by apply through EC2 Fleet (type `instant`) with the pool's launch templates, spread evenly over its zones, and " +
-				"tagged for ownership. Needs an `id` AMI selector term in the node class. Switching a pool between static and dynamic replaces it.",
+				"tagged for ownership. Needs an `id` AMI selector term in the node class and, unless the class's AMI family is `Custom`, the " +
+				"provider's `cluster_name`, `cluster_endpoint`, `cluster_certificate_authority_data` and `cluster_service_cidr`, which the " +
+				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
 			"instance_types": cStrList("Eligible instance types (requirements ∩ offered in the class's zones ∩ compatible with its network spec), " +

@@ -84,7 +84,7 @@ provider "karpenter" {
 resource "karpenter_node_class" "nocluster" {
   name                          = "nocluster"
   role                          = "KarpenterNodeRole"
-  ami_family                    = "AL2023"
+  ami_family                    = "Custom" # bootstraps itself: no cluster facts needed without cluster_name
   ami_selector_terms            = [{ id = %q }]
   subnet_selector_terms         = [{ id = %q }]
   security_group_selector_terms = [{ id = %q }]
@@ -164,7 +164,7 @@ resource "karpenter_node_pool" "nocluster" {
 			Steps: []resource.TestStep{
 				{
 					// Its own two nodes, none of the clustered pool's.
-					Config: clusterless("echo v1"),
+					Config: clusterless("#!/bin/bash\necho v1\n"),
 					Check: resource.ComposeAggregateTestCheckFunc(
 						resource.TestCheckResourceAttr("karpenter_node_pool.nocluster", "nodes.#", "2"), unchanged(&ownIDs),
 						func(*terraform.State) error {
@@ -176,7 +176,7 @@ resource "karpenter_node_pool" "nocluster" {
 				},
 				{
 					// Its nodes drift and are replaced; the clustered pool's are not "drifted".
-					Config: clusterless("echo v2"),
+					Config: clusterless("#!/bin/bash\necho v2\n"),
 					Check:  unchanged(&ownIDs),
 				},
 			},

@@ -4,12 +4,17 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"net"
+	"net/url"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -19,6 +24,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 var _ provider.Provider = (*karpenterProvider)(nil)
@@ -52,6 +58,9 @@ type providerModel struct {
 	SkipRequestingAccountID   types.Bool         `tfsdk:"skip_requesting_account_id"`
 	MaxRetries                types.Int64        `tfsdk:"max_retries"`
 	ClusterName               types.String       `tfsdk:"cluster_name"`
+	ClusterEndpoint           types.String       `tfsdk:"cluster_endpoint"`
+	ClusterCA                 types.String       `tfsdk:"cluster_certificate_authority_data"`
+	ClusterServiceCIDR        types.String       `tfsdk:"cluster_service_cidr"`
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
 }
 
@@ -136,6 +145,21 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				MarkdownDescription: "EKS cluster name. Node classes without selector terms discover subnets and security groups " +
 					"tagged `karpenter.sh/discovery = <cluster_name>`, and EC2 objects the provider creates are tagged with it.",
 			},
+			"cluster_endpoint": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The cluster's API server endpoint (`https://…`, terraform-aws-eks: `module.eks.cluster_endpoint`). With " +
+					"`cluster_certificate_authority_data` and `cluster_service_cidr` it goes into the user data of every launch template " +
+					"(nodeadm NodeConfig, `bootstrap.sh` flags, Bottlerocket settings, `Start-EKSBootstrap.ps1` arguments); static pools " +
+					"need all three (and `cluster_name`), since the provider launches their nodes itself.",
+			},
+			"cluster_certificate_authority_data": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The cluster's CA bundle, base64 as EKS returns it (`module.eks.cluster_certificate_authority_data`).",
+			},
+			"cluster_service_cidr": schema.StringAttribute{
+				Optional:            true,
+				MarkdownDescription: "The cluster's Kubernetes service IPv4 CIDR, e.g. `172.20.0.0/16` (`module.eks.cluster_service_cidr`).",
+			},
 		},
 	}
 }
@@ -144,6 +168,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 type Meta struct {
 	Client      *awsclient.Client
 	ClusterName string
+	Bootstrap   launchplan.Bootstrap
 	AfterLaunch func(pool string) error // tests only
 	BeforeClaim func(pool string)       // tests only
 }
@@ -166,6 +191,11 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name))
 		}
 	}
+	if resp.Diagnostics.HasError() {
+		return
+	}
+
+	bootstrap := bootstrapFacts(cfg, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -205,7 +235,8 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap,
+		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta
 }
@@ -237,4 +268,25 @@ func metaFrom(providerData any, diags interface{ AddError(string, string) }) *Me
 		return nil
 	}
 	return m
+}
+
+// bootstrapFacts checks the cluster facts nodes join with, each on its attribute. A value only
+// known after apply counts as unset: a static pool then fails its plan, naming it.
+func bootstrapFacts(cfg providerModel, diags *diag.Diagnostics) launchplan.Bootstrap {
+	b := launchplan.Bootstrap{Endpoint: cfg.ClusterEndpoint.ValueString(), CABundle: cfg.ClusterCA.ValueString(),
+		ServiceCIDR: cfg.ClusterServiceCIDR.ValueString()}
+	if u, err := url.Parse(b.Endpoint); b.Endpoint != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
+		diags.AddAttributeError(path.Root("cluster_endpoint"), "Invalid cluster endpoint",
+			fmt.Sprintf("%q is not an https URL such as https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com", b.Endpoint))
+	}
+	if b.CABundle != "" {
+		if pem, err := base64.StdEncoding.DecodeString(b.CABundle); err != nil || !strings.Contains(string(pem), "-----BEGIN CERTIFICATE-----") {
+			diags.AddAttributeError(path.Root("cluster_certificate_authority_data"), "Invalid cluster CA bundle",
+				"expected the base64 of a PEM certificate bundle, as EKS returns certificateAuthority.data")
+		}
+	}
+	if _, n, err := net.ParseCIDR(b.ServiceCIDR); b.ServiceCIDR != "" && (err != nil || n.IP.To4() == nil) {
+		diags.AddAttributeError(path.Root("cluster_service_cidr"), "Invalid service CIDR", fmt.Sprintf("%q is not an IPv4 CIDR such as 172.20.0.0/16", b.ServiceCIDR))
+	}
+	return b
 }

@@ -83,6 +83,13 @@ func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, e
 	}
 }
 
+// Cluster facts of the test provider blocks (nothing connects to them).
+const (
+	testClusterEndpoint = "https://ABCDEF0123456789.gr7.ap-southeast-1.eks.amazonaws.com"
+	testClusterCA       = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUMKLS0tLS1FTkQgQ0VSVElGSUNBVEUtLS0tLQo=" // a PEM stub
+	testServiceCIDR     = "172.20.0.0/16"
+)
+
 // providerConfig is the provider block of acceptance tests: explicit endpoints, credentials
 // from the environment (acctest.SetDefaultEnv).
 func providerConfig(clusterName string) string {
@@ -93,8 +100,9 @@ func providerConfig(clusterName string) string {
 // capacity stub).
 func providerConfigEC2(clusterName, ec2Endpoint string) string {
 	cluster := ""
-	if clusterName != "" {
-		cluster = fmt.Sprintf("\n  cluster_name = %q", clusterName)
+	if clusterName != "" { // with the facts a node joins with, as terraform-aws-eks outputs them
+		cluster = fmt.Sprintf("\n  cluster_name = %q\n  cluster_endpoint = %q\n  cluster_certificate_authority_data = %q\n  cluster_service_cidr = %q",
+			clusterName, testClusterEndpoint, testClusterCA, testServiceCIDR)
 	}
 	return fmt.Sprintf(`
 provider "karpenter" {

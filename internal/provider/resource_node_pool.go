@@ -197,7 +197,7 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 		return launchplan.Plan{}, false
 	}
 	p, errs := launchplan.Build(launchplan.Input{
-		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Region: r.meta.Client.Region,
+		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
 		Class: planClass(rc), Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(ctx, m.Limits, diags),
 		Replicas: intPtr(m.Replicas), Catalog: cat,
 	})

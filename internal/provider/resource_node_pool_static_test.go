@@ -2,10 +2,16 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"net/mail"
 	"regexp"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -16,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+	"gopkg.in/yaml.v3"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
@@ -135,7 +142,7 @@ func TestAccNodePool_static(t *testing.T) {
 			{
 				Config: staticConfig(cluster, pool, 3),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3),
+					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3), templatesJoin(t, cluster, pool),
 					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
 					func(s *terraform.State) error {
 						victim = s.RootModule().Resources[nodePoolRes].Primary.Attributes["nodes.1.instance_id"]
@@ -575,5 +582,80 @@ func TestAccNodePool_staticDriftCrash(t *testing.T) {
 	})
 	if crashes != 1 {
 		t.Fatalf("the crash hook fired %d times, want 1", crashes)
+	}
+}
+
+// templatesJoin reads the default version of each of the pool's launch templates from EC2 and
+// checks that its user data parses as a MIME document whose nodeadm NodeConfig names the cluster
+// with the provider's endpoint, CA bundle and service CIDR: what a node needs to join.
+func templatesJoin(t *testing.T, cluster, pool string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		ctx := context.Background()
+		c := acctest.EC2(t)
+		lts, err := c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{Filters: []ec2types.Filter{
+			{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
+			{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
+		}})
+		if err != nil || len(lts.LaunchTemplates) == 0 {
+			return fmt.Errorf("pool templates: %v (%d)", err, len(lts.LaunchTemplates))
+		}
+		for _, lt := range lts.LaunchTemplates {
+			v, err := c.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
+				LaunchTemplateId: lt.LaunchTemplateId, Versions: []string{"$Default"}})
+			if err != nil || len(v.LaunchTemplateVersions) != 1 {
+				return fmt.Errorf("template %s: %v", aws.ToString(lt.LaunchTemplateName), err)
+			}
+			raw, err := base64.StdEncoding.DecodeString(aws.ToString(v.LaunchTemplateVersions[0].LaunchTemplateData.UserData))
+			if err != nil {
+				return err
+			}
+			nc, err := nodeConfigOf(string(raw))
+			if err != nil {
+				return fmt.Errorf("template %s: %w\n%s", aws.ToString(lt.LaunchTemplateName), err, raw)
+			}
+			want := map[string]string{"name": cluster, "apiServerEndpoint": testClusterEndpoint, "certificateAuthority": testClusterCA, "cidr": testServiceCIDR}
+			for k, w := range want {
+				if nc[k] != w {
+					return fmt.Errorf("template %s: NodeConfig spec.cluster.%s = %q, want %q", aws.ToString(lt.LaunchTemplateName), k, nc[k], w)
+				}
+			}
+		}
+		return nil
+	}
+}
+
+// nodeConfigOf parses an AL2023 user-data MIME document and returns spec.cluster of its nodeadm
+// NodeConfig.
+func nodeConfigOf(doc string) (map[string]string, error) {
+	msg, err := mail.ReadMessage(strings.NewReader(doc))
+	if err != nil {
+		return nil, err
+	}
+	_, params, err := mime.ParseMediaType(msg.Header.Get("Content-Type"))
+	if err != nil {
+		return nil, err
+	}
+	r := multipart.NewReader(msg.Body, params["boundary"])
+	for {
+		p, err := r.NextPart()
+		if err != nil {
+			return nil, fmt.Errorf("no NodeConfig part: %w", err)
+		}
+		if ct, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); ct != "application/node.eks.aws" {
+			continue
+		}
+		var nc struct {
+			Kind string `yaml:"kind"`
+			Spec struct {
+				Cluster map[string]string `yaml:"cluster"`
+			} `yaml:"spec"`
+		}
+		body, _ := io.ReadAll(p)
+		if err := yaml.Unmarshal(body, &nc); err != nil {
+			return nil, err
+		}
+		if nc.Kind == "NodeConfig" && nc.Spec.Cluster != nil {
+			return nc.Spec.Cluster, nil
+		}
 	}
 }
