@@ -144,7 +144,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	switch {
 	case state == nil: // a new pool: its name must be free in the cluster
-		if r.claimConflict(ctx, plan.Name.ValueString(), "", true, &resp.Diagnostics); resp.Diagnostics.HasError() {
+		if r.claimConflict(ctx, plan.Name.ValueString(), true, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	case state.OwnerID.ValueString() == "":
@@ -326,7 +326,7 @@ func (r *nodePoolResource) stage() fleet.Stage {
 func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating bool, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
 	pool := m.Name.ValueString()
 	if creating {
-		if r.claimConflict(ctx, pool, "", false, diags); diags.HasError() {
+		if r.claimConflict(ctx, pool, false, diags); diags.HasError() {
 			return false
 		}
 		m.OwnerID = types.StringValue(fleet.NewOwnerID())
@@ -434,39 +434,51 @@ func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *d
 	return false
 }
 
-// claimConflict reports, as an error on `name`, objects of this pool name in this cluster that
-// another owner holds (owner is this resource's, "" before its first apply). A plan reads the
-// walk's shared listing; apply lists afresh.
-func (r *nodePoolResource) claimConflict(ctx context.Context, pool, owner string, shared bool, diags *diag.Diagnostics) {
+// templatesByOwner lists the launch templates of a pool name in this cluster, by owner id (""
+// for templates without one). Without cluster_name, templates tagged with a cluster are another
+// cluster's pool of the same name and left out. A plan reads the walk's shared listing
+// (shared); apply and import list afresh.
+func (r *nodePoolResource) templatesByOwner(ctx context.Context, pool string, shared bool) (map[string][]awsclient.LaunchTemplate, error) {
 	scope := r.readScope()
 	if !shared {
 		scope = nil
 	}
 	listed, err := r.meta.Client.ListTemplates(ctx, scope, r.poolTags(pool))
 	if err != nil {
+		return nil, err
+	}
+	out := map[string][]awsclient.LaunchTemplate{}
+	for _, lt := range listed {
+		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
+			continue
+		}
+		out[lt.Tags[launchplan.TagOwner]] = append(out[lt.Tags[launchplan.TagOwner]], lt)
+	}
+	return out, nil
+}
+
+// claimConflict reports, as an error on `name`, templates of this pool name in this cluster that
+// carry an owner id: a new pool has none yet, so every owner there is another. (Templates
+// without one, from earlier development builds, surface at apply: Ensure refuses them.)
+func (r *nodePoolResource) claimConflict(ctx context.Context, pool string, shared bool, diags *diag.Diagnostics) {
+	others, err := r.templatesByOwner(ctx, pool, shared)
+	if err != nil {
 		diags.AddError("Cannot list the pool's launch templates", err.Error())
 		return
 	}
-	others := map[string][]string{}
-	for _, lt := range listed {
-		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
-			continue // another cluster's pool of the same name: not this one
-		}
-		if o := lt.Tags[launchplan.TagOwner]; o != owner {
-			others[o] = append(others[o], fmt.Sprintf("%s (%s)", lt.Name, lt.ID))
-		}
-	}
+	delete(others, "")
 	for _, o := range slices.Sorted(maps.Keys(others)) {
-		who, id := "owner "+o, pool+"/"+o
-		if o == "" {
-			who, id = "no owner id (written by an earlier development build)", pool
+		names := make([]string, len(others[o]))
+		for i, lt := range others[o] {
+			names[i] = fmt.Sprintf("%s (%s)", lt.Name, lt.ID)
 		}
+		who, id := "owner "+o, pool+"/"+o
 		diags.AddAttributeError(path.Root("name"), "Node pool name already taken",
 			fmt.Sprintf("node pool %q%s already has EC2 objects of %s: launch templates %s. Another Terraform state (or an apply that "+
 				"was interrupted before it saved state) holds this pool; this configuration would share its templates and nodes. "+
 				"To run a separate pool, give it another name. To take these objects over on purpose, import them: "+
 				"`terraform import <address> %s` (or an `import { id = %q }` block).",
-				pool, clusterSuffix(r.meta.ClusterName), who, strings.Join(others[o], ", "), id, id))
+				pool, clusterSuffix(r.meta.ClusterName), who, strings.Join(names, ", "), id, id))
 	}
 }
 
@@ -704,22 +716,14 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 		return
 	}
 	pool, owner, _ := strings.Cut(req.ID, "/")
-	listed, err := r.meta.Client.ListTemplates(ctx, nil, r.poolTags(pool))
+	owners, err := r.templatesByOwner(ctx, pool, false)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot list the pool's launch templates", err.Error())
 		return
 	}
-	owners := map[string]int{}
-	for _, lt := range listed {
-		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
-			continue
-		}
-		if o := lt.Tags[launchplan.TagOwner]; o != "" {
-			owners[o]++
-		}
-	}
+	delete(owners, "") // written before owner ids: nobody's to adopt
 	switch {
-	case owner != "" && owners[owner] == 0:
+	case owner != "" && len(owners[owner]) == 0:
 		resp.Diagnostics.AddError("Node pool not found", fmt.Sprintf("no launch template of node pool %q%s has owner id %q (owners found: %s).",
 			pool, clusterSuffix(r.meta.ClusterName), owner, ownerList(owners)))
 		return
@@ -754,7 +758,7 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 	}
 }
 
-func ownerList(owners map[string]int) string {
+func ownerList(owners map[string][]awsclient.LaunchTemplate) string {
 	if len(owners) == 0 {
 		return "none"
 	}
