@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"regexp"
@@ -13,8 +12,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
@@ -44,19 +41,9 @@ func importedPool(s []*terraform.InstanceState) map[string]string {
 // instanceIDsByTags lists the live instances carrying every tag, sorted, straight from EC2.
 func instanceIDsByTags(t *testing.T, tags map[string]string) []string {
 	t.Helper()
-	filters := []ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}}}
-	for k, v := range tags {
-		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + k), Values: []string{v}})
-	}
-	out, err := acctest.EC2(t).DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{Filters: filters})
-	if err != nil {
-		t.Fatalf("describing instances: %v", err)
-	}
 	var ids []string
-	for _, r := range out.Reservations {
-		for _, i := range r.Instances {
-			ids = append(ids, aws.ToString(i.InstanceId))
-		}
+	for _, i := range liveInstances(t, tags) {
+		ids = append(ids, aws.ToString(i.InstanceId))
 	}
 	sort.Strings(ids)
 	return ids

@@ -72,11 +72,17 @@ resource "karpenter_node_pool" "test" {
 // poolInstances lists the live instances tagged for the pool, straight from EC2.
 func poolInstances(t *testing.T, cluster, pool string) []ec2types.Instance {
 	t.Helper()
-	out, err := acctest.EC2(t).DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{Filters: []ec2types.Filter{
-		{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
-		{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
-		{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}},
-	}})
+	return liveInstances(t, map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster})
+}
+
+// liveInstances lists the pending and running instances carrying every tag, straight from EC2.
+func liveInstances(t *testing.T, tags map[string]string) []ec2types.Instance {
+	t.Helper()
+	filters := []ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running"}}}
+	for k, v := range tags {
+		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + k), Values: []string{v}})
+	}
+	out, err := acctest.EC2(t).DescribeInstances(context.Background(), &ec2.DescribeInstancesInput{Filters: filters})
 	if err != nil {
 		t.Fatalf("describing instances: %v", err)
 	}
@@ -85,6 +91,25 @@ func poolInstances(t *testing.T, cluster, pool string) []ec2types.Instance {
 		res = append(res, r.Instances...)
 	}
 	return res
+}
+
+// runTagged launches one m5.large with the tags into the subnet, straight through EC2 (as a
+// person or another tool would), and returns its id.
+func runTagged(t *testing.T, subnetID string, tags map[string]string) string {
+	t.Helper()
+	var list []ec2types.Tag
+	for k, v := range tags {
+		list = append(list, ec2types.Tag{Key: aws.String(k), Value: aws.String(v)})
+	}
+	out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
+		ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+		SubnetId:          aws.String(subnetID),
+		TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: list}},
+	})
+	if err != nil {
+		t.Fatalf("RunInstances: %v", err)
+	}
+	return aws.ToString(out.Instances[0].InstanceId)
 }
 
 func expectInstances(t *testing.T, cluster, pool string, n int) resource.TestCheckFunc {
@@ -238,20 +263,8 @@ func TestAccNodePool_staticLeavesAnotherOwnersInstance(t *testing.T) {
 		},
 		Steps: []resource.TestStep{{
 			PreConfig: func() {
-				tags := []ec2types.Tag{
-					{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
-					{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
-					{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
-				}
-				out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
-					ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
-					SubnetId:          aws.String(n.Subnets[0].ID),
-					TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: tags}},
-				})
-				if err != nil {
-					t.Fatalf("RunInstances: %v", err)
-				}
-				foreign = aws.ToString(out.Instances[0].InstanceId)
+				foreign = runTagged(t, n.Subnets[0].ID, map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster,
+					"karpenter.nodeplane.io/managed-by": "terraform-provider-karpenter"})
 			},
 			Config: staticConfig(cluster, pool, 3),
 			Check: resource.ComposeAggregateTestCheckFunc(nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 4),
@@ -416,20 +429,8 @@ func TestAccNodePool_staticReplacesNodeOutsideTheClass(t *testing.T) {
 				// A node of this owner appears in a subnet outside the class (say, one a colleague
 				// launched by hand with the pool's tags): replaced, not kept forever.
 				PreConfig: func() {
-					out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
-						ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
-						SubnetId: aws.String(elsewhere.Subnets[0].ID),
-						TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: []ec2types.Tag{
-							{Key: aws.String("karpenter.sh/nodepool"), Value: aws.String(pool)},
-							{Key: aws.String("karpenter.k8s.aws/cluster"), Value: aws.String(cluster)},
-							{Key: aws.String("karpenter.nodeplane.io/managed-by"), Value: aws.String("terraform-provider-karpenter")},
-							{Key: aws.String("karpenter.nodeplane.io/owner"), Value: aws.String(owner)},
-						}}},
-					})
-					if err != nil {
-						t.Fatalf("RunInstances: %v", err)
-					}
-					stray = aws.ToString(out.Instances[0].InstanceId)
+					stray = runTagged(t, elsewhere.Subnets[0].ID, map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster,
+						"karpenter.nodeplane.io/managed-by": "terraform-provider-karpenter", "karpenter.nodeplane.io/owner": owner})
 				},
 				Config: staticConfig(cluster, pool, 2),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
