@@ -3,7 +3,9 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -65,10 +67,12 @@ func NewNetwork(t testing.TB, spec NetworkSpec) *Network {
 	return n
 }
 
+// Keys are sorted: a request built twice from one map must serialize the same (a repeated
+// CreateFleet with one client token is compared parameter by parameter).
 func tagSpec(rt ec2types.ResourceType, tags map[string]string) []ec2types.TagSpecification {
 	var ts []ec2types.Tag
-	for k, v := range tags {
-		ts = append(ts, ec2types.Tag{Key: aws.String(k), Value: aws.String(v)})
+	for _, k := range slices.Sorted(maps.Keys(tags)) {
+		ts = append(ts, ec2types.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
 	}
 	return []ec2types.TagSpecification{{ResourceType: rt, Tags: ts}}
 }
