@@ -17,6 +17,8 @@ provider "karpenter" {
   endpoints = {
     ec2 = "http://127.0.0.1:4566"
     sts = "http://127.0.0.1:4566"
+    ssm = "http://127.0.0.1:4566"
+    iam = "http://127.0.0.1:4566"
   }
   cluster_name = "my-cluster"
 }

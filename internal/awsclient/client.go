@@ -14,6 +14,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	smithymiddleware "github.com/aws/smithy-go/middleware"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
@@ -32,6 +34,8 @@ type Settings struct {
 	Token                     string
 	EC2Endpoint               string
 	STSEndpoint               string
+	SSMEndpoint               string
+	IAMEndpoint               string
 	MaxRetries                int // 0: DefaultMaxRetries
 	SkipCredentialsValidation bool
 	SkipRequestingAccountID   bool
@@ -61,6 +65,8 @@ func (e *SettingError) Unwrap() error { return e.Err }
 // Client carries the SDK clients and what Configure learned.
 type Client struct {
 	EC2       EC2API
+	SSM       SSMAPI
+	IAM       IAMAPI
 	Region    string
 	AccountID string
 	Calls     *CallCounter
@@ -74,9 +80,9 @@ type Client struct {
 	listings memo // shared resource-read listings, see listing.go
 }
 
-// New loads the SDK config, builds the EC2 and STS clients, and (unless skipped) proves the
-// credentials work with STS GetCallerIdentity. AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_EC2/_STS are
-// honoured by the SDK itself; explicit endpoints in Settings take precedence over them.
+// New loads the SDK config, builds the EC2, SSM, IAM and STS clients, and (unless skipped) proves
+// the credentials work with STS GetCallerIdentity. AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>
+// are honoured by the SDK itself; explicit endpoints in Settings take precedence over them.
 func New(ctx context.Context, s Settings) (*Client, error) {
 	maxAttempts := s.MaxRetries
 	if maxAttempts <= 0 {
@@ -123,6 +129,16 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) {
 			if s.EC2Endpoint != "" {
 				o.BaseEndpoint = aws.String(s.EC2Endpoint)
+			}
+		}),
+		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) {
+			if s.SSMEndpoint != "" {
+				o.BaseEndpoint = aws.String(s.SSMEndpoint)
+			}
+		}),
+		IAM: iam.NewFromConfig(cfg, func(o *iam.Options) {
+			if s.IAMEndpoint != "" {
+				o.BaseEndpoint = aws.String(s.IAMEndpoint)
 			}
 		}),
 		Region:         cfg.Region,

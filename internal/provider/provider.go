@@ -72,6 +72,8 @@ type catalogCacheModel struct {
 type endpointsModel struct {
 	EC2 types.String `tfsdk:"ec2"`
 	STS types.String `tfsdk:"sts"`
+	SSM types.String `tfsdk:"ssm"`
+	IAM types.String `tfsdk:"iam"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -106,10 +108,12 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"endpoints": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
-					"`AWS_ENDPOINT_URL`, `AWS_ENDPOINT_URL_EC2` and `AWS_ENDPOINT_URL_STS` variables work too; values set here win.",
+					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`) variables work too; values set here win.",
 				Attributes: map[string]schema.Attribute{
 					"ec2": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
 					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
+					"ssm": schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
+					"iam": schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
 				},
 			},
 			"skip_credentials_validation": schema.BoolAttribute{
@@ -213,6 +217,8 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if cfg.Endpoints != nil {
 		s.EC2Endpoint = cfg.Endpoints.EC2.ValueString()
 		s.STSEndpoint = cfg.Endpoints.STS.ValueString()
+		s.SSMEndpoint = cfg.Endpoints.SSM.ValueString()
+		s.IAMEndpoint = cfg.Endpoints.IAM.ValueString()
 	}
 	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
 	if err != nil {

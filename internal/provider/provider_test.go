@@ -110,7 +110,9 @@ provider "karpenter" {
   endpoints = {
     ec2 = %q
     sts = %q
+    ssm = %q
+    iam = %q
   }%s
 }
-`, acctest.Region(), ec2Endpoint, acctest.Endpoint(), cluster)
+`, acctest.Region(), ec2Endpoint, acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), cluster)
 }
