@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -978,7 +979,7 @@ func runGoodInputs(t *testing.T, header string, cases []goodCase) {
 	for i := range cases {
 		steps = append(steps, resource.TestStep{
 			PreConfig:          func() { diags.setCase(i); cur.Store(int64(i)) },
-			Config:             header + cases[i].config,
+			Config:             header + withTestImage(cases[i].config),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 		})
@@ -1000,6 +1001,15 @@ func runGoodInputs(t *testing.T, header string, cases []goodCase) {
 	noMutatingCalls(t, calls, "planning valid configurations")
 	goodInputsTried.Add(int64(len(cases)))
 	t.Logf("%d valid configurations planned; EC2 calls made: %v", len(cases), calls.Calls("EC2."))
+}
+
+// upstreamImageIDs are the image ids of Karpenter's test fixtures; EC2 has none of them.
+var upstreamImageIDs = regexp.MustCompile(`ami-0123456789abcdef0?\b|ami-01234567890abcdef\b`)
+
+// withTestImage puts an image the emulator has in place of the upstream fixtures' ids: an id
+// term must resolve at plan.
+func withTestImage(config string) string {
+	return upstreamImageIDs.ReplaceAllLiteralString(config, testAMI())
 }
 
 // suiteEach reports whether every case runs in a test case of its own (KARPENTER_SUITE_EACH=1).

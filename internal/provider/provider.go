@@ -10,9 +10,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -61,6 +63,7 @@ type providerModel struct {
 	ClusterEndpoint           types.String       `tfsdk:"cluster_endpoint"`
 	ClusterCA                 types.String       `tfsdk:"cluster_certificate_authority_data"`
 	ClusterServiceCIDR        types.String       `tfsdk:"cluster_service_cidr"`
+	KubernetesVersion         types.String       `tfsdk:"kubernetes_version"`
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
 }
 
@@ -164,6 +167,13 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional:            true,
 				MarkdownDescription: "The cluster's Kubernetes service IPv4 CIDR, e.g. `172.20.0.0/16` (`module.eks.cluster_service_cidr`).",
 			},
+			"kubernetes_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
+					"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
+					"Karpenter (a warning), and static pools cannot use it.",
+				Validators: []validator.String{stringvalidator.RegexMatches(regexp.MustCompile(`^[0-9]+\.[0-9]+$`), "must be major.minor, e.g. 1.33")},
+			},
 		},
 	}
 }
@@ -173,8 +183,10 @@ type Meta struct {
 	Client      *awsclient.Client
 	ClusterName string
 	Bootstrap   launchplan.Bootstrap
-	AfterLaunch func(pool string) error // tests only
-	BeforeClaim func(pool string)       // tests only
+	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
+	KubernetesVersion string
+	AfterLaunch       func(pool string) error // tests only
+	BeforeClaim       func(pool string)       // tests only
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -241,7 +253,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap,
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
 		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta

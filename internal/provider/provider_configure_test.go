@@ -31,6 +31,8 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 		vals["endpoints"] = tftypes.NewValue(et, map[string]tftypes.Value{
 			"ec2": tftypes.NewValue(tftypes.String, stsEndpoint),
 			"sts": tftypes.NewValue(tftypes.String, stsEndpoint),
+			"ssm": tftypes.NewValue(tftypes.String, nil),
+			"iam": tftypes.NewValue(tftypes.String, nil),
 		})
 	}
 	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
@@ -39,7 +41,7 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 // isolateAWSEnv clears the variables that would let the SDK find a region or credentials.
 func isolateAWSEnv(t *testing.T) {
 	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-		"AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_STS"} {
+		"AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL_SSM", "AWS_ENDPOINT_URL_IAM"} {
 		t.Setenv(k, "")
 		_ = os.Unsetenv(k)
 	}
