@@ -3,6 +3,7 @@ package acctest
 import (
 	"context"
 	"fmt"
+	"net/http"
 	"maps"
 	"slices"
 	"sync"
@@ -10,8 +11,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
 
 var (
@@ -89,4 +93,22 @@ func CopyImage(t testing.TB, arch, name string, tags map[string]string) string {
 		}
 	}
 	return id
+}
+
+// PutParameter writes an SSM String parameter for the test and deletes it when the test ends.
+// (The emulator reserves /aws/... names, so AWS's public parameters cannot be seeded.)
+func PutParameter(t testing.TB, name, value string) {
+	t.Helper()
+	PreCheck(t)
+	c := ssm.New(ssm.Options{Region: Region(), BaseEndpoint: aws.String(Endpoint()),
+		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""), HTTPClient: &http.Client{Timeout: 60 * time.Second}})
+	if _, err := c.PutParameter(Context(t), &ssm.PutParameterInput{Name: aws.String(name), Value: aws.String(value),
+		Type: ssmtypes.ParameterTypeString, Overwrite: aws.Bool(true)}); err != nil {
+		t.Fatalf("PutParameter %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		if _, err := c.DeleteParameter(context.Background(), &ssm.DeleteParameterInput{Name: aws.String(name)}); err != nil {
+			t.Logf("deleting parameter %s: %v", name, err)
+		}
+	})
 }
