@@ -3,8 +3,8 @@ package acctest
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"maps"
+	"net/http"
 	"slices"
 	"sync"
 	"testing"

@@ -39,7 +39,8 @@ func (f *fakeImages) FindImages(_ context.Context, q discovery.ImageQuery) ([]di
 		if len(q.IDs) > 0 && !slices.Contains(q.IDs, img.ID) {
 			continue
 		}
-		if len(q.Owners) > 0 && !slices.Contains(q.Owners, img.OwnerID) && !(slices.Contains(q.Owners, "self") && img.OwnerID == "111122223333") {
+		self := slices.Contains(q.Owners, "self") && img.OwnerID == "111122223333"
+		if len(q.Owners) > 0 && !slices.Contains(q.Owners, img.OwnerID) && !self {
 			continue
 		}
 		ok := true
