@@ -31,6 +31,8 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 		vals["endpoints"] = tftypes.NewValue(et, map[string]tftypes.Value{
 			"ec2": tftypes.NewValue(tftypes.String, stsEndpoint),
 			"sts": tftypes.NewValue(tftypes.String, stsEndpoint),
+			"ssm": tftypes.NewValue(tftypes.String, nil),
+			"iam": tftypes.NewValue(tftypes.String, nil),
 		})
 	}
 	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
