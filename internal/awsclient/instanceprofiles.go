@@ -135,6 +135,16 @@ func profileFrom(ip *iamtypes.InstanceProfile) InstanceProfile {
 	return out
 }
 
+// Current reports whether the profile exists, carries the ownership tags and holds exactly the
+// role: what Ensure leaves behind. Refresh uses it to notice a profile changed outside Terraform.
+func (p InstanceProfiles) Current(ctx context.Context, name, role string, own map[string]string) (bool, error) {
+	cur, err := p.Get(ctx, name)
+	if err != nil || cur == nil {
+		return false, err
+	}
+	return cur.Owned(own) && slices.Equal(cur.Roles, []string{roleName(role)}), nil
+}
+
 // Ensure makes the profile exist with exactly the spec's role, idempotently: it creates a
 // missing profile, restores missing or changed tags of its own profile, replaces another role
 // (a profile holds one) and adds the role. A profile of that name without the spec's ownership

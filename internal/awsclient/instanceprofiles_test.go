@@ -385,3 +385,29 @@ func TestGetMissingProfile(t *testing.T) {
 		t.Fatalf("Get = %v, %v; want nil, nil", got, err)
 	}
 }
+
+func TestCurrent(t *testing.T) {
+	ctx := context.Background()
+	cases := []struct {
+		name    string
+		profile *fakeProfile
+		want    bool
+	}{
+		{"as ensured", &fakeProfile{tags: maps.Clone(testTags), roles: []string{"node-role"}}, true},
+		{"missing", nil, false},
+		{"role removed", &fakeProfile{tags: maps.Clone(testTags)}, false},
+		{"other role", &fakeProfile{tags: maps.Clone(testTags), roles: []string{"other"}}, false},
+		{"another owner", &fakeProfile{tags: map[string]string{"karpenter.nodeplane.io/owner": "bbbb"}, roles: []string{"node-role"}}, false},
+	}
+	for _, tc := range cases {
+		f := newIAMFake("node-role", "other")
+		if tc.profile != nil {
+			f.profiles[testProfile] = tc.profile
+		}
+		p, _ := profilesWith(f)
+		got, err := p.Current(ctx, testProfile, "path/node-role", testOwn)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: Current = %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+}
