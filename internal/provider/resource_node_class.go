@@ -423,14 +423,18 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
+	fresh := false
 	if m.OwnerID.IsUnknown() || m.OwnerID.ValueString() == "" {
 		m.OwnerID = state.OwnerID
 		if m.OwnerID.ValueString() == "" {
-			m.OwnerID = types.StringValue(fleet.NewOwnerID())
+			m.OwnerID, fresh = types.StringValue(fleet.NewOwnerID()), true
 		}
 	}
 	r.ensureProfile(ctx, &m, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
+		if fresh { // the new owner id is not saved: remove what it created
+			r.deleteProfiles(ctx, r.ownProfiles(&m), m.OwnerID.ValueString(), &resp.Diagnostics)
+		}
 		return
 	}
 	keep := ""
