@@ -89,8 +89,8 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	// A state without an owner id (imported without a profile to adopt, or written before owner
 	// ids) gets one at apply: UseStateForUnknown would plan the null.
-	ownerless := !req.State.Raw.IsNull() && ownerInState(ctx, req.State, &resp.Diagnostics) == ""
-	if ownerless {
+	stateOwner := ownerInState(ctx, req.State, &resp.Diagnostics)
+	if !req.State.Raw.IsNull() && stateOwner == "" {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("owner_id"), types.StringUnknown())...)
 	}
 	if !req.Config.Raw.IsFullyKnown() {
@@ -131,7 +131,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 
-	profile := r.planInstanceProfile(ctx, &plan, ownerInState(ctx, req.State, &resp.Diagnostics), &resp.Diagnostics) // node_class_profile.go
+	profile := r.planInstanceProfile(ctx, &plan, stateOwner, &resp.Diagnostics) // node_class_profile.go
 	if resp.Diagnostics.HasError() {
 		return
 	}
