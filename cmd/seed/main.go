@@ -1,11 +1,14 @@
 // Command seed creates the tutorial's VPC in an EC2 endpoint (LocalStack by default),
 // idempotently: cluster my-cluster in ap-southeast-1, three subnets tagged
-// karpenter.sh/discovery=my-cluster in zones a, b and c (the zone-a one also purpose=hpc), and a
-// security group tagged for discovery. Running it again finds and reuses what exists.
+// karpenter.sh/discovery=my-cluster in zones a, b and c (the zone-a one also purpose=hpc), a
+// security group tagged for discovery, and the node role KarpenterNodeRole-my-cluster that the
+// quickstart's node classes name (the provider checks at plan that it exists). Running it again
+// finds and reuses what exists.
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log"
@@ -16,6 +19,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 )
 
 const seedTag = "nodeplane.io/seed"
@@ -35,6 +40,34 @@ func main() {
 	if err := seed(ctx, c, *cluster, *region); err != nil {
 		log.Fatalf("seed: %v", err)
 	}
+	if err := seedRole(ctx, iam.NewFromConfig(cfg), *cluster); err != nil {
+		log.Fatalf("seed: %v", err)
+	}
+}
+
+// nodeTrustPolicy lets EC2 instances assume the role.
+const nodeTrustPolicy = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"ec2.amazonaws.com"},"Action":"sts:AssumeRole"}]}`
+
+// seedRole creates the node role KarpenterNodeRole-<cluster> unless it exists.
+func seedRole(ctx context.Context, c *iam.Client, cluster string) error {
+	name := "KarpenterNodeRole-" + cluster
+	_, err := c.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(name)})
+	var nse *iamtypes.NoSuchEntityException
+	switch {
+	case err == nil:
+		fmt.Printf("iam role       %s (exists)\n", name)
+		return nil
+	case !errors.As(err, &nse):
+		return fmt.Errorf("GetRole: %w", err)
+	}
+	if _, err := c.CreateRole(ctx, &iam.CreateRoleInput{
+		RoleName: aws.String(name), AssumeRolePolicyDocument: aws.String(nodeTrustPolicy),
+		Tags: []iamtypes.Tag{{Key: aws.String(seedTag), Value: aws.String(cluster)}},
+	}); err != nil {
+		return fmt.Errorf("CreateRole: %w", err)
+	}
+	fmt.Printf("iam role       %s (created)\n", name)
+	return nil
 }
 
 func envOr(k, def string) string {

@@ -9,10 +9,11 @@ import (
 	"slices"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 // ManagedBy is the TagManagedBy value.
-const ManagedBy = "terraform-provider-karpenter"
+const ManagedBy = nodeclass.ManagedBy
 
 // InterfaceTypeEFA is the ENA+EFA interface type Karpenter uses for EFA node classes without
 // configured network interfaces.

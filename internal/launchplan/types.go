@@ -237,13 +237,12 @@ type Plan struct {
 	NodesByLimits int
 }
 
-// Ownership tag keys written on every EC2 object the provider creates for a pool.
+// Ownership tag keys written on every EC2 object the provider creates for a pool (defined in
+// nodeclass, whose instance profiles carry them too).
 const (
 	TagNodePool  = "karpenter.sh/nodepool"
-	TagNodeClass = "karpenter.k8s.aws/ec2nodeclass"
+	TagNodeClass = nodeclass.TagNodeClass
 	TagCluster   = "karpenter.k8s.aws/cluster"
-	TagManagedBy = "karpenter.nodeplane.io/managed-by"
-	// TagOwner carries the owning resource's owner id: the provider reads, adopts, changes and
-	// deletes only objects with its own.
-	TagOwner = "karpenter.nodeplane.io/owner"
+	TagManagedBy = nodeclass.TagManagedBy
+	TagOwner     = nodeclass.TagOwner
 )

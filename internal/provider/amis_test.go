@@ -19,7 +19,7 @@ func amiClassConfig(cluster, terms, requirements string) string {
 	cfg := providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "images"
-  instance_profile   = "KarpenterNodeInstanceProfile"
+  instance_profile   = "test-instance-profile"
   ami_family         = "AL2023"
   ami_selector_terms = %s
 }

@@ -156,8 +156,11 @@ func badInputFactories(calls *callRecorder, diags *diagRecorder) map[string]func
 
 // mutatingCall reports EC2 operations that change something.
 func mutatingCall(op string) bool {
-	op = strings.TrimPrefix(op, "EC2.")
-	for _, p := range []string{"Create", "Delete", "Modify", "Run", "Terminate", "Authorize", "Revoke", "Associate", "Attach", "Replace"} {
+	if _, name, ok := strings.Cut(op, "."); ok { // EC2.CreateFleet, IAM.CreateInstanceProfile
+		op = name
+	}
+	for _, p := range []string{"Create", "Delete", "Modify", "Run", "Terminate", "Authorize", "Revoke", "Associate", "Attach", "Replace",
+		"Add", "Remove", "Tag", "Untag"} {
 		if strings.HasPrefix(op, p) {
 			return true
 		}
@@ -215,15 +218,21 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 // noMutatingCalls fails the test when any client the provider built made a mutating EC2 call.
 func noMutatingCalls(t *testing.T, calls *callRecorder, what string) {
 	t.Helper()
+	noMutatingCallsOf(t, calls, "", what) // every service: EC2, IAM, ...
+}
+
+// noMutatingCallsOf is noMutatingCalls for the calls of one service prefix ("EC2.").
+func noMutatingCallsOf(t *testing.T, calls *callRecorder, prefix, what string) {
+	t.Helper()
 	var mutating []string
-	for op, n := range calls.Calls("EC2.") {
+	for op, n := range calls.Calls(prefix) {
 		if mutatingCall(op) {
 			mutating = append(mutating, fmt.Sprintf("%s x%d", op, n))
 		}
 	}
 	sort.Strings(mutating)
 	if len(mutating) > 0 {
-		t.Errorf("%s made mutating EC2 calls: %s", what, strings.Join(mutating, ", "))
+		t.Errorf("%s made mutating AWS calls: %s", what, strings.Join(mutating, ", "))
 	}
 }
 
@@ -232,6 +241,9 @@ func TestMutatingCall(t *testing.T) {
 		"EC2.CreateLaunchTemplate": true, "EC2.DeleteLaunchTemplate": true, "EC2.ModifyLaunchTemplate": true, "EC2.RunInstances": true,
 		"EC2.TerminateInstances": true, "EC2.AuthorizeSecurityGroupIngress": true, "EC2.RevokeSecurityGroupEgress": true, "EC2.CreateFleet": true,
 		"EC2.DescribeSubnets": false, "EC2.DescribeInstanceTypes": false, "EC2.DescribeLaunchTemplateVersions": false,
+		"IAM.CreateInstanceProfile": true, "IAM.AddRoleToInstanceProfile": true, "IAM.RemoveRoleFromInstanceProfile": true,
+		"IAM.TagInstanceProfile": true, "IAM.DeleteInstanceProfile": true, "IAM.GetRole": false, "IAM.GetInstanceProfile": false,
+		"STS.GetCallerIdentity": false, "SSM.GetParameter": false,
 	} {
 		if mutatingCall(op) != want {
 			t.Errorf("mutatingCall(%q) = %v", op, !want)
@@ -345,11 +357,11 @@ func badInputNodeClass(t *testing.T) {
 		return fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "default"
-  role               = "KarpenterNodeRole-%s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
 %s
 }
-`, cluster, body)
+`, body)
 	}
 	// AMI cases replace the whole class.
 	amiClass := func(attrs string) string {
@@ -404,7 +416,7 @@ func badInputNodePool(t *testing.T) {
 		return fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "default"
-  role               = "KarpenterNodeRole-%s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
 %s
 }
@@ -414,7 +426,7 @@ resource "karpenter_node_pool" "test" {
   node_class = karpenter_node_class.test.resolved
 %s
 }
-`, cluster, classBody, poolBody)
+`, classBody, poolBody)
 	}
 	reqs := func(r ...string) string {
 		return "  template = {\n    requirements = [\n      " + strings.Join(r, ",\n      ") + ",\n    ]\n  }"

@@ -55,6 +55,8 @@ type nodeClassModel struct {
 
 	CapacityReservations types.List   `tfsdk:"capacity_reservations"`
 	PlacementGroup       types.Object `tfsdk:"placement_group"`
+
+	OwnerID types.String `tfsdk:"owner_id"`
 }
 
 // capacityReservationTermModel is one capacity_reservation_selector_terms entry.

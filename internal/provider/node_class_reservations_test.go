@@ -68,11 +68,11 @@ func TestAccNodeClass_capacityReservationsAndPlacementGroup(t *testing.T) {
 		return provider + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "reserved"
-  role               = "KarpenterNodeRole-%s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
 %s
 }
-`, cluster, body)
+`, body)
 	}
 	launch := `
   context             = "c-0123456789abcdef0"

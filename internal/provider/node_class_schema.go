@@ -147,16 +147,23 @@ func nodeClassSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (v1) whose subnet and security-group selectors are resolved against EC2 **during plan**. " +
 			"The plan shows exactly which subnets, zones and security groups the selectors hit, fails when a selector hits nothing, " +
-			"and shows an in-place update when tags change outside Terraform (drift). The resource owns no AWS object: it records the " +
-			"resolution that was applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`.\n\n" +
-			"**Import** by name (the import ID is `name`): with no AWS object to read, the imported state holds only `id` and `name`. " +
+			"and shows an in-place update when tags change outside Terraform (drift). The resource records the resolution that was " +
+			"applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`; the one AWS object it owns " +
+			"is the instance profile it creates for `role` (see `role`).\n\n" +
+			"**Import** by name (the import ID is `name`): the imported state holds `id`, `name` and, when the provider's instance " +
+			"profile for that class name exists with the provider's tags, its owner id as `owner_id` (the class adopts the profile). " +
 			"The next plan resolves the selectors from the configuration and shows an in-place update that only records the " +
-			"resolution (and the configured arguments); applying it changes nothing in AWS.",
+			"resolution (and the configured arguments); applying it changes nothing in AWS unless the class's instance profile is " +
+			"missing or differs.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{
 				Computed: true, MarkdownDescription: "The node class name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 			},
+			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+				MarkdownDescription: "Identifies this resource instance as the owner of the instance profile it creates for `role`: chosen " +
+					"at the first apply and written as the `karpenter.nodeplane.io/owner` tag on the profile. The provider changes and " +
+					"deletes only a profile with its own owner id; import adopts the owner id of the class's profile."},
 			"name": schema.StringAttribute{
 				Required:            true,
 				MarkdownDescription: "`metadata.name` of the EC2NodeClass (a lower-case DNS subdomain). Changing it replaces the resource.",
@@ -177,8 +184,13 @@ func nodeClassSchema() schema.Schema {
 					"tags":          optMap("Tags the AMI must carry."),
 				}},
 			},
-			"role":             optStr("IAM role for the nodes' instance profile (Karpenter creates the profile). Exactly one of `role` and `instance_profile`."),
-			"instance_profile": optStr("Existing instance profile name. Exactly one of `role` and `instance_profile`."),
+			"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan. Karpenter creates its own instance " +
+				"profile for the nodes it launches; the provider creates one more, `resolved.instance_profile`, for the launch templates of " +
+				"static pools (`replicas`): named `nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside " +
+				"Karpenter's `/karpenter/` garbage collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the " +
+				"class. A profile of that name that is not the class's fails the plan. Exactly one of `role` and `instance_profile`."),
+			"instance_profile": optStr("Existing instance profile name, used as it is by Karpenter and by the launch templates of static " +
+				"pools; it must exist at plan. Exactly one of `role` and `instance_profile`."),
 			"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+
 				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`.", false),
 			"security_group_selector_terms": securityGroupTermsAttribute(descSGTerms +

@@ -31,7 +31,7 @@ func closeOnce(c chan struct{}) {
 // importedPool finds the imported node pool among the states an import step reports.
 func importedPool(s []*terraform.InstanceState) map[string]string {
 	for _, is := range s {
-		if _, ok := is.Attributes["owner_id"]; ok {
+		if is.Ephemeral.Type == "karpenter_node_pool" {
 			return is.Attributes
 		}
 	}
@@ -223,11 +223,14 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 		case <-t.Context().Done():
 			return
 		}
+		// A node class of its own: the first state's class name would fail the plan earlier, on
+		// the class's instance profile (TestAccNodeClass_iamPlanErrors).
+		second := strings.Replace(staticConfig(cluster, pool, 2), `name               = "static"`, `name               = "static-b"`, 1)
 		resource.Test(t, resource.TestCase{
 			PreCheck:                 func() { acctest.PreCheck(t) },
 			ProtoV6ProviderFactories: factories(nil),
 			Steps: []resource.TestStep{{
-				Config:      staticConfig(cluster, pool, 2),
+				Config:      second,
 				ExpectError: regexp.MustCompile(`(?s)Node pool name already taken.*launch templates`),
 			}},
 		})
@@ -251,9 +254,9 @@ func testImportPool(t *testing.T, static bool) {
 	cluster := acctest.RandomName("cluster")
 	pool := acctest.RandomName("imported")
 	discoveryNetwork(t, cluster)
-	config := staticConfig(cluster, pool, 2)
+	config, class := staticConfig(cluster, pool, 2), "static"
 	if !static {
-		pool = "general"
+		pool, class = "general", "default"
 		config = poolConfig(cluster, "", generalPool)
 	}
 	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
@@ -304,6 +307,21 @@ func testImportPool(t *testing.T, static bool) {
 					ImportState:   true,
 					ImportStateId: acctest.RandomName("nosuchpool"),
 					ExpectError:   regexp.MustCompile(`Node pool not found`),
+				},
+				{
+					// The class too: it adopts the instance profile of the lost state's class (a
+					// new class would find the profile name taken).
+					Config:             config,
+					ResourceName:       nodeClassRes,
+					ImportState:        true,
+					ImportStateId:      class,
+					ImportStatePersist: true,
+					ImportStateCheck: func(s []*terraform.InstanceState) error {
+						if len(s) != 1 || len(s[0].Attributes["owner_id"]) != 16 {
+							return fmt.Errorf("imported class: %v", s)
+						}
+						return nil
+					},
 				},
 				{
 					Config:             config,

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
@@ -16,10 +17,36 @@ import (
 )
 
 func TestMain(m *testing.M) {
-	if os.Getenv("TF_ACC") != "" {
-		acctest.SetDefaultEnv()
+	if os.Getenv("TF_ACC") == "" {
+		os.Exit(runWithFreshCatalogCache(m))
 	}
-	os.Exit(runWithFreshCatalogCache(m))
+	acctest.SetDefaultEnv()
+	os.Exit(runWithSharedIAM(m))
+}
+
+// Shared IAM fixtures: the node role the test configurations name (the provider checks at plan
+// that a class's role exists), the role of the upstream Karpenter suite fixtures, and the
+// instance profile their `instance_profile` cases name.
+var (
+	sharedRoles    = []string{"KarpenterNodeRole", "role-1"}
+	sharedProfiles = []string{"test-instance-profile"}
+)
+
+// runWithSharedIAM creates the shared IAM fixtures that are missing for the run and deletes
+// those it created afterwards.
+func runWithSharedIAM(m *testing.M) int {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	cleanup, err := acctest.SharedIAM(ctx, sharedRoles, sharedProfiles)
+	cancel()
+	if err != nil {
+		// The tests' PreCheck names an unreachable emulator; other failures show here.
+		fmt.Fprintf(os.Stderr, "shared IAM fixtures: %v\n", err)
+	}
+	code := runWithFreshCatalogCache(m)
+	if err := cleanup(); err != nil {
+		fmt.Fprintf(os.Stderr, "shared IAM fixtures cleanup: %v\n", err)
+	}
+	return code
 }
 
 // runWithFreshCatalogCache gives the run its own catalog cache directory (unless one is set),

@@ -41,7 +41,7 @@ provider "karpenter" {
 
 resource "karpenter_node_class" "default" {
   name               = "default"
-  role               = "KarpenterNodeRole-%[1]s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
   networking         = { prefix_delegation = false }
 }
@@ -63,7 +63,7 @@ resource "karpenter_node_pool" "general" {
 
 resource "karpenter_node_class" "efa" {
   name                  = "efa"
-  role                  = "KarpenterNodeRole-%[1]s"
+  role                  = "KarpenterNodeRole"
   ami_selector_terms    = [{ alias = "al2023@latest" }]
   subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = %[1]q, purpose = "hpc" } }]
   efa                   = true
@@ -83,7 +83,7 @@ resource "karpenter_node_pool" "training" {
 
 resource "karpenter_node_class" "prefix" {
   name               = "prefix"
-  role               = "KarpenterNodeRole-%[1]s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
   networking         = { prefix_delegation = true }
 }

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -12,11 +13,11 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -87,6 +88,12 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if req.Plan.Raw.IsNull() { // destroy
 		return
 	}
+	// A state without an owner id (imported without a profile to adopt, or written before owner
+	// ids) gets one at apply: UseStateForUnknown would plan the null.
+	stateOwner := ownerInState(ctx, req.State, &resp.Diagnostics)
+	if !req.State.Raw.IsNull() && stateOwner == "" {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("owner_id"), types.StringUnknown())...)
+	}
 	if !req.Config.Raw.IsFullyKnown() {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
 		var c types.Object
@@ -97,7 +104,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	var plan nodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
+	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
@@ -122,6 +129,11 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if !admitManifest(manifest.EC2NodeClassKind, doc, &resp.Diagnostics) {
+		return
+	}
+
+	profile := r.planInstanceProfile(ctx, &plan, stateOwner, &resp.Diagnostics) // node_class_profile.go
+	if resp.Diagnostics.HasError() {
 		return
 	}
 
@@ -154,6 +166,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 
 	plan.ID = plan.Name
 	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, doc)...)
+	plan.Resolved = withInstanceProfile(plan.Resolved, profile, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -386,42 +399,103 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	return diags
 }
 
-// Create and Update record the planned resolution: the class owns no AWS object.
+// Create records the planned resolution under a new owner id and, for a class with `role`,
+// creates its instance profile. A failed create leaves nothing of the new owner behind.
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	recordPlan(ctx, req.Plan, &resp.State, &resp.Diagnostics)
-}
-
-func recordPlan(ctx context.Context, plan tfsdk.Plan, state *tfsdk.State, diags *diag.Diagnostics) {
 	var m nodeClassModel
-	diags.Append(plan.Get(ctx, &m)...)
-	if diags.HasError() {
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	diags.Append(state.Set(ctx, &m)...)
+	m.OwnerID = types.StringValue(fleet.NewOwnerID())
+	r.ensureProfile(ctx, &m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		// Its state will not be saved: remove what this owner id created.
+		r.deleteProfiles(ctx, r.ownProfiles(&m), m.OwnerID.ValueString(), &resp.Diagnostics)
+		return
+	}
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
-// EC2 as an in-place update, which is how drift becomes visible.
+// EC2 as an in-place update, which is how drift becomes visible. The instance profile of a
+// class with `role` is checked: when it is gone or changed outside Terraform, the recorded
+// resolved.instance_profile is cleared, so the next plan shows an update that restores it.
 func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state nodeClassModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
+	}
+	drifted, err := r.profileDrifted(ctx, &state)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error())
+		return
+	}
+	if drifted {
+		attrs := maps.Clone(state.Resolved.Attributes())
+		attrs["instance_profile"] = types.StringNull()
+		var d diag.Diagnostics
+		state.Resolved, d = types.ObjectValue(state.Resolved.AttributeTypes(ctx), attrs)
+		resp.Diagnostics.Append(d...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
+// Update records the plan and makes IAM match it: the instance profile of a class with `role`
+// is ensured, and a profile the class no longer uses (role replaced by instance_profile, or a
+// new name after a provider setting changed) is deleted. A state without an owner id (written
+// before the class had one) gets one here: it owned nothing until now.
 func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	recordPlan(ctx, req.Plan, &resp.State, &resp.Diagnostics)
+	var m, state nodeClassModel
+	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	fresh := false
+	if m.OwnerID.IsUnknown() || m.OwnerID.ValueString() == "" {
+		m.OwnerID = state.OwnerID
+		if m.OwnerID.ValueString() == "" {
+			m.OwnerID, fresh = types.StringValue(fleet.NewOwnerID()), true
+		}
+	}
+	r.ensureProfile(ctx, &m, &resp.Diagnostics)
+	if resp.Diagnostics.HasError() {
+		if fresh { // the new owner id is not saved: remove what it created
+			r.deleteProfiles(ctx, r.ownProfiles(&m), m.OwnerID.ValueString(), &resp.Diagnostics)
+		}
+		return
+	}
+	keep := ""
+	if m.Role.ValueString() != "" {
+		keep = recordedProfile(&m)
+	}
+	var unused []string
+	for _, name := range r.ownProfiles(&state) {
+		if name != keep {
+			unused = append(unused, name)
+		}
+	}
+	r.deleteProfiles(ctx, unused, state.OwnerID.ValueString(), &resp.Diagnostics)
+	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
-// Delete forgets the class: it owns no AWS object.
-func (r *nodeClassResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
+// Delete removes the instance profile the class created for its `role`; nothing else of the
+// class exists in AWS.
+func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
+	var state nodeClassModel
+	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	r.deleteProfiles(ctx, r.ownProfiles(&state), state.OwnerID.ValueString(), &resp.Diagnostics)
 }
 
-// ImportState adopts a class by name. There is no AWS object to read the rest from, so the
-// imported state holds `id` and `name` only and Read keeps it; the next plan resolves the
-// selectors from the configuration, and its in-place update only records the resolution.
+// ImportState adopts a class by name. The imported state holds `id` and `name`, and the owner id
+// of the provider's instance profile for that class name when one exists with the provider's
+// tags (so the class keeps managing it); Read keeps that state, and the next plan resolves the
+// selectors from the configuration and shows an in-place update that records the resolution.
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// The name rule of nodeclass.Validate, the one a planned class must pass.
 	for _, e := range nodeclass.Validate(nodeclass.Spec{Name: req.ID}) {
@@ -432,8 +506,19 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 			return
 		}
 	}
+	if !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	owner, err := r.adoptProfile(ctx, req.ID)
+	if err != nil {
+		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+iamPermissionsHint)
+		return
+	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
+	if owner != "" {
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), owner)...)
+	}
 }
 
 var pathStepRE = regexp.MustCompile(`^([a-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)$`)

@@ -16,8 +16,9 @@ import (
 )
 
 // nodeClassImportUnknowable lists what `terraform import` cannot know for the config of
-// nodeClassConfig(cluster, ""). The class owns no AWS object, so the import ID (the name) is
-// all there is to read: the imported state holds `id` and `name`, and Read keeps it. The rest
+// nodeClassConfig(cluster, ""). The import ID (the name) is all there is to read: the imported
+// state holds `id`, `name` and the `owner_id` of the class's instance profile (adopted, so it
+// verifies equal), and Read keeps it. The rest
 // appears at the next plan, which reads the configuration:
 //   - the arguments of that config: `role`, `ami_selector_terms`, and `metadata_options` (the
 //     schema default, applied at plan like any other default);
@@ -108,7 +109,8 @@ func TestAccNodeClass_import(t *testing.T) {
 
 // TestAccNodeClass_importOnly adopts a class that Terraform never created: the configuration
 // carries an `import {}` block from the start. The plan is an in-place update that records the
-// resolution, applying it makes no mutating EC2 call, and the plan after it is empty.
+// resolution, applying it makes no mutating EC2 call (in IAM it creates the instance profile of
+// the class's role, which no earlier state holds), and the plan after it is empty.
 func TestAccNodeClass_importOnly(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -140,7 +142,7 @@ func TestAccNodeClass_importOnly(t *testing.T) {
 			},
 		},
 	})
-	noMutatingCalls(t, rec, "importing a node class")
+	noMutatingCallsOf(t, rec, "EC2.", "importing a node class")
 }
 
 // TestAccNodeClass_importInvalidName: an `import {}` block with an ID that is not a Kubernetes

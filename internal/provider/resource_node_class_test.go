@@ -32,11 +32,11 @@ func nodeClassConfig(cluster, body string) string {
 	return providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "default"
-  role               = "KarpenterNodeRole-%s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
 %s
 }
-`, cluster, body)
+`, body)
 }
 
 func TestAccNodeClass_discoveryDefaults(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -20,6 +21,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 const nodePoolRes = "karpenter_node_pool.test"
@@ -29,17 +31,17 @@ func poolConfig(cluster, classBody, poolBody string) string {
 	return providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "default"
-  role               = "KarpenterNodeRole-%[1]s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
-%[2]s
+%s
 }
 
 resource "karpenter_node_pool" "test" {
   name       = "general"
   node_class = karpenter_node_class.test.resolved
-%[3]s
+%s
 }
-`, cluster, classBody, poolBody)
+`, classBody, poolBody)
 }
 
 const generalPool = `
@@ -464,7 +466,7 @@ func TestAccNodePool_refreshSharesOneListing(t *testing.T) {
 	cfg := providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
   name               = "default"
-  role               = "KarpenterNodeRole-%s"
+  role               = "KarpenterNodeRole"
   ami_selector_terms = [{ alias = "al2023@latest" }]
 }
 
@@ -476,7 +478,7 @@ resource "karpenter_node_pool" "test" {
     requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.large"] }]
   }
 }
-`, cluster, pools)
+`, pools)
 	rec := &callRecorder{}
 	var from int
 	mark := func() {
@@ -532,6 +534,29 @@ func checkClusterClean(t *testing.T, cluster string) resource.TestCheckFunc {
 		if ids := instanceIDsByTags(t, map[string]string{"karpenter.k8s.aws/cluster": cluster}); len(ids) > 0 {
 			return fmt.Errorf("instances of cluster %s left after destroy: %v", cluster, ids)
 		}
+		if names := classProfiles(t, cluster); len(names) > 0 {
+			return fmt.Errorf("instance profiles of cluster %s left after destroy: %v", cluster, names)
+		}
 		return nil
 	}
+}
+
+// classProfiles lists the instance profiles the provider's node classes of the cluster hold
+// (nodeplane-<cluster>-… under /nodeplane/), straight from IAM.
+func classProfiles(t *testing.T, cluster string) []string {
+	t.Helper()
+	var names []string
+	pages := iam.NewListInstanceProfilesPaginator(acctest.IAM(t), &iam.ListInstanceProfilesInput{PathPrefix: aws.String(nodeclass.InstanceProfilePath)})
+	for pages.HasMorePages() {
+		out, err := pages.NextPage(context.Background())
+		if err != nil {
+			t.Fatalf("ListInstanceProfiles: %v", err)
+		}
+		for _, p := range out.InstanceProfiles {
+			if name := aws.ToString(p.InstanceProfileName); strings.HasPrefix(name, "nodeplane-"+cluster+"-") {
+				names = append(names, name)
+			}
+		}
+	}
+	return names
 }

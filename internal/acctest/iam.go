@@ -1,0 +1,130 @@
+package acctest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/iam"
+	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
+	smithy "github.com/aws/smithy-go"
+)
+
+// NodeTrustPolicy lets EC2 instances assume a role: the trust policy of a node role.
+const NodeTrustPolicy = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"Service":"ec2.amazonaws.com"},"Action":"sts:AssumeRole"}]}`
+
+var (
+	iamOnce   sync.Once
+	iamClient *iam.Client
+)
+
+func newIAM() *iam.Client {
+	iamOnce.Do(func() {
+		iamClient = iam.New(iam.Options{
+			Region:       Region(),
+			BaseEndpoint: aws.String(Endpoint()),
+			Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+			Retryer:      retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = 5 }),
+			HTTPClient:   &http.Client{Timeout: 60 * time.Second},
+		})
+	})
+	return iamClient
+}
+
+// IAM returns an SDK IAM client on the test endpoint, for fixtures and out-of-band changes.
+func IAM(t testing.TB) *iam.Client {
+	t.Helper()
+	PreCheck(t)
+	return newIAM()
+}
+
+func apiCode(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		return ae.ErrorCode()
+	}
+	return ""
+}
+
+// createRole creates a node role tagged with TagKey = id; created is false when the name exists.
+func createRole(ctx context.Context, name, id string) (created bool, err error) {
+	_, err = newIAM().CreateRole(ctx, &iam.CreateRoleInput{
+		RoleName: aws.String(name), AssumeRolePolicyDocument: aws.String(NodeTrustPolicy),
+		Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String(id)}},
+	})
+	if apiCode(err) == "EntityAlreadyExists" {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("CreateRole %s: %w", name, err)
+	}
+	return true, nil
+}
+
+// NewRole creates a node role of that (unique) name and deletes it when the test ends.
+func NewRole(t testing.TB, name string) {
+	t.Helper()
+	PreCheck(t)
+	created, err := createRole(Context(t), name, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !created {
+		t.Fatalf("role %s already exists: a test role needs a unique name", name)
+	}
+	t.Cleanup(func() {
+		if _, err := newIAM().DeleteRole(context.Background(), &iam.DeleteRoleInput{RoleName: aws.String(name)}); err != nil {
+			t.Logf("fixture cleanup: DeleteRole %s: %v", name, err)
+		}
+	})
+}
+
+// SharedIAM makes the named roles and instance profiles exist for a whole test binary (fixed
+// names that many configurations use); call it from TestMain. The returned cleanup deletes only
+// what this call created: a role or profile that existed before is someone else's and stays.
+func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() error, err error) {
+	var madeRoles, madeProfiles []string
+	cleanup = func() error {
+		var errs []error
+		c := newIAM()
+		for _, p := range madeProfiles {
+			if _, err := c.DeleteInstanceProfile(context.Background(), &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(p)}); err != nil {
+				errs = append(errs, fmt.Errorf("DeleteInstanceProfile %s: %w", p, err))
+			}
+		}
+		for _, r := range madeRoles {
+			if _, err := c.DeleteRole(context.Background(), &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
+				errs = append(errs, fmt.Errorf("DeleteRole %s: %w", r, err))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	for _, r := range roles {
+		created, err := createRole(ctx, r, "shared")
+		if err != nil {
+			return cleanup, err
+		}
+		if created {
+			madeRoles = append(madeRoles, r)
+		}
+	}
+	for _, p := range profiles {
+		_, err := newIAM().CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
+			InstanceProfileName: aws.String(p), Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String("shared")}},
+		})
+		switch {
+		case err == nil:
+			madeProfiles = append(madeProfiles, p)
+		case apiCode(err) != "EntityAlreadyExists":
+			return cleanup, fmt.Errorf("CreateInstanceProfile %s: %w", p, err)
+		}
+	}
+	return cleanup, nil
+}
