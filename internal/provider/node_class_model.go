@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -194,9 +195,6 @@ type resolvedClass struct {
 	AMIFamily                string             `tfsdk:"ami_family"`
 	AMIs                     []resolvedAMI      `tfsdk:"amis"`
 	AMIUnresolved            *string            `tfsdk:"ami_unresolved"`
-	Role                     *string            `tfsdk:"role"`
-	InstanceProfile          *string            `tfsdk:"instance_profile"`
-	VPCID                    string             `tfsdk:"vpc_id"`
 	Zones                    []string           `tfsdk:"zones"`
 	Subnets                  []resolvedSubnet   `tfsdk:"subnets"`
 	SecurityGroupIDs         []string           `tfsdk:"security_group_ids"`
@@ -209,10 +207,10 @@ type resolvedClass struct {
 	Kubelet                  resolvedKubelet    `tfsdk:"kubelet"`
 	MetadataOptions          resolvedMetadata   `tfsdk:"metadata_options"`
 	BlockDeviceMappings      []resolvedBDM      `tfsdk:"block_device_mappings"`
-	InstanceStorePolicy      *string            `tfsdk:"instance_store_policy"`
-	DetailedMonitoring       *bool              `tfsdk:"detailed_monitoring"`
+	DetailedMonitoring       bool               `tfsdk:"detailed_monitoring"`
 	UserData                 *string            `tfsdk:"user_data"`
 	Tags                     map[string]string  `tfsdk:"tags"`
+	InstanceProfile          *string            `tfsdk:"instance_profile"`
 }
 
 // resolvedAMI is one image of EC2NodeClass status.amis.
@@ -269,18 +267,12 @@ type resolvedNetworking struct {
 }
 
 type resolvedKubelet struct {
-	MaxPods                     *int64            `tfsdk:"max_pods"`
-	PodsPerCore                 *int64            `tfsdk:"pods_per_core"`
-	ClusterDNS                  []string          `tfsdk:"cluster_dns"`
-	SystemReserved              map[string]string `tfsdk:"system_reserved"`
-	KubeReserved                map[string]string `tfsdk:"kube_reserved"`
-	EvictionHard                map[string]string `tfsdk:"eviction_hard"`
-	EvictionSoft                map[string]string `tfsdk:"eviction_soft"`
-	EvictionSoftGracePeriod     map[string]string `tfsdk:"eviction_soft_grace_period"`
-	EvictionMaxPodGracePeriod   *int64            `tfsdk:"eviction_max_pod_grace_period"`
-	ImageGCHighThresholdPercent *int64            `tfsdk:"image_gc_high_threshold_percent"`
-	ImageGCLowThresholdPercent  *int64            `tfsdk:"image_gc_low_threshold_percent"`
-	CPUCFSQuota                 *bool             `tfsdk:"cpu_cfs_quota"`
+	MaxPods        *int64            `tfsdk:"max_pods"`
+	PodsPerCore    *int64            `tfsdk:"pods_per_core"`
+	ClusterDNS     []string          `tfsdk:"cluster_dns"`
+	SystemReserved map[string]string `tfsdk:"system_reserved"`
+	KubeReserved   map[string]string `tfsdk:"kube_reserved"`
+	EvictionHard   map[string]string `tfsdk:"eviction_hard"`
 }
 
 type resolvedMetadata struct {
@@ -303,7 +295,7 @@ type resolvedEBS struct {
 	KMSKeyID            *string `tfsdk:"kms_key_id"`
 	SnapshotID          *string `tfsdk:"snapshot_id"`
 	Throughput          *int64  `tfsdk:"throughput"`
-	VolumeSize          *string `tfsdk:"volume_size"`
+	VolumeSizeGiB       *int64  `tfsdk:"volume_size_gib"`
 	VolumeType          *string `tfsdk:"volume_type"`
 }
 
@@ -457,60 +449,60 @@ func (m *nodeClassModel) launchOptionsInto(ctx context.Context, s *nodeclass.Spe
 	}
 }
 
-// resolvedFrom builds the `resolved` object from the spec and its resolution.
-func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved) resolvedClass {
+// resolvedFrom builds the `resolved` object: launchplan.ClassOf, the class → pool contract,
+// mirrored field for field (planClass is the way back).
+func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) resolvedClass {
+	return classTF(launchplan.ClassOf(s, r, instanceProfile))
+}
+
+// classTF mirrors a launchplan.Class into its Terraform value. Lists are empty rather than
+// null, except network_interfaces, whose null means "not configured".
+func classTF(c launchplan.Class) resolvedClass {
 	out := resolvedClass{
-		Name: s.Name, AMIFamily: s.EffectiveAMIFamily(), VPCID: r.VPCID, Zones: nonNil(r.Zones),
-		SecurityGroupIDs: nonNil(r.SecurityGroupIDs()), AssociatePublicIPAddress: s.AssociatePublicIPAddress,
-		IPPrefixCount: toInt64Ptr(s.IPPrefixCount), EFA: s.EFA, InstanceStorePolicy: emptyNil(s.InstanceStorePolicy),
-		DetailedMonitoring: s.DetailedMonitoring, UserData: s.UserData, Tags: s.Tags,
-		Role: emptyNil(s.Role), InstanceProfile: emptyNil(s.InstanceProfile),
-		Networking: resolvedNetworking{
-			PrefixDelegation: s.Networking.PrefixDelegation, CustomNetworking: s.Networking.CustomNetworking,
-			SecurityGroupsForPods: s.Networking.SecurityGroupsForPods, ReservedENIs: int64(s.Networking.ReservedENIs),
-		},
-		Kubelet: resolvedKubelet{
-			MaxPods: toInt64Ptr(s.Kubelet.MaxPods), PodsPerCore: toInt64Ptr(s.Kubelet.PodsPerCore), ClusterDNS: s.Kubelet.ClusterDNS,
-			SystemReserved: s.Kubelet.SystemReserved, KubeReserved: s.Kubelet.KubeReserved, EvictionHard: s.Kubelet.EvictionHard,
-			EvictionSoft: s.Kubelet.EvictionSoft, EvictionSoftGracePeriod: s.Kubelet.EvictionSoftGracePeriod,
-			EvictionMaxPodGracePeriod:   toInt64Ptr(s.Kubelet.EvictionMaxPodGracePeriod),
-			ImageGCHighThresholdPercent: toInt64Ptr(s.Kubelet.ImageGCHighThresholdPercent),
-			ImageGCLowThresholdPercent:  toInt64Ptr(s.Kubelet.ImageGCLowThresholdPercent),
-			CPUCFSQuota:                 s.Kubelet.CPUCFSQuota,
-		},
-		MetadataOptions: resolvedMetadata{
-			HTTPEndpoint: s.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: s.MetadataOptions.HTTPProtocolIPv6,
-			HTTPPutResponseHopLimit: int64(s.MetadataOptions.HTTPPutResponseHopLimit), HTTPTokens: s.MetadataOptions.HTTPTokens,
-		},
+		Name: c.Name, AMIFamily: c.AMIFamily, AMIs: resolvedAMIsFrom(c.AMIs), AMIUnresolved: emptyNil(c.AMIUnresolved),
+		Zones: nonNil(c.Zones), Subnets: []resolvedSubnet{}, SecurityGroupIDs: nonNil(c.SecurityGroupIDs), PodSubnets: []resolvedPodNet{},
+		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: c.EFA,
+		Networking: resolvedNetworking{PrefixDelegation: c.CNI.PrefixDelegation, CustomNetworking: c.CNI.CustomNetworking,
+			SecurityGroupsForPods: c.CNI.SecurityGroupsForPods, ReservedENIs: int64(c.CNI.ReservedENIs)},
+		Kubelet: resolvedKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: c.Kubelet.ClusterDNS,
+			SystemReserved: c.Kubelet.SystemReserved, KubeReserved: c.Kubelet.KubeReserved, EvictionHard: c.Kubelet.EvictionHard},
+		MetadataOptions: resolvedMetadata{HTTPEndpoint: c.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: c.MetadataOptions.HTTPProtocolIPv6,
+			HTTPPutResponseHopLimit: int64(c.MetadataOptions.HTTPPutResponseHopLimit), HTTPTokens: c.MetadataOptions.HTTPTokens},
+		DetailedMonitoring: c.DetailedMonitoring, UserData: emptyNil(c.UserData), Tags: c.Tags, InstanceProfile: emptyNil(c.InstanceProfile),
 	}
-	out.AMIs, out.AMIUnresolved = resolvedAMIsFrom(r.AMIs.AMIs), emptyNil(r.AMIs.Unresolved)
-	out.Subnets = []resolvedSubnet{}
-	for _, sn := range r.Subnets {
+	for _, sn := range c.Subnets {
 		out.Subnets = append(out.Subnets, resolvedSubnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock,
-			AvailableIPAddressCount: int64(sn.AvailableIPAddressCount)})
+			AvailableIPAddressCount: int64(sn.AvailableIPs)})
 	}
-	out.PodSubnets = []resolvedPodNet{}
-	for _, p := range r.PodSubnets {
-		out.PodSubnets = append(out.PodSubnets, resolvedPodNet{Zone: p.Zone, ID: p.Subnet.ID, CIDRBlock: p.Subnet.CIDRBlock,
-			AvailableIPAddressCount: int64(p.Subnet.AvailableIPAddressCount)})
+	for _, p := range c.PodSubnets {
+		out.PodSubnets = append(out.PodSubnets, resolvedPodNet{Zone: p.Zone, ID: p.ID, CIDRBlock: p.CIDRBlock, AvailableIPAddressCount: int64(p.AvailableIPs)})
 	}
-	if s.NetworkInterfaces != nil {
+	if c.NetworkInterfaces != nil {
 		out.NetworkInterfaces = []resolvedNetIf{}
-		for _, ni := range s.NetworkInterfaces {
+		for _, ni := range c.NetworkInterfaces {
 			out.NetworkInterfaces = append(out.NetworkInterfaces, resolvedNetIf{NetworkCardIndex: int64(ni.NetworkCardIndex),
 				DeviceIndex: int64(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
 		}
 	}
-	for _, b := range s.BlockDeviceMappings {
+	for _, b := range c.BlockDevices {
 		rb := resolvedBDM{DeviceName: emptyNil(b.DeviceName), RootVolume: b.RootVolume}
-		if e := b.EBS; e != nil {
-			rb.EBS = &resolvedEBS{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: toInt64Ptr(e.IOPS),
-				KMSKeyID: emptyNil(e.KMSKeyID), SnapshotID: emptyNil(e.SnapshotID), Throughput: toInt64Ptr(e.Throughput),
-				VolumeSize: emptyNil(e.VolumeSize), VolumeType: emptyNil(e.VolumeType)}
+		if b.DeleteOnTermination != nil || b.Encrypted != nil || b.IOPS != nil || b.KMSKeyID != "" || b.SnapshotID != "" ||
+			b.Throughput != nil || b.VolumeSizeGiB != 0 || b.VolumeType != "" {
+			rb.EBS = &resolvedEBS{DeleteOnTermination: b.DeleteOnTermination, Encrypted: b.Encrypted, IOPS: toInt64Ptr(b.IOPS),
+				KMSKeyID: emptyNil(b.KMSKeyID), SnapshotID: emptyNil(b.SnapshotID), Throughput: toInt64Ptr(b.Throughput),
+				VolumeSizeGiB: zeroNil(b.VolumeSizeGiB), VolumeType: emptyNil(b.VolumeType)}
 		}
 		out.BlockDeviceMappings = append(out.BlockDeviceMappings, rb)
 	}
 	return out
+}
+
+func zeroNil(v int) *int64 {
+	if v == 0 {
+		return nil
+	}
+	n := int64(v)
+	return &n
 }
 
 func nonNil(s []string) []string {

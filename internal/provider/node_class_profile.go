@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -111,19 +110,6 @@ func ownerInState(ctx context.Context, state tfsdk.State, diags *diag.Diagnostic
 	var owner types.String
 	diags.Append(state.GetAttribute(ctx, path.Root("owner_id"), &owner)...)
 	return owner.ValueString()
-}
-
-// withInstanceProfile sets resolved.instance_profile: the provider's profile of a class with
-// `role`, which the pools' launch templates name.
-func withInstanceProfile(resolved types.Object, profile string, diags *diag.Diagnostics) types.Object {
-	if profile == "" || resolved.IsNull() || resolved.IsUnknown() {
-		return resolved
-	}
-	attrs := maps.Clone(resolved.Attributes())
-	attrs["instance_profile"] = types.StringValue(profile)
-	v, d := types.ObjectValue(resolved.AttributeTypes(context.Background()), attrs)
-	diags.Append(d...)
-	return v
 }
 
 // recordedProfile is resolved.instance_profile of a model: the profile the plan (or the applied

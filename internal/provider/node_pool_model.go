@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
-	"math"
-	"regexp"
-	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -171,37 +168,17 @@ func derefInt(p *int64) *int {
 	return &v
 }
 
-var sizeRE = regexp.MustCompile(`^([0-9]+)(Gi|G|Ti|T)$`)
-
-// volumeGiB converts the CRD's volume-size quantity to whole GiB, rounding up.
-func volumeGiB(q string) int {
-	m := sizeRE.FindStringSubmatch(q)
-	if m == nil {
-		return 0
-	}
-	n, _ := strconv.ParseFloat(m[1], 64)
-	switch m[2] {
-	case "G":
-		n = n * 1e9 / (1 << 30)
-	case "Ti":
-		n *= 1024
-	case "T":
-		n = n * 1e12 / (1 << 30)
-	}
-	return int(math.Ceil(n))
-}
-
-// planClass converts the node class's `resolved` object into the planner's view.
+// planClass is the way back from the node class's `resolved` value (classTF) to the planner's
+// launchplan.Class: a field-for-field mirror.
 func planClass(rc resolvedClass) launchplan.Class {
 	c := launchplan.Class{
 		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), Zones: rc.Zones, SecurityGroupIDs: rc.SecurityGroupIDs,
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA,
-		DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring, UserData: deref(rc.UserData), Tags: rc.Tags,
-		InstanceProfile: deref(rc.InstanceProfile),
 		Kubelet: launchplan.Kubelet{ClusterDNS: rc.Kubelet.ClusterDNS, SystemReserved: rc.Kubelet.SystemReserved,
 			KubeReserved: rc.Kubelet.KubeReserved, EvictionHard: rc.Kubelet.EvictionHard},
 		MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: rc.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: rc.MetadataOptions.HTTPProtocolIPv6,
 			HTTPTokens: rc.MetadataOptions.HTTPTokens, HTTPPutResponseHopLimit: int(rc.MetadataOptions.HTTPPutResponseHopLimit)},
+		DetailedMonitoring: rc.DetailedMonitoring, UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile),
 	}
 	for _, a := range rc.AMIs {
 		c.AMIs = append(c.AMIs, a.ami())
@@ -224,7 +201,7 @@ func planClass(rc resolvedClass) launchplan.Class {
 		if e := b.EBS; e != nil {
 			bd.DeleteOnTermination, bd.Encrypted, bd.IOPS = e.DeleteOnTermination, e.Encrypted, derefInt(e.IOPS)
 			bd.KMSKeyID, bd.SnapshotID, bd.Throughput = deref(e.KMSKeyID), deref(e.SnapshotID), derefInt(e.Throughput)
-			bd.VolumeSizeGiB, bd.VolumeType = volumeGiB(deref(e.VolumeSize)), deref(e.VolumeType)
+			bd.VolumeSizeGiB, bd.VolumeType = int(derefInt64(e.VolumeSizeGiB)), deref(e.VolumeType)
 		}
 		c.BlockDevices = append(c.BlockDevices, bd)
 	}
@@ -234,4 +211,11 @@ func planClass(rc resolvedClass) launchplan.Class {
 		NetworkInterfaces: c.NetworkInterfaces, MaxPods: derefInt(rc.Kubelet.MaxPods), PodsPerCore: derefInt(rc.Kubelet.PodsPerCore),
 	}
 	return c
+}
+
+func derefInt64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
 }

@@ -165,8 +165,10 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	resolved.AMIs = amis
 
 	plan.ID = plan.Name
-	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, doc)...)
-	plan.Resolved = withInstanceProfile(plan.Resolved, profile, &resp.Diagnostics)
+	if profile == "" { // no role: the configured instance_profile, if any
+		profile = s.InstanceProfile
+	}
+	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc)...)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -374,9 +376,9 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 }
 
 // setResolution fills every computed attribute of the plan from the spec and its resolution.
-func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, manifest string) diag.Diagnostics {
+func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	rc := resolvedFrom(s, r)
+	rc := resolvedFrom(s, r, instanceProfile)
 	var d diag.Diagnostics
 	m.VPCID = types.StringValue(r.VPCID)
 	m.Subnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}, rc.Subnets)

@@ -1,0 +1,94 @@
+package provider
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+// TestResolvedMirrorsTheContract: the `resolved` value is launchplan.ClassOf mirrored field for
+// field. A class goes through classTF, a Terraform object value (what the pool reads from
+// configuration) and planClass, and comes back equal: nothing is lost, added or recomputed on
+// the way.
+func TestResolvedMirrorsTheContract(t *testing.T) {
+	ctx := context.Background()
+	i := func(v int) *int { return &v }
+	b := func(v bool) *bool { return &v }
+	ud := "[settings.kubernetes]\nmax-pods = 10\n"
+	full := nodeclass.Spec{
+		Name: "full", AMIFamily: capacity.FamilyBottlerocket, AMISelectorTerms: []nodeclass.AMITerm{{Name: "br-*"}},
+		AssociatePublicIPAddress: b(false), IPPrefixCount: i(1), EFA: true,
+		NetworkInterfaces: []capacity.Interface{{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface"}, {NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"}},
+		Networking:        nodeclass.Networking{PrefixDelegation: true, CustomNetworking: true, SecurityGroupsForPods: true, ReservedENIs: 1},
+		Kubelet: nodeclass.Kubelet{MaxPods: i(110), PodsPerCore: i(4), ClusterDNS: []string{"10.100.0.10"}, SystemReserved: map[string]string{"cpu": "100m"},
+			KubeReserved: map[string]string{"memory": "1Gi"}, EvictionHard: map[string]string{"memory.available": "5%"}},
+		MetadataOptions: nodeclass.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "enabled", HTTPPutResponseHopLimit: 2, HTTPTokens: "optional"},
+		BlockDeviceMappings: []nodeclass.BlockDeviceMapping{
+			{DeviceName: "/dev/xvda", RootVolume: true, EBS: &nodeclass.EBS{DeleteOnTermination: b(true), Encrypted: b(true), IOPS: i(3000),
+				KMSKeyID: "arn:aws:kms:us-west-2:111122223333:key/k", SnapshotID: "snap-1", Throughput: i(125), VolumeSize: "100Gi", VolumeType: "gp3"}},
+			{DeviceName: "/dev/xvdb"},
+		},
+		DetailedMonitoring: b(true), UserData: &ud, Tags: map[string]string{"team": "hpc"},
+	}
+	resolved := nodeclass.Resolved{
+		VPCID:          "vpc-1",
+		Subnets:        []discovery.Subnet{{ID: "subnet-a", Zone: "us-west-2a", ZoneID: "usw2-az1", CIDRBlock: "10.0.0.0/20", AvailableIPAddressCount: 4000}},
+		SecurityGroups: []discovery.SecurityGroup{{ID: "sg-1", Name: "nodes"}, {ID: "sg-2"}}, Zones: []string{"us-west-2a"},
+		PodSubnets: []nodeclass.PodSubnet{{Zone: "us-west-2a", Subnet: discovery.Subnet{ID: "subnet-p", CIDRBlock: "100.64.0.0/16", AvailableIPAddressCount: 65000}}},
+		AMIs: nodeclass.AMIResolution{AMIs: []nodeclass.AMI{
+			{ID: "ami-2", Name: "br-2", Architecture: "arm64", CreationDate: "2026-02-01T00:00:00Z", Variant: nodeclass.AMIVariantNvidia},
+			{ID: "ami-1", Name: "br-1", Architecture: "amd64", CreationDate: "2026-01-01T00:00:00Z", Deprecated: true},
+		}},
+	}
+	minimal := nodeclass.Spec{Name: "minimal", AMISelectorTerms: []nodeclass.AMITerm{{Alias: "al2023@latest"}}, MetadataOptions: nodeclass.DefaultMetadataOptions()}
+	unresolved := nodeclass.Resolved{AMIs: nodeclass.AMIResolution{Unresolved: "alias left to Karpenter"}}
+
+	for name, c := range map[string]launchplan.Class{
+		"full":    launchplan.ClassOf(full, resolved, "nodeplane-c-full-0123456789"),
+		"minimal": launchplan.ClassOf(minimal, unresolved, ""),
+	} {
+		obj, d := types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), classTF(c))
+		if d.HasError() {
+			t.Fatalf("%s: %v", name, d)
+		}
+		var rc resolvedClass
+		if d := obj.As(ctx, &rc, basetypes.ObjectAsOptions{}); d.HasError() {
+			t.Fatalf("%s: %v", name, d)
+		}
+		if got := planClass(rc); !reflect.DeepEqual(normalizeClass(got), normalizeClass(c)) {
+			t.Errorf("%s: the class does not survive the `resolved` value:\n got  %+v\n want %+v", name, normalizeClass(got), normalizeClass(c))
+		}
+	}
+}
+
+// normalizeClass makes nil and empty lists and maps equal (Terraform has no nil list in a known
+// object here), except NetworkInterfaces, whose nil means "not configured".
+func normalizeClass(c launchplan.Class) launchplan.Class {
+	if c.Zones == nil {
+		c.Zones = []string{}
+	}
+	if c.SecurityGroupIDs == nil {
+		c.SecurityGroupIDs = []string{}
+	}
+	if c.AMIs == nil {
+		c.AMIs = []nodeclass.AMI{}
+	}
+	if c.Subnets == nil {
+		c.Subnets = []launchplan.Subnet{}
+	}
+	if c.PodSubnets == nil {
+		c.PodSubnets = []launchplan.PodSubnet{}
+	}
+	if c.BlockDevices == nil {
+		c.BlockDevices = []launchplan.BlockDevice{}
+	}
+	return c
+}
