@@ -35,7 +35,7 @@ func TestClassOf(t *testing.T) {
 	r := nodeclass.Resolved{
 		Subnets:        []discovery.Subnet{{ID: "subnet-a", Zone: "us-west-2a", ZoneID: "usw2-az1", CIDRBlock: "10.0.0.0/20", AvailableIPAddressCount: 4000}},
 		SecurityGroups: []discovery.SecurityGroup{{ID: "sg-1"}}, Zones: []string{"us-west-2a"},
-		AMIs:           nodeclass.AMIResolution{AMIs: []nodeclass.AMI{{ID: "ami-1", Architecture: "amd64", Variant: nodeclass.AMIVariantNvidia}}},
+		AMIs: nodeclass.AMIResolution{AMIs: []nodeclass.AMI{{ID: "ami-1", Architecture: "amd64", Variant: nodeclass.AMIVariantNvidia}}},
 	}
 	c := ClassOf(s, r, "nodeplane-demo-gpu-0123456789")
 	if c.AMIFamily != capacity.FamilyAL2023 || c.CNI.AMIFamily != capacity.FamilyAL2023 {
