@@ -149,6 +149,6 @@ func (b *builder) capacityWarnings(plan Plan) {
 	if b.settings.PrefixDelegation {
 		hint = "prefix delegation claims whole /28 prefixes (16 IPs) per node, so a small subnet fills after a few nodes; " + hint
 	}
-	b.warn(path, "%s but the subnets of the pool's zones can address only %d at max pods (%s); %s",
+	b.warn(SummarySubnetsTooSmall, path, "%s but the subnets of the pool's zones can address only %d at max pods (%s); %s",
 		what, plan.NodesByIPs, strings.Join(parts, "; "), hint)
 }

@@ -77,8 +77,8 @@ type eligible struct {
 	group         int      // index into the launch templates
 }
 
-func (b *builder) warn(path, format string, args ...any) {
-	p := Problem{Path: path, Message: fmt.Sprintf(format, args...)}
+func (b *builder) warn(summary, path, format string, args ...any) {
+	p := Problem{Summary: summary, Path: path, Message: fmt.Sprintf(format, args...)}
 	if !b.seen[p] {
 		b.seen[p] = true
 		b.warnings = append(b.warnings, p)
@@ -115,12 +115,12 @@ func (b *builder) build() (Plan, []Problem) {
 	launch := types
 	if len(types) > MaxInstanceTypes {
 		launch = types[:MaxInstanceTypes]
-		b.warn(pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
+		b.warn(SummaryTruncated, pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
 			"(a stand-in for price, which the provider does not know), as Karpenter truncates each CreateFleet call to %d; "+
 			"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
 		if i, got, ok := minValuesShortfall(b.in.Requirements, launch); ok {
 			r := b.in.Requirements[i]
-			b.warn(fmt.Sprintf("%s[%d].min_values", pathRequirements, i),
+			b.warn(SummaryMinValuesAtRisk, fmt.Sprintf("%s[%d].min_values", pathRequirements, i),
 				"after truncation to %d instance types only %d distinct values of %q remain, below min_values %d; Karpenter orders by price "+
 					"and may keep others, but with the Strict min-values policy a launch can fail", MaxInstanceTypes, got, r.Key, *r.MinValues)
 		}
@@ -199,7 +199,7 @@ func (b *builder) consistencyWarning(types []*eligible) {
 	if len(names) > 5 {
 		list = strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
 	}
-	b.warn("node_class", "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
+	b.warn(SummaryMaxPodsDisagree, "node_class", "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
 		"the kubelet runs %d. %s", len(names), list, first.it.Name, first.res.KarpenterAssumedPods, first.res.MaxPods, first.res.Reason)
 }
 
@@ -300,7 +300,7 @@ func (b *builder) resolveZones() {
 			if p, ok := pods[z]; ok {
 				zp.PodSubnetID, zp.PodSubnetAvailableIPs = p.ID, p.AvailableIPs
 			} else {
-				b.warn("", "custom networking is on but node class %q has no pod subnet in zone %s; pods on nodes there get no IPs",
+				b.warn(SummaryNoPodSubnet, "", "custom networking is on but node class %q has no pod subnet in zone %s; pods on nodes there get no IPs",
 					c.Name, z)
 			}
 		}
@@ -322,7 +322,7 @@ func (b *builder) resolveCapacityTypes() {
 			first = i
 		}
 		if r.Operator == requirements.OpIn && slices.Contains(r.Values, requirements.CapacityTypeReserved) {
-			b.warn(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+			b.warn(SummaryReservedIgnored, fmt.Sprintf("%s[%d].values", pathRequirements, i),
 				"capacity type %q is ignored: the provider manages no capacity reservations, so nodes launch as on-demand or spot only",
 				requirements.CapacityTypeReserved)
 		}
@@ -503,7 +503,7 @@ func (b *builder) eligibleTypes() []*eligible {
 		msg := b.dropMessage(reason, len(names), exampleNames(names))
 		summary = append(summary, msg)
 		if len(out) > 0 {
-			b.warn(pathRequirements, "dropped %s", msg)
+			b.warn(SummaryTypesDropped, pathRequirements, "dropped %s", msg)
 		}
 	}
 	if len(out) == 0 {

@@ -217,9 +217,28 @@ type LaunchTemplate struct {
 // Problem is an error or warning at an attribute path of the node pool (Terraform notation,
 // e.g. `template.requirements[2].values`); Path "" means the resource as a whole.
 type Problem struct {
+	// Summary names the kind of finding, one per kind, so Terraform does not fold different
+	// findings into "similar warnings"; "" for errors (the caller's summary applies).
+	Summary string
 	Path    string
 	Message string
 }
+
+// Summaries of the planner's warnings.
+const (
+	SummarySubnetsTooSmall    = "Subnets too small for the pool's limits"
+	SummaryTruncated          = "More eligible instance types than one launch takes"
+	SummaryMinValuesAtRisk    = "min_values at risk after truncation"
+	SummaryMaxPodsDisagree    = "Karpenter and the kubelet disagree on max pods"
+	SummaryNoPodSubnet        = "No pod subnet in a node zone"
+	SummaryReservedIgnored    = "Reserved capacity type ignored"
+	SummaryTypesDropped       = "Instance types dropped from the pool"
+	SummaryPublicIPInterfaces = "Public IP with several network interfaces"
+	SummaryNoClusterName      = "Nodes cannot name their cluster"
+	SummaryCustomMaxPods      = "Custom AMI family without max pods"
+	SummaryUserDataReplaced   = "User data setting replaced"
+	SummaryUserDataMIME       = "User data is not readable MIME"
+)
 
 // Plan is the result.
 type Plan struct {

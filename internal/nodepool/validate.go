@@ -47,6 +47,8 @@ type Spec struct {
 
 // Problem is an error or a warning at a Terraform attribute path of the node pool.
 type Problem struct {
+	// Summary names the kind of a warning ("" for errors: the caller's summary applies).
+	Summary string
 	Path    string
 	Message string
 }

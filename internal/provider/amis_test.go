@@ -125,3 +125,37 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 		t.Fatalf("no SSM GetParameter call recorded: %v", calls.Calls("SSM."))
 	}
 }
+
+// TestAccNodePool_findingsKeepTheirSummaries: two different findings of one pool plan are two
+// warnings with summaries of their own, which Terraform shows apart instead of folding them
+// into "similar warnings".
+func TestAccNodePool_findingsKeepTheirSummaries(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	amd := acctest.CopyImage(t, "x86_64", "findings-"+cluster, nil)
+	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
+	cfg := amiClassConfig(cluster, fmt.Sprintf(`[{ id = %q }]`, amd),
+		`[{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m6g.large"] }] }
+  limits = { nodes = "100000" `)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: badInputFactories(&callRecorder{}, diags),
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+	got := map[string]string{} // summary -> path
+	for _, w := range diags.warnings {
+		if w.rpc == "PlanResourceChange" {
+			got[w.text] = w.path
+		}
+	}
+	for summary, p := range map[string]string{
+		"Instance types dropped from the pool":    "template.requirements",
+		"Subnets too small for the pool's limits": "limits",
+	} {
+		if gotPath, ok := got[summary]; !ok || gotPath != p {
+			t.Errorf("warning %q on %q: got %v", summary, p, got)
+		}
+	}
+}

@@ -33,9 +33,10 @@ type recordedDiag struct {
 
 // diagRecorder keeps the error diagnostics of every RPC, by case.
 type diagRecorder struct {
-	mu    sync.Mutex
-	cur   int
-	diags map[int][]recordedDiag
+	mu       sync.Mutex
+	cur      int
+	diags    map[int][]recordedDiag
+	warnings []recordedDiag // of every case, in order
 }
 
 func (r *diagRecorder) setCase(i int) {
@@ -48,6 +49,9 @@ func (r *diagRecorder) add(rpc string, diags []*tfprotov6.Diagnostic) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, d := range diags {
+		if d != nil && d.Severity == tfprotov6.DiagnosticSeverityWarning {
+			r.warnings = append(r.warnings, recordedDiag{rpc: rpc, path: attrPathString(d.Attribute), text: d.Summary})
+		}
 		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
 			continue
 		}

@@ -49,6 +49,10 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary string, warning bool) {
 	for _, e := range errs {
 		p := parsePath(e.Path)
+		summary := summary
+		if e.Summary != "" {
+			summary = e.Summary
+		}
 		detail := e.Message
 		if e.Path != "" {
 			detail = e.Path + ": " + e.Message
@@ -69,7 +73,7 @@ func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary strin
 func fromLaunchPlanProblems(ps []launchplan.Problem) []nodepool.Problem {
 	out := make([]nodepool.Problem, len(ps))
 	for i, p := range ps {
-		out[i] = nodepool.Problem{Path: p.Path, Message: p.Message}
+		out[i] = nodepool.Problem{Summary: p.Summary, Path: p.Path, Message: p.Message}
 	}
 	return out
 }
