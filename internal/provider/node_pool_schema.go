@@ -69,8 +69,10 @@ func nodePoolSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `NodePool` (v1) planned against its node class and the region's instance types. At plan time it shows " +
 			"which instance types survive the requirements and the class's network spec, in which zones and subnets, with how many pods " +
-			"and IPs each, and the launch templates Karpenter would need; apply creates those launch templates in EC2 (tagged for ownership), " +
-			"and renders the NodePool `manifest`.",
+			"and IPs each, and the launch template groups. A dynamic pool (no `replicas`) holds no EC2 objects: Karpenter launches its nodes " +
+			"from the NodePool `manifest` and builds its own launch templates from the EC2NodeClass, so the provider only plans. A static " +
+			"pool (`replicas`) is launched by the provider itself: apply creates its launch templates and instances in EC2 (tagged for " +
+			"ownership).",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The pool name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -159,10 +161,13 @@ func nodePoolSchema() schema.Schema {
 					"zone": cStr("Zone."), "available_ip_address_count": cInt("Free IPv4 addresses."),
 					"nodes_by_ips": cInt("Nodes the free IPs can address."), "nodes_by_limits": cInt("Nodes the limits allow."),
 				}),
-			"launch_templates": computedList("EC2 launch templates of the pool, one per (max pods, interface layout) group.", map[string]schema.Attribute{
+			"launch_templates": computedList("Launch template groups of the pool, one per (max pods, interface layout) group: instance types, max "+
+				"pods, interfaces, user data and fingerprint. Only a static pool's templates exist in EC2 (the provider launches from them); a "+
+				"dynamic pool's are planned only, with null `id` and `default_version`, since Karpenter builds its own launch templates from "+
+				"the EC2NodeClass. Templates a dynamic pool's owner created in EC2 with earlier provider versions are deleted by its next apply.", map[string]schema.Attribute{
 				"name":            cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
-				"id":              cStr("EC2 launch template id (known after apply)."),
-				"default_version": cInt("Default version number in EC2 (known after apply); a content change writes a new version and makes it the default."),
+				"id":              cStr("EC2 launch template id: static pools, known after apply; null for dynamic pools."),
+				"default_version": cInt("Default version number in EC2 (static pools, known after apply; null for dynamic pools); a content change writes a new version and makes it the default."),
 				"max_pods":        cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
 				"network_interfaces": computedList("Interfaces in the template.", map[string]schema.Attribute{
 					"network_card_index": cInt("Card."), "device_index": cInt("Device."),
@@ -181,7 +186,9 @@ func nodePoolSchema() schema.Schema {
 				MarkdownDescription: "Identifies this resource instance as the owner of the pool's EC2 objects: chosen at the first plan and written " +
 					"as the `karpenter.nodeplane.io/owner` tag on every launch template and instance. The provider lists, adopts, changes and " +
 					"deletes only objects with its own owner id, so another state's pool of the same name, or another cluster's, is never touched; " +
-					"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import)."},
+					"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import). " +
+					"A dynamic pool holds no EC2 objects, so two dynamic pools of one name (in two states) cannot see each other in EC2; " +
+					"they meet as one NodePool object in the cluster. A dynamic pool's plan still fails when another owner's objects hold the name."},
 			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
 				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
 					"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
