@@ -72,7 +72,7 @@ func nodePoolSchema() schema.Schema {
 			"and IPs each, and the launch template groups. A dynamic pool (no `replicas`) holds no EC2 objects: Karpenter launches its nodes " +
 			"from the NodePool `manifest` and builds its own launch templates from the EC2NodeClass, so the provider only plans. A static " +
 			"pool (`replicas`) is launched by the provider itself: apply creates its launch templates and instances in EC2 (tagged for " +
-			"ownership).",
+			"ownership), and it has no NodePool manifest.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The pool name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -131,7 +131,9 @@ func nodePoolSchema() schema.Schema {
 				"launched by apply through EC2 Fleet (type `instant`) with the pool's launch templates, spread evenly over its zones, and " +
 				"tagged for ownership. Needs an `id` AMI selector term in the node class and, unless the class's AMI family is `Custom`, the " +
 				"provider's `cluster_name`, `cluster_endpoint`, `cluster_certificate_authority_data` and `cluster_service_cidr`, which the " +
-				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it.",
+				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it. The provider is the " +
+				"only launcher of these nodes: `manifest` is null (there is no NodePool for Karpenter), and the instances do not carry the " +
+				"`eks:eks-cluster-name` tag, so Karpenter's garbage collection of instances without a NodeClaim leaves them alone.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
 			"instance_types": cStrList("Eligible instance types (requirements ∩ offered in the class's zones ∩ compatible with its network spec), " +
@@ -179,9 +181,11 @@ func nodePoolSchema() schema.Schema {
 				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),
-			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class. Validated at plan as the " +
-				"API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that " +
-				"produced the field."),
+			"manifest": cStr("Dynamic pools: YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class, to apply to " +
+				"the cluster (e.g. with `kubernetes_manifest`); Karpenter launches the nodes. Null for static pools (`replicas`): the provider " +
+				"launches their nodes and Karpenter must not (a NodePool with `replicas` would make it launch as many again). Either way the " +
+				"NodePool is rendered and validated at plan as the API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a " +
+				"violation fails the plan on the attribute that produced the field."),
 			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 				MarkdownDescription: "Identifies this resource instance as the owner of the pool's EC2 objects: chosen at the first plan and written " +
 					"as the `karpenter.nodeplane.io/owner` tag on every launch template and instance. The provider lists, adopts, changes and " +

@@ -163,7 +163,13 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	plan.Manifest = types.StringValue(doc)
+	// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply (one
+	// with `replicas` would make Karpenter launch as many again). Its manifest is still rendered
+	// and admitted above, so what Kubernetes would refuse fails the plan all the same.
+	plan.Manifest = types.StringNull()
+	if plan.Replicas.IsNull() {
+		plan.Manifest = types.StringValue(doc)
+	}
 	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -179,7 +185,13 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), types.StringUnknown())...)
+	manifestValue := types.StringUnknown()
+	var replicas types.Int64
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
+	if !replicas.IsUnknown() && !replicas.IsNull() {
+		manifestValue = types.StringNull() // a static pool has none
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifestValue)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("warnings"), types.ListUnknown(types.StringType))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("nodes"), types.ListUnknown(nodeObjType))...)
 }
