@@ -30,9 +30,13 @@ EOF
 export TF_CLI_CONFIG_FILE="$DEMO/terraformrc"
 export TF_IN_AUTOMATION=1
 
-# Work on a copy so state and lock files stay out of examples/.
+# Work on a copy so state and lock files stay out of examples/. The state survives a rerun:
+# without it the next apply would meet the pools' own EC2 objects as another owner's.
+STATE="$DEMO/examples/quickstart/terraform.tfstate"
+if [ -f "$STATE" ]; then cp "$STATE" "$DEMO/quickstart.tfstate"; fi
 rm -rf "$DEMO/examples"
 cp -r "$ROOT/examples" "$DEMO/examples"
+if [ -f "$DEMO/quickstart.tfstate" ]; then cp "$DEMO/quickstart.tfstate" "$STATE"; fi
 cd "$DEMO/examples/quickstart"
 
 say "terraform apply examples/quickstart ($("$TERRAFORM" version | head -n1))"

@@ -8,6 +8,14 @@ provider "karpenter" {
   cluster_service_cidr               = module.eks.cluster_service_cidr
 }
 
+# Or let the provider read those facts (and kubernetes_version) with eks:DescribeCluster.
+provider "karpenter" {
+  alias          = "lookup"
+  region         = "eu-west-1"
+  cluster_name   = "my-cluster"
+  lookup_cluster = true
+}
+
 # LocalStack (or any EC2-compatible endpoint).
 provider "karpenter" {
   alias      = "local"

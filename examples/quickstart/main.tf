@@ -21,9 +21,13 @@ variable "region" {
 
 # Credentials and the LocalStack endpoint come from the standard AWS variables
 # (make demo sets AWS_ENDPOINT_URL=http://127.0.0.1:4566).
+# kubernetes_version lets node classes resolve the al2023@latest alias at plan; LocalStack
+# cannot serve AWS's public /aws/service/... parameters, so the demo shows one warning: the alias
+# is left to Karpenter.
 provider "karpenter" {
-  region       = var.region
-  cluster_name = var.cluster_name
+  region             = var.region
+  cluster_name       = var.cluster_name
+  kubernetes_version = "1.33"
 }
 
 # 1. The default class (discovery tag) and the general pool limited to two zones.

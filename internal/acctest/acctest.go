@@ -108,6 +108,11 @@ var (
 func EC2(t testing.TB) *ec2.Client {
 	t.Helper()
 	PreCheck(t)
+	return sdkEC2()
+}
+
+// sdkEC2 is the shared client, built once.
+func sdkEC2() *ec2.Client {
 	clientOnce.Do(func() {
 		client = ec2.New(ec2.Options{
 			Region:       Region(),

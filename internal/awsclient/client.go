@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
@@ -36,6 +37,7 @@ type Settings struct {
 	STSEndpoint               string
 	SSMEndpoint               string
 	IAMEndpoint               string
+	EKSEndpoint               string
 	MaxRetries                int // 0: DefaultMaxRetries
 	SkipCredentialsValidation bool
 	SkipRequestingAccountID   bool
@@ -67,6 +69,7 @@ type Client struct {
 	EC2       EC2API
 	SSM       SSMAPI
 	IAM       IAMAPI
+	EKS       EKSAPI
 	Region    string
 	AccountID string
 	Calls     *CallCounter
@@ -80,7 +83,7 @@ type Client struct {
 	listings memo // shared resource-read listings, see listing.go
 }
 
-// New loads the SDK config, builds the EC2, SSM, IAM and STS clients, and (unless skipped) proves
+// New loads the SDK config, builds the EC2, SSM, IAM, EKS and STS clients, and (unless skipped) proves
 // the credentials work with STS GetCallerIdentity. AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>
 // are honoured by the SDK itself; explicit endpoints in Settings take precedence over them.
 func New(ctx context.Context, s Settings) (*Client, error) {
@@ -139,6 +142,11 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 		IAM: iam.NewFromConfig(cfg, func(o *iam.Options) {
 			if s.IAMEndpoint != "" {
 				o.BaseEndpoint = aws.String(s.IAMEndpoint)
+			}
+		}),
+		EKS: eks.NewFromConfig(cfg, func(o *eks.Options) {
+			if s.EKSEndpoint != "" {
+				o.BaseEndpoint = aws.String(s.EKSEndpoint)
 			}
 		}),
 		Region:         cfg.Region,

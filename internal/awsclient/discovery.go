@@ -15,10 +15,14 @@ import (
 // once per provider process (see DiscoveryCache).
 type Discovery struct {
 	EC2   EC2API
+	SSM   SSMAPI // AMI parameters; nil in tests that resolve no AMI
 	Cache *DiscoveryCache
 }
 
-var _ discovery.API = Discovery{}
+var (
+	_ discovery.API      = Discovery{}
+	_ discovery.ImageAPI = Discovery{}
+)
 
 func toEC2Filters(fs discovery.FilterSet) []ec2types.Filter {
 	out := make([]ec2types.Filter, len(fs))

@@ -18,7 +18,7 @@ func NewDiscoveryCache() *DiscoveryCache { return &DiscoveryCache{} }
 
 // Discovery returns the client's discovery adapter, sharing the client's cache.
 func (c *Client) Discovery() Discovery {
-	return Discovery{EC2: c.EC2, Cache: c.discoveryCache}
+	return Discovery{EC2: c.EC2, SSM: c.SSM, Cache: c.discoveryCache}
 }
 
 // cachedSubnets answers FindSubnets from the cache when there is one.

@@ -141,7 +141,6 @@ type Pool struct {
 	// IPsPerType is the VPC addresses one node of a type takes at max pods.
 	IPsPerType   map[string]int
 	CapacityType string
-	ImageID      string
 	// Tags are added to the instances (class tags); the ownership tags win.
 	Tags      map[string]string
 	Templates map[string]awsclient.LaunchTemplate
@@ -261,7 +260,7 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 					continue
 				}
 				overrides = append(overrides, awsclient.Override{LaunchTemplateID: p.Templates[o.LaunchTemplate].ID, InstanceType: o.InstanceType,
-					SubnetID: subnet.ID, Zone: zl.Zone, ImageID: p.ImageID, Priority: float64(len(overrides))})
+					SubnetID: subnet.ID, Zone: zl.Zone, Priority: float64(len(overrides))})
 			}
 			if len(overrides) == 0 {
 				errs = append(errs, fmt.Sprintf("%s: no instance type of the plan is offered there as %s", zl.Zone, p.CapacityType))

@@ -13,6 +13,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -207,6 +208,7 @@ func TestBootstrapRequiredForStaticPools(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := baseInput()
 			in.Class.AMIFamily, in.ClusterName, in.Bootstrap, in.Replicas = tc.family, tc.cluster, tc.bootstrap, &two
+			in.Class.AMIs = []nodeclass.AMI{amdImage, armImage}
 			if tc.family == capacity.FamilyCustom {
 				in.Class.UserData = "#!/bin/bash\n/opt/join\n"
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -60,6 +61,8 @@ type builder struct {
 	warnings []Problem
 	errs     []Problem
 	seen     map[Problem]bool
+
+	noImage []string // kinds of eligible types no class image serves, e.g. "arm64", "amd64 with a GPU"
 }
 
 // eligible is one instance type that survived every filter.
@@ -70,6 +73,7 @@ type eligible struct {
 	zones         []string // pool zones where it is offered and allowed
 	capacityTypes []string // allowed capacity types it is offered as, spot first
 	efa           int      // EFA interfaces of its launch-template layout
+	ami           int      // index into Class.AMIs of the image it launches with; -1: none resolved
 	group         int      // index into the launch templates
 }
 
@@ -99,6 +103,7 @@ func (b *builder) build() (Plan, []Problem) {
 	b.resolveCapacityTypes()
 	b.parseLimits()
 	b.checkBootstrap()
+	b.checkImage()
 	if len(b.errs) > 0 {
 		return b.failed()
 	}
@@ -155,6 +160,22 @@ func (b *builder) checkBootstrap() {
 			"module.eks.cluster_name, cluster_endpoint, cluster_certificate_authority_data and cluster_service_cidr)",
 			b.family, strings.Join(missing, ", "))
 	}
+}
+
+// checkImage fails a static pool whose node class resolved no image at plan: the provider
+// launches its nodes itself. A dynamic pool's class may leave an alias to Karpenter, which
+// resolves it at runtime (the class's plan warns about that once).
+func (b *builder) checkImage() {
+	c := b.in.Class
+	if b.in.Replicas == nil || len(c.AMIs) > 0 {
+		return
+	}
+	why := c.AMIUnresolved
+	if why == "" {
+		why = "its AMI selector terms matched no image"
+	}
+	b.fail(pathReplicas, "the provider launches a static pool's nodes itself and needs an image, but node class %q resolved none at plan: %s "+
+		"(an `ssm_parameter`, `id`, `name` or `tags` term resolves through EC2 and SSM in any account)", c.Name, why)
 }
 
 // consistencyWarning reports, once for the pool, the eligible types for which Karpenter will
@@ -321,6 +342,7 @@ func (b *builder) resolveCapacityTypes() {
 // Reasons an instance type that matched the requirements is not launched, in report order.
 const (
 	dropNoEFA = iota
+	dropNoAMI
 	dropInterfaces
 	dropPrefixDelegation
 	dropNoPodENI
@@ -336,6 +358,9 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 	switch reason {
 	case dropNoEFA:
 		return fmt.Sprintf("%s without EFA support, which node class %q requires (%s)", n, b.in.Class.Name, names)
+	case dropNoAMI:
+		return fmt.Sprintf("%s of a kind no image of node class %q serves, %s (%s); its images serve %s", n, b.in.Class.Name,
+			strings.Join(b.noImage, ", "), names, amiSummary(b.in.Class.AMIs))
 	case dropInterfaces:
 		return fmt.Sprintf("%s that cannot carry node class %q's network_interfaces layout (%s)", n, b.in.Class.Name, names)
 	case dropPrefixDelegation:
@@ -425,6 +450,16 @@ func (b *builder) eligibleTypes() []*eligible {
 			dropped[dropNoEFA] = append(dropped[dropNoEFA], it.Name)
 			continue
 		}
+		ami := -1
+		if len(b.in.Class.AMIs) > 0 {
+			if ami = amiFor(b.in.Class.AMIs, it); ami < 0 {
+				dropped[dropNoAMI] = append(dropped[dropNoAMI], it.Name)
+				if k := imageKind(it); !slices.Contains(b.noImage, k) {
+					b.noImage = append(b.noImage, k)
+				}
+				continue
+			}
+		}
 		r, err := memo.compute(it)
 		if err != nil {
 			reason := dropReason(err)
@@ -432,7 +467,7 @@ func (b *builder) eligibleTypes() []*eligible {
 			continue
 		}
 		e := &pool[i]
-		*e = eligible{sel: sel, it: it, res: r}
+		*e = eligible{sel: sel, it: it, res: r, ami: ami}
 		start := len(zoneBuf)
 		for _, z := range sel.Zones {
 			if b.zoneSet[z] {
@@ -651,4 +686,46 @@ func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error)
 	r, err := capacity.Compute(catalog.ToNetwork(it), m.settings)
 	m.results[string(k)] = computed{r, err}
 	return r, err
+}
+
+// amiFor is the index of the first image (Karpenter's order: newest first) that serves the
+// type, as Karpenter's MapToInstanceTypes picks it; -1 when none does.
+func amiFor(amis []nodeclass.AMI, it *catalog.InstanceType) int {
+	labels := catalog.Labels(it)
+	for i, a := range amis {
+		if a.Serves(labels) {
+			return i
+		}
+	}
+	return -1
+}
+
+// imageKind describes a type by what an image must serve for it: its architecture, and its
+// accelerator when it has one (the alias variants nvidia and neuron).
+func imageKind(it *catalog.InstanceType) string {
+	l := catalog.Labels(it)
+	k := l[requirements.LabelArch]
+	if k == "" {
+		k = strings.Join(it.Architectures, "/")
+	}
+	if _, ok := l[requirements.LabelInstanceGPUCount]; ok {
+		return k + " with a GPU"
+	}
+	if _, ok := l[requirements.LabelInstanceAcceleratorCount]; ok {
+		return k + " with an accelerator"
+	}
+	return k
+}
+
+// amiSummary names what the images serve, e.g. "amd64 (ami-1), arm64 nvidia (ami-2)".
+func amiSummary(amis []nodeclass.AMI) string {
+	parts := make([]string, len(amis))
+	for i, a := range amis {
+		parts[i] = a.Architecture
+		if a.Variant != "" {
+			parts[i] += " " + string(a.Variant)
+		}
+		parts[i] += " (" + a.ID + ")"
+	}
+	return strings.Join(parts, ", ")
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -441,7 +442,7 @@ func TestGrouping(t *testing.T) {
 		renames bool
 	}{
 		"user data":      {func(in *Input) { in.Class.UserData = "#!/bin/bash\necho hi\n" }, false},
-		"image":          {func(in *Input) { in.Class.AMIIDs = []string{"ami-123"} }, false},
+		"image":          {func(in *Input) { in.Class.AMIs = []nodeclass.AMI{{ID: "ami-123", Architecture: "amd64"}} }, false},
 		"tags":           {func(in *Input) { in.Class.Tags = map[string]string{"team": "data"} }, false},
 		"metadata":       {func(in *Input) { in.Class.MetadataOptions.HTTPPutResponseHopLimit = 2 }, false},
 		"block devices":  {func(in *Input) { in.Class.BlockDevices = []BlockDevice{{DeviceName: "/dev/xvda", VolumeSizeGiB: 100}} }, false},
@@ -550,6 +551,7 @@ func TestIPWarning(t *testing.T) {
 			in.Class.Subnets = []Subnet{{ID: "subnet-small", Zone: zoneA, CIDRBlock: "10.0.0.0/26", AvailableIPs: tc.free}}
 			in.Requirements = []requirements.Requirement{onlyTypes("m5.large")}
 			in.Limits, in.Replicas = tc.limits, tc.replicas
+			in.Class.AMIs = []nodeclass.AMI{amdImage, armImage}
 			in.Bootstrap = demoBootstrap
 			plan := mustBuild(t, in)
 			if got := plan.Capacity[0].NodesByIPs; got != tc.free/129 {

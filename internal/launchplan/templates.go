@@ -24,16 +24,16 @@ const maxLaunchTemplateName = 128
 // hashLength is how many hex characters of the content hash a launch-template name carries.
 const hashLength = 10
 
-// launchTemplates groups the types as Karpenter does, by max pods and interface layout (the EFA
-// count; with configured interfaces the layout is the same for every type), and builds one
-// template per group, in the order of each group's first type.
+// launchTemplates groups the types as Karpenter does, by AMI, max pods and interface layout
+// (the EFA count; with configured interfaces the layout is the same for every type), and builds
+// one template per group, in the order of each group's first type.
 func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
-	type key struct{ maxPods, efa int }
+	type key struct{ ami, maxPods, efa int }
 	index := map[key]int{}
 	var lts []LaunchTemplate
 	userData := map[int]string{} // by max pods: user data depends on nothing else per group
 	for _, t := range types {
-		k := key{t.res.MaxPods, t.efa}
+		k := key{t.ami, t.res.MaxPods, t.efa}
 		g, ok := index[k]
 		if !ok {
 			ud, ok := userData[k.maxPods]
@@ -43,7 +43,7 @@ func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
 			}
 			g = len(lts)
 			index[k] = g
-			lts = append(lts, b.launchTemplate(k.maxPods, k.efa, ud))
+			lts = append(lts, b.launchTemplate(k.ami, k.maxPods, k.efa, ud))
 		}
 		t.group = g
 		lts[g].InstanceTypes = append(lts[g].InstanceTypes, t.it.Name)
@@ -58,7 +58,7 @@ func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
 	return lts
 }
 
-func (b *builder) launchTemplate(maxPods, efa int, userData string) LaunchTemplate {
+func (b *builder) launchTemplate(ami, maxPods, efa int, userData string) LaunchTemplate {
 	c := b.in.Class
 	lt := LaunchTemplate{
 		MaxPods:            maxPods,
@@ -70,10 +70,10 @@ func (b *builder) launchTemplate(maxPods, efa int, userData string) LaunchTempla
 		InstanceProfile:    c.InstanceProfile,
 		Tags:               b.tags(),
 	}
-	if len(c.AMIIDs) > 0 {
-		lt.ImageID = c.AMIIDs[0]
+	if ami >= 0 {
+		lt.ImageID = c.AMIs[ami].ID
 	}
-	lt.Name = b.templateName(groupHash(b.in, lt))
+	lt.Name = b.templateName(groupHash(b.in, lt, ami))
 	return lt
 }
 
@@ -183,11 +183,17 @@ func (b *builder) templateName(h string) string {
 // tags) is left out on purpose: a change there writes a new version of the same template
 // rather than a new template, so ids stay stable and history stays in EC2. The leading version
 // string changes if the encoding ever does.
-func groupHash(in Input, lt LaunchTemplate) string {
+func groupHash(in Input, lt LaunchTemplate, ami int) string {
 	e := encoder{h: sha256.New()}
 	e.str("launchplan/v2")
 	e.str(in.PoolName)
 	e.str(in.ClusterName)
+	// The image's requirement set (not its id: a new image release is a new version of the same
+	// template), when the class has several: a class with one image keeps its names.
+	if amis := in.Class.AMIs; ami >= 0 && len(amis) > 1 {
+		e.str(amis[ami].Architecture)
+		e.str(string(amis[ami].Variant))
+	}
 	e.int(lt.MaxPods)
 	e.int(len(lt.NetworkInterfaces))
 	for _, f := range lt.NetworkInterfaces {

@@ -8,6 +8,7 @@ package launchplan
 import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -56,9 +57,14 @@ type Kubelet struct {
 
 // Class is a node class as the planner needs it (the node class resource's `resolved`).
 type Class struct {
-	Name                     string
-	AMIFamily                string
-	AMIIDs                   []string
+	Name      string
+	AMIFamily string
+	// AMIs are the images the class resolved to at plan, in Karpenter's order; each instance
+	// type launches with the first that serves it.
+	AMIs []nodeclass.AMI
+	// AMIUnresolved says why an alias resolved to no image at plan ("" when it did, or when the
+	// class has no alias).
+	AMIUnresolved            string
 	Zones                    []string // informational: the planner takes zones from Subnets
 	Subnets                  []Subnet // Karpenter's order
 	SecurityGroupIDs         []string
@@ -200,7 +206,7 @@ type LaunchTemplate struct {
 	InstanceTypes      []string
 	NetworkInterfaces  []Interface
 	UserData           string // plain text; base64 is the adapter's job
-	ImageID            string // first AMI id term, "" when the class uses an alias
+	ImageID            string // the AMI of the group's types, "" when the class's alias was not resolved at plan
 	MetadataOptions    MetadataOptions
 	BlockDevices       []BlockDevice
 	DetailedMonitoring bool

@@ -24,6 +24,7 @@ type Resolved struct {
 	SecurityGroups []discovery.SecurityGroup
 	Zones          []string
 	PodSubnets     []PodSubnet // by zone; custom networking only
+	AMIs           AMIResolution
 }
 
 // SubnetIDs lists the resolved subnet ids in order.

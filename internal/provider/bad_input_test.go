@@ -179,7 +179,7 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 	for i, c := range cases {
 		steps = append(steps, resource.TestStep{
 			PreConfig:   func() { diags.setCase(i) },
-			Config:      header + c.config,
+			Config:      header + withTestImage(c.config),
 			PlanOnly:    true,
 			ExpectError: capWordsRE(c.msg),
 		})

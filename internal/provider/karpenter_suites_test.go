@@ -36,6 +36,7 @@ import (
 	"fmt"
 	"maps"
 	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -462,6 +463,21 @@ func ninetyInstanceTypes() string {
 // zone satisfies the requirements, and a pool that can launch nothing fails the plan. Each must
 // fail with that finding (not with an admission error); nodePoolSuiteValid plans the same shapes
 // with real values. Should the provider ever plan one of these, move it to the valid cases.
+// nodeClassSuiteUnresolvable are upstream valid EC2NodeClass inputs whose AMI terms name an
+// owner account that has no image here: the API server admits them, the provider's plan (like
+// Karpenter's AMIsReady condition) finds no image.
+func nodeClassSuiteUnresolvable(f classFixture) []suiteCase {
+	src := func(names ...string) string { return srcOf(upClass, append([]string{"CEL/Validation"}, names...)...) }
+	ami := func(terms string) string { return suiteClass("ami_selector_terms", terms) }
+	const msg = "no available image matched"
+	return []suiteCase{
+		{source: src("AMISelectorTerms", "should succeed with a valid ami selector on name and owner"),
+			config: ami(fmt.Sprintf(`[{ name = %q, owner = "testowner" }]`, f.imageName)), path: "ami_selector_terms[0]", msg: msg},
+		{source: src("AMISelectorTerms", "should succeed when an ami selector term has an owner key with tags"),
+			config: ami(fmt.Sprintf(`[{ owner = "testowner", tags = { test = %q } }]`, f.testValue)), path: "ami_selector_terms[0]", msg: msg},
+	}
+}
+
 func nodePoolSuiteUnlaunchable() []suiteCase {
 	src := func(names ...string) string {
 		return srcOf(upNodePool, append([]string{"CEL/Validation"}, names...)...)
@@ -504,6 +520,7 @@ func nodePoolSuiteUnlaunchable() []suiteCase {
 type classFixture struct {
 	testValue                    string
 	subnetID, groupID, groupName string
+	imageName                    string // of an image tagged test = testValue
 }
 
 var amiFamilies = []string{"AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022", "Windows2025"}
@@ -846,11 +863,12 @@ func nodeClassSuiteValid(f classFixture) []suiteCase {
 	// AMISelectorTerms.
 	ami := func(terms string) string { return suiteClass("ami_selector_terms", terms) }
 	add(src("AMISelectorTerms", "should succeed with a valid ami selector on alias"), ami(`[{ alias = "al2023@latest" }]`))
-	add(src("AMISelectorTerms", "should succeed with a valid ami selector on tags"), ami(`[{ tags = { test = "testvalue" } }]`))
+	// The terms resolve at plan: the tags and name are the fixture image's (upstream: testvalue,
+	// testname), the id is replaced by withTestImage. Terms naming an owner account that does
+	// not exist are in nodeClassSuiteUnresolvable.
+	add(src("AMISelectorTerms", "should succeed with a valid ami selector on tags"), ami(fmt.Sprintf(`[{ tags = %s }]`, myTags)))
 	add(src("AMISelectorTerms", "should succeed with a valid ami selector on id"), ami(`[{ id = "ami-12345749" }]`))
-	add(src("AMISelectorTerms", "should succeed with a valid ami selector on name"), ami(`[{ name = "testname" }]`))
-	add(src("AMISelectorTerms", "should succeed with a valid ami selector on name and owner"), ami(`[{ name = "testname", owner = "testowner" }]`))
-	add(src("AMISelectorTerms", "should succeed when an ami selector term has an owner key with tags"), ami(`[{ owner = "testowner", tags = { test = "testvalue" } }]`))
+	add(src("AMISelectorTerms", "should succeed with a valid ami selector on name"), ami(fmt.Sprintf(`[{ name = %q }]`, f.imageName)))
 	for _, e := range [][3]string{
 		{"al2 (latest)", "al2@latest", "AL2"}, {"al2 (pinned)", "al2@v20240625", "AL2"},
 		{"al2023 (latest)", "al2023@latest", "AL2023"}, {"al2023 (pinned)", "al2023@v20240625", "AL2023"},
@@ -978,7 +996,7 @@ func runGoodInputs(t *testing.T, header string, cases []goodCase) {
 	for i := range cases {
 		steps = append(steps, resource.TestStep{
 			PreConfig:          func() { diags.setCase(i); cur.Store(int64(i)) },
-			Config:             header + cases[i].config,
+			Config:             header + withTestImage(cases[i].config),
 			PlanOnly:           true,
 			ExpectNonEmptyPlan: true,
 		})
@@ -1000,6 +1018,15 @@ func runGoodInputs(t *testing.T, header string, cases []goodCase) {
 	noMutatingCalls(t, calls, "planning valid configurations")
 	goodInputsTried.Add(int64(len(cases)))
 	t.Logf("%d valid configurations planned; EC2 calls made: %v", len(cases), calls.Calls("EC2."))
+}
+
+// upstreamImageIDs are the image ids of Karpenter's test fixtures; EC2 has none of them.
+var upstreamImageIDs = regexp.MustCompile(`ami-0123456789abcdef0?\b|ami-01234567890abcdef\b|ami-12345749\b`)
+
+// withTestImage puts an image the emulator has in place of the upstream fixtures' ids: an id
+// term must resolve at plan.
+func withTestImage(config string) string {
+	return upstreamImageIDs.ReplaceAllLiteralString(config, testAMI())
 }
 
 // suiteEach reports whether every case runs in a test case of its own (KARPENTER_SUITE_EACH=1).
@@ -1088,7 +1115,9 @@ func TestAccKarpenterSuiteNodeClass(t *testing.T) {
 		ExtraSubnetTags:        map[int]map[string]string{0: {"karpenter.sh/discovery": cluster, "test": testValue}, 1: disc, 2: disc},
 		ExtraSecurityGroupTags: map[int]map[string]string{0: {"karpenter.sh/discovery": cluster, "test": testValue}},
 	})
-	f := classFixture{testValue: testValue, subnetID: n.Subnets[0].ID, groupID: n.SecurityGroups[0].ID, groupName: n.SecurityGroups[0].Name}
+	f := classFixture{testValue: testValue, subnetID: n.Subnets[0].ID, groupID: n.SecurityGroups[0].ID, groupName: n.SecurityGroups[0].Name,
+		imageName: "suite-" + testValue}
+	acctest.CopyImage(t, "x86_64", f.imageName, map[string]string{"test": testValue})
 	// LocalStack answers neither DescribeCapacityReservations nor DescribePlacementGroups: the
 	// capacity stub does (no reservation; the upstream placement group), and forwards the rest.
 	stub := acctest.NewCapacityStub(t)
@@ -1098,4 +1127,8 @@ func TestAccKarpenterSuiteNodeClass(t *testing.T) {
 	valid := slices.Concat(nodeClassSuiteValid(f), nodeClassSuiteValidNew(), kubeletSuiteValid())
 	t.Run("invalid", func(t *testing.T) { t.Parallel(); runSuiteInvalid(t, "invalid", header, invalid) })
 	t.Run("valid", func(t *testing.T) { t.Parallel(); runSuiteValid(t, header, valid) })
+	t.Run("valid_unresolvable", func(t *testing.T) {
+		t.Parallel()
+		runSuiteInvalid(t, "admitted but unresolvable", header, nodeClassSuiteUnresolvable(f))
+	})
 }

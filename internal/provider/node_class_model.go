@@ -48,6 +48,7 @@ type nodeClassModel struct {
 	SecurityGroups     types.List   `tfsdk:"security_groups"`
 	Zones              types.List   `tfsdk:"zones"`
 	PodSubnets         types.List   `tfsdk:"pod_subnets"`
+	AMIs               types.List   `tfsdk:"amis"`
 	Resolved           types.Object `tfsdk:"resolved"`
 	ConnectivityReport types.List   `tfsdk:"connectivity_report"`
 	Manifest           types.String `tfsdk:"manifest"`
@@ -189,7 +190,8 @@ type ebsModel struct {
 type resolvedClass struct {
 	Name                     string             `tfsdk:"name"`
 	AMIFamily                string             `tfsdk:"ami_family"`
-	AMIIDs                   []string           `tfsdk:"ami_ids"`
+	AMIs                     []resolvedAMI      `tfsdk:"amis"`
+	AMIUnresolved            *string            `tfsdk:"ami_unresolved"`
 	Role                     *string            `tfsdk:"role"`
 	InstanceProfile          *string            `tfsdk:"instance_profile"`
 	VPCID                    string             `tfsdk:"vpc_id"`
@@ -209,6 +211,31 @@ type resolvedClass struct {
 	DetailedMonitoring       *bool              `tfsdk:"detailed_monitoring"`
 	UserData                 *string            `tfsdk:"user_data"`
 	Tags                     map[string]string  `tfsdk:"tags"`
+}
+
+// resolvedAMI is one image of EC2NodeClass status.amis.
+type resolvedAMI struct {
+	ID           string   `tfsdk:"id"`
+	Name         string   `tfsdk:"name"`
+	Architecture string   `tfsdk:"architecture"`
+	Variant      *string  `tfsdk:"variant"`
+	CreationDate string   `tfsdk:"creation_date"`
+	Deprecated   bool     `tfsdk:"deprecated"`
+	Requirements []string `tfsdk:"requirements"`
+}
+
+func resolvedAMIsFrom(amis []nodeclass.AMI) []resolvedAMI {
+	out := make([]resolvedAMI, len(amis))
+	for i, a := range amis {
+		out[i] = resolvedAMI{ID: a.ID, Name: a.Name, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant)),
+			CreationDate: a.CreationDate, Deprecated: a.Deprecated, Requirements: a.Requirements()}
+	}
+	return out
+}
+
+func (a resolvedAMI) ami() nodeclass.AMI {
+	return nodeclass.AMI{ID: a.ID, Name: a.Name, Architecture: a.Architecture, Variant: nodeclass.AMIVariant(deref(a.Variant)),
+		CreationDate: a.CreationDate, Deprecated: a.Deprecated}
 }
 
 type resolvedSubnet struct {
@@ -454,12 +481,7 @@ func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved) resolvedClass {
 			HTTPPutResponseHopLimit: int64(s.MetadataOptions.HTTPPutResponseHopLimit), HTTPTokens: s.MetadataOptions.HTTPTokens,
 		},
 	}
-	out.AMIIDs = []string{}
-	for _, t := range s.AMISelectorTerms {
-		if t.ID != "" {
-			out.AMIIDs = append(out.AMIIDs, t.ID)
-		}
-	}
+	out.AMIs, out.AMIUnresolved = resolvedAMIsFrom(r.AMIs.AMIs), emptyNil(r.AMIs.Unresolved)
 	out.Subnets = []resolvedSubnet{}
 	for _, sn := range r.Subnets {
 		out.Subnets = append(out.Subnets, resolvedSubnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock,

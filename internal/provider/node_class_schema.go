@@ -304,6 +304,21 @@ func nodeClassSchema() schema.Schema {
 					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses."},
 				}},
 			},
+			"amis": schema.ListNestedAttribute{
+				Computed: true,
+				MarkdownDescription: "The images the AMI selector terms resolve to at plan, as Karpenter's `status.amis`: one per requirement " +
+					"set (architecture, and for an alias its accelerator variant), the newest non-deprecated first. Each node pool type " +
+					"launches with the first image whose requirements it meets. Empty when an `alias` is left to Karpenter (see the warning).",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"id":            schema.StringAttribute{Computed: true, MarkdownDescription: "Image id."},
+					"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Image name."},
+					"architecture":  schema.StringAttribute{Computed: true, MarkdownDescription: "`kubernetes.io/arch`: `amd64` or `arm64`."},
+					"variant":       schema.StringAttribute{Computed: true, MarkdownDescription: "Alias images: `standard`, `nvidia` or `neuron`; null otherwise."},
+					"creation_date": schema.StringAttribute{Computed: true, MarkdownDescription: "When the image was created (RFC 3339)."},
+					"deprecated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Past its deprecation time: used only when no other image serves the same requirements."},
+					"requirements":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The node requirements the image serves."},
+				}},
+			},
 			"resolved": schema.ObjectAttribute{
 				Computed:       true,
 				AttributeTypes: attrTypesOf(resolvedClass{}),

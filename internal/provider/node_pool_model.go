@@ -108,6 +108,7 @@ type launchTemplateTF struct {
 	Name              string        `tfsdk:"name"`
 	ID                types.String  `tfsdk:"id"`
 	DefaultVersion    types.Int64   `tfsdk:"default_version"`
+	ImageID           *string       `tfsdk:"image_id"`
 	MaxPods           int64         `tfsdk:"max_pods"`
 	InstanceTypes     []string      `tfsdk:"instance_types"`
 	NetworkInterfaces []interfaceTF `tfsdk:"network_interfaces"`
@@ -193,7 +194,7 @@ func volumeGiB(q string) int {
 // planClass converts the node class's `resolved` object into the planner's view.
 func planClass(rc resolvedClass) launchplan.Class {
 	c := launchplan.Class{
-		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIIDs: rc.AMIIDs, Zones: rc.Zones, SecurityGroupIDs: rc.SecurityGroupIDs,
+		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), Zones: rc.Zones, SecurityGroupIDs: rc.SecurityGroupIDs,
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA,
 		DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring, UserData: deref(rc.UserData), Tags: rc.Tags,
 		InstanceProfile: deref(rc.InstanceProfile),
@@ -201,6 +202,9 @@ func planClass(rc resolvedClass) launchplan.Class {
 			KubeReserved: rc.Kubelet.KubeReserved, EvictionHard: rc.Kubelet.EvictionHard},
 		MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: rc.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: rc.MetadataOptions.HTTPProtocolIPv6,
 			HTTPTokens: rc.MetadataOptions.HTTPTokens, HTTPPutResponseHopLimit: int(rc.MetadataOptions.HTTPPutResponseHopLimit)},
+	}
+	for _, a := range rc.AMIs {
+		c.AMIs = append(c.AMIs, a.ami())
 	}
 	for _, s := range rc.Subnets {
 		c.Subnets = append(c.Subnets, launchplan.Subnet{ID: s.ID, Zone: s.Zone, ZoneID: s.ZoneID, CIDRBlock: s.CIDRBlock, AvailableIPs: int(s.AvailableIPAddressCount)})

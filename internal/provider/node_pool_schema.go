@@ -178,6 +178,7 @@ func nodePoolSchema() schema.Schema {
 					"associate_public_ip_address": schema.BoolAttribute{Computed: true, MarkdownDescription: "Public IPv4."},
 					"ipv4_prefix_count":           cInt("IPv4 prefixes."),
 				}),
+				"image_id":    cStr("The AMI of the group's instance types: the node class's first image (`amis`) that serves them. Null when the class's alias is left to Karpenter."),
 				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),

@@ -87,7 +87,7 @@ func launchTemplateList(lts []launchTemplateTF) types.List {
 			})
 		}
 		elems[i] = types.ObjectValueMust(launchTemplateObjType.AttrTypes, map[string]attr.Value{
-			"name": types.StringValue(lt.Name), "id": lt.ID, "default_version": lt.DefaultVersion, "max_pods": types.Int64Value(lt.MaxPods),
+			"name": types.StringValue(lt.Name), "id": lt.ID, "default_version": lt.DefaultVersion, "image_id": types.StringPointerValue(lt.ImageID), "max_pods": types.Int64Value(lt.MaxPods),
 			"instance_types": stringListValue(lt.InstanceTypes), "network_interfaces": types.ListValueMust(interfaceObjType, nis),
 			"user_data": types.StringValue(lt.UserData), "fingerprint": types.StringValue(lt.Fingerprint),
 		})

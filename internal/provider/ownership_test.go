@@ -87,7 +87,7 @@ resource "karpenter_node_pool" "nocluster" {
   }
   timeouts = { create = "5m", update = "5m", delete = "5m" }
 }
-`, acctest.Region(), acctest.Endpoint(), acctest.Endpoint(), testAMI, n.Subnets[1].ID, n.SecurityGroups[0].ID, userData, pool)
+`, acctest.Region(), acctest.Endpoint(), acctest.Endpoint(), testAMI(), n.Subnets[1].ID, n.SecurityGroups[0].ID, userData, pool)
 	}
 	clustered := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
 	unchanged := func(want *[]string) resource.TestCheckFunc {

@@ -10,9 +10,11 @@ import (
 	"net"
 	"net/url"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -61,6 +63,8 @@ type providerModel struct {
 	ClusterEndpoint           types.String       `tfsdk:"cluster_endpoint"`
 	ClusterCA                 types.String       `tfsdk:"cluster_certificate_authority_data"`
 	ClusterServiceCIDR        types.String       `tfsdk:"cluster_service_cidr"`
+	KubernetesVersion         types.String       `tfsdk:"kubernetes_version"`
+	LookupCluster             types.Bool         `tfsdk:"lookup_cluster"`
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
 }
 
@@ -74,6 +78,7 @@ type endpointsModel struct {
 	STS types.String `tfsdk:"sts"`
 	SSM types.String `tfsdk:"ssm"`
 	IAM types.String `tfsdk:"iam"`
+	EKS types.String `tfsdk:"eks"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -108,12 +113,13 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"endpoints": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
-					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`) variables work too; values set here win.",
+					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`) variables work too; values set here win.",
 				Attributes: map[string]schema.Attribute{
 					"ec2": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
 					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
 					"ssm": schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
 					"iam": schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
+					"eks": schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
 				},
 			},
 			"skip_credentials_validation": schema.BoolAttribute{
@@ -164,17 +170,36 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 				Optional:            true,
 				MarkdownDescription: "The cluster's Kubernetes service IPv4 CIDR, e.g. `172.20.0.0/16` (`module.eks.cluster_service_cidr`).",
 			},
+			"kubernetes_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
+					"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
+					"Karpenter (a warning), and static pools cannot use it.",
+				Validators: []validator.String{stringvalidator.RegexMatches(kubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
+			},
+			"lookup_cluster": schema.BoolAttribute{
+				Optional: true,
+				MarkdownDescription: "Read `cluster_endpoint`, `cluster_certificate_authority_data`, `cluster_service_cidr` and " +
+					"`kubernetes_version` from EKS: one `eks:DescribeCluster` of `cluster_name` (required with it) when the provider is " +
+					"configured. Each fills only a setting left unset; a setting given here wins, with a warning when it differs " +
+					"from the cluster's. Looked-up values are checked as the settings are; what EKS does not report (a cluster still " +
+					"creating, an IPv6 service range) stays unset. Default `false`.",
+			},
 		},
 	}
 }
+
+var kubernetesVersionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
 
 // Meta is what Configure hands to every resource and data source.
 type Meta struct {
 	Client      *awsclient.Client
 	ClusterName string
 	Bootstrap   launchplan.Bootstrap
-	AfterLaunch func(pool string) error // tests only
-	BeforeClaim func(pool string)       // tests only
+	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
+	KubernetesVersion string
+	AfterLaunch       func(pool string) error // tests only
+	BeforeClaim       func(pool string)       // tests only
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -187,8 +212,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
 		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
 		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
+		"lookup_cluster": cfg.LookupCluster.IsUnknown(),
 	}
-	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name"} {
+	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster"} {
 		if unknown[name] {
 			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider setting",
 				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
@@ -200,6 +226,11 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 
 	bootstrap := bootstrapFacts(cfg, &resp.Diagnostics)
+	lookup := cfg.LookupCluster.ValueBool()
+	if lookup && cfg.ClusterName.ValueString() == "" {
+		resp.Diagnostics.AddAttributeError(path.Root("lookup_cluster"), "Cluster lookup without a cluster name",
+			"`lookup_cluster = true` describes the EKS cluster named by `cluster_name`: set `cluster_name`, or drop `lookup_cluster` and set the cluster facts yourself.")
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -219,6 +250,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		s.STSEndpoint = cfg.Endpoints.STS.ValueString()
 		s.SSMEndpoint = cfg.Endpoints.SSM.ValueString()
 		s.IAMEndpoint = cfg.Endpoints.IAM.ValueString()
+		s.EKSEndpoint = cfg.Endpoints.EKS.ValueString()
 	}
 	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
 	if err != nil {
@@ -241,7 +273,23 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap,
+	if lookup {
+		facts, err := client.DescribeClusterFacts(ctx, cfg.ClusterName.ValueString())
+		if err != nil {
+			var se *awsclient.SettingError
+			if errors.As(err, &se) {
+				resp.Diagnostics.AddAttributeError(path.Root(se.Setting), "Cannot look up the EKS cluster", se.Error())
+			} else {
+				resp.Diagnostics.AddError("Cannot look up the EKS cluster", err.Error())
+			}
+			return
+		}
+		if bootstrap = fillClusterFacts(&cfg, facts, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
+
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
 		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta
@@ -274,6 +322,45 @@ func metaFrom(providerData any, diags interface{ AddError(string, string) }) *Me
 		return nil
 	}
 	return m
+}
+
+// fillClusterFacts sets the cluster facts that cfg leaves null to those EKS returned (a value known
+// only after apply is a setting too, and kept), warns where a setting differs from EKS, and checks
+// the merged facts as bootstrapFacts checks settings. The settings were checked before, so its
+// errors are about looked-up values.
+func fillClusterFacts(cfg *providerModel, facts awsclient.ClusterFacts, diags *diag.Diagnostics) launchplan.Bootstrap {
+	cluster := cfg.ClusterName.ValueString()
+	for _, f := range []struct {
+		name    string
+		setting *types.String
+		eks     string
+	}{
+		{"cluster_endpoint", &cfg.ClusterEndpoint, facts.Endpoint},
+		{"cluster_certificate_authority_data", &cfg.ClusterCA, facts.CertificateAuthorityData},
+		{"cluster_service_cidr", &cfg.ClusterServiceCIDR, facts.ServiceIPv4CIDR},
+		{"kubernetes_version", &cfg.KubernetesVersion, facts.KubernetesVersion},
+	} {
+		switch {
+		case f.eks == "": // not there yet (cluster creating) or not IPv4: left as set
+		case f.setting.IsNull():
+			*f.setting = types.StringValue(f.eks)
+			if f.name == "kubernetes_version" && !kubernetesVersionPattern.MatchString(f.eks) {
+				diags.AddAttributeError(path.Root(f.name), "Invalid Kubernetes version",
+					fmt.Sprintf("EKS cluster %q reports version %q, which is not major.minor such as 1.33", cluster, f.eks))
+			}
+		case !f.setting.IsUnknown() && f.setting.ValueString() != f.eks:
+			diags.AddAttributeWarning(path.Root(f.name), "Setting differs from the EKS cluster",
+				fmt.Sprintf("`%s` differs from what eks:DescribeCluster returns for cluster %q; the setting is used.", f.name, cluster))
+		}
+	}
+	var checked diag.Diagnostics
+	b := bootstrapFacts(*cfg, &checked)
+	for _, d := range checked.Errors() {
+		if dp, ok := d.(diag.DiagnosticWithPath); ok {
+			diags.AddAttributeError(dp.Path(), d.Summary(), d.Detail()+fmt.Sprintf(" (looked up with eks:DescribeCluster of cluster %q)", cluster))
+		}
+	}
+	return b
 }
 
 // bootstrapFacts checks the cluster facts nodes join with, each on its attribute. A value only

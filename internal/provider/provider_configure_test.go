@@ -2,13 +2,22 @@ package provider
 
 import (
 	"context"
+	"encoding/base64"
 	"os"
+	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/eks"
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // providerConfigValue builds a provider config with the given top-level string/bool/number
@@ -31,6 +40,9 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 		vals["endpoints"] = tftypes.NewValue(et, map[string]tftypes.Value{
 			"ec2": tftypes.NewValue(tftypes.String, stsEndpoint),
 			"sts": tftypes.NewValue(tftypes.String, stsEndpoint),
+			"ssm": tftypes.NewValue(tftypes.String, nil),
+			"iam": tftypes.NewValue(tftypes.String, nil),
+			"eks": tftypes.NewValue(tftypes.String, nil),
 		})
 	}
 	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
@@ -39,7 +51,7 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 // isolateAWSEnv clears the variables that would let the SDK find a region or credentials.
 func isolateAWSEnv(t *testing.T) {
 	for _, k := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_PROFILE", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY",
-		"AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_STS"} {
+		"AWS_SESSION_TOKEN", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_EC2", "AWS_ENDPOINT_URL_STS", "AWS_ENDPOINT_URL_SSM", "AWS_ENDPOINT_URL_IAM", "AWS_ENDPOINT_URL_EKS"} {
 		t.Setenv(k, "")
 		_ = os.Unsetenv(k)
 	}
@@ -96,5 +108,137 @@ func TestConfigure_skipsSTSWhenAsked(t *testing.T) {
 	}
 	if calls := m.Client.Calls.Snapshot(); len(calls) != 0 {
 		t.Fatalf("skipping validation must make no call, got %v", calls)
+	}
+}
+
+// fakeEKS answers DescribeCluster with cluster, or fails with err; names records each call.
+type fakeEKS struct {
+	cluster *ekstypes.Cluster
+	err     error
+	names   []string
+}
+
+func (f *fakeEKS) DescribeCluster(_ context.Context, in *eks.DescribeClusterInput, _ ...func(*eks.Options)) (*eks.DescribeClusterOutput, error) {
+	f.names = append(f.names, aws.ToString(in.Name))
+	if f.err != nil {
+		return nil, f.err
+	}
+	return &eks.DescribeClusterOutput{Cluster: f.cluster}, nil
+}
+
+func warningPaths(diags diag.Diagnostics) []string {
+	var out []string
+	for _, d := range diags.Warnings() {
+		if dp, ok := d.(diag.DiagnosticWithPath); ok {
+			out = append(out, dp.Path().String())
+		}
+	}
+	return out
+}
+
+func TestConfigure_lookupCluster(t *testing.T) {
+	const eksEndpoint = "https://0123456789ABCDEF.yl4.eu-west-1.eks.amazonaws.com"
+	eksCA := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIDEKS\n-----END CERTIFICATE-----\n"))
+	cluster := func(endpoint, version string) *ekstypes.Cluster {
+		return &ekstypes.Cluster{Name: aws.String("prod"), Endpoint: aws.String(endpoint), Version: aws.String(version),
+			CertificateAuthority:    &ekstypes.Certificate{Data: aws.String(eksCA)},
+			KubernetesNetworkConfig: &ekstypes.KubernetesNetworkConfigResponse{ServiceIpv4Cidr: aws.String("10.100.0.0/16")}}
+	}
+	lookup := map[string]any{"cluster_name": "prod", "lookup_cluster": true}
+	with := func(extra map[string]any) map[string]any {
+		out := map[string]any{"cluster_name": "prod", "lookup_cluster": true}
+		for k, v := range extra {
+			out[k] = v
+		}
+		return out
+	}
+	cases := []struct {
+		name          string
+		attrs         map[string]any
+		cluster       *ekstypes.Cluster
+		err           error
+		wantCalls     []string
+		wantErrPath   string // "" when Configure succeeds
+		wantErrText   string
+		wantWarnPaths []string
+		wantBootstrap launchplan.Bootstrap
+		wantVersion   string
+	}{
+		{name: "facts filled", attrs: lookup, cluster: cluster(eksEndpoint, "1.33"), wantCalls: []string{"prod"},
+			wantBootstrap: launchplan.Bootstrap{Endpoint: eksEndpoint, CABundle: eksCA, ServiceCIDR: "10.100.0.0/16"}, wantVersion: "1.33"},
+		{name: "explicit settings win", cluster: cluster(eksEndpoint, "1.33"), wantCalls: []string{"prod"},
+			attrs:         with(map[string]any{"cluster_endpoint": testClusterEndpoint, "kubernetes_version": "1.32", "cluster_service_cidr": "10.100.0.0/16"}),
+			wantWarnPaths: []string{"cluster_endpoint", "kubernetes_version"}, // the equal service CIDR does not warn
+			wantBootstrap: launchplan.Bootstrap{Endpoint: testClusterEndpoint, CABundle: eksCA, ServiceCIDR: "10.100.0.0/16"}, wantVersion: "1.32"},
+		{name: "what EKS does not report stays unset", attrs: lookup, wantCalls: []string{"prod"},
+			cluster:     &ekstypes.Cluster{Name: aws.String("prod"), Status: ekstypes.ClusterStatusCreating, Version: aws.String("1.34")},
+			wantVersion: "1.34"},
+		{name: "lookup off by default", attrs: map[string]any{"cluster_name": "prod"}, cluster: cluster(eksEndpoint, "1.33")},
+		{name: "cluster not found", attrs: lookup, wantCalls: []string{"prod"},
+			err:         &ekstypes.ResourceNotFoundException{Message: aws.String("No cluster found for name: prod.")},
+			wantErrPath: "cluster_name", wantErrText: `EKS cluster "prod" not found`},
+		{name: "access denied", attrs: lookup, wantCalls: []string{"prod"},
+			err:         &ekstypes.AccessDeniedException{Message: aws.String("User: arn:aws:iam::111122223333:user/ci is not authorized")},
+			wantErrPath: "lookup_cluster", wantErrText: "eks:DescribeCluster"},
+		{name: "without cluster_name", attrs: map[string]any{"lookup_cluster": true}, cluster: cluster(eksEndpoint, "1.33"),
+			wantErrPath: "lookup_cluster", wantErrText: "set `cluster_name`"},
+		{name: "looked-up endpoint checked as the setting", attrs: lookup, cluster: cluster("http://prod.internal", "1.33"), wantCalls: []string{"prod"},
+			wantErrPath: "cluster_endpoint", wantErrText: `"http://prod.internal" is not an https URL`},
+		{name: "looked-up version checked as the setting", attrs: lookup, cluster: cluster(eksEndpoint, "1.33.2"), wantCalls: []string{"prod"},
+			wantErrPath: "kubernetes_version", wantErrText: "not major.minor"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			fake := &fakeEKS{cluster: c.cluster, err: c.err}
+			p := &karpenterProvider{version: "test", newClient: func(context.Context, awsclient.Settings) (*awsclient.Client, error) {
+				return &awsclient.Client{EKS: fake, Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
+			}}
+			var resp provider.ConfigureResponse
+			p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, c.attrs, "")}, &resp)
+			if !reflect.DeepEqual(fake.names, c.wantCalls) {
+				t.Fatalf("DescribeCluster calls = %v, want %v", fake.names, c.wantCalls)
+			}
+			if c.wantErrPath != "" {
+				paths := errorPaths(resp.Diagnostics)
+				if len(paths) != 1 || paths[0] != c.wantErrPath {
+					t.Fatalf("error paths = %v, want [%s]; diags: %v", paths, c.wantErrPath, resp.Diagnostics)
+				}
+				if d := resp.Diagnostics.Errors()[0]; !strings.Contains(d.Detail(), c.wantErrText) {
+					t.Fatalf("detail %q does not mention %q", d.Detail(), c.wantErrText)
+				}
+				if resp.DataSourceData != nil {
+					t.Fatalf("a failed configure handed out %+v", resp.DataSourceData)
+				}
+				return
+			}
+			if resp.Diagnostics.HasError() {
+				t.Fatalf("unexpected errors: %v", resp.Diagnostics)
+			}
+			if got := warningPaths(resp.Diagnostics); !reflect.DeepEqual(got, c.wantWarnPaths) {
+				t.Fatalf("warning paths = %v, want %v", got, c.wantWarnPaths)
+			}
+			m := resp.DataSourceData.(*Meta)
+			if m.Bootstrap != c.wantBootstrap || m.KubernetesVersion != c.wantVersion {
+				t.Fatalf("bootstrap = %+v, version %q; want %+v, %q", m.Bootstrap, m.KubernetesVersion, c.wantBootstrap, c.wantVersion)
+			}
+		})
+	}
+}
+
+// endpoints.eks reaches the client settings, as the other endpoints do.
+func TestConfigure_eksEndpoint(t *testing.T) {
+	var got awsclient.Settings
+	p := &karpenterProvider{version: "test", newClient: func(_ context.Context, s awsclient.Settings) (*awsclient.Client, error) {
+		got = s
+		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
+	}}
+	endpoints := map[string]tftypes.Value{"eks": tftypes.NewValue(tftypes.String, "http://127.0.0.1:4566")}
+	for _, name := range []string{"ec2", "sts", "ssm", "iam"} {
+		endpoints[name] = tftypes.NewValue(tftypes.String, nil)
+	}
+	var resp provider.ConfigureResponse
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, map[string]any{"endpoints": endpoints}, "")}, &resp)
+	if resp.Diagnostics.HasError() || got.EKSEndpoint != "http://127.0.0.1:4566" {
+		t.Fatalf("EKSEndpoint = %q; diags: %v", got.EKSEndpoint, resp.Diagnostics)
 	}
 }

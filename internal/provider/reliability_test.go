@@ -143,7 +143,7 @@ data "karpenter_pod_capacity" "custom_networking" {
   custom_networking = true
   reserved_enis     = 1
 }
-`, cluster, acctest.Region(), ec2Endpoint, stsEndpoint, testClusterEndpoint, testClusterCA, testServiceCIDR, testAMI)
+`, cluster, acctest.Region(), ec2Endpoint, stsEndpoint, testClusterEndpoint, testClusterCA, testServiceCIDR, testAMI())
 }
 
 var quickstartPools = []string{"karpenter_node_pool.general", "karpenter_node_pool.training", "karpenter_node_pool.dense", "karpenter_node_pool.static"}

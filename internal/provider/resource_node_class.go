@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -145,6 +146,12 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		}
 	}
 
+	amis, ok := r.resolveAMIs(ctx, s, &resp.Diagnostics)
+	if !ok {
+		return
+	}
+	resolved.AMIs = amis
+
 	plan.ID = plan.Name
 	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, doc)...)
 	if resp.Diagnostics.HasError() {
@@ -157,6 +164,26 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// resolveAMIs resolves the AMI selector terms (EC2 DescribeImages, SSM GetParameter); ok is
+// false when the plan must stop. An alias that does not resolve is a warning: Karpenter
+// resolves it at runtime, and only static pools (which fail their own plan) need it now.
+func (r *nodeClassResource) resolveAMIs(ctx context.Context, s nodeclass.Spec, diags *diag.Diagnostics) (nodeclass.AMIResolution, bool) {
+	res, findings, err := nodeclass.ResolveAMIs(ctx, r.meta.Client.Discovery(), s.AMISelectorTerms, r.meta.KubernetesVersion, time.Now())
+	if err != nil {
+		diags.AddAttributeError(path.Root("ami_selector_terms"), "Cannot resolve the AMI selector terms", err.Error()+
+			"\n\nThe terms need ec2:DescribeImages, and ssm:GetParameter for `alias` and `ssm_parameter` terms.")
+		return res, false
+	}
+	addFieldErrors(diags, findings.Errors, "Node class cannot launch nodes")
+	addFieldWarnings(diags, findings.Warnings, "AMI selector term matches nothing")
+	if res.Unresolved != "" {
+		diags.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0).AtName("alias"), "AMI alias left to Karpenter",
+			res.Unresolved+". Karpenter resolves the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check "+
+				"that their instance types have an image, and a static pool (replicas) on this class fails its plan.")
+	}
+	return res, !diags.HasError()
 }
 
 // connectivityReport runs the connectivity checks when `connectivity` is set and not off: it
@@ -280,6 +307,7 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("security_groups"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("amis"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedAMI{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
@@ -349,6 +377,8 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	m.Zones, d = types.ListValueFrom(ctx, types.StringType, nonNil(r.Zones))
 	diags.Append(d...)
 	m.PodSubnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}, rc.PodSubnets)
+	diags.Append(d...)
+	m.AMIs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedAMI{})}, rc.AMIs)
 	diags.Append(d...)
 	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), rc)
 	diags.Append(d...)

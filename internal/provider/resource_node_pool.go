@@ -282,7 +282,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 }
 
 func launchTemplateTFFrom(lt launchplan.LaunchTemplate) launchTemplateTF {
-	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
+	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), ImageID: emptyNil(lt.ImageID), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
 		UserData: lt.UserData, Fingerprint: awsclient.Fingerprint(lt), NetworkInterfaces: []interfaceTF{}}
 	for _, ni := range lt.NetworkInterfaces {
 		t.NetworkInterfaces = append(t.NetworkInterfaces, interfaceTF{NetworkCardIndex: int64(ni.NetworkCardIndex), DeviceIndex: int64(ni.DeviceIndex),
@@ -398,13 +398,9 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	for i, z := range p.Zones {
 		zones[i] = z.Zone
 	}
-	imageID := ""
-	if len(rc.AMIIDs) > 0 {
-		imageID = rc.AMIIDs[0]
-	}
 	res := st.Reconcile(ctx, fleet.Pool{
 		Name: pool, Replicas: int(m.Replicas.ValueInt64()), Own: own, Zones: zones, LaunchPlan: p.LaunchPlan,
-		Subnets: planClass(rc).Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p), ImageID: imageID,
+		Subnets: planClass(rc).Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p),
 		Tags: rc.Tags, Templates: ensured, Wait: wait,
 	})
 	for _, e := range res.Errors {
@@ -524,12 +520,6 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 	}
 	var rc resolvedClass
 	diags.Append(plan.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
-	if len(rc.AMIIDs) == 0 {
-		diags.AddAttributeError(path.Root("replicas"), "Static capacity needs an AMI id",
-			"replicas: the provider launches these nodes itself and needs an `id` term in the node class's ami_selector_terms "+
-				"(aliases are resolved by Karpenter through SSM, which the provider does not call).")
-		return
-	}
 	plan.Nodes = types.ListUnknown(nodeObjType)
 	if state == nil || state.Nodes.IsNull() || state.Nodes.IsUnknown() {
 		return

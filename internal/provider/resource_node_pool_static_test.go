@@ -28,7 +28,15 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
 
-const testAMI = "ami-0123456789abcdef0"
+// testAMI is an x86_64 image of the emulator's own catalog: static pools' id terms must
+// resolve at plan (DescribeImages) and their nodes launch from it.
+func testAMI() string {
+	id, err := acctest.LookupBuiltinImage("x86_64")
+	if err != nil {
+		panic(err) // acceptance tests only, after PreCheck
+	}
+	return id
+}
 
 func staticConfig(cluster, pool string, replicas int) string {
 	return staticConfigClass(cluster, pool, replicas, "")
@@ -67,7 +75,7 @@ resource "karpenter_node_pool" "test" {
   limits = { nodes = "5" }
   timeouts = { create = "5m", update = "5m", delete = "5m" }
 }
-`, testAMI, classLines, pool, replicas)
+`, testAMI(), classLines, pool, replicas)
 }
 
 // poolInstances lists the live instances tagged for the pool, straight from EC2.
@@ -103,7 +111,7 @@ func runTagged(t *testing.T, subnetID string, tags map[string]string) string {
 		list = append(list, ec2types.Tag{Key: aws.String(k), Value: aws.String(v)})
 	}
 	out, err := acctest.EC2(t).RunInstances(context.Background(), &ec2.RunInstancesInput{
-		ImageId: aws.String(testAMI), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
+		ImageId: aws.String(testAMI()), InstanceType: ec2types.InstanceTypeM5Large, MinCount: aws.Int32(1), MaxCount: aws.Int32(1),
 		SubnetId:          aws.String(subnetID),
 		TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeInstance, Tags: list}},
 	})

@@ -49,7 +49,7 @@ resource "karpenter_node_pool" "test" {
 // family) instead of the alias.
 func staticPoolConfig(cluster, classBody, poolBody string) string {
 	return strings.Replace(poolConfig(cluster, "  ami_family = \"AL2023\"\n"+classBody, poolBody),
-		`[{ alias = "al2023@latest" }]`, fmt.Sprintf(`[{ id = %q }]`, testAMI), 1)
+		`[{ alias = "al2023@latest" }]`, fmt.Sprintf(`[{ id = %q }]`, testAMI()), 1)
 }
 
 // m5Static is a static pool body of m5.large nodes; replicas = 0 writes its launch templates and

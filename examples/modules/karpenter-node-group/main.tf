@@ -82,6 +82,14 @@ output "subnets" {
   value       = karpenter_node_class.this.subnets
 }
 
+output "amis" {
+  description = "The images the class's AMI terms resolve to at plan, and why an alias was left to Karpenter (null when it was not)."
+  value = {
+    images     = karpenter_node_class.this.amis
+    unresolved = karpenter_node_class.this.resolved.ami_unresolved
+  }
+}
+
 output "node_class_manifest" {
   description = "EC2NodeClass YAML, for kubernetes_manifest via yamldecode."
   value       = karpenter_node_class.this.manifest

@@ -1,0 +1,368 @@
+package nodeclass
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// AMI is one image the class resolves to, with the requirements it serves: EC2NodeClass
+// status.amis as Karpenter computes it.
+type AMI struct {
+	ID           string
+	Name         string
+	Architecture string // kubernetes.io/arch: amd64 or arm64
+	CreationDate string // RFC 3339, as EC2 reports it
+	Deprecated   bool
+	// Variant is the accelerator flavour an alias's parameter gives the image; "" for images
+	// found by id, name, tags or ssm_parameter, which serve any instance type of their
+	// architecture.
+	Variant AMIVariant
+}
+
+// Requirements are the image's node-selector requirements in Karpenter's words, e.g.
+// "kubernetes.io/arch In [amd64]", "karpenter.k8s.aws/instance-gpu-count Exists".
+func (a AMI) Requirements() []string {
+	out := []string{requirements.LabelArch + " In [" + a.Architecture + "]"}
+	present, absent := a.Variant.InstanceLabels()
+	for _, l := range present {
+		out = append(out, l+" Exists")
+	}
+	for _, l := range absent {
+		out = append(out, l+" DoesNotExist")
+	}
+	return out
+}
+
+// Serves reports whether an instance type with these labels (catalog.Labels) can run the image.
+func (a AMI) Serves(labels map[string]string) bool {
+	if labels[requirements.LabelArch] != a.Architecture {
+		return false
+	}
+	present, absent := a.Variant.InstanceLabels()
+	for _, l := range present {
+		if _, ok := labels[l]; !ok {
+			return false
+		}
+	}
+	for _, l := range absent {
+		if _, ok := labels[l]; ok {
+			return false
+		}
+	}
+	return true
+}
+
+// kubeArchitectures maps EC2 image architectures to kubernetes.io/arch; Karpenter skips images
+// of any other architecture (i386, the mac ones).
+var kubeArchitectures = map[string]string{"x86_64": "amd64", "arm64": "arm64"}
+
+// KubeArchitecture is the kubernetes.io/arch value of an EC2 architecture, "" when Karpenter
+// cannot use it.
+func KubeArchitecture(ec2Arch string) string { return kubeArchitectures[ec2Arch] }
+
+// AMIResolution is what the AMI selector terms resolve to at plan.
+type AMIResolution struct {
+	// AMIs in Karpenter's order: newest first, then by id. One per requirement set: the newest
+	// non-deprecated image of each architecture (and alias variant).
+	AMIs []AMI
+	// Unresolved says why an alias term resolved to no image at plan (no Kubernetes version,
+	// parameters missing or unreadable). Karpenter resolves aliases itself at runtime, so this
+	// is no error for the class; a pool that launches nodes itself needs an image.
+	Unresolved string
+}
+
+// IDs lists the resolved image ids in order.
+func (r AMIResolution) IDs() []string {
+	out := make([]string, len(r.AMIs))
+	for i, a := range r.AMIs {
+		out[i] = a.ID
+	}
+	return out
+}
+
+// imageCandidate is one image found for one requirement set.
+type imageCandidate struct {
+	term int // index of the term that found it (-1 for the shared id query)
+	ami  AMI
+}
+
+// ResolveAMIs resolves the class's AMI selector terms as Karpenter does (amifamily.List):
+// an alias through the AWS public SSM parameters of kubernetesVersion; id and ssm_parameter
+// terms through one image-id query; each name/owner/tags term through its own query (owners
+// default to self and amazon when a name is given). Per requirement set (architecture, alias
+// variant) the newest non-deprecated image wins; the result is sorted newest first.
+//
+// Findings: a term that finds nothing is an error when no term finds anything, else a warning;
+// a missing ssm_parameter or one that names no image is reported on that parameter. err is an
+// API failure other than a missing parameter.
+func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, kubernetesVersion string, now time.Time) (AMIResolution, Findings, error) {
+	var res AMIResolution
+	var f Findings
+	if len(terms) == 1 && terms[0].Alias != "" {
+		amis, unresolved, err := resolveAlias(ctx, api, terms[0].Alias, kubernetesVersion, now)
+		if err != nil {
+			var ae aliasError
+			if errors.As(err, &ae) {
+				f.Errors = append(f.Errors, FieldError{Path: "ami_selector_terms[0].alias", Message: ae.Error()})
+				return res, f, nil
+			}
+			return res, f, err
+		}
+		res.AMIs, res.Unresolved = amis, unresolved
+		return res, f, nil
+	}
+
+	var candidates []imageCandidate
+	found := make([]bool, len(terms))
+	notes := make([]string, len(terms)) // why a term found nothing
+	idTerms := map[string][]int{}       // image id -> terms naming it (id or ssm_parameter)
+	var ids []string
+	for i, t := range terms {
+		switch {
+		case t.ID != "":
+			idTerms[t.ID] = append(idTerms[t.ID], i)
+			ids = append(ids, t.ID)
+		case t.SSMParameter != "":
+			v, err := api.GetParameter(ctx, t.SSMParameter)
+			switch {
+			case errors.Is(err, discovery.ErrParameterNotFound):
+				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i),
+					Message: fmt.Sprintf("SSM parameter %q does not exist (in this account and region)", t.SSMParameter)})
+				found[i] = true // reported already
+				continue
+			case err != nil:
+				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i), Message: err.Error()})
+				found[i] = true
+				continue
+			case !strings.HasPrefix(v, "ami-"):
+				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i),
+					Message: fmt.Sprintf("SSM parameter %q holds %q, which is not an AMI id", t.SSMParameter, v)})
+				found[i] = true
+				continue
+			}
+			idTerms[v] = append(idTerms[v], i)
+			ids = append(ids, v)
+			notes[i] = fmt.Sprintf("SSM parameter %q names image %s, which does not exist or is not available", t.SSMParameter, v)
+		default:
+			q := imageQuery(t)
+			images, err := api.FindImages(ctx, q)
+			if err != nil {
+				return res, f, err
+			}
+			for _, img := range images {
+				if arch := KubeArchitecture(img.Architecture); arch != "" {
+					found[i] = true
+					candidates = append(candidates, imageCandidate{term: i, ami: amiOf(img, arch, "", now)})
+				}
+			}
+			notes[i] = "no available image matched " + describeImageQuery(q)
+		}
+	}
+	if len(ids) > 0 {
+		images, err := api.FindImages(ctx, discovery.ImageQuery{IDs: ids})
+		if err != nil {
+			return res, f, err
+		}
+		for _, img := range images {
+			arch := KubeArchitecture(img.Architecture)
+			if arch == "" {
+				continue
+			}
+			for _, i := range idTerms[img.ID] {
+				found[i] = true
+			}
+			candidates = append(candidates, imageCandidate{term: -1, ami: amiOf(img, arch, "", now)})
+		}
+		for id, is := range idTerms {
+			for _, i := range is {
+				if notes[i] == "" {
+					notes[i] = fmt.Sprintf("image %s does not exist, is not available, or has an architecture Karpenter cannot use", id)
+				}
+			}
+		}
+	}
+	res.AMIs = newestPerRequirements(candidates)
+	for i := range terms {
+		if found[i] {
+			continue
+		}
+		e := FieldError{Path: fmt.Sprintf("ami_selector_terms[%d]", i), Message: notes[i]}
+		if len(res.AMIs) == 0 {
+			f.Errors = append(f.Errors, e)
+		} else {
+			e.Message += "; the other terms resolve, so Karpenter would use those"
+			f.Warnings = append(f.Warnings, e)
+		}
+	}
+	return res, f, nil
+}
+
+// aliasError is an alias Karpenter refuses for the cluster's version.
+type aliasError struct{ error }
+
+// resolveAlias reads the alias's public parameters and describes the images they name. A
+// missing Kubernetes version, missing parameters or an SSM error leave it unresolved (with the
+// reason); an alias Karpenter refuses is an aliasError.
+func resolveAlias(ctx context.Context, api discovery.ImageAPI, alias, kubernetesVersion string, now time.Time) ([]AMI, string, error) {
+	if kubernetesVersion == "" {
+		return nil, fmt.Sprintf("alias %q is resolved at plan only with the cluster's Kubernetes version: set kubernetes_version on the provider", alias), nil
+	}
+	params, err := AliasParameters(alias, kubernetesVersion)
+	if err != nil {
+		return nil, "", aliasError{err}
+	}
+	known := map[string][]AMIVariant{}
+	var ids, missing []string
+	for _, p := range params {
+		v, err := api.GetParameter(ctx, p.Name)
+		if errors.Is(err, discovery.ErrParameterNotFound) {
+			missing = append(missing, p.Name)
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Sprintf("alias %q: %v", alias, err), nil
+		}
+		if !strings.HasPrefix(v, "ami-") {
+			continue // Karpenter skips a parameter whose value is not an AMI id
+		}
+		if _, ok := known[v]; !ok {
+			ids = append(ids, v)
+		}
+		variants := p.Variants
+		if len(variants) == 0 {
+			variants = []AMIVariant{""}
+		}
+		for _, vr := range variants {
+			if !slices.Contains(known[v], vr) {
+				known[v] = append(known[v], vr)
+			}
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Sprintf("alias %q: none of its %d public SSM parameters for Kubernetes %s could be read (first: %s)",
+			alias, len(params), kubernetesVersion, missing[0]), nil
+	}
+	images, err := api.FindImages(ctx, discovery.ImageQuery{IDs: ids})
+	if err != nil {
+		return nil, "", err
+	}
+	var candidates []imageCandidate
+	for _, img := range images {
+		arch := KubeArchitecture(img.Architecture)
+		if arch == "" {
+			continue
+		}
+		for _, vr := range known[img.ID] {
+			candidates = append(candidates, imageCandidate{term: 0, ami: amiOf(img, arch, vr, now)})
+		}
+	}
+	amis := newestPerRequirements(candidates)
+	if len(amis) == 0 {
+		return nil, fmt.Sprintf("alias %q: its parameters name %s, which EC2 does not describe", alias, strings.Join(ids, ", ")), nil
+	}
+	return amis, "", nil
+}
+
+func amiOf(img discovery.Image, arch string, v AMIVariant, now time.Time) AMI {
+	return AMI{ID: img.ID, Name: img.Name, Architecture: arch, CreationDate: img.CreationDate, Variant: v,
+		Deprecated: img.DeprecationTime != "" && !parseTime(img.DeprecationTime, time.Unix(math.MaxInt32, 0)).After(now)}
+}
+
+func parseTime(s string, def time.Time) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return def
+	}
+	return t
+}
+
+// betterAMI reports whether a should replace b for one requirement set: not deprecated over
+// deprecated, then newer, then the greater name (Karpenter's compareAMI).
+func betterAMI(a, b AMI) bool {
+	if a.Deprecated != b.Deprecated {
+		return !a.Deprecated
+	}
+	at, bt := parseTime(a.CreationDate, time.Time{}).Unix(), parseTime(b.CreationDate, time.Time{}).Unix()
+	if at != bt {
+		return at > bt
+	}
+	return a.Name > b.Name
+}
+
+// newestPerRequirements keeps the best image per requirement set and sorts the result newest
+// first, then by id (Karpenter's AMIs.Sort).
+func newestPerRequirements(cs []imageCandidate) []AMI {
+	type key struct {
+		arch    string
+		variant AMIVariant
+	}
+	best := map[key]AMI{}
+	var order []key
+	for _, c := range cs {
+		k := key{c.ami.Architecture, c.ami.Variant}
+		cur, ok := best[k]
+		if !ok {
+			order = append(order, k)
+		}
+		if !ok || betterAMI(c.ami, cur) {
+			best[k] = c.ami
+		}
+	}
+	out := make([]AMI, 0, len(order))
+	for _, k := range order {
+		out = append(out, best[k])
+	}
+	slices.SortStableFunc(out, func(a, b AMI) int {
+		at, bt := parseTime(a.CreationDate, time.Time{}).Unix(), parseTime(b.CreationDate, time.Time{}).Unix()
+		if at != bt {
+			if at > bt {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	return out
+}
+
+// imageQuery is the DescribeImages query of a name/owner/tags term.
+func imageQuery(t AMITerm) discovery.ImageQuery {
+	var q discovery.ImageQuery
+	if t.Owner != "" {
+		q.Owners = []string{t.Owner}
+	} else if t.Name != "" {
+		// Karpenter's default: no cross-account image unless the owner is named.
+		q.Owners = []string{"self", "amazon"}
+	}
+	if t.Name != "" {
+		q.Filters = append(q.Filters, discovery.Filter{Name: "name", Values: []string{t.Name}})
+	}
+	for _, k := range slices.Sorted(maps.Keys(t.Tags)) {
+		if v := t.Tags[k]; v == "*" {
+			q.Filters = append(q.Filters, discovery.Filter{Name: "tag-key", Values: []string{k}})
+		} else {
+			q.Filters = append(q.Filters, discovery.Filter{Name: "tag:" + k, Values: []string{v}})
+		}
+	}
+	return q
+}
+
+func describeImageQuery(q discovery.ImageQuery) string {
+	var parts []string
+	for _, f := range q.Filters {
+		parts = append(parts, f.Name+"="+strings.Join(f.Values, ","))
+	}
+	if len(q.Owners) > 0 {
+		parts = append(parts, "owners "+strings.Join(q.Owners, ", "))
+	}
+	return strings.Join(parts, ", ")
+}
