@@ -129,7 +129,7 @@ func nodePoolSchema() schema.Schema {
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
 			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes, " +
 				"launched by apply through EC2 Fleet (type `instant`) with the pool's launch templates, spread evenly over its zones, and " +
-				"tagged for ownership. Needs an `id` AMI selector term in the node class and, unless the class's AMI family is `Custom`, the " +
+				"tagged for ownership. Needs a node class whose AMI selector terms resolve to an image at plan and, unless the class's AMI family is `Custom`, the " +
 				"provider's `cluster_name`, `cluster_endpoint`, `cluster_certificate_authority_data` and `cluster_service_cidr`, which the " +
 				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it. The provider is the " +
 				"only launcher of these nodes: `manifest` is null (there is no NodePool for Karpenter), and the instances do not carry the " +
