@@ -60,6 +60,8 @@ mkdir -p "$DEMO/manifests"
 import json, sys, os
 out = sys.argv[1]
 for name, doc in json.load(sys.stdin).items():
+    if doc is None:  # a static pool: the provider launches its nodes, there is no NodePool
+        continue
     with open(os.path.join(out, name + ".yaml"), "w") as f:
         f.write(doc)
 ' "$DEMO/manifests"

@@ -477,6 +477,9 @@ resource "karpenter_node_pool" "test" {
 		// Refused only by the CRD (Kubernetes' validator over the embedded schema), before any EC2 call.
 		{"taint key with upper-case domain", pool("", strings.Replace(reqs(m5), "  }", "    taints = [{ key = \"Test.com/test\", effect = \"NoSchedule\" }]\n  }", 1)),
 			"template.taints[0].key", `spec.template.spec.taints[0].key: Invalid value: "Test.com/test"`},
+		{"taint key with upper-case domain on a static pool (no manifest, still admitted)",
+			pool("", strings.Replace(reqs(m5), "  }", "    taints = [{ key = \"Test.com/test\", effect = \"NoSchedule\" }]\n  }", 1)+"\n  replicas = 2"),
+			"template.taints[0].key", `spec.template.spec.taints[0].key: Invalid value: "Test.com/test"`},
 		{"budget schedule of one field", pool("", reqs(m5)+"\n  disruption = {\n    consolidation_policy = \"WhenEmpty\"\n    consolidate_after = \"30s\"\n    budgets = [{ nodes = \"1\", schedule = \"*\", duration = \"1h\" }]\n  }"),
 			"disruption.budgets[0].schedule", `spec.disruption.budgets[0].schedule: Invalid value: "*": spec.disruption.budgets[0].schedule in body should match`},
 		{"startup taint value", pool("", strings.Replace(reqs(m5), "  }", "    startup_taints = [{ key = \"example.com/init\", value = \"???\", effect = \"NoSchedule\" }]\n  }", 1)),

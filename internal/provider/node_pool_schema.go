@@ -69,8 +69,10 @@ func nodePoolSchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `NodePool` (v1) planned against its node class and the region's instance types. At plan time it shows " +
 			"which instance types survive the requirements and the class's network spec, in which zones and subnets, with how many pods " +
-			"and IPs each, and the launch templates Karpenter would need; apply creates those launch templates in EC2 (tagged for ownership), " +
-			"and renders the NodePool `manifest`.",
+			"and IPs each, and the launch template groups. A dynamic pool (no `replicas`) holds no EC2 objects: Karpenter launches its nodes " +
+			"from the NodePool `manifest` and builds its own launch templates from the EC2NodeClass, so the provider only plans. A static " +
+			"pool (`replicas`) is launched by the provider itself: apply creates its launch templates and instances in EC2 (tagged for " +
+			"ownership), and it has no NodePool manifest.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The pool name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -127,9 +129,11 @@ func nodePoolSchema() schema.Schema {
 				Validators: []validator.Int64{int64validator.Between(1, 100)}},
 			"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes, " +
 				"launched by apply through EC2 Fleet (type `instant`) with the pool's launch templates, spread evenly over its zones, and " +
-				"tagged for ownership. Needs an `id` AMI selector term in the node class and, unless the class's AMI family is `Custom`, the " +
+				"tagged for ownership. Needs a node class whose AMI selector terms resolve to an image at plan and, unless the class's AMI family is `Custom`, the " +
 				"provider's `cluster_name`, `cluster_endpoint`, `cluster_certificate_authority_data` and `cluster_service_cidr`, which the " +
-				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it.",
+				"nodes' user data carries to join the cluster. Switching a pool between static and dynamic replaces it. The provider is the " +
+				"only launcher of these nodes: `manifest` is null (there is no NodePool for Karpenter), and the instances do not carry the " +
+				"`eks:eks-cluster-name` tag, so Karpenter's garbage collection of instances without a NodeClaim leaves them alone.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
 			"instance_types": cStrList("Eligible instance types (requirements ∩ offered in the class's zones ∩ compatible with its network spec), " +
@@ -159,10 +163,13 @@ func nodePoolSchema() schema.Schema {
 					"zone": cStr("Zone."), "available_ip_address_count": cInt("Free IPv4 addresses."),
 					"nodes_by_ips": cInt("Nodes the free IPs can address."), "nodes_by_limits": cInt("Nodes the limits allow."),
 				}),
-			"launch_templates": computedList("EC2 launch templates of the pool, one per (max pods, interface layout) group.", map[string]schema.Attribute{
+			"launch_templates": computedList("Launch template groups of the pool, one per (max pods, interface layout) group: instance types, max "+
+				"pods, interfaces, user data and fingerprint. Only a static pool's templates exist in EC2 (the provider launches from them); a "+
+				"dynamic pool's are planned only, with null `id` and `default_version`, since Karpenter builds its own launch templates from "+
+				"the EC2NodeClass. Templates a dynamic pool's owner created in EC2 with earlier provider versions are deleted by its next apply.", map[string]schema.Attribute{
 				"name":            cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
-				"id":              cStr("EC2 launch template id (known after apply)."),
-				"default_version": cInt("Default version number in EC2 (known after apply); a content change writes a new version and makes it the default."),
+				"id":              cStr("EC2 launch template id: static pools, known after apply; null for dynamic pools."),
+				"default_version": cInt("Default version number in EC2 (static pools, known after apply; null for dynamic pools); a content change writes a new version and makes it the default."),
 				"max_pods":        cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
 				"network_interfaces": computedList("Interfaces in the template.", map[string]schema.Attribute{
 					"network_card_index": cInt("Card."), "device_index": cInt("Device."),
@@ -175,14 +182,18 @@ func nodePoolSchema() schema.Schema {
 				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),
-			"manifest": cStr("YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class. Validated at plan as the " +
-				"API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that " +
-				"produced the field."),
+			"manifest": cStr("Dynamic pools: YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class, to apply to " +
+				"the cluster (e.g. with `kubernetes_manifest`); Karpenter launches the nodes. Null for static pools (`replicas`): the provider " +
+				"launches their nodes and Karpenter must not (a NodePool with `replicas` would make it launch as many again). Either way the " +
+				"NodePool is rendered and validated at plan as the API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a " +
+				"violation fails the plan on the attribute that produced the field."),
 			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 				MarkdownDescription: "Identifies this resource instance as the owner of the pool's EC2 objects: chosen at the first plan and written " +
 					"as the `karpenter.nodeplane.io/owner` tag on every launch template and instance. The provider lists, adopts, changes and " +
 					"deletes only objects with its own owner id, so another state's pool of the same name, or another cluster's, is never touched; " +
-					"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import)."},
+					"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import). " +
+					"A dynamic pool holds no EC2 objects, so two dynamic pools of one name (in two states) cannot see each other in EC2; " +
+					"they meet as one NodePool object in the cluster. A dynamic pool's plan still fails when another owner's objects hold the name."},
 			"nodes": schema.ListAttribute{Computed: true, ElementType: nodeObjType,
 				MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
 					"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +

@@ -245,7 +245,8 @@ func TestAccOwnership_secondStateSamePoolName(t *testing.T) {
 // one state and imported by another, as after a lost state file.
 func TestAccOwnership_importStaticPool(t *testing.T) { testImportPool(t, true) }
 
-// The same for a dynamic pool: its launch templates are adopted.
+// The same for a dynamic pool, which holds no EC2 objects: a plain name with nothing in EC2 is
+// imported as a dynamic pool with a new owner id, and the next apply settles it.
 func TestAccOwnership_importDynamicPool(t *testing.T) { testImportPool(t, false) }
 
 func testImportPool(t *testing.T, static bool) {
@@ -262,6 +263,7 @@ func testImportPool(t *testing.T, static bool) {
 	tags := map[string]string{"karpenter.sh/nodepool": pool, "karpenter.k8s.aws/cluster": cluster}
 	ready, done := make(chan struct{}), make(chan struct{})
 	var before []string
+	var lostOwner string
 	t.Run("lost", func(t *testing.T) {
 		t.Parallel()
 		defer closeOnce(ready) // also when the first apply failed: the importer must not wait forever
@@ -271,19 +273,21 @@ func testImportPool(t *testing.T, static bool) {
 			Steps: []resource.TestStep{
 				{
 					Config: config,
-					Check: func(*terraform.State) error {
+					Check: func(s *terraform.State) error {
 						before = instanceIDsByTags(t, tags)
+						lostOwner = s.RootModule().Resources[nodePoolRes].Primary.Attributes["owner_id"]
 						closeOnce(ready)
 						return nil
 					},
 				},
 				{
 					// The importing state took over and destroyed the pool: this state's plan would
-					// create it again, and its destroy finds nothing of its owner left.
+					// create a static pool again, and its destroy finds nothing of its owner left.
+					// A dynamic pool had nothing in EC2 to lose: its plan stays empty.
 					PreConfig:          func() { <-done },
 					Config:             config,
 					PlanOnly:           true,
-					ExpectNonEmptyPlan: true,
+					ExpectNonEmptyPlan: static,
 				},
 			},
 		})
@@ -305,7 +309,7 @@ func testImportPool(t *testing.T, static bool) {
 					Config:        config,
 					ResourceName:  nodePoolRes,
 					ImportState:   true,
-					ImportStateId: acctest.RandomName("nosuchpool"),
+					ImportStateId: acctest.RandomName("nosuchpool") + "/0123456789abcdef",
 					ExpectError:   regexp.MustCompile(`Node pool not found`),
 				},
 				{
@@ -332,12 +336,16 @@ func testImportPool(t *testing.T, static bool) {
 					ImportStateCheck: func(s []*terraform.InstanceState) error {
 						a := importedPool(s)
 						switch {
-						case a == nil || len(a["owner_id"]) != 16 || a["launch_templates.#"] == "" || a["launch_templates.#"] == "0":
+						case a == nil || len(a["owner_id"]) != 16:
 							return fmt.Errorf("imported pool: %v", a)
-						case static && (a["replicas"] != "2" || a["nodes.#"] != "2"):
-							return fmt.Errorf("static pool imported with replicas=%s nodes=%s", a["replicas"], a["nodes.#"])
-						case !static && a["replicas"] != "":
-							return fmt.Errorf("dynamic pool imported with replicas=%s", a["replicas"])
+						case static && (a["replicas"] != "2" || a["nodes.#"] != "2" || a["launch_templates.#"] == "" || a["launch_templates.#"] == "0"):
+							return fmt.Errorf("static pool imported with replicas=%s nodes=%s templates=%s", a["replicas"], a["nodes.#"], a["launch_templates.#"])
+						case static && a["owner_id"] != lostOwner:
+							return fmt.Errorf("static pool imported with owner %s, want the lost state's %s", a["owner_id"], lostOwner)
+						case !static && (a["replicas"] != "" || a["launch_templates.#"] != "0" || a["owner_id"] == lostOwner):
+							// Nothing in EC2 names the lost owner: a new one, and no templates.
+							return fmt.Errorf("dynamic pool imported with replicas=%q templates=%s owner %s (lost state's %s)",
+								a["replicas"], a["launch_templates.#"], a["owner_id"], lostOwner)
 						}
 						return nil
 					},

@@ -27,15 +27,38 @@ import (
 
 // quickstartConfig is examples/quickstart without the module indirection: three node classes
 // (discovery tag, EFA on the purpose = hpc subnet, prefix delegation), a pool on each, and the
-// pod-capacity data sources, on the acceptance fixture network of the cluster.
+// pod-capacity data sources, on the acceptance fixture network of the cluster. Those pools are
+// dynamic and write nothing to EC2, so a static pool of 0 replicas on a fourth class (an AMI id)
+// writes and deletes launch templates through the faults.
 func quickstartConfig(cluster, ec2Endpoint, stsEndpoint string) string {
 	return fmt.Sprintf(`
 provider "karpenter" {
-  region       = %[2]q
-  cluster_name = %[1]q
+  region                             = %[2]q
+  cluster_name                       = %[1]q
+  cluster_endpoint                   = %[5]q
+  cluster_certificate_authority_data = %[6]q
+  cluster_service_cidr               = %[7]q
   endpoints = {
     ec2 = %[3]q
     sts = %[4]q
+  }
+}
+
+resource "karpenter_node_class" "static" {
+  name               = "static"
+  role               = "KarpenterNodeRole-%[1]s"
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ id = %[8]q }]
+}
+
+resource "karpenter_node_pool" "static" {
+  name       = "static-templates"
+  node_class = karpenter_node_class.static.resolved
+  replicas   = 0
+  template = {
+    requirements = [
+      { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.large"] },
+    ]
   }
 }
 
@@ -120,10 +143,10 @@ data "karpenter_pod_capacity" "custom_networking" {
   custom_networking = true
   reserved_enis     = 1
 }
-`, cluster, acctest.Region(), ec2Endpoint, stsEndpoint)
+`, cluster, acctest.Region(), ec2Endpoint, stsEndpoint, testClusterEndpoint, testClusterCA, testServiceCIDR, testAMI())
 }
 
-var quickstartPools = []string{"karpenter_node_pool.general", "karpenter_node_pool.training", "karpenter_node_pool.dense"}
+var quickstartPools = []string{"karpenter_node_pool.general", "karpenter_node_pool.training", "karpenter_node_pool.dense", "karpenter_node_pool.static"}
 
 // clusterTemplates lists, straight from LocalStack (not through the proxy), every launch
 // template tagged for the cluster: name -> ids.
@@ -161,7 +184,8 @@ func clusterInstances(ctx context.Context, t *testing.T, cluster string) (int, e
 }
 
 // expectExactlyPlannedTemplates checks that EC2 holds exactly one template per planned name of
-// the pools, with the id state recorded, and nothing else for the cluster, and no instance.
+// the static pool, with the id state recorded, none of the dynamic pools' (planned without ids),
+// nothing else for the cluster, and no instance.
 func expectExactlyPlannedTemplates(t *testing.T, cluster string, planned *int) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		want := map[string]string{}
@@ -171,12 +195,24 @@ func expectExactlyPlannedTemplates(t *testing.T, cluster string, planned *int) r
 				return fmt.Errorf("%s not in state", res)
 			}
 			a := rs.Primary.Attributes
+			if a["launch_templates.#"] == "" || a["launch_templates.#"] == "0" {
+				return fmt.Errorf("%s planned no launch templates", res)
+			}
+			static := a["replicas"] != ""
 			for i := 0; a[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
-				want[a[fmt.Sprintf("launch_templates.%d.name", i)]] = a[fmt.Sprintf("launch_templates.%d.id", i)]
+				id, ok := a[fmt.Sprintf("launch_templates.%d.id", i)]
+				switch {
+				case static && id == "":
+					return fmt.Errorf("%s: static pool template %d has no id", res, i)
+				case !static && ok:
+					return fmt.Errorf("%s: dynamic pool template %d has id %q", res, i, id)
+				case static:
+					want[a[fmt.Sprintf("launch_templates.%d.name", i)]] = id
+				}
 			}
 		}
 		if len(want) == 0 {
-			return fmt.Errorf("the pools planned no launch templates")
+			return fmt.Errorf("the static pool planned no launch templates")
 		}
 		*planned = len(want)
 		got, err := clusterTemplates(context.Background(), t, cluster)

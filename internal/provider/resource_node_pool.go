@@ -167,7 +167,13 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	plan.Manifest = types.StringValue(doc)
+	// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply (one
+	// with `replicas` would make Karpenter launch as many again). Its manifest is still rendered
+	// and admitted above, so what Kubernetes would refuse fails the plan all the same.
+	plan.Manifest = types.StringNull()
+	if plan.Replicas.IsNull() {
+		plan.Manifest = types.StringValue(doc)
+	}
 	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
 	if resp.Diagnostics.HasError() {
 		return
@@ -183,7 +189,13 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
 	}
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), types.StringUnknown())...)
+	manifestValue := types.StringUnknown()
+	var replicas types.Int64
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
+	if !replicas.IsUnknown() && !replicas.IsNull() {
+		manifestValue = types.StringNull() // a static pool has none
+	}
+	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifestValue)...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("warnings"), types.ListUnknown(types.StringType))...)
 	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("nodes"), types.ListUnknown(nodeObjType))...)
 }
@@ -211,7 +223,9 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 }
 
 // setPoolPlan writes the planner's result into the model (the manifest is set by the caller,
-// which validated it); template ids come from state when the template is already known there.
+// which validated it). A static pool's template ids come from state when the template is already
+// known there; a dynamic pool's templates are only planned (Karpenter builds its own from the
+// EC2NodeClass), so their id and default version are null: final at plan, never created.
 func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p launchplan.Plan) diag.Diagnostics {
 	var diags diag.Diagnostics
 	known := map[string]launchTemplateTF{}
@@ -241,7 +255,9 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	lts := make([]launchTemplateTF, 0, len(p.LaunchTemplates))
 	for _, lt := range p.LaunchTemplates {
 		t := launchTemplateTFFrom(lt)
-		if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
+		if m.Replicas.IsNull() {
+			t.ID, t.DefaultVersion = types.StringNull(), types.Int64Null()
+		} else if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
 			t.ID = prev.ID // same template; a content change writes a new version under the same id
 			if prev.Fingerprint == t.Fingerprint {
 				t.DefaultVersion = prev.DefaultVersion
@@ -322,7 +338,9 @@ func (r *nodePoolResource) stage() fleet.Stage {
 		AfterLaunch: r.meta.AfterLaunch}
 }
 
-// apply makes EC2 hold exactly the planned templates and, for a static pool, `replicas` nodes.
+// apply makes EC2 hold exactly the planned templates and `replicas` nodes of a static pool. A
+// dynamic pool holds no EC2 objects: its apply only deletes templates its owner created before
+// (provider versions that created templates for dynamic pools too).
 // A new pool gets its owner id here, before the first mutating call, after checking that no
 // other owner holds the pool name; a pool whose name another owner takes in the meantime fails
 // on its first template (names are unique per region) and removes what it created.
@@ -344,6 +362,15 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	}
 	own := r.ownership(pool, m.OwnerID.ValueString())
 	st := r.stage()
+	if m.Replicas.IsNull() {
+		m.Nodes = types.ListNull(nodeObjType)
+		if !creating { // a new owner id owns nothing yet
+			if err := st.DeleteTemplates(ctx, own); err != nil {
+				addStageError(diags, err) // Read finds what is left, and the next plan deletes it again
+			}
+		}
+		return false
+	}
 	ensured, err := st.EnsureTemplates(ctx, own, p.LaunchTemplates)
 	if err != nil {
 		addStageError(diags, err)
@@ -365,10 +392,6 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	}
 	m.LaunchTemplates = launchTemplateList(cur)
 
-	if m.Replicas.IsNull() {
-		m.Nodes = types.ListNull(nodeObjType)
-		return false
-	}
 	var rc resolvedClass
 	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
 	ipsPerType := map[string]int{}
@@ -459,7 +482,10 @@ func (r *nodePoolResource) templatesByOwner(ctx context.Context, pool string, sh
 
 // claimConflict reports, as an error on `name`, templates of this pool name in this cluster that
 // carry an owner id: a new pool has none yet, so every owner there is another. (Templates
-// without one, from earlier development builds, surface at apply: Ensure refuses them.)
+// without one, from earlier development builds, surface at apply: Ensure refuses them.) It runs
+// for dynamic pools too: they hold no templates themselves, but another owner's static pool (or
+// a dynamic pool of an earlier provider version) of the name still has some. Two dynamic pools
+// of one name leave nothing in EC2 to meet on; their NodePool object in the cluster is shared.
 func (r *nodePoolResource) claimConflict(ctx context.Context, pool string, shared bool, diags *diag.Diagnostics) {
 	others, err := r.templatesByOwner(ctx, pool, shared)
 	if err != nil {
@@ -601,8 +627,11 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
 }
 
-// Read reconciles the recorded templates with EC2: a deleted one drops out and a changed one
-// shows its real fingerprint, so the next plan restores it.
+// Read reconciles the recorded templates with EC2. Static pool: a deleted one drops out and a
+// changed one shows its real fingerprint, so the next plan restores it. Dynamic pool: its planned
+// templates are not in EC2 (null ids) and stay as recorded; a template its owner still holds
+// there (written by an earlier provider version, or left by a failed delete) is recorded with
+// its id, so the next plan shows it and apply deletes it.
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state nodePoolModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -627,21 +656,30 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	for _, o := range owned {
 		byName[o.Name] = o
 	}
+	dynamic := state.Replicas.IsNull()
 	kept := make([]launchTemplateTF, 0, len(recorded))
-	if state.LaunchTemplates.IsNull() { // after import: adopt what the tags find
-		for _, o := range owned {
-			kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
-				DefaultVersion: types.Int64Value(o.DefaultVersion),
-				InstanceTypes:  []string{}, NetworkInterfaces: []interfaceTF{}})
-		}
-	}
+	matched := map[string]bool{}
 	for _, lt := range recorded {
 		o, ok := byName[lt.Name]
-		if !ok {
+		switch {
+		case ok:
+			lt.ID, lt.Fingerprint, lt.DefaultVersion = types.StringValue(o.ID), o.Fingerprint, types.Int64Value(o.DefaultVersion)
+			matched[o.Name] = true
+		case dynamic: // planned only: not in EC2 is what it should be
+			lt.ID, lt.DefaultVersion = types.StringNull(), types.Int64Null()
+		default:
 			continue
 		}
-		lt.ID, lt.Fingerprint, lt.DefaultVersion = types.StringValue(o.ID), o.Fingerprint, types.Int64Value(o.DefaultVersion)
 		kept = append(kept, lt)
+	}
+	if state.LaunchTemplates.IsNull() || dynamic { // after import, or a dynamic pool's leftovers: adopt what the tags find
+		for _, o := range owned {
+			if !matched[o.Name] {
+				kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
+					DefaultVersion: types.Int64Value(o.DefaultVersion),
+					InstanceTypes:  []string{}, NetworkInterfaces: []interfaceTF{}})
+			}
+		}
 	}
 	state.LaunchTemplates = launchTemplateList(kept)
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
@@ -675,7 +713,8 @@ func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics
 }
 
 // Delete terminates the pool's own instances (they use the templates), then deletes its own
-// templates: objects of another owner are never listed.
+// templates: objects of another owner are never listed. A dynamic pool has neither, unless its
+// owner's templates from an earlier provider version are left.
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state nodePoolModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
@@ -704,7 +743,9 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 // ImportState adopts a pool: `<name>` when exactly one owner holds that pool name in the
 // cluster, `<name>/<owner id>` to pick one. Read then finds the owner's launch templates (and
 // instances: a pool with live instances is imported as static with replicas = their count, so
-// the next plan does not replace it). A name nobody holds fails.
+// the next plan does not replace it). A dynamic pool holds no EC2 objects, so a `<name>` nobody
+// holds is imported as a dynamic pool with a new owner id (with a warning); the next plan fills
+// in the rest from the configuration. A `<name>/<owner id>` without objects fails.
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
@@ -722,8 +763,13 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 			pool, clusterSuffix(r.meta.ClusterName), owner, ownerList(owners)))
 		return
 	case owner == "" && len(owners) == 0:
-		resp.Diagnostics.AddError("Node pool not found", fmt.Sprintf("no launch template of node pool %q%s carries the provider's ownership tags: "+
-			"there is nothing to import. (Pools written before owner ids cannot be imported; delete their templates and apply.)", pool, clusterSuffix(r.meta.ClusterName)))
+		resp.Diagnostics.AddWarning("Node pool imported as a dynamic pool", fmt.Sprintf("no EC2 object of node pool %q%s carries the provider's "+
+			"ownership tags. A dynamic pool has none (Karpenter launches its nodes), so it is imported as one, with a new owner id; the next "+
+			"plan fills it in from the configuration. A static pool (`replicas`) has launch templates: if you meant one, check the name and "+
+			"the provider's cluster_name, as the next plan would replace it.", pool, clusterSuffix(r.meta.ClusterName)))
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), pool)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pool)...)
+		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), fleet.NewOwnerID())...)
 		return
 	case owner == "" && len(owners) > 1:
 		resp.Diagnostics.AddError("Node pool held by several owners", fmt.Sprintf("node pool %q%s has launch templates of owners %s: import one as <name>/<owner id>.",

@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
 	"github.com/hashicorp/terraform-plugin-testing/terraform"
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
@@ -120,6 +121,32 @@ func runTagged(t *testing.T, subnetID string, tags map[string]string) string {
 	return aws.ToString(out.Instances[0].InstanceId)
 }
 
+// outOfKarpenterGC checks the pool's live instances against the filter of Karpenter's instance
+// garbage collector (tag keys karpenter.sh/nodepool and karpenter.k8s.aws/ec2nodeclass, and
+// eks:eks-cluster-name = <cluster>; what it lists without a NodeClaim it terminates): they carry
+// the first two, so only the missing eks:eks-cluster-name keeps them out of it.
+func outOfKarpenterGC(t *testing.T, cluster, pool string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		live := poolInstances(t, cluster, pool)
+		if len(live) == 0 {
+			return fmt.Errorf("no live instance of pool %s to check", pool)
+		}
+		for _, i := range live {
+			tags := map[string]string{}
+			for _, tag := range i.Tags {
+				tags[aws.ToString(tag.Key)] = aws.ToString(tag.Value)
+			}
+			if _, ok := tags["eks:eks-cluster-name"]; ok {
+				return fmt.Errorf("instance %s carries eks:eks-cluster-name: Karpenter's garbage collector would terminate it", aws.ToString(i.InstanceId))
+			}
+			if tags["karpenter.sh/nodepool"] != pool || tags["karpenter.k8s.aws/ec2nodeclass"] == "" {
+				return fmt.Errorf("instance %s tags %v: want karpenter.sh/nodepool and karpenter.k8s.aws/ec2nodeclass as Karpenter's own nodes", aws.ToString(i.InstanceId), tags)
+			}
+		}
+		return nil
+	}
+}
+
 func expectInstances(t *testing.T, cluster, pool string, n int) resource.TestCheckFunc {
 	return func(*terraform.State) error {
 		if got := len(poolInstances(t, cluster, pool)); got != n {
@@ -174,9 +201,14 @@ func TestAccNodePool_static(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: staticConfig(cluster, pool, 3),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					// The provider launches these nodes: no NodePool for Karpenter, known at plan.
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.Null()),
+				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3), templatesJoin(t, cluster, pool),
-					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
+					resource.TestCheckNoResourceAttr(nodePoolRes, "manifest"), checkManifestValid(nodeClassRes),
+					outOfKarpenterGC(t, cluster, pool),
 					func(s *terraform.State) error {
 						victim = s.RootModule().Resources[nodePoolRes].Primary.Attributes["nodes.1.instance_id"]
 						return nil
@@ -494,9 +526,11 @@ func TestAccNodePool_staticDriftReplaced(t *testing.T) {
 	pool := acctest.RandomName("drift")
 	discoveryNetwork(t, cluster)
 	var before []string
+	var templateID string
 	record := func(s *terraform.State) error {
 		a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 		before = []string{a["nodes.0.instance_id"], a["nodes.1.instance_id"]}
+		templateID = a["launch_templates.0.id"]
 		return nil
 	}
 	resource.Test(t, resource.TestCase{
@@ -511,7 +545,8 @@ func TestAccNodePool_staticDriftReplaced(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`),
-				Check:  resource.ComposeAggregateTestCheckFunc(nodesStamped(2, nil), expectInstances(t, cluster, pool, 2), record),
+				Check: resource.ComposeAggregateTestCheckFunc(nodesStamped(2, nil), expectInstances(t, cluster, pool, 2), record,
+					checkTemplatesRoundTrip(t), resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.default_version", "1")),
 			},
 			{
 				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`),
@@ -520,7 +555,16 @@ func TestAccNodePool_staticDriftReplaced(t *testing.T) {
 					plancheck.ExpectUnknownValue(nodePoolRes, tfjsonpath.New("nodes")),
 				}},
 				// After apply, the framework's follow-up plan must be empty: the new nodes match.
+				// The content change wrote a new default version of the same template (same name and id).
 				Check: resource.ComposeAggregateTestCheckFunc(nodesStamped(2, &before), expectInstances(t, cluster, pool, 2),
+					checkTemplatesRoundTrip(t), resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.default_version", "2"),
+					resource.TestMatchResourceAttr(nodePoolRes, "launch_templates.0.user_data", regexp.MustCompile(`echo v2`)),
+					func(s *terraform.State) error {
+						if id := s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]; id == "" || id != templateID {
+							return fmt.Errorf("template id %q after the content change, %q before: a change writes a version, not a new template", id, templateID)
+						}
+						return nil
+					},
 					func(*terraform.State) error {
 						for _, i := range poolInstances(t, cluster, pool) {
 							if slices.Contains(before, aws.ToString(i.InstanceId)) {

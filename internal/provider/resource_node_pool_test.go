@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -21,6 +22,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -42,6 +45,76 @@ resource "karpenter_node_pool" "test" {
 %s
 }
 `, classBody, poolBody)
+}
+
+// staticPoolConfig is poolConfig with what a static pool's node class needs: an AMI id (and its
+// family) instead of the alias.
+func staticPoolConfig(cluster, classBody, poolBody string) string {
+	return strings.Replace(poolConfig(cluster, "  ami_family = \"AL2023\"\n"+classBody, poolBody),
+		`[{ alias = "al2023@latest" }]`, fmt.Sprintf(`[{ id = %q }]`, testAMI()), 1)
+}
+
+// m5Static is a static pool body of m5.large nodes; replicas = 0 writes its launch templates and
+// launches nothing.
+func m5Static(replicas int) string {
+	return fmt.Sprintf(`
+  replicas = %d
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }`, replicas)
+}
+
+// noTemplatesCreated checks that a dynamic pool plans launch template groups and that none of
+// them has an id or a default version (nothing exists in EC2 for it), and that EC2 holds no
+// template tagged for the cluster.
+func noTemplatesCreated(t *testing.T, res, cluster string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[res]
+		if !ok {
+			return fmt.Errorf("%s not in state", res)
+		}
+		a := rs.Primary.Attributes
+		n, _ := strconv.Atoi(a["launch_templates.#"])
+		if n == 0 {
+			return fmt.Errorf("%s plans no launch template groups", res)
+		}
+		for i := range n {
+			pre := fmt.Sprintf("launch_templates.%d.", i)
+			if a[pre+"fingerprint"] == "" || a[pre+"user_data"] == "" {
+				return fmt.Errorf("%s: %s has no fingerprint or user data", res, pre)
+			}
+			for _, k := range []string{"id", "default_version"} {
+				if v, ok := a[pre+k]; ok {
+					return fmt.Errorf("%s: %s%s = %q, want null for a dynamic pool", res, pre, k, v)
+				}
+			}
+		}
+		if got := templatesTagged(t, map[string]string{"karpenter.k8s.aws/cluster": cluster}); len(got) > 0 {
+			return fmt.Errorf("%d launch templates of cluster %s exist in EC2; a dynamic pool creates none", len(got), cluster)
+		}
+		return nil
+	}
+}
+
+// templatesTagged lists the launch templates carrying every tag, straight from EC2: id -> name.
+func templatesTagged(t *testing.T, tags map[string]string) map[string]string {
+	t.Helper()
+	var filters []ec2types.Filter
+	for k, v := range tags {
+		filters = append(filters, ec2types.Filter{Name: aws.String("tag:" + k), Values: []string{v}})
+	}
+	out := map[string]string{}
+	p := ec2.NewDescribeLaunchTemplatesPaginator(acctest.EC2(t), &ec2.DescribeLaunchTemplatesInput{Filters: filters})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatalf("describing launch templates: %v", err)
+		}
+		for _, lt := range page.LaunchTemplates {
+			out[aws.ToString(lt.LaunchTemplateId)] = aws.ToString(lt.LaunchTemplateName)
+		}
+	}
+	return out
 }
 
 const generalPool = `
@@ -90,7 +163,6 @@ func TestAccNodePool_general(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	n := discoveryNetwork(t, cluster)
 	a, b := n.Subnets[0], n.Subnets[1]
-	var firstID string
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -103,6 +175,10 @@ func TestAccNodePool_general(t *testing.T) {
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionCreate),
 					// The class resolves during plan, so even on create the pool's plan is known.
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
+					// A dynamic pool's templates are planned only: no id, final at plan.
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("id"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("default_version"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					everyAttr(nodePoolRes, "launch_plan", "zone", a.Zone, b.Zone),
@@ -127,8 +203,7 @@ func TestAccNodePool_general(t *testing.T) {
 					everyAttr(nodePoolRes, "zones", "zone", a.Zone, b.Zone),
 					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2"),
 					resource.TestCheckResourceAttr(nodePoolRes, "zones.0.subnet_id", a.ID),
-					resource.TestCheckResourceAttrSet(nodePoolRes, "launch_templates.0.id"),
-					resource.TestCheckResourceAttrSet(nodePoolRes, "launch_templates.0.fingerprint"),
+					noTemplatesCreated(t, nodePoolRes, cluster),
 					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
 				),
 				ConfigStateChecks: []statecheck.StateCheck{
@@ -145,7 +220,7 @@ func TestAccNodePool_general(t *testing.T) {
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTemplatesRoundTrip(t),
+					noTemplatesCreated(t, nodePoolRes, cluster),
 					func(s *terraform.State) error { // only large types are left, in instance_types and max_pods alike
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						n, _ := strconv.Atoi(a["instance_types.#"])
@@ -159,29 +234,18 @@ func TestAccNodePool_general(t *testing.T) {
 						}
 						return nil
 					},
-					func(s *terraform.State) error {
-						firstID = s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
-						return nil
-					},
 				),
 			},
 			{
-				// A content change (the class's user data) writes a new default version of the same
-				// template, under the same name and id.
+				// A content change (the class's user data) shows in the planned groups; still
+				// nothing in EC2.
 				Config: poolConfig(cluster, `  user_data = "#!/bin/bash\necho hello"`, strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					checkTemplatesRoundTrip(t),
-					resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.default_version", "2"),
+					noTemplatesCreated(t, nodePoolRes, cluster),
 					resource.TestMatchResourceAttr(nodePoolRes, "launch_templates.0.user_data", regexp.MustCompile(`echo hello`)),
-					func(s *terraform.State) error {
-						if id := s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]; id != firstID {
-							return fmt.Errorf("template id changed from %s to %s: a content change must write a version, not a new template", firstID, id)
-						}
-						return nil
-					},
 				),
 			},
 		},
@@ -230,12 +294,14 @@ func checkTemplatesRoundTrip(t *testing.T) resource.TestCheckFunc {
 	}
 }
 
+// A static pool's template deleted outside Terraform is restored by the next apply (replicas = 0:
+// templates, no instances).
 func TestAccNodePool_templateDrift(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
-	cfg := poolConfig(cluster, "", generalPool)
+	cfg := staticPoolConfig(cluster, "", m5Static(0))
 	var deleted string
 
 	resource.Test(t, resource.TestCase{
@@ -247,10 +313,13 @@ func TestAccNodePool_templateDrift(t *testing.T) {
 		Steps: []resource.TestStep{
 			{
 				Config: cfg,
-				Check: func(s *terraform.State) error {
+				Check: resource.ComposeAggregateTestCheckFunc(checkTemplatesRoundTrip(t), func(s *terraform.State) error {
 					deleted = s.RootModule().Resources[nodePoolRes].Primary.Attributes["launch_templates.0.id"]
+					if deleted == "" {
+						return fmt.Errorf("the static pool recorded no template id")
+					}
 					return nil
-				},
+				}),
 			},
 			{
 				// Someone deletes a template: the plan restores it.
@@ -285,6 +354,155 @@ func TestAccNodePool_templateDrift(t *testing.T) {
 			},
 		},
 	})
+}
+
+// A dynamic pool's apply writes nothing to EC2: Karpenter builds its own launch templates from
+// the EC2NodeClass. Counted twice: the provider's launch-template calls, and EC2's templates.
+func TestAccNodePool_dynamicCreatesNoLaunchTemplates(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	cfg := poolConfig(cluster, "", generalPool)
+	rec := &callRecorder{}
+	noWrites := func(*terraform.State) error {
+		calls := rec.Calls("EC2.")
+		if calls["EC2.DescribeLaunchTemplates"] == 0 {
+			return fmt.Errorf("the recorder saw no launch-template listing (the claim check lists them): %v", calls)
+		}
+		for _, op := range []string{"EC2.CreateLaunchTemplate", "EC2.CreateLaunchTemplateVersion", "EC2.ModifyLaunchTemplate", "EC2.DeleteLaunchTemplate", "EC2.CreateFleet"} {
+			if calls[op] > 0 {
+				return fmt.Errorf("%s called %d times for a dynamic pool", op, calls[op])
+			}
+		}
+		return nil
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(rec),
+		CheckDestroy: resource.ComposeAggregateTestCheckFunc(checkClusterClean(t, cluster), func(s *terraform.State) error {
+			if n := rec.Calls("EC2.")["EC2.DeleteLaunchTemplate"]; n > 0 {
+				return fmt.Errorf("destroying a dynamic pool deleted %d launch templates", n)
+			}
+			return nil
+		}),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				Check: resource.ComposeAggregateTestCheckFunc(noTemplatesCreated(t, nodePoolRes, cluster), noWrites,
+					resource.TestCheckResourceAttrSet(nodePoolRes, "owner_id")),
+			},
+			// Refresh finds no template and reports no drift: the plan is empty.
+			{Config: cfg, PlanOnly: true, Check: noWrites},
+		},
+	})
+}
+
+// Migration: templates a dynamic pool's owner created with an earlier provider version (here
+// written with the SDK, with the ownership tags such a version wrote) are deleted by the next
+// apply, also when the state already records none; another owner's template of the same pool
+// name stays untouched.
+func TestAccNodePool_dynamicDeletesOwnedTemplates(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	cfg := poolConfig(cluster, "", generalPool)
+	owner := fleet.NewOwnerID()
+	ownerTags := func(o string) map[string]string {
+		return map[string]string{launchplan.TagNodePool: "general", launchplan.TagCluster: cluster, launchplan.TagNodeClass: "default",
+			launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagOwner: o}
+	}
+	otherTags := ownerTags(fleet.NewOwnerID())
+	var foreign string
+	var legacy []string
+	ownedLeft := func(*terraform.State) error {
+		if got := templatesTagged(t, ownerTags(owner)); len(got) > 0 {
+			return fmt.Errorf("the pool's own templates are left: %v", got)
+		}
+		return templateKept(t, foreign)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy: func(*terraform.State) error {
+			if err := templateKept(t, foreign); err != nil {
+				return err
+			}
+			got := templatesTagged(t, map[string]string{launchplan.TagCluster: cluster})
+			if len(got) != 1 || got[foreign] == "" {
+				return fmt.Errorf("after destroy, want only the other owner's template %s of the cluster, got %v", foreign, got)
+			}
+			return nil
+		},
+		Steps: []resource.TestStep{
+			{
+				// What an earlier version left: two templates of the owner, and another owner's.
+				PreConfig: func() {
+					foreign = createLookAlike(t, cluster+"/general/other00001", otherTags)
+					legacy = []string{createLookAlike(t, cluster+"/general/legacy0001", ownerTags(owner)),
+						createLookAlike(t, cluster+"/general/legacy0002", ownerTags(owner))}
+				},
+				Config:             cfg,
+				ResourceName:       nodePoolRes,
+				ImportState:        true,
+				ImportStateId:      "general/" + owner,
+				ImportStatePersist: true,
+				ImportStateCheck: func(s []*terraform.InstanceState) error {
+					a := importedPool(s)
+					if a == nil || a["owner_id"] != owner || a["launch_templates.#"] != "2" {
+						return fmt.Errorf("import of the owner's pool: %v", a)
+					}
+					for i := range 2 {
+						if id := a[fmt.Sprintf("launch_templates.%d.id", i)]; !slices.Contains(legacy, id) {
+							return fmt.Errorf("imported template id %q is not one of the owner's %v", id, legacy)
+						}
+					}
+					return nil
+				},
+			},
+			{
+				// The plan drops the ids; the apply deletes the owner's templates only.
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(ownedLeft, resource.TestCheckResourceAttr(nodePoolRes, "owner_id", owner),
+					func(s *terraform.State) error {
+						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+						for i := 0; a[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
+							if id, ok := a[fmt.Sprintf("launch_templates.%d.id", i)]; ok {
+								return fmt.Errorf("launch_templates.%d.id = %q after the migration", i, id)
+							}
+						}
+						return nil
+					}),
+			},
+			{Config: cfg, PlanOnly: true},
+			{
+				// One more left behind (say, a delete that failed): refresh finds it, apply deletes it.
+				PreConfig: func() { createLookAlike(t, cluster+"/general/legacy0003", ownerTags(owner)) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+				}},
+				Check: ownedLeft,
+			},
+			{Config: cfg, PlanOnly: true},
+		},
+	})
+}
+
+// templateKept fails unless the template exists, never written to since it was created.
+func templateKept(t *testing.T, id string) error {
+	out, err := acctest.EC2(t).DescribeLaunchTemplates(context.Background(), &ec2.DescribeLaunchTemplatesInput{LaunchTemplateIds: []string{id}})
+	if err != nil || len(out.LaunchTemplates) != 1 {
+		return fmt.Errorf("another owner's template %s is gone: %v", id, err)
+	}
+	if v := aws.ToInt64(out.LaunchTemplates[0].LatestVersionNumber); v != 1 {
+		return fmt.Errorf("another owner's template %s was written to: latest version %d", id, v)
+	}
+	return nil
 }
 
 // expectNoPoolTemplates fails when templates tagged for the pool are left behind.
@@ -339,31 +557,43 @@ func TestAccNodePool_efaClass(t *testing.T) {
       { key = "node.kubernetes.io/instance-type", operator = "In", values = ["p4de.24xlarge", "c5n.18xlarge", "m5.large"] },
     ]
   }`
+	efaGroups := resource.ComposeAggregateTestCheckFunc(
+		// m5.large has no EFA: filtered out.
+		resource.TestCheckResourceAttr(nodePoolRes, "instance_types.#", "2"),
+		resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "p4de.24xlarge"),
+		resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "c5n.18xlarge"),
+		resource.TestCheckResourceAttr(nodePoolRes, "max_pods.%", "2"),
+		// p4de: one efa interface per card, device 0 on card 0, 1 elsewhere.
+		resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
+			"network_interfaces.#":                "4",
+			"network_interfaces.0.interface_type": "efa", "network_interfaces.0.network_card_index": "0", "network_interfaces.0.device_index": "0",
+			"network_interfaces.3.interface_type": "efa", "network_interfaces.3.network_card_index": "3", "network_interfaces.3.device_index": "1",
+		}),
+		resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
+			"network_interfaces.#": "1", "network_interfaces.0.interface_type": "efa",
+		}),
+	)
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
 		CheckDestroy:             checkClusterClean(t, cluster),
-		Steps: []resource.TestStep{{
-			Config: poolConfig(cluster, class, pool),
-			Check: resource.ComposeAggregateTestCheckFunc(
-				// m5.large has no EFA: filtered out.
-				resource.TestCheckResourceAttr(nodePoolRes, "instance_types.#", "2"),
-				resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "p4de.24xlarge"),
-				resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "c5n.18xlarge"),
-				resource.TestCheckResourceAttr(nodePoolRes, "max_pods.%", "2"),
-				// p4de: one efa interface per card, device 0 on card 0, 1 elsewhere.
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
-					"network_interfaces.#":                "4",
-					"network_interfaces.0.interface_type": "efa", "network_interfaces.0.network_card_index": "0", "network_interfaces.0.device_index": "0",
-					"network_interfaces.3.interface_type": "efa", "network_interfaces.3.network_card_index": "3", "network_interfaces.3.device_index": "1",
-				}),
-				resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_templates.*", map[string]string{
-					"network_interfaces.#": "1", "network_interfaces.0.interface_type": "efa",
-				}),
-				checkTemplatesRoundTrip(t),
-				checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
-			),
-		}},
+		Steps: []resource.TestStep{
+			{
+				// Dynamic: the groups are planned, nothing is written.
+				Config: poolConfig(cluster, class, pool),
+				Check: resource.ComposeAggregateTestCheckFunc(efaGroups, noTemplatesCreated(t, nodePoolRes, cluster),
+					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes)),
+			},
+			{
+				// Static (replicas = 0, a replacement): the same groups as templates in EC2, interfaces
+				// as planned.
+				Config: staticPoolConfig(cluster, class, pool+"\n  replicas = 0"),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionReplace),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(efaGroups, checkTemplatesRoundTrip(t)),
+			},
+		},
 	})
 }
 

@@ -127,10 +127,10 @@ func expectTemplateSecurity(t *testing.T, tokens string, hopLimit int32, classSc
 	}
 }
 
-// TestAccSecurity_ownershipAndIMDS: the templates default to IMDSv2 with hop limit 1, a class
-// setting changes that, the class's user data is merged into the generated one, and a
-// template that looks like the pool's but lacks the managed-by tag is neither written to nor
-// deleted.
+// TestAccSecurity_ownershipAndIMDS: a static pool's templates (replicas = 0: templates only)
+// default to IMDSv2 with hop limit 1, a class setting changes that, the class's user data is
+// merged into the generated one, and a template that looks like the pool's but lacks the
+// managed-by tag is neither written to nor deleted.
 func TestAccSecurity_ownershipAndIMDS(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -174,7 +174,7 @@ func TestAccSecurity_ownershipAndIMDS(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: poolConfig(cluster, "", generalPool),
+				Config: staticPoolConfig(cluster, "", m5Static(0)),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expectTemplateSecurity(t, "required", 1, ""),
 					resource.TestCheckResourceAttr(nodeClassRes, "metadata_options.http_tokens", "required"),
@@ -184,7 +184,7 @@ func TestAccSecurity_ownershipAndIMDS(t *testing.T) {
 				),
 			},
 			{
-				Config: poolConfig(cluster, hop2, generalPool),
+				Config: staticPoolConfig(cluster, hop2, m5Static(0)),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					expectTemplateSecurity(t, "required", 2, "echo class-user-data-marker"),
 					resource.TestCheckResourceAttr(nodeClassRes, "metadata_options.http_put_response_hop_limit", "2"),
@@ -211,7 +211,8 @@ func TestAccSecurity_credentialsNotLogged(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 
-	cfg := strings.Replace(poolConfig(cluster, "", generalPool), "  region = ",
+	// A static pool (0 replicas): it writes launch templates, so the log holds mutating calls too.
+	cfg := strings.Replace(staticPoolConfig(cluster, "", m5Static(0)), "  region = ",
 		fmt.Sprintf("  access_key = %q\n  secret_key = %q\n  region = ", accessKey, secretKey), 1)
 	if !strings.Contains(cfg, secretKey) {
 		t.Fatal("the credentials are not in the provider block")
@@ -269,19 +270,15 @@ func TestAccSecurity_credentialsNotLogged(t *testing.T) {
 	t.Logf("debug log: %d bytes, %d lines, no credential in it", len(raw), strings.Count(log, "\n"))
 }
 
-// TestAccSecurity_sameNameTemplateNotAdopted: a template with exactly the name the pool plans,
-// but without the managed-by tag, is not adopted: the apply fails naming it, and the template
-// is neither written to nor deleted.
+// TestAccSecurity_sameNameTemplateNotAdopted: a template with exactly the name a static pool
+// plans, but without the managed-by tag, is not adopted: the apply fails naming it, and the
+// template is neither written to nor deleted.
 func TestAccSecurity_sameNameTemplateNotAdopted(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
-	pool := `
-  template = {
-    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
-  }`
-	cfg := poolConfig(cluster, "", pool)
+	cfg := staticPoolConfig(cluster, "", m5Static(0))
 	tags := map[string]string{launchplan.TagNodePool: "general", launchplan.TagCluster: cluster, "Name": "same-name"}
 	var name, lookAlike string
 	resource.Test(t, resource.TestCase{

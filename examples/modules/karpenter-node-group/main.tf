@@ -96,8 +96,8 @@ output "node_class_manifest" {
 }
 
 output "node_pool_manifests" {
-  description = "NodePool YAML per pool."
-  value       = { for k, p in karpenter_node_pool.this : k => p.manifest }
+  description = "NodePool YAML per pool (pools with a manifest: static pools have none)."
+  value       = { for k, p in karpenter_node_pool.this : k => p.manifest if p.manifest != null }
 }
 
 output "launch_plans" {
