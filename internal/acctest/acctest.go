@@ -113,16 +113,20 @@ func EC2(t testing.TB) *ec2.Client {
 
 // sdkEC2 is the shared client, built once.
 func sdkEC2() *ec2.Client {
-	clientOnce.Do(func() {
-		client = ec2.New(ec2.Options{
-			Region:       Region(),
-			BaseEndpoint: aws.String(Endpoint()),
-			Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-			Retryer:      retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = 5 }),
-			HTTPClient:   &http.Client{Timeout: 60 * time.Second},
-		})
-	})
+	clientOnce.Do(func() { client = ec2.NewFromConfig(sdkConfig()) })
 	return client
+}
+
+// sdkConfig is the SDK configuration of every fixture client (EC2, IAM, SSM): the test
+// endpoint and region, the emulator's credentials, a few retries.
+func sdkConfig() aws.Config {
+	return aws.Config{
+		Region:       Region(),
+		BaseEndpoint: aws.String(Endpoint()),
+		Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
+		Retryer:      func() aws.Retryer { return retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = 5 }) },
+		HTTPClient:   &http.Client{Timeout: 60 * time.Second},
+	}
 }
 
 // RandomName returns prefix-<8 hex chars>, unique enough to isolate parallel tests.

@@ -4,14 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 	smithy "github.com/aws/smithy-go"
@@ -26,15 +22,7 @@ var (
 )
 
 func newIAM() *iam.Client {
-	iamOnce.Do(func() {
-		iamClient = iam.New(iam.Options{
-			Region:       Region(),
-			BaseEndpoint: aws.String(Endpoint()),
-			Credentials:  credentials.NewStaticCredentialsProvider("test", "test", ""),
-			Retryer:      retry.NewStandard(func(o *retry.StandardOptions) { o.MaxAttempts = 5 }),
-			HTTPClient:   &http.Client{Timeout: 60 * time.Second},
-		})
-	})
+	iamOnce.Do(func() { iamClient = iam.NewFromConfig(sdkConfig()) })
 	return iamClient
 }
 

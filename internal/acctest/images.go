@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/http"
 	"slices"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
@@ -100,8 +98,7 @@ func CopyImage(t testing.TB, arch, name string, tags map[string]string) string {
 func PutParameter(t testing.TB, name, value string) {
 	t.Helper()
 	PreCheck(t)
-	c := ssm.New(ssm.Options{Region: Region(), BaseEndpoint: aws.String(Endpoint()),
-		Credentials: credentials.NewStaticCredentialsProvider("test", "test", ""), HTTPClient: &http.Client{Timeout: 60 * time.Second}})
+	c := ssm.NewFromConfig(sdkConfig())
 	if _, err := c.PutParameter(Context(t), &ssm.PutParameterInput{Name: aws.String(name), Value: aws.String(value),
 		Type: ssmtypes.ParameterTypeString, Overwrite: aws.Bool(true)}); err != nil {
 		t.Fatalf("PutParameter %s: %v", name, err)

@@ -10,8 +10,6 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -108,24 +106,13 @@ func profileHolds(t *testing.T, cluster, name, role string) resource.TestCheckFu
 // templatesUseProfile checks that every launch template of the pool names the instance profile.
 func templatesUseProfile(t *testing.T, cluster, pool, profile string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		ctx := context.Background()
-		c := acctest.EC2(t)
-		lts, err := c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{Filters: []ec2types.Filter{
-			{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
-			{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
-		}})
-		if err != nil || len(lts.LaunchTemplates) == 0 {
-			return fmt.Errorf("pool templates: %v (%d)", err, len(lts.LaunchTemplates))
+		templates, err := poolTemplateDefaults(t, cluster, pool)
+		if err != nil {
+			return err
 		}
-		for _, lt := range lts.LaunchTemplates {
-			v, err := c.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
-				LaunchTemplateId: lt.LaunchTemplateId, Versions: []string{"$Default"}})
-			if err != nil || len(v.LaunchTemplateVersions) != 1 {
-				return fmt.Errorf("template %s: %v", aws.ToString(lt.LaunchTemplateName), err)
-			}
-			ip := v.LaunchTemplateVersions[0].LaunchTemplateData.IamInstanceProfile
-			if ip == nil || aws.ToString(ip.Name) != profile {
-				return fmt.Errorf("template %s: IamInstanceProfile %+v, want name %s", aws.ToString(lt.LaunchTemplateName), ip, profile)
+		for name, data := range templates {
+			if ip := data.IamInstanceProfile; ip == nil || aws.ToString(ip.Name) != profile {
+				return fmt.Errorf("template %s: IamInstanceProfile %+v, want name %s", name, ip, profile)
 			}
 		}
 		return nil

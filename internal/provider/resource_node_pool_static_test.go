@@ -638,38 +638,52 @@ func TestAccNodePool_staticDriftCrash(t *testing.T) {
 	}
 }
 
-// templatesJoin reads the default version of each of the pool's launch templates from EC2 and
-// checks that its user data parses as a MIME document whose nodeadm NodeConfig names the cluster
-// with the provider's endpoint, CA bundle and service CIDR: what a node needs to join.
+// poolTemplateDefaults reads the default version of each of the pool's launch templates from
+// EC2, by template name; it fails when the pool has none.
+func poolTemplateDefaults(t *testing.T, cluster, pool string) (map[string]*ec2types.ResponseLaunchTemplateData, error) {
+	ctx := context.Background()
+	c := acctest.EC2(t)
+	lts, err := c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{Filters: []ec2types.Filter{
+		{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
+		{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
+	}})
+	if err != nil || len(lts.LaunchTemplates) == 0 {
+		return nil, fmt.Errorf("pool templates: %v (%d)", err, len(lts.LaunchTemplates))
+	}
+	out := map[string]*ec2types.ResponseLaunchTemplateData{}
+	for _, lt := range lts.LaunchTemplates {
+		v, err := c.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
+			LaunchTemplateId: lt.LaunchTemplateId, Versions: []string{"$Default"}})
+		if err != nil || len(v.LaunchTemplateVersions) != 1 {
+			return nil, fmt.Errorf("template %s: %v", aws.ToString(lt.LaunchTemplateName), err)
+		}
+		out[aws.ToString(lt.LaunchTemplateName)] = v.LaunchTemplateVersions[0].LaunchTemplateData
+	}
+	return out, nil
+}
+
+// templatesJoin checks that the user data of each of the pool's launch templates parses as a
+// MIME document whose nodeadm NodeConfig names the cluster with the provider's endpoint, CA
+// bundle and service CIDR: what a node needs to join.
 func templatesJoin(t *testing.T, cluster, pool string) resource.TestCheckFunc {
 	return func(*terraform.State) error {
-		ctx := context.Background()
-		c := acctest.EC2(t)
-		lts, err := c.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{Filters: []ec2types.Filter{
-			{Name: aws.String("tag:karpenter.sh/nodepool"), Values: []string{pool}},
-			{Name: aws.String("tag:karpenter.k8s.aws/cluster"), Values: []string{cluster}},
-		}})
-		if err != nil || len(lts.LaunchTemplates) == 0 {
-			return fmt.Errorf("pool templates: %v (%d)", err, len(lts.LaunchTemplates))
+		templates, err := poolTemplateDefaults(t, cluster, pool)
+		if err != nil {
+			return err
 		}
-		for _, lt := range lts.LaunchTemplates {
-			v, err := c.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
-				LaunchTemplateId: lt.LaunchTemplateId, Versions: []string{"$Default"}})
-			if err != nil || len(v.LaunchTemplateVersions) != 1 {
-				return fmt.Errorf("template %s: %v", aws.ToString(lt.LaunchTemplateName), err)
-			}
-			raw, err := base64.StdEncoding.DecodeString(aws.ToString(v.LaunchTemplateVersions[0].LaunchTemplateData.UserData))
+		for name, data := range templates {
+			raw, err := base64.StdEncoding.DecodeString(aws.ToString(data.UserData))
 			if err != nil {
 				return err
 			}
 			nc, err := nodeConfigOf(string(raw))
 			if err != nil {
-				return fmt.Errorf("template %s: %w\n%s", aws.ToString(lt.LaunchTemplateName), err, raw)
+				return fmt.Errorf("template %s: %w\n%s", name, err, raw)
 			}
 			want := map[string]string{"name": cluster, "apiServerEndpoint": testClusterEndpoint, "certificateAuthority": testClusterCA, "cidr": testServiceCIDR}
 			for k, w := range want {
 				if nc[k] != w {
-					return fmt.Errorf("template %s: NodeConfig spec.cluster.%s = %q, want %q", aws.ToString(lt.LaunchTemplateName), k, nc[k], w)
+					return fmt.Errorf("template %s: NodeConfig spec.cluster.%s = %q, want %q", name, k, nc[k], w)
 				}
 			}
 		}
