@@ -156,6 +156,18 @@ func expectInstances(t *testing.T, cluster, pool string, n int) resource.TestChe
 	}
 }
 
+// instancesRunImage checks that the pool's live instances run the image its class resolved.
+func instancesRunImage(t *testing.T, cluster, pool, image string) resource.TestCheckFunc {
+	return func(*terraform.State) error {
+		for _, i := range poolInstances(t, cluster, pool) {
+			if got := aws.ToString(i.ImageId); got != image {
+				return fmt.Errorf("instance %s runs %s, want the resolved image %s", aws.ToString(i.InstanceId), got, image)
+			}
+		}
+		return nil
+	}
+}
+
 // nodesInPlannedSubnets checks each node sits in the subnet the plan chose for its zone, and
 // that the nodes are spread over distinct zones when there are at most as many as zones.
 func nodesInPlannedSubnets(n int) resource.TestCheckFunc {
@@ -207,6 +219,8 @@ func TestAccNodePool_static(t *testing.T) {
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3), templatesJoin(t, cluster, pool),
+					instancesRunImage(t, cluster, pool, testAMI()),
+					resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.image_id", testAMI()),
 					resource.TestCheckNoResourceAttr(nodePoolRes, "manifest"), checkManifestValid(nodeClassRes),
 					outOfKarpenterGC(t, cluster, pool),
 					func(s *terraform.State) error {
