@@ -281,13 +281,14 @@ func testImportPool(t *testing.T, static bool) {
 					},
 				},
 				{
-					// The importing state took over and destroyed the pool: this state's plan would
-					// create a static pool again, and its destroy finds nothing of its owner left.
-					// A dynamic pool had nothing in EC2 to lose: its plan stays empty.
+					// The importing state took over and destroyed the pool and the class (whose
+					// instance profile it had adopted): this state's plan would create a static
+					// pool's nodes and the class's profile again, and its destroy finds nothing of
+					// its owners left. (A dynamic pool had nothing in EC2 to lose.)
 					PreConfig:          func() { <-done },
 					Config:             config,
 					PlanOnly:           true,
-					ExpectNonEmptyPlan: static,
+					ExpectNonEmptyPlan: true,
 				},
 			},
 		})

@@ -46,7 +46,7 @@ provider "karpenter" {
 
 resource "karpenter_node_class" "static" {
   name               = "static"
-  role               = "KarpenterNodeRole-%[1]s"
+  role               = "KarpenterNodeRole"
   ami_family         = "AL2023"
   ami_selector_terms = [{ id = %[8]q }]
 }
