@@ -62,10 +62,13 @@ func (r *nodeClassResource) planInstanceProfile(ctx context.Context, m *nodeClas
 		return ""
 	}
 	role := m.Role.ValueString()
-	if role == "" {
+	if role == "" && !m.Role.IsUnknown() {
 		return "" // validation requires one of the two
 	}
-	ok, err := ips.RoleExists(ctx, role)
+	ok, err := true, error(nil)
+	if !m.Role.IsUnknown() { // a role known only after apply is checked when apply adds it to the profile
+		ok, err = ips.RoleExists(ctx, role)
+	}
 	switch {
 	case err != nil:
 		diags.AddAttributeError(path.Root("role"), "Cannot read the IAM role", err.Error()+"\n\n"+iamPermissionsHint)

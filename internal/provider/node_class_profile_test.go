@@ -159,6 +159,8 @@ func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
 				Check: resource.ComposeAggregateTestCheckFunc(
 					profileHolds(t, cluster, profile, role), templatesUseProfile(t, cluster, pool, profile),
 					expectInstances(t, cluster, pool, 2), checkManifestValid(nodeClassRes),
+					// The nodes could join: each template's user data is a NodeConfig with the cluster's facts.
+					templatesJoin(t, cluster, pool),
 				),
 			},
 			{
@@ -324,3 +326,57 @@ func TestAccNodeClass_importAdoptsProfile(t *testing.T) {
 }
 
 var ownerIDRE = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
+// TestAccNodeClass_roleKnownAfterApply: a role from a resource of the same run (as with
+// terraform-aws-eks's karpenter submodule) leaves the class's resolution, its instance profile
+// name and the pools' plans known at plan; only the manifest, which names the role, waits.
+func TestAccNodeClass_roleKnownAfterApply(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	config := providerConfig(cluster) + `
+resource "terraform_data" "role" {
+  input = "KarpenterNodeRole"
+}
+
+resource "karpenter_node_class" "test" {
+  name               = "late-role"
+  role               = terraform_data.role.output
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "late-role"
+  node_class = karpenter_node_class.test.resolved
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }
+}
+`
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{{
+			Config: config,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("role")),
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(3)),
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets"), knownvalue.ListSizeExact(3)),
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("instance_profile"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^nodeplane-`+cluster+`-late-role-[0-9a-f]{10}$`))),
+				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("manifest")),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"),
+					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("m5.large")})),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.NotNull()),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
+			}},
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(nodeClassRes, "role", "KarpenterNodeRole"),
+				resource.TestMatchResourceAttr(nodeClassRes, "manifest", regexp.MustCompile(`role: KarpenterNodeRole\n`)),
+				checkManifestValid(nodeClassRes),
+			),
+		}},
+	})
+}

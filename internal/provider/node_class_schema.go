@@ -184,7 +184,8 @@ func nodeClassSchema() schema.Schema {
 					"tags":          optMap("Tags the AMI must carry."),
 				}},
 			},
-			"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan. Karpenter creates its own instance " +
+			"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan, unless it is known only after apply (a role " +
+				"created in the same run): then the plan resolves everything else, `manifest` waits for the role, and apply checks it. Karpenter creates its own instance " +
 				"profile for the nodes it launches; the provider creates one more, `resolved.instance_profile`, for the launch templates of " +
 				"static pools (`replicas`): named `nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside " +
 				"Karpenter's `/karpenter/` garbage collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the " +

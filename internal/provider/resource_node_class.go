@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
@@ -94,7 +95,10 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !req.State.Raw.IsNull() && stateOwner == "" {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("owner_id"), types.StringUnknown())...)
 	}
-	if !req.Config.Raw.IsFullyKnown() {
+	// A role known only after apply (e.g. created in the same run) changes nothing the plan
+	// resolves: only the manifest, which names it, waits for it.
+	roleUnknown := attributeUnknown(req.Config.Raw, "role")
+	if !knownBesides(req.Config.Raw, "role") {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
 		var c types.Object
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity"), &c)...)
@@ -109,6 +113,9 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	s := plan.spec(ctx, r.meta.ClusterName, &resp.Diagnostics)
+	if roleUnknown {
+		s.Role = roleKnownAfterApply // validated and rendered as a role; the manifest is unknown
+	}
 	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
 			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
@@ -169,6 +176,9 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		profile = s.InstanceProfile
 	}
 	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc)...)
+	if roleUnknown {
+		plan.Manifest = types.StringUnknown()
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -327,6 +337,38 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("placement_group"), types.ObjectUnknown(placementGroupAttrTypes))...)
+}
+
+// roleKnownAfterApply stands for a role the configuration knows only after apply, while the
+// plan validates and renders the rest of the class.
+const roleKnownAfterApply = "role-known-after-apply"
+
+// attributeUnknown reports whether the top-level attribute of an object value is unknown.
+func attributeUnknown(v tftypes.Value, name string) bool {
+	var attrs map[string]tftypes.Value
+	if v.IsNull() || !v.IsKnown() || v.As(&attrs) != nil {
+		return false
+	}
+	a, ok := attrs[name]
+	return ok && !a.IsKnown()
+}
+
+// knownBesides reports whether an object value is fully known once its top-level attribute
+// `name` is disregarded.
+func knownBesides(v tftypes.Value, name string) bool {
+	if v.IsFullyKnown() {
+		return true
+	}
+	var attrs map[string]tftypes.Value
+	if !v.IsKnown() || v.As(&attrs) != nil {
+		return false
+	}
+	for k, a := range attrs {
+		if k != name && !a.IsFullyKnown() {
+			return false
+		}
+	}
+	return true
 }
 
 func unknownOf(t attr.Type) attr.Value {
