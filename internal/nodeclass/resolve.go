@@ -90,7 +90,9 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 
 	if len(subnets) == 0 {
 		errs = append(errs, FieldError{Path: "subnet_selector_terms", Message: fmt.Sprintf(
-			"no subnet matched the %d subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. %s)",
+			"no subnet matched the %d subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. %s). "+
+				"Subnets created in the same run must be referenced from their resources (e.g. `id = aws_subnet.private.id`, or a tag value "+
+				"taken from them), not written as literals: the plan then waits for them and checks them at apply",
 			len(s.SubnetTerms), describeTerms(s.SubnetTerms))})
 	}
 	if len(groups) == 0 {

@@ -135,7 +135,8 @@ func TestResolveFieldErrors(t *testing.T) {
 				s.SubnetTerms = []discovery.SubnetTerm{{Tags: map[string]string{"b": "2", "a": "1"}}, {ID: "subnet-9"}}
 				return s
 			},
-			want: []wantErr{{"subnet_selector_terms", "no subnet matched the 2 subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. {a=1, b=2} OR subnet-9)"}},
+			want: []wantErr{{"subnet_selector_terms", "no subnet matched the 2 subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. {a=1, b=2} OR subnet-9). " +
+				"Subnets created in the same run must be referenced from their resources"}},
 		},
 		{
 			name: "no security group matched",
