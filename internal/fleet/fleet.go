@@ -54,6 +54,39 @@ type Stage struct {
 	// AfterLaunch, when set (by tests), runs after each successful CreateFleet; an error stops
 	// the apply there as a crash would: Result.Aborted is set and nothing may be saved.
 	AfterLaunch func(pool string) error
+	// Sleep waits between launch attempts that EC2 refused because the instance profile is not
+	// yet visible to it; default time.Sleep (honouring ctx). Tests make it instant.
+	Sleep func(ctx context.Context, d time.Duration) error
+}
+
+// Attempts and waits for an instance profile EC2 does not see yet: IAM makes a new profile
+// visible to EC2 within seconds, and a class applied in the same run as its static pool creates
+// its profile right before the pool's first launch.
+const (
+	profileAttempts = 6
+	profileBackoff  = 2 * time.Second // doubled each attempt: 2+4+8+16+32 s at most
+)
+
+// profileNotVisible reports whether EC2 refused every override because of the instance profile
+// name (Karpenter's IsInstanceProfileNotFound): the launch is then retried, with a new token.
+func profileNotVisible(errs []awsclient.FleetError) bool {
+	return len(errs) > 0 && !slices.ContainsFunc(errs, func(fe awsclient.FleetError) bool {
+		return fe.Code != "InvalidParameterValue" || !strings.Contains(fe.Message, "Invalid IAM Instance Profile name")
+	})
+}
+
+func (s Stage) sleep(ctx context.Context, d time.Duration) error {
+	if s.Sleep != nil {
+		return s.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // Error is a failure of the stage. OnReplicas marks failures to reach `replicas`.
@@ -246,6 +279,7 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 	tracker := launchplan.NewSubnetTracker(p.Subnets)
 	tags := map[string]string{}
 	maps.Copy(tags, p.Tags)
+	profileTries := 0 // shared by the zones: the profile becomes visible once
 	for _, zl := range launch {
 		remaining := zl.Count
 		for remaining > 0 {
@@ -274,6 +308,15 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 			if err != nil {
 				errs = append(errs, err.Error())
 				break
+			}
+			if len(ids) == 0 && profileNotVisible(fleetErrs) && profileTries < profileAttempts-1 {
+				// Nothing launched: a new attempt (new token) once EC2 sees the profile.
+				if err := s.sleep(ctx, profileBackoff<<profileTries); err != nil {
+					errs = append(errs, err.Error())
+					break
+				}
+				profileTries++
+				continue
 			}
 			launched = append(launched, ids...)
 			remaining -= len(ids)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -25,6 +26,9 @@ type fakeEC2 struct {
 	deleted    []string
 	now        time.Time
 	failLaunch error
+	// profileMissing answers that many launches with EC2's per-override error for an instance
+	// profile it does not see yet, launching nothing.
+	profileMissing int
 }
 
 func (f *fakeEC2) FindByTags(_ context.Context, tags map[string]string) ([]awsclient.Instance, error) {
@@ -56,6 +60,11 @@ func (f *fakeEC2) Launch(_ context.Context, req awsclient.LaunchRequest) ([]stri
 	}
 	f.launches++
 	f.tokens = append(f.tokens, req.ClientToken)
+	if f.profileMissing > 0 {
+		f.profileMissing--
+		return nil, []awsclient.FleetError{{Code: "InvalidParameterValue", InstanceType: req.Overrides[0].InstanceType, SubnetID: req.Overrides[0].SubnetID,
+			Message: "Value (nodeplane-c1-static-0123456789) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name"}}, nil
+	}
 	var ids []string
 	for range req.Count {
 		f.now = f.now.Add(time.Second)
@@ -304,5 +313,43 @@ func TestNewOwnerID(t *testing.T) {
 	a, b := NewOwnerID(), NewOwnerID()
 	if len(a) != 16 || a == b {
 		t.Errorf("owner ids %q %q", a, b)
+	}
+}
+
+// A profile created right before the pool's first launch: EC2 refuses it until IAM makes it
+// visible. The stage waits and tries again, each attempt with a new token, and gives up after
+// profileAttempts with EC2's message.
+func TestReconcileWaitsForANewInstanceProfile(t *testing.T) {
+	f := &fakeEC2{profileMissing: 2}
+	var waits []time.Duration
+	s := stageOf(f)
+	s.Sleep = func(_ context.Context, d time.Duration) error { waits = append(waits, d); return nil }
+	res := s.Reconcile(context.Background(), pool("o1", 2))
+	if len(res.Errors) > 0 || len(res.Live) != 2 {
+		t.Fatalf("errors %v, live %d", res.Errors, len(res.Live))
+	}
+	if !slices.Equal(waits, []time.Duration{profileBackoff, 2 * profileBackoff}) || f.launches != 4 {
+		t.Fatalf("waits %v, launches %d; want two growing waits and 2 refused + 2 launches", waits, f.launches)
+	}
+	if seen := map[string]bool{}; len(f.tokens) != 4 || func() bool {
+		for _, tok := range f.tokens {
+			if seen[tok] {
+				return true
+			}
+			seen[tok] = true
+		}
+		return false
+	}() {
+		t.Fatalf("tokens %v: every attempt needs its own", f.tokens)
+	}
+
+	// A profile that never appears: profileAttempts launches, then EC2's message on replicas.
+	f = &fakeEC2{profileMissing: 100}
+	s = stageOf(f)
+	s.Sleep = func(context.Context, time.Duration) error { return nil }
+	res = s.Reconcile(context.Background(), pool("o1", 1))
+	if len(res.Live) != 0 || len(res.Errors) == 0 || f.launches != profileAttempts ||
+		!strings.Contains(res.Errors[0].Error(), "Invalid IAM Instance Profile name") {
+		t.Fatalf("live %d, launches %d, errors %v", len(res.Live), f.launches, res.Errors)
 	}
 }
