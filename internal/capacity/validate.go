@@ -11,11 +11,17 @@ const maxNetworkInterfaces = 150
 // FieldError is a problem with one Settings field, named in snake_case as the
 // provider schema names it (for example "reserved_enis").
 type FieldError struct {
-	Field   string
+	Field string
+	// Entry is the list element of Field the problem is about (network_interfaces); nil for the
+	// field as a whole.
+	Entry   *int
 	Message string
 }
 
 func (e FieldError) Error() string {
+	if e.Entry != nil {
+		return fmt.Sprintf("%s[%d]: %s", e.Field, *e.Entry, e.Message)
+	}
 	return e.Field + ": " + e.Message
 }
 
@@ -41,17 +47,30 @@ func ValidateSettings(s Settings) []FieldError {
 	if s.BranchInterfaces != nil && *s.BranchInterfaces < 0 {
 		add("branch_interfaces", "must not be negative, got %d", *s.BranchInterfaces)
 	}
-	for _, msg := range interfaceProblems(s.NetworkInterfaces) {
-		add("network_interfaces", "%s", msg)
+	for _, p := range interfaceProblems(s.NetworkInterfaces) {
+		e := FieldError{Field: "network_interfaces", Message: p.msg}
+		if p.entry >= 0 {
+			e.Entry = &p.entry
+		}
+		errs = append(errs, e)
 	}
 	return errs
 }
 
+// interfaceProblem is one broken rule, about one entry (-1: the list).
+type interfaceProblem struct {
+	entry int
+	msg   string
+}
+
 // interfaceProblems applies the CRD's spec.networkInterfaces rules.
-func interfaceProblems(ifaces []Interface) []string {
-	var problems []string
+func interfaceProblems(ifaces []Interface) []interfaceProblem {
+	var problems []interfaceProblem
+	add := func(entry int, format string, args ...any) {
+		problems = append(problems, interfaceProblem{entry, fmt.Sprintf(format, args...)})
+	}
 	if len(ifaces) > maxNetworkInterfaces {
-		problems = append(problems, fmt.Sprintf("at most %d entries, got %d", maxNetworkInterfaces, len(ifaces)))
+		add(-1, "at most %d entries, got %d", maxNetworkInterfaces, len(ifaces))
 	}
 	type slot struct{ card, device int }
 	seen := make(map[slot]bool, len(ifaces))
@@ -59,7 +78,7 @@ func interfaceProblems(ifaces []Interface) []string {
 	primary := false
 	for i, f := range ifaces {
 		if f.NetworkCardIndex < 0 || f.DeviceIndex < 0 {
-			problems = append(problems, fmt.Sprintf("entry %d: network card and device indexes must not be negative", i))
+			add(i, "network card and device indexes must not be negative")
 		}
 		switch f.InterfaceType {
 		case InterfaceTypeInterface:
@@ -68,20 +87,20 @@ func interfaceProblems(ifaces []Interface) []string {
 			}
 		case InterfaceTypeEFAOnly:
 			if efaCards[f.NetworkCardIndex] {
-				problems = append(problems, fmt.Sprintf("entry %d: network card %d already has an efa-only interface", i, f.NetworkCardIndex))
+				add(i, "network card %d already has an efa-only interface", f.NetworkCardIndex)
 			}
 			efaCards[f.NetworkCardIndex] = true
 		default:
-			problems = append(problems, fmt.Sprintf("entry %d: interface type %q must be %q or %q", i, f.InterfaceType, InterfaceTypeInterface, InterfaceTypeEFAOnly))
+			add(i, "interface type %q must be %q or %q", f.InterfaceType, InterfaceTypeInterface, InterfaceTypeEFAOnly)
 		}
 		k := slot{f.NetworkCardIndex, f.DeviceIndex}
 		if seen[k] {
-			problems = append(problems, fmt.Sprintf("entry %d: duplicate network card %d / device %d", i, k.card, k.device))
+			add(i, "duplicate network card %d / device %d", k.card, k.device)
 		}
 		seen[k] = true
 	}
 	if len(ifaces) > 0 && !primary {
-		problems = append(problems, "must include the primary interface (network card 0, device 0, type \"interface\")")
+		add(-1, "must include the primary interface (network card 0, device 0, type \"interface\")")
 	}
 	return problems
 }

@@ -59,14 +59,14 @@ func TestTypesWithoutImageDropped(t *testing.T) {
 			t.Fatalf("c7g.large (arm64) planned with an amd64-only image")
 		}
 	}
-	if !hasProblem(p.Warnings, pathRequirements, "dropped 1 instance type", "arm64 (c7g.large)", "amd64 (ami-amd)") {
+	if !hasProblem(p.Warnings, pathRequirements.String(), "dropped 1 instance type", "arm64 (c7g.large)", "amd64 (ami-amd)") {
 		t.Fatalf("warnings %v, want the arm64 type named as dropped", p.Warnings)
 	}
 
 	// Only arm64 types allowed: nothing can launch, and the error names the architecture.
 	in.Requirements = []requirements.Requirement{req(requirements.LabelArch, requirements.OpIn, "arm64")}
 	_, errs = Build(in)
-	if !hasProblem(errs, pathRequirements, "none can be launched", "serves, arm64 (c7g.large)", "its images serve amd64 (ami-amd)") {
+	if !hasProblem(errs, pathRequirements.String(), "none can be launched", "serves, arm64 (c7g.large)", "its images serve amd64 (ami-amd)") {
 		t.Fatalf("errors %v, want one naming arm64", errs)
 	}
 }
@@ -81,7 +81,7 @@ func TestAliasVariantsServeAccelerators(t *testing.T) {
 
 	in.Class.AMIs = []nodeclass.AMI{std}
 	p := mustBuild(t, in)
-	if !hasProblem(p.Warnings, pathRequirements, "amd64 with a GPU (g5.xlarge)") {
+	if !hasProblem(p.Warnings, pathRequirements.String(), "amd64 with a GPU (g5.xlarge)") {
 		t.Fatalf("warnings %v, want the GPU type dropped for want of an nvidia image", p.Warnings)
 	}
 
@@ -103,7 +103,7 @@ func TestStaticPoolNeedsAnImage(t *testing.T) {
 	in.Bootstrap, in.Replicas = demoBootstrap, intPtr(2)
 	in.Class.AMIUnresolved = `alias "al2023@latest": none of its 5 public SSM parameters for Kubernetes 1.33 could be read`
 	_, errs := Build(in)
-	if !hasProblem(errs, pathReplicas, "needs an image", "none of its 5 public SSM parameters") {
+	if !hasProblem(errs, pathReplicas.String(), "needs an image", "none of its 5 public SSM parameters") {
 		t.Fatalf("errors %v", errs)
 	}
 	in.Replicas = nil // a dynamic pool leaves the alias to Karpenter

@@ -217,7 +217,7 @@ func TestBootstrapRequiredForStaticPools(t *testing.T) {
 			switch {
 			case tc.want == "" && len(errs) > 0:
 				t.Errorf("errors: %v", errs)
-			case tc.want != "" && (len(errs) != 1 || errs[0].Path != "replicas" || !strings.Contains(errs[0].Message, tc.want)):
+			case tc.want != "" && (len(errs) != 1 || errs[0].Path.String() != "replicas" || !strings.Contains(errs[0].Message, tc.want)):
 				t.Errorf("errors %v, want one on replicas containing %q", errs, tc.want)
 			}
 		})

@@ -166,7 +166,7 @@ func findTemplate(t *testing.T, p Plan, name string) LaunchTemplate {
 // hasProblem reports whether some problem is at path and contains every fragment.
 func hasProblem(ps []Problem, path string, fragments ...string) bool {
 	for _, p := range ps {
-		if p.Path != path {
+		if p.Path.String() != path {
 			continue
 		}
 		ok := true

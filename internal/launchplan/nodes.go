@@ -2,6 +2,7 @@ package launchplan
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"math/big"
 	"slices"
 	"strings"
@@ -27,7 +28,7 @@ func (b *builder) parseLimits() {
 		}
 		q, err := parseQuantity(v)
 		if err != nil {
-			b.fail(fmt.Sprintf("%s[%q]", pathLimits, k), "%v", err)
+			b.fail(pathLimits.Key(k), "%v", err)
 			continue
 		}
 		b.limits[k] = q
@@ -119,7 +120,8 @@ func (b *builder) capacity(launch []*eligible) (zones []ZoneCapacity, byIPs, byL
 // capacityWarnings warns when the limits (or replicas) allow more nodes than the pool's subnets
 // can address at max pods.
 func (b *builder) capacityWarnings(plan Plan) {
-	var path, what string
+	var path attrpath.Path
+	var what string
 	var want int
 	switch {
 	case b.in.Replicas != nil:

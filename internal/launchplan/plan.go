@@ -3,6 +3,7 @@ package launchplan
 import (
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"math/big"
 	"slices"
 	"sort"
@@ -16,10 +17,12 @@ import (
 )
 
 // Attribute paths of the node pool resource that problems point at.
-const (
-	pathRequirements = "template.requirements"
-	pathLimits       = "limits"
-	pathReplicas     = "replicas"
+var (
+	pathRequirements = attrpath.Of("template", "requirements")
+	pathLimits       = attrpath.Of("limits")
+	pathReplicas     = attrpath.Of("replicas")
+	pathNodeClass    = attrpath.Of("node_class")
+	pathPool         = attrpath.Path{} // the pool as a whole
 )
 
 // windowsBuilds are the node.kubernetes.io/windows-build values of the Windows AMI families.
@@ -42,7 +45,7 @@ var windowsBuilds = map[string]string{
 // into); Class.Zones is not consulted. Every eligible type gets a launch template, not only the
 // MaxInstanceTypes in the launch plan, so that a type Karpenter picks by real price has one.
 func Build(in Input) (Plan, []Problem) {
-	b := &builder{in: in, seen: map[Problem]bool{}}
+	b := &builder{in: in, seen: map[string]bool{}}
 	return b.build()
 }
 
@@ -60,7 +63,7 @@ type builder struct {
 
 	warnings []Problem
 	errs     []Problem
-	seen     map[Problem]bool
+	seen     map[string]bool // warnings given, by summary, path and message
 
 	noImage []string // kinds of eligible types no class image serves, e.g. "arm64", "amd64 with a GPU"
 }
@@ -77,15 +80,15 @@ type eligible struct {
 	group         int      // index into the launch templates
 }
 
-func (b *builder) warn(summary, path, format string, args ...any) {
+func (b *builder) warn(summary string, path attrpath.Path, format string, args ...any) {
 	p := Problem{Summary: summary, Path: path, Message: fmt.Sprintf(format, args...)}
-	if !b.seen[p] {
-		b.seen[p] = true
+	if key := p.Summary + "\x00" + p.Path.String() + "\x00" + p.Message; !b.seen[key] {
+		b.seen[key] = true
 		b.warnings = append(b.warnings, p)
 	}
 }
 
-func (b *builder) fail(path, format string, args ...any) {
+func (b *builder) fail(path attrpath.Path, format string, args ...any) {
 	b.errs = append(b.errs, Problem{Path: path, Message: fmt.Sprintf(format, args...)})
 }
 
@@ -95,7 +98,7 @@ func (b *builder) failed() (Plan, []Problem) {
 
 func (b *builder) build() (Plan, []Problem) {
 	if b.in.Catalog == nil {
-		b.fail("", "no instance-type catalog: the provider could not describe the region's instance types")
+		b.fail(pathPool, "no instance-type catalog: the provider could not describe the region's instance types")
 		return b.failed()
 	}
 	b.resolveSettings()
@@ -120,7 +123,7 @@ func (b *builder) build() (Plan, []Problem) {
 			"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
 		if i, got, ok := minValuesShortfall(b.in.Requirements, launch); ok {
 			r := b.in.Requirements[i]
-			b.warn(SummaryMinValuesAtRisk, fmt.Sprintf("%s[%d].min_values", pathRequirements, i),
+			b.warn(SummaryMinValuesAtRisk, pathRequirements.Index(i).Attr("min_values"),
 				"after truncation to %d instance types only %d distinct values of %q remain, below min_values %d; Karpenter orders by price "+
 					"and may keep others, but with the Strict min-values policy a launch can fail", MaxInstanceTypes, got, r.Key, *r.MinValues)
 		}
@@ -199,7 +202,7 @@ func (b *builder) consistencyWarning(types []*eligible) {
 	if len(names) > 5 {
 		list = strings.Join(names[:5], ", ") + fmt.Sprintf(" and %d more", len(names)-5)
 	}
-	b.warn(SummaryMaxPodsDisagree, "node_class", "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
+	b.warn(SummaryMaxPodsDisagree, pathNodeClass, "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
 		"the kubelet runs %d. %s", len(names), list, first.it.Name, first.res.KarpenterAssumedPods, first.res.MaxPods, first.res.Reason)
 }
 
@@ -221,7 +224,7 @@ func (b *builder) resolveSettings() {
 	}
 	b.settings.NetworkInterfaces = b.ifaces
 	for _, e := range capacity.ValidateSettings(b.settings) {
-		b.fail("", "node class %q: %s: %s", c.Name, e.Field, e.Message)
+		b.fail(pathPool, "node class %q: %s: %s", c.Name, e.Field, e.Message)
 	}
 }
 
@@ -240,7 +243,7 @@ func (b *builder) resolveZones() {
 	}
 	slices.Sort(b.classZones)
 	if len(b.classZones) == 0 {
-		b.fail("", "node class %q has no subnets, so the pool has no zone to launch into", c.Name)
+		b.fail(pathPool, "node class %q has no subnets, so the pool has no zone to launch into", c.Name)
 		return
 	}
 	zoneIDs := make([]string, 0, len(b.classZones))
@@ -261,14 +264,14 @@ func (b *builder) resolveZones() {
 		case r.Key == requirements.LabelZone:
 			for _, v := range r.Values {
 				if _, ok := best[v]; !ok {
-					b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+					b.fail(pathRequirements.Index(i).Attr("values"),
 						"zone %q has no subnet of node class %q; the class's zones are %s", v, c.Name, strings.Join(b.classZones, ", "))
 				}
 			}
 		case r.Key == requirements.LabelZoneID && allZoneIDs:
 			for _, v := range r.Values {
 				if _, ok := zoneOfID[v]; !ok {
-					b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, i),
+					b.fail(pathRequirements.Index(i).Attr("values"),
 						"zone ID %q has no subnet of node class %q; the class's zone IDs are %s", v, c.Name, strings.Join(zoneIDs, ", "))
 				}
 			}
@@ -300,7 +303,7 @@ func (b *builder) resolveZones() {
 			if p, ok := pods[z]; ok {
 				zp.PodSubnetID, zp.PodSubnetAvailableIPs = p.ID, p.AvailableIPs
 			} else {
-				b.warn(SummaryNoPodSubnet, "", "custom networking is on but node class %q has no pod subnet in zone %s; pods on nodes there get no IPs",
+				b.warn(SummaryNoPodSubnet, pathPool, "custom networking is on but node class %q has no pod subnet in zone %s; pods on nodes there get no IPs",
 					c.Name, z)
 			}
 		}
@@ -322,7 +325,7 @@ func (b *builder) resolveCapacityTypes() {
 			first = i
 		}
 		if r.Operator == requirements.OpIn && slices.Contains(r.Values, requirements.CapacityTypeReserved) {
-			b.warn(SummaryReservedIgnored, fmt.Sprintf("%s[%d].values", pathRequirements, i),
+			b.warn(SummaryReservedIgnored, pathRequirements.Index(i).Attr("values"),
 				"capacity type %q is ignored: the provider manages no capacity reservations, so nodes launch as on-demand or spot only",
 				requirements.CapacityTypeReserved)
 		}
@@ -334,7 +337,7 @@ func (b *builder) resolveCapacityTypes() {
 	b.capTypes = requirements.AllowedValues(b.in.Requirements, requirements.LabelCapacityType,
 		[]string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand})
 	if len(b.capTypes) == 0 {
-		b.fail(fmt.Sprintf("%s[%d].values", pathRequirements, first),
+		b.fail(pathRequirements.Index(first).Attr("values"),
 			"the capacity-type requirements allow neither on-demand nor spot; the provider launches only those (reserved needs capacity reservations)")
 	}
 }
@@ -425,7 +428,7 @@ func (b *builder) eligibleTypes() []*eligible {
 	res, err := b.in.Catalog.Select(perType, opts)
 	var mv *requirements.MinValuesError
 	if errors.As(err, &mv) {
-		b.fail(fmt.Sprintf("%s[%d].min_values", pathRequirements, origIndex[mv.Index]),
+		b.fail(pathRequirements.Index(origIndex[mv.Index]).Attr("min_values"),
 			"requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
 			mv.Key, mv.Want, mv.Got)
 		return nil
@@ -533,7 +536,7 @@ func (b *builder) eligibleTypes() []*eligible {
 		if len(summary) > 0 {
 			msg += " after the node class's filters: " + strings.Join(summary, "; ")
 		}
-		b.fail(fmt.Sprintf("%s[%d].min_values", pathRequirements, i), "%s", msg)
+		b.fail(pathRequirements.Index(i).Attr("min_values"), "%s", msg)
 		return nil
 	}
 	return out

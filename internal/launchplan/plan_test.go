@@ -563,7 +563,7 @@ func TestIPWarning(t *testing.T) {
 				t.Errorf("warnings = %v, want the IP warning at %s", plan.Warnings, tc.wantPath)
 			}
 			for _, w := range plan.Warnings {
-				if tc.wantPath == "" && (w.Path == "limits" || w.Path == "replicas") {
+				if tc.wantPath == "" && (w.Path.String() == "limits" || w.Path.String() == "replicas") {
 					t.Errorf("unexpected warning %v", w)
 				}
 			}

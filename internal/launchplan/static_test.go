@@ -75,14 +75,14 @@ func TestConsistencyWarning(t *testing.T) {
 	in := baseInput()
 	in.Requirements = []requirements.Requirement{onlyTypes("m5.large")}
 	for _, w := range mustBuild(t, in).Warnings {
-		if w.Path == "node_class" {
+		if w.Path.String() == "node_class" {
 			t.Fatalf("secondary IPs: Karpenter and the kubelet agree, got %v", w)
 		}
 	}
 	in.Class.CNI.PrefixDelegation = true
 	var found bool
 	for _, w := range mustBuild(t, in).Warnings {
-		if w.Path == "node_class" {
+		if w.Path.String() == "node_class" {
 			found = true
 			if !strings.Contains(w.Message, "m5.large Karpenter assumes 29") || !strings.Contains(w.Message, "runs 110") {
 				t.Fatalf("warning does not name the numbers: %s", w.Message)

@@ -51,7 +51,7 @@ func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
 	}
 	for _, lt := range lts {
 		if len(lt.NetworkInterfaces) > 1 && b.in.Class.AssociatePublicIPAddress != nil {
-			b.warn(SummaryPublicIPInterfaces, "", "node class %q sets associate_public_ip_address and launch template %s has %d network interfaces; "+
+			b.warn(SummaryPublicIPInterfaces, pathPool, "node class %q sets associate_public_ip_address and launch template %s has %d network interfaces; "+
 				"EC2 rejects a public IP with several interfaces (InvalidParameterCombination)",
 				b.in.Class.Name, lt.Name, len(lt.NetworkInterfaces))
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -214,15 +215,9 @@ type LaunchTemplate struct {
 	Tags               map[string]string // class tags + ownership tags
 }
 
-// Problem is an error or warning at an attribute path of the node pool (Terraform notation,
-// e.g. `template.requirements[2].values`); Path "" means the resource as a whole.
-type Problem struct {
-	// Summary names the kind of finding, one per kind, so Terraform does not fold different
-	// findings into "similar warnings"; "" for errors (the caller's summary applies).
-	Summary string
-	Path    string
-	Message string
-}
+// Problem is an error or warning at an attribute path of the node pool: the node pool
+// package's, so validation and planning speak one vocabulary.
+type Problem = nodepool.Problem
 
 // Summaries of the planner's warnings.
 const (

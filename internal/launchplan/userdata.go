@@ -33,7 +33,7 @@ const (
 func (b *builder) userData(maxPods int) string {
 	user := b.in.Class.UserData
 	if b.in.ClusterName == "" && b.family != capacity.FamilyCustom {
-		b.warn(SummaryNoClusterName, "", "the provider has no cluster name, so the %s user data cannot name the cluster and nodes will not join; "+
+		b.warn(SummaryNoClusterName, pathPool, "the provider has no cluster name, so the %s user data cannot name the cluster and nodes will not join; "+
 			"set the provider's cluster_name", b.family)
 	}
 	switch {
@@ -46,7 +46,7 @@ func (b *builder) userData(maxPods int) string {
 		return b.windows(user, maxPods)
 	case b.family == capacity.FamilyCustom:
 		if strings.TrimSpace(user) == "" {
-			b.warn(SummaryCustomMaxPods, "", "Custom AMI family: the kubelet will not be told max pods; node class %q has no user data, "+
+			b.warn(SummaryCustomMaxPods, pathPool, "Custom AMI family: the kubelet will not be told max pods; node class %q has no user data, "+
 				"so the AMI must bootstrap itself with max pods %d", b.in.Class.Name, maxPods)
 		}
 		return user
@@ -227,7 +227,7 @@ func (b *builder) bottlerocket(user string, maxPods int) string {
 		section := make([]string, 0, end-start+len(t.keys))
 		for _, l := range lines[start+1 : end] {
 			if key, ok := tomlKey(l); ok && slices.Contains(t.keys, key) {
-				b.warn(SummaryUserDataReplaced, "", "node class %q's user data sets %s.%s; the provider's value replaces it", b.in.Class.Name, t.header, key)
+				b.warn(SummaryUserDataReplaced, pathPool, "node class %q's user data sets %s.%s; the provider's value replaces it", b.in.Class.Name, t.header, key)
 				continue
 			}
 			section = append(section, l)
@@ -347,7 +347,7 @@ func (b *builder) userParts(user string) []mimePart {
 		return parts
 	}
 	if isMIME {
-		b.warn(SummaryUserDataMIME, "", "node class %q's user data looks like a MIME multipart document but could not be read (%v); it is kept as one part",
+		b.warn(SummaryUserDataMIME, pathPool, "node class %q's user data looks like a MIME multipart document but could not be read (%v); it is kept as one part",
 			b.in.Class.Name, err)
 	}
 	trimmed := strings.TrimSpace(user)

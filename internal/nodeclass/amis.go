@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"math"
 	"slices"
@@ -112,7 +113,7 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 		if err != nil {
 			var ae aliasError
 			if errors.As(err, &ae) {
-				f.Errors = append(f.Errors, FieldError{Path: "ami_selector_terms[0].alias", Message: ae.Error()})
+				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(0).Attr("alias"), Message: ae.Error()})
 				return res, f, nil
 			}
 			return res, f, err
@@ -135,16 +136,16 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 			v, err := api.GetParameter(ctx, t.SSMParameter)
 			switch {
 			case errors.Is(err, discovery.ErrParameterNotFound):
-				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i),
+				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"),
 					Message: fmt.Sprintf("SSM parameter %q does not exist (in this account and region)", t.SSMParameter)})
 				found[i] = true // reported already
 				continue
 			case err != nil:
-				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i), Message: err.Error()})
+				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"), Message: err.Error()})
 				found[i] = true
 				continue
 			case !strings.HasPrefix(v, "ami-"):
-				f.Errors = append(f.Errors, FieldError{Path: fmt.Sprintf("ami_selector_terms[%d].ssm_parameter", i),
+				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"),
 					Message: fmt.Sprintf("SSM parameter %q holds %q, which is not an AMI id", t.SSMParameter, v)})
 				found[i] = true
 				continue
@@ -195,7 +196,7 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 		if found[i] {
 			continue
 		}
-		e := FieldError{Path: fmt.Sprintf("ami_selector_terms[%d]", i), Message: notes[i]}
+		e := FieldError{Path: attrpath.Of("ami_selector_terms").Index(i), Message: notes[i]}
 		if len(res.AMIs) == 0 {
 			f.Errors = append(f.Errors, e)
 		} else {

@@ -152,13 +152,13 @@ func TestResolveAMIsSSMParameter(t *testing.T) {
 		{[]AMITerm{{Name: "nothing-*"}}, "ami_selector_terms[0]", "no available image matched name=nothing-*, owners self, amazon"},
 	} {
 		_, f, err := ResolveAMIs(context.Background(), api, c.terms, "", amiNow)
-		if err != nil || len(f.Errors) != 1 || f.Errors[0].Path != c.path || !strings.Contains(f.Errors[0].Message, c.want) {
+		if err != nil || len(f.Errors) != 1 || f.Errors[0].Path.String() != c.path || !strings.Contains(f.Errors[0].Message, c.want) {
 			t.Errorf("%+v: got %+v %v, want one error on %s containing %q", c.terms, f, err, c.path, c.want)
 		}
 	}
 	// A term that finds nothing beside one that does is a warning: Karpenter uses the others.
 	_, f, _ = ResolveAMIs(context.Background(), api, []AMITerm{{ID: "ami-ssm"}, {Name: "nothing-*"}}, "", amiNow)
-	if len(f.Errors) != 0 || len(f.Warnings) != 1 || f.Warnings[0].Path != "ami_selector_terms[1]" {
+	if len(f.Errors) != 0 || len(f.Warnings) != 1 || f.Warnings[0].Path.String() != "ami_selector_terms[1]" {
 		t.Fatalf("findings %+v, want one warning on the empty term", f)
 	}
 }
@@ -226,7 +226,7 @@ func TestResolveAMIsAlias(t *testing.T) {
 		}
 	}
 	_, f, err = ResolveAMIs(context.Background(), api, []AMITerm{{Alias: "al2@latest"}}, "1.33", amiNow)
-	if err != nil || len(f.Errors) != 1 || f.Errors[0].Path != "ami_selector_terms[0].alias" {
+	if err != nil || len(f.Errors) != 1 || f.Errors[0].Path.String() != "ami_selector_terms[0].alias" {
 		t.Fatalf("al2 on 1.33: %+v %v, want an error on the alias", f, err)
 	}
 }

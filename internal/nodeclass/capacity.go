@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"slices"
 	"sort"
@@ -110,11 +111,11 @@ func placementGroupOutcome(sel discovery.PlacementGroupSelector, groups []discov
 		}
 	}
 	if match == nil {
-		return nil, []FieldError{{Path: "placement_group_selector", Message: fmt.Sprintf(
+		return nil, []FieldError{{Path: attrpath.Of("placement_group_selector"), Message: fmt.Sprintf(
 			"placement group %s not found (in this account and region); Karpenter would keep the class not ready and launch no node from it", sel)}}
 	}
 	if match.State != discovery.PlacementGroupStateAvailable {
-		return nil, []FieldError{{Path: "placement_group_selector", Message: fmt.Sprintf(
+		return nil, []FieldError{{Path: attrpath.Of("placement_group_selector"), Message: fmt.Sprintf(
 			"placement group %s (%s) is %s; Karpenter launches only into available groups", match.ID, match.Name, match.State)}}
 	}
 	return match, nil
@@ -125,7 +126,7 @@ func placementGroupOutcome(sel discovery.PlacementGroupSelector, groups []discov
 func reservationsOutcome(terms []discovery.CapacityReservationTerm, answers []ReservationAnswer, zones []string, now time.Time) ([]discovery.CapacityReservation, []FieldError) {
 	var warns []FieldError
 	warn := func(i int, format string, args ...any) {
-		warns = append(warns, FieldError{Path: fmt.Sprintf("capacity_reservation_selector_terms[%d]", i), Message: fmt.Sprintf(format, args...)})
+		warns = append(warns, FieldError{Path: attrpath.Of("capacity_reservation_selector_terms").Index(i), Message: fmt.Sprintf(format, args...)})
 	}
 	// why tells what makes a reservation unusable, "" when Karpenter would use it.
 	why := func(r discovery.CapacityReservation) string {

@@ -36,7 +36,7 @@ func checkErrs(t *testing.T, got []FieldError, want []wantErr) {
 		t.Fatalf("got %d errors, want %d:\n%s", len(got), len(want), dumpErrs(got))
 	}
 	for i, w := range want {
-		if got[i].Path != w.path {
+		if got[i].Path.String() != w.path {
 			t.Errorf("error %d: path %q, want %q\n%s", i, got[i].Path, w.path, dumpErrs(got))
 		}
 		if !strings.Contains(got[i].Message, w.msg) {

@@ -3,6 +3,7 @@ package nodeclass
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"slices"
 	"sort"
@@ -89,19 +90,19 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 	r.Subnets, r.SecurityGroups, r.Zones = subnets, groups, discovery.Zones(subnets)
 
 	if len(subnets) == 0 {
-		errs = append(errs, FieldError{Path: "subnet_selector_terms", Message: fmt.Sprintf(
+		errs = append(errs, FieldError{Path: attrpath.Of("subnet_selector_terms"), Message: fmt.Sprintf(
 			"no subnet matched the %d subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. %s). "+
 				"Subnets created in the same run must be referenced from their resources (e.g. `id = aws_subnet.private.id`, or a tag value "+
 				"taken from them), not written as literals: the plan then waits for them and checks them at apply",
 			len(s.SubnetTerms), describeTerms(s.SubnetTerms))})
 	}
 	if len(groups) == 0 {
-		errs = append(errs, FieldError{Path: "security_group_selector_terms", Message: fmt.Sprintf(
+		errs = append(errs, FieldError{Path: attrpath.Of("security_group_selector_terms"), Message: fmt.Sprintf(
 			"no security group matched the %d security group selector terms", len(s.SecurityGroupTerms))})
 	}
 	vpcs := discovery.VPCs(subnets)
 	if len(vpcs) > 1 {
-		errs = append(errs, FieldError{Path: "subnet_selector_terms", Message: fmt.Sprintf(
+		errs = append(errs, FieldError{Path: attrpath.Of("subnet_selector_terms"), Message: fmt.Sprintf(
 			"the selected subnets span %d VPCs (%s); an instance's network interfaces must all be in one VPC: narrow the terms",
 			len(vpcs), strings.Join(vpcs, ", "))})
 	}
@@ -114,7 +115,7 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 			}
 		}
 		if len(outside) > 0 {
-			errs = append(errs, FieldError{Path: "security_group_selector_terms", Message: fmt.Sprintf(
+			errs = append(errs, FieldError{Path: attrpath.Of("security_group_selector_terms"), Message: fmt.Sprintf(
 				"security groups outside the subnets' VPC %s: %s; EC2 rejects them at launch", r.VPCID, strings.Join(outside, ", "))})
 		}
 	}
@@ -136,7 +137,7 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 			}
 		}
 		if len(missing) > 0 {
-			errs = append(errs, FieldError{Path: "networking.custom_networking.pod_subnet_selector_terms", Message: fmt.Sprintf(
+			errs = append(errs, FieldError{Path: attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), Message: fmt.Sprintf(
 				"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
 				r.VPCID, strings.Join(missing, ", "))})
 		}

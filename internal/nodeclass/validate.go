@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"math"
 	"regexp"
@@ -15,11 +16,11 @@ import (
 // FieldError is a problem at an attribute path written in Terraform's notation, e.g.
 // `network_interfaces[1].interface_type` or `tags["aws:foo"]`.
 type FieldError struct {
-	Path    string
+	Path    attrpath.Path
 	Message string
 }
 
-func (e FieldError) Error() string { return e.Path + ": " + e.Message }
+func (e FieldError) Error() string { return e.Path.String() + ": " + e.Message }
 
 // Limits from the EC2NodeClass CRD.
 const (
@@ -63,44 +64,44 @@ func aliasFamily(alias string) (family, version string, ok bool) {
 // caller substitutes defaults for omitted terms before calling Resolve.
 func Validate(s Spec) []FieldError {
 	var errs []FieldError
-	add := func(p, format string, args ...any) {
+	add := func(p attrpath.Path, format string, args ...any) {
 		errs = append(errs, FieldError{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
 
 	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
-		add("name", "%q is not a valid Kubernetes object name (lower-case DNS subdomain, at most 253 characters)", s.Name)
+		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain, at most 253 characters)", s.Name)
 	}
 
 	validateAMI(s, add)
 
 	switch {
 	case s.Role == "" && s.InstanceProfile == "":
-		add("role", "exactly one of `role` and `instance_profile` must be set")
+		add(attrpath.Of("role"), "exactly one of `role` and `instance_profile` must be set")
 	case s.Role != "" && s.InstanceProfile != "":
-		add("instance_profile", "`role` and `instance_profile` are mutually exclusive")
+		add(attrpath.Of("instance_profile"), "`role` and `instance_profile` are mutually exclusive")
 	}
 
 	for _, e := range discovery.ValidateSubnetTerms(s.SubnetTerms) {
-		add(termPath("subnet_selector_terms", e), "%s", e.Message)
+		add(termPath(attrpath.Of("subnet_selector_terms"), e), "%s", e.Message)
 	}
 	for _, e := range discovery.ValidateSecurityGroupTerms(s.SecurityGroupTerms) {
-		add(termPath("security_group_selector_terms", e), "%s", e.Message)
+		add(termPath(attrpath.Of("security_group_selector_terms"), e), "%s", e.Message)
 	}
 
 	if s.IPPrefixCount != nil {
-		count32(add, "ip_prefix_count", *s.IPPrefixCount)
+		count32(add, attrpath.Of("ip_prefix_count"), *s.IPPrefixCount)
 	}
 	validateInterfaces(s, add)
 
 	n := s.Networking
 	if n.ReservedENIs < 0 {
-		add("networking.reserved_enis", "must be 0 or more, got %d", n.ReservedENIs)
+		add(attrpath.Of("networking", "reserved_enis"), "must be 0 or more, got %d", n.ReservedENIs)
 	}
 	if n.CustomNetworking && len(n.PodSubnetTerms) == 0 {
-		add("networking.custom_networking.pod_subnet_selector_terms", "custom networking needs at least one pod subnet selector term (the ENIConfig subnets)")
+		add(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), "custom networking needs at least one pod subnet selector term (the ENIConfig subnets)")
 	}
 	for _, e := range discovery.ValidateSubnetTerms(n.PodSubnetTerms) {
-		add(termPath("networking.custom_networking.pod_subnet_selector_terms", e), "%s", e.Message)
+		add(termPath(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), e), "%s", e.Message)
 	}
 
 	validateKubelet(s.Kubelet, add)
@@ -109,16 +110,16 @@ func Validate(s Spec) []FieldError {
 	validateLaunchOptions(s, add)
 
 	if s.UserData != nil && len(*s.UserData) > MaxUserDataBytes {
-		add("user_data", "user data is %d bytes; EC2 accepts at most %d bytes (16 KB) before base64 encoding", len(*s.UserData), MaxUserDataBytes)
+		add(attrpath.Of("user_data"), "user data is %d bytes; EC2 accepts at most %d bytes (16 KB) before base64 encoding", len(*s.UserData), MaxUserDataBytes)
 	}
 	if s.InstanceStorePolicy != "" && s.InstanceStorePolicy != "RAID0" {
-		add("instance_store_policy", "must be \"RAID0\" (or unset), got %q", s.InstanceStorePolicy)
+		add(attrpath.Of("instance_store_policy"), "must be \"RAID0\" (or unset), got %q", s.InstanceStorePolicy)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Tags)) {
-		p := fmt.Sprintf("tags[%q]", k)
+		p := attrpath.Of("tags").Key(k)
 		switch {
 		case k == "":
-			add("tags", "tag keys must not be empty")
+			add(attrpath.Of("tags"), "tag keys must not be empty")
 		case strings.HasPrefix(strings.ToLower(k), "aws:"):
 			add(p, "tag keys starting with \"aws:\" are reserved by AWS")
 		case strings.HasPrefix(k, "kubernetes.io/cluster"):
@@ -130,76 +131,76 @@ func Validate(s Spec) []FieldError {
 	return errs
 }
 
-func validateAMI(s Spec, add func(string, string, ...any)) {
+func validateAMI(s Spec, add func(attrpath.Path, string, ...any)) {
 	if s.AMIFamily != "" && !capacity.IsFamily(s.AMIFamily) {
-		add("ami_family", "unknown AMI family %q; expected one of %s", s.AMIFamily, strings.Join(capacity.Families(), ", "))
+		add(attrpath.Of("ami_family"), "unknown AMI family %q; expected one of %s", s.AMIFamily, strings.Join(capacity.Families(), ", "))
 	}
 	if len(s.AMISelectorTerms) == 0 {
-		add("ami_selector_terms", "at least one AMI selector term is required, e.g. [{ alias = \"al2023@latest\" }]")
+		add(attrpath.Of("ami_selector_terms"), "at least one AMI selector term is required, e.g. [{ alias = \"al2023@latest\" }]")
 		return
 	}
 	aliasFam, hasAlias := "", false
 	for i, t := range s.AMISelectorTerms {
-		p := fmt.Sprintf("ami_selector_terms[%d]", i)
+		p := attrpath.Of("ami_selector_terms").Index(i)
 		if t.Alias == "" && t.ID == "" && t.Name == "" && t.SSMParameter == "" && t.Tags == nil {
 			add(p, "a term needs one of `alias`, `id`, `name`, `ssm_parameter` or `tags`")
 			continue
 		}
 		if t.ID != "" {
 			if t.Alias != "" || t.Name != "" || t.Owner != "" || t.Tags != nil {
-				add(p+".id", "`id` cannot be combined with `alias`, `name`, `owner` or `tags`")
+				add(p.Attr("id"), "`id` cannot be combined with `alias`, `name`, `owner` or `tags`")
 			}
 			if !amiIDRE.MatchString(t.ID) {
-				add(p+".id", "%q is not an AMI id (expected ami-[0-9a-z]+)", t.ID)
+				add(p.Attr("id"), "%q is not an AMI id (expected ami-[0-9a-z]+)", t.ID)
 			}
 		}
 		if t.Alias != "" {
 			hasAlias = true
 			if t.ID != "" || t.Name != "" || t.Owner != "" || t.SSMParameter != "" || t.Tags != nil {
-				add(p+".alias", "`alias` cannot be combined with other fields")
+				add(p.Attr("alias"), "`alias` cannot be combined with other fields")
 			}
 			if len(s.AMISelectorTerms) > 1 {
-				add(p+".alias", "an `alias` term must be the only AMI selector term")
+				add(p.Attr("alias"), "an `alias` term must be the only AMI selector term")
 			}
 			fam, ver, ok := aliasFamily(t.Alias)
 			switch {
 			case len(t.Alias) > 30 || !ok:
-				add(p+".alias", "%q is not a valid alias: expected family@version with family in al2, al2023, bottlerocket, windows2019, windows2022, windows2025", t.Alias)
+				add(p.Attr("alias"), "%q is not a valid alias: expected family@version with family in al2, al2023, bottlerocket, windows2019, windows2022, windows2025", t.Alias)
 			case capacity.IsWindows(fam) && ver != "latest":
-				add(p+".alias", "Windows aliases only support @latest, got %q", t.Alias)
+				add(p.Attr("alias"), "Windows aliases only support @latest, got %q", t.Alias)
 			default:
 				aliasFam = fam
 			}
 		}
 		for _, e := range termTagErrors(i, t.Tags) {
-			add(termPath("ami_selector_terms", e), "%s", e.Message)
+			add(termPath(attrpath.Of("ami_selector_terms"), e), "%s", e.Message)
 		}
 	}
 	switch {
 	case !hasAlias && s.AMIFamily == "":
-		add("ami_family", "`ami_family` is required when no AMI selector term is an alias")
+		add(attrpath.Of("ami_family"), "`ami_family` is required when no AMI selector term is an alias")
 	case aliasFam != "" && s.AMIFamily != "" && s.AMIFamily != aliasFam && s.AMIFamily != capacity.FamilyCustom:
-		add("ami_family", "`ami_family` %q contradicts the alias family %q (use the same family, Custom, or omit it)", s.AMIFamily, aliasFam)
+		add(attrpath.Of("ami_family"), "`ami_family` %q contradicts the alias family %q (use the same family, Custom, or omit it)", s.AMIFamily, aliasFam)
 	}
 }
 
-func validateInterfaces(s Spec, add func(string, string, ...any)) {
+func validateInterfaces(s Spec, add func(attrpath.Path, string, ...any)) {
 	ifs := s.NetworkInterfaces
 	if ifs == nil {
 		return
 	}
 	if len(ifs) > MaxNetworkInterfaces {
-		add("network_interfaces", "at most %d network interfaces, got %d", MaxNetworkInterfaces, len(ifs))
+		add(attrpath.Of("network_interfaces"), "at most %d network interfaces, got %d", MaxNetworkInterfaces, len(ifs))
 	}
 	primary := false
 	seen := map[[2]int]int{}
 	efaOnlyPerCard := map[int]int{}
 	for i, ni := range ifs {
-		p := fmt.Sprintf("network_interfaces[%d]", i)
-		count32(add, p+".network_card_index", ni.NetworkCardIndex)
-		count32(add, p+".device_index", ni.DeviceIndex)
+		p := attrpath.Of("network_interfaces").Index(i)
+		count32(add, p.Attr("network_card_index"), ni.NetworkCardIndex)
+		count32(add, p.Attr("device_index"), ni.DeviceIndex)
 		if ni.InterfaceType != capacity.InterfaceTypeInterface && ni.InterfaceType != capacity.InterfaceTypeEFAOnly {
-			add(p+".interface_type", "must be \"interface\" or \"efa-only\", got %q", ni.InterfaceType)
+			add(p.Attr("interface_type"), "must be \"interface\" or \"efa-only\", got %q", ni.InterfaceType)
 		}
 		if ni.NetworkCardIndex == 0 && ni.DeviceIndex == 0 && ni.InterfaceType == capacity.InterfaceTypeInterface {
 			primary = true
@@ -213,24 +214,24 @@ func validateInterfaces(s Spec, add func(string, string, ...any)) {
 		if ni.InterfaceType == capacity.InterfaceTypeEFAOnly {
 			efaOnlyPerCard[ni.NetworkCardIndex]++
 			if efaOnlyPerCard[ni.NetworkCardIndex] == 2 {
-				add(p+".interface_type", "network card %d already has an efa-only interface; at most one per card", ni.NetworkCardIndex)
+				add(p.Attr("interface_type"), "network card %d already has an efa-only interface; at most one per card", ni.NetworkCardIndex)
 			}
 		}
 	}
 	if len(ifs) > 0 && !primary {
-		add("network_interfaces", "must include the primary interface: network_card_index = 0, device_index = 0, interface_type = \"interface\"")
+		add(attrpath.Of("network_interfaces"), "must include the primary interface: network_card_index = 0, device_index = 0, interface_type = \"interface\"")
 	}
 	if s.EFA {
-		add("efa", "`efa` attaches EFA interfaces on every network card itself; it cannot be combined with `network_interfaces` (list efa-only interfaces there instead)")
+		add(attrpath.Of("efa"), "`efa` attaches EFA interfaces on every network card itself; it cannot be combined with `network_interfaces` (list efa-only interfaces there instead)")
 	}
 	if s.AssociatePublicIPAddress != nil && *s.AssociatePublicIPAddress && len(ifs) > 1 {
-		add("associate_public_ip_address", "EC2 rejects a public IP on an instance launched with more than one network interface")
+		add(attrpath.Of("associate_public_ip_address"), "EC2 rejects a public IP on an instance launched with more than one network interface")
 	}
 }
 
 // count32 checks a CRD field of format int32 that counts something: the API server does not
 // range-check the format, so 3000000000 would be stored and then break Karpenter's decoding.
-func count32(add func(string, string, ...any), p string, v int) {
+func count32(add func(attrpath.Path, string, ...any), p attrpath.Path, v int) {
 	switch {
 	case v < 0:
 		add(p, "must be 0 or more, got %d", v)
@@ -239,17 +240,17 @@ func count32(add func(string, string, ...any), p string, v int) {
 	}
 }
 
-func validateKubelet(k Kubelet, add func(string, string, ...any)) {
+func validateKubelet(k Kubelet, add func(attrpath.Path, string, ...any)) {
 	for _, f := range []struct {
-		p string
+		p attrpath.Path
 		v *int
-	}{{"kubelet.max_pods", k.MaxPods}, {"kubelet.pods_per_core", k.PodsPerCore}, {"kubelet.eviction_max_pod_grace_period", k.EvictionMaxPodGracePeriod}} {
+	}{{attrpath.Of("kubelet", "max_pods"), k.MaxPods}, {attrpath.Of("kubelet", "pods_per_core"), k.PodsPerCore}, {attrpath.Of("kubelet", "eviction_max_pod_grace_period"), k.EvictionMaxPodGracePeriod}} {
 		if f.v != nil {
 			count32(add, f.p, *f.v)
 		}
 	}
 	if k.MaxPods != nil && k.PodsPerCore != nil && *k.PodsPerCore > *k.MaxPods && *k.MaxPods > 0 {
-		add("kubelet.pods_per_core", "pods_per_core (%d) cannot exceed max_pods (%d)", *k.PodsPerCore, *k.MaxPods)
+		add(attrpath.Of("kubelet", "pods_per_core"), "pods_per_core (%d) cannot exceed max_pods (%d)", *k.PodsPerCore, *k.MaxPods)
 	}
 	for _, nm := range []struct {
 		name string
@@ -257,7 +258,7 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 	}{{"system_reserved", k.SystemReserved}, {"kube_reserved", k.KubeReserved}} {
 		name, m := nm.name, nm.m
 		for _, key := range slices.Sorted(maps.Keys(m)) {
-			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
+			p := attrpath.Of("kubelet", name).Key(key)
 			if !slices.Contains(reservedResources, key) {
 				add(p, "unknown resource %q; expected one of %s", key, strings.Join(reservedResources, ", "))
 			}
@@ -272,7 +273,7 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 	}{{"eviction_hard", k.EvictionHard}, {"eviction_soft", k.EvictionSoft}} {
 		name, m := nm.name, nm.m
 		for _, key := range slices.Sorted(maps.Keys(m)) {
-			p := fmt.Sprintf("kubelet.%s[%q]", name, key)
+			p := attrpath.Of("kubelet", name).Key(key)
 			if !slices.Contains(evictionSignals, key) {
 				add(p, "unknown eviction signal %q; expected one of %s", key, strings.Join(evictionSignals, ", "))
 			}
@@ -282,7 +283,7 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 		}
 	}
 	for _, key := range slices.Sorted(maps.Keys(k.EvictionSoftGracePeriod)) {
-		p := fmt.Sprintf("kubelet.eviction_soft_grace_period[%q]", key)
+		p := attrpath.Of("kubelet", "eviction_soft_grace_period").Key(key)
 		if !slices.Contains(evictionSignals, key) {
 			add(p, "unknown eviction signal %q", key)
 		}
@@ -295,46 +296,46 @@ func validateKubelet(k Kubelet, add func(string, string, ...any)) {
 	}
 	for _, key := range slices.Sorted(maps.Keys(k.EvictionSoft)) {
 		if _, ok := k.EvictionSoftGracePeriod[key]; !ok {
-			add(fmt.Sprintf("kubelet.eviction_soft[%q]", key), "needs a matching eviction_soft_grace_period[%q]", key)
+			add(attrpath.Of("kubelet", "eviction_soft").Key(key), "needs a matching eviction_soft_grace_period[%q]", key)
 		}
 	}
-	pct := func(p string, v *int) {
+	pct := func(p attrpath.Path, v *int) {
 		if v != nil && (*v < 0 || *v > 100) {
 			add(p, "must be between 0 and 100, got %d", *v)
 		}
 	}
-	pct("kubelet.image_gc_high_threshold_percent", k.ImageGCHighThresholdPercent)
-	pct("kubelet.image_gc_low_threshold_percent", k.ImageGCLowThresholdPercent)
+	pct(attrpath.Of("kubelet", "image_gc_high_threshold_percent"), k.ImageGCHighThresholdPercent)
+	pct(attrpath.Of("kubelet", "image_gc_low_threshold_percent"), k.ImageGCLowThresholdPercent)
 	if h, l := k.ImageGCHighThresholdPercent, k.ImageGCLowThresholdPercent; h != nil && l != nil && *h <= *l {
-		add("kubelet.image_gc_high_threshold_percent", "must be greater than image_gc_low_threshold_percent (%d <= %d)", *h, *l)
+		add(attrpath.Of("kubelet", "image_gc_high_threshold_percent"), "must be greater than image_gc_low_threshold_percent (%d <= %d)", *h, *l)
 	}
 }
 
-func validateMetadata(m MetadataOptions, add func(string, string, ...any)) {
-	enum := func(p, v string, allowed ...string) {
+func validateMetadata(m MetadataOptions, add func(attrpath.Path, string, ...any)) {
+	enum := func(p attrpath.Path, v string, allowed ...string) {
 		if !slices.Contains(allowed, v) {
 			add(p, "must be one of %s, got %q", strings.Join(allowed, ", "), v)
 		}
 	}
-	enum("metadata_options.http_endpoint", m.HTTPEndpoint, "enabled", "disabled")
-	enum("metadata_options.http_protocol_ipv6", m.HTTPProtocolIPv6, "enabled", "disabled")
-	enum("metadata_options.http_tokens", m.HTTPTokens, "required", "optional")
+	enum(attrpath.Of("metadata_options", "http_endpoint"), m.HTTPEndpoint, "enabled", "disabled")
+	enum(attrpath.Of("metadata_options", "http_protocol_ipv6"), m.HTTPProtocolIPv6, "enabled", "disabled")
+	enum(attrpath.Of("metadata_options", "http_tokens"), m.HTTPTokens, "required", "optional")
 	if m.HTTPPutResponseHopLimit < 1 || m.HTTPPutResponseHopLimit > 64 {
-		add("metadata_options.http_put_response_hop_limit", "must be between 1 and 64, got %d", m.HTTPPutResponseHopLimit)
+		add(attrpath.Of("metadata_options", "http_put_response_hop_limit"), "must be between 1 and 64, got %d", m.HTTPPutResponseHopLimit)
 	}
 }
 
-func validateBlockDevices(bdms []BlockDeviceMapping, add func(string, string, ...any)) {
+func validateBlockDevices(bdms []BlockDeviceMapping, add func(attrpath.Path, string, ...any)) {
 	if len(bdms) > MaxBlockDeviceMappings {
-		add("block_device_mappings", "at most %d block device mappings, got %d", MaxBlockDeviceMappings, len(bdms))
+		add(attrpath.Of("block_device_mappings"), "at most %d block device mappings, got %d", MaxBlockDeviceMappings, len(bdms))
 	}
 	roots := 0
 	for i, b := range bdms {
-		p := fmt.Sprintf("block_device_mappings[%d]", i)
+		p := attrpath.Of("block_device_mappings").Index(i)
 		if b.RootVolume {
 			roots++
 			if roots == 2 {
-				add(p+".root_volume", "at most one block device mapping can be the root volume")
+				add(p.Attr("root_volume"), "at most one block device mapping can be the root volume")
 			}
 		}
 		if b.EBS == nil {
@@ -342,26 +343,26 @@ func validateBlockDevices(bdms []BlockDeviceMapping, add func(string, string, ..
 		}
 		e := b.EBS
 		if e.SnapshotID == "" && e.VolumeSize == "" {
-			add(p+".ebs", "needs `volume_size` or `snapshot_id`")
+			add(p.Attr("ebs"), "needs `volume_size` or `snapshot_id`")
 		}
 		if e.VolumeSize != "" && !volumeSizeRE.MatchString(e.VolumeSize) {
-			add(p+".ebs.volume_size", "%q is not a volume size: use Gi/G (up to 59000Gi) or Ti/T, e.g. \"100Gi\"", e.VolumeSize)
+			add(p.Attr("ebs", "volume_size"), "%q is not a volume size: use Gi/G (up to 59000Gi) or Ti/T, e.g. \"100Gi\"", e.VolumeSize)
 		}
 		if e.VolumeType != "" && !slices.Contains(volumeTypes, e.VolumeType) {
-			add(p+".ebs.volume_type", "must be one of %s, got %q", strings.Join(volumeTypes, ", "), e.VolumeType)
+			add(p.Attr("ebs", "volume_type"), "must be one of %s, got %q", strings.Join(volumeTypes, ", "), e.VolumeType)
 		}
 		if e.IOPS != nil && *e.IOPS < 0 {
-			add(p+".ebs.iops", "must be 0 or more")
+			add(p.Attr("ebs", "iops"), "must be 0 or more")
 		}
 		if e.Throughput != nil && *e.Throughput < 0 {
-			add(p+".ebs.throughput", "must be 0 or more")
+			add(p.Attr("ebs", "throughput"), "must be 0 or more")
 		}
 		if r := e.VolumeInitializationRate; r != nil {
 			if *r < 100 || *r > 300 {
-				add(p+".ebs.volume_initialization_rate", "must be between 100 and 300 MiB/s, got %d", *r)
+				add(p.Attr("ebs", "volume_initialization_rate"), "must be between 100 and 300 MiB/s, got %d", *r)
 			}
 			if e.SnapshotID == "" {
-				add(p+".ebs.volume_initialization_rate", "applies to volumes restored from a snapshot: set `snapshot_id` too")
+				add(p.Attr("ebs", "volume_initialization_rate"), "applies to volumes restored from a snapshot: set `snapshot_id` too")
 			}
 		}
 	}
@@ -383,45 +384,45 @@ func termTagErrors(i int, tags map[string]string) []discovery.FieldError {
 
 // validateLaunchOptions checks the capacity reservation terms, the placement group selector,
 // cpu_options and connection_tracking.
-func validateLaunchOptions(s Spec, add func(string, string, ...any)) {
+func validateLaunchOptions(s Spec, add func(attrpath.Path, string, ...any)) {
 	for _, e := range discovery.ValidateCapacityReservationTerms(s.CapacityReservationTerms) {
-		add(termPath("capacity_reservation_selector_terms", e), "%s", e.Message)
+		add(termPath(attrpath.Of("capacity_reservation_selector_terms"), e), "%s", e.Message)
 	}
 	if pg := s.PlacementGroupSelector; pg != nil {
 		switch {
 		case pg.ID == "" && pg.Name == "":
-			add("placement_group_selector", "set `id` (pg-…) or `name`")
+			add(attrpath.Of("placement_group_selector"), "set `id` (pg-…) or `name`")
 		case pg.ID != "" && pg.Name != "":
-			add("placement_group_selector", "`id` and `name` are mutually exclusive: set one of them")
+			add(attrpath.Of("placement_group_selector"), "`id` and `name` are mutually exclusive: set one of them")
 		case pg.ID != "" && !discovery.ValidPlacementGroupID(pg.ID):
-			add("placement_group_selector.id", "%q is not a placement group id (expected pg-[0-9a-z]+)", pg.ID)
+			add(attrpath.Of("placement_group_selector", "id"), "%q is not a placement group id (expected pg-[0-9a-z]+)", pg.ID)
 		}
 	}
 	if c := s.CPUOptions; c != nil && c.NestedVirtualization != "" && c.NestedVirtualization != "enabled" && c.NestedVirtualization != "disabled" {
-		add("cpu_options.nested_virtualization", "must be \"enabled\" or \"disabled\", got %q", c.NestedVirtualization)
+		add(attrpath.Of("cpu_options", "nested_virtualization"), "must be \"enabled\" or \"disabled\", got %q", c.NestedVirtualization)
 	}
 	if ct := s.ConnectionTracking; ct != nil {
 		if ct.TCPEstablishedTimeout == nil && ct.UDPStreamTimeout == nil && ct.UDPTimeout == nil {
-			add("connection_tracking", "set at least one of `tcp_established_timeout`, `udp_stream_timeout` and `udp_timeout`")
+			add(attrpath.Of("connection_tracking"), "set at least one of `tcp_established_timeout`, `udp_stream_timeout` and `udp_timeout`")
 		}
-		between := func(p string, v *int, lo, hi int) {
+		between := func(p attrpath.Path, v *int, lo, hi int) {
 			if v != nil && (*v < lo || *v > hi) {
 				add(p, "must be between %d and %d seconds, got %d", lo, hi, *v)
 			}
 		}
-		between("connection_tracking.tcp_established_timeout", ct.TCPEstablishedTimeout, 60, 432000)
-		between("connection_tracking.udp_stream_timeout", ct.UDPStreamTimeout, 60, 180)
-		between("connection_tracking.udp_timeout", ct.UDPTimeout, 30, 60)
+		between(attrpath.Of("connection_tracking", "tcp_established_timeout"), ct.TCPEstablishedTimeout, 60, 432000)
+		between(attrpath.Of("connection_tracking", "udp_stream_timeout"), ct.UDPStreamTimeout, 60, 180)
+		between(attrpath.Of("connection_tracking", "udp_timeout"), ct.UDPTimeout, 30, 60)
 	}
 }
 
-func termPath(base string, e discovery.FieldError) string {
-	p := fmt.Sprintf("%s[%d]", base, e.Index)
+func termPath(base attrpath.Path, e discovery.FieldError) attrpath.Path {
+	p := base.Index(e.Index)
 	if e.Field != "" {
-		p += "." + e.Field
+		p = p.Attr(e.Field)
 	}
 	if e.TagKey != "" {
-		p += fmt.Sprintf("[%q]", e.TagKey)
+		p = p.Key(e.TagKey)
 	}
 	return p
 }

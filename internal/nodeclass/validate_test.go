@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"testing"
 
@@ -462,7 +463,7 @@ func TestValidateBadAliasDoesNotRequireAMIFamily(t *testing.T) {
 		s := baseSpec()
 		s.AMISelectorTerms = []AMITerm{{Alias: alias}}
 		for _, e := range Validate(s) {
-			if e.Path == "ami_family" {
+			if e.Path.String() == "ami_family" {
 				t.Errorf("alias %q: unexpected %v", alias, e)
 			}
 		}
@@ -562,7 +563,7 @@ func TestValidateAccumulates(t *testing.T) {
 }
 
 func TestFieldErrorError(t *testing.T) {
-	e := FieldError{Path: `tags["aws:x"]`, Message: "reserved"}
+	e := FieldError{Path: attrpath.Of("tags").Key("aws:x"), Message: "reserved"}
 	if got, want := e.Error(), `tags["aws:x"]: reserved`; got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}

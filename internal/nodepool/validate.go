@@ -5,6 +5,7 @@ package nodepool
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"regexp"
 	"slices"
@@ -45,11 +46,13 @@ type Spec struct {
 	Replicas               *int
 }
 
-// Problem is an error or a warning at a Terraform attribute path of the node pool.
+// Problem is an error or a warning at an attribute path of the node pool (the empty path is
+// the pool as a whole).
 type Problem struct {
-	// Summary names the kind of a warning ("" for errors: the caller's summary applies).
+	// Summary names the kind of finding, one per kind, so Terraform does not fold different
+	// findings into "similar warnings"; "" for errors (the caller's summary applies).
 	Summary string
-	Path    string
+	Path    attrpath.Path
 	Message string
 }
 
@@ -74,15 +77,15 @@ func NormalizePolicy(p string) (string, bool) {
 
 // Validate returns errors and warnings.
 func Validate(s Spec) (errs, warnings []Problem) {
-	add := func(p, format string, args ...any) {
+	add := func(p attrpath.Path, format string, args ...any) {
 		errs = append(errs, Problem{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
 
 	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
-		add("name", "%q is not a valid Kubernetes object name (lower-case DNS subdomain)", s.Name)
+		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain)", s.Name)
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
-		p := fmt.Sprintf("template.labels[%q]", k)
+		p := attrpath.Of("template", "labels").Key(k)
 		for _, msg := range requirements.LabelKeyProblems(k) {
 			add(p, "%s", msg)
 		}
@@ -91,64 +94,64 @@ func Validate(s Spec) (errs, warnings []Problem) {
 		}
 	}
 	if s.ExpireAfter != "" && !nillableDurRE.MatchString(s.ExpireAfter) {
-		add("template.expire_after", "%q is not a duration like 720h or Never", s.ExpireAfter)
+		add(attrpath.Of("template", "expire_after"), "%q is not a duration like 720h or Never", s.ExpireAfter)
 	}
 	if s.TerminationGracePeriod != "" && !durationRE.MatchString(s.TerminationGracePeriod) {
-		add("template.termination_grace_period", "%q is not a duration like 48h", s.TerminationGracePeriod)
+		add(attrpath.Of("template", "termination_grace_period"), "%q is not a duration like 48h", s.TerminationGracePeriod)
 	}
 	policy, rewritten := NormalizePolicy(s.ConsolidationPolicy)
 	if rewritten {
-		warnings = append(warnings, Problem{Path: "disruption.consolidation_policy",
+		warnings = append(warnings, Problem{Path: attrpath.Of("disruption", "consolidation_policy"),
 			Message: "WhenUnderutilized is the v1beta1 name; it is written as WhenEmptyOrUnderutilized (Karpenter v1)"})
 	}
 	if !policies[policy] {
-		add("disruption.consolidation_policy", "%q is not a consolidation policy; use WhenEmptyOrUnderutilized, WhenEmpty or Balanced", s.ConsolidationPolicy)
+		add(attrpath.Of("disruption", "consolidation_policy"), "%q is not a consolidation policy; use WhenEmptyOrUnderutilized, WhenEmpty or Balanced", s.ConsolidationPolicy)
 	}
 	if !nillableDurRE.MatchString(s.ConsolidateAfter) {
-		add("disruption.consolidate_after", "%q is not a duration like 30s or Never", s.ConsolidateAfter)
+		add(attrpath.Of("disruption", "consolidate_after"), "%q is not a duration like 30s or Never", s.ConsolidateAfter)
 	}
 	for i, b := range s.Budgets {
-		p := fmt.Sprintf("disruption.budgets[%d]", i)
+		p := attrpath.Of("disruption", "budgets").Index(i)
 		if b.Nodes != "" && !budgetNodesRE.MatchString(b.Nodes) {
-			add(p+".nodes", "%q is not a node count or a percentage (0-100%%)", b.Nodes)
+			add(p.Attr("nodes"), "%q is not a node count or a percentage (0-100%%)", b.Nodes)
 		}
 		for _, r := range b.Reasons {
 			if !budgetReasons[r] {
-				add(p+".reasons", "%q is not a disruption reason; use Underutilized, Empty or Drifted", r)
+				add(p.Attr("reasons"), "%q is not a disruption reason; use Underutilized, Empty or Drifted", r)
 			}
 		}
 		if (b.Schedule == "") != (b.Duration == "") {
 			add(p, "`schedule` and `duration` go together: set both or neither")
 		}
 		if b.Duration != "" && !budgetDurRE.MatchString(b.Duration) {
-			add(p+".duration", "%q is not a budget duration like 10m or 1h30m", b.Duration)
+			add(p.Attr("duration"), "%q is not a budget duration like 10m or 1h30m", b.Duration)
 		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Limits)) {
 		if v := s.Limits[k]; !quantityRE.MatchString(v) || v[0] == '-' {
-			add(fmt.Sprintf("limits[%q]", k), "%q is not a non-negative quantity (e.g. 1000, 1000Gi)", v)
+			add(attrpath.Of("limits").Key(k), "%q is not a non-negative quantity (e.g. 1000, 1000Gi)", v)
 		}
 	}
 	if s.Replicas != nil {
 		if *s.Replicas < 0 {
-			add("replicas", "must be 0 or more, got %d", *s.Replicas)
+			add(attrpath.Of("replicas"), "must be 0 or more, got %d", *s.Replicas)
 		}
 		if s.Weight != nil {
-			add("weight", "`weight` is not allowed on a static pool (with `replicas`)")
+			add(attrpath.Of("weight"), "`weight` is not allowed on a static pool (with `replicas`)")
 		}
 		for _, k := range slices.Sorted(maps.Keys(s.Limits)) {
 			if k != "nodes" {
-				add(fmt.Sprintf("limits[%q]", k), "a static pool (with `replicas`) may only limit `nodes`")
+				add(attrpath.Of("limits").Key(k), "a static pool (with `replicas`) may only limit `nodes`")
 			}
 		}
 		if n, ok := s.Limits["nodes"]; ok {
 			if limit, err := strconv.Atoi(n); err == nil && *s.Replicas > limit {
-				add("replicas", "replicas (%d) exceeds limits.nodes (%d)", *s.Replicas, limit)
+				add(attrpath.Of("replicas"), "replicas (%d) exceeds limits.nodes (%d)", *s.Replicas, limit)
 			}
 		}
 	}
 	if s.Weight != nil && (*s.Weight < 1 || *s.Weight > 100) {
-		add("weight", "must be between 1 and 100, got %d", *s.Weight)
+		add(attrpath.Of("weight"), "must be between 1 and 100, got %d", *s.Weight)
 	}
 	return errs, warnings
 }

@@ -51,7 +51,7 @@ func TestValidate(t *testing.T) {
 				}
 				return
 			}
-			if len(errs) != 1 || errs[0].Path != c.path || !strings.Contains(errs[0].Message, c.message) {
+			if len(errs) != 1 || errs[0].Path.String() != c.path || !strings.Contains(errs[0].Message, c.message) {
 				t.Fatalf("errors = %+v, want one at %s containing %q", errs, c.path, c.message)
 			}
 		})
@@ -65,7 +65,7 @@ func TestValidate_whenUnderutilizedIsRewrittenWithWarning(t *testing.T) {
 	if len(errs) != 0 {
 		t.Fatalf("errors: %v", errs)
 	}
-	if len(warnings) != 1 || warnings[0].Path != "disruption.consolidation_policy" {
+	if len(warnings) != 1 || warnings[0].Path.String() != "disruption.consolidation_policy" {
 		t.Fatalf("warnings = %v", warnings)
 	}
 	if p, changed := NormalizePolicy(PolicyWhenUnderutilized); p != PolicyWhenEmptyOrUnderutilized || !changed {

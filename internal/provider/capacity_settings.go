@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -161,8 +159,6 @@ func validateCNISettings(s capacity.Settings, diags *diag.Diagnostics) {
 	addCNIFieldErrors(diags, capacity.ValidateSettings(s))
 }
 
-var cniEntryRE = regexp.MustCompile(`^entry (\d+): (.+)$`)
-
 func addCNIFieldErrors(diags *diag.Diagnostics, errs []capacity.FieldError) {
 	for _, e := range errs {
 		name, ok := cniFieldAttribute[e.Field]
@@ -170,16 +166,11 @@ func addCNIFieldErrors(diags *diag.Diagnostics, errs []capacity.FieldError) {
 			diags.AddError("Invalid pod-capacity settings", e.Error())
 			continue
 		}
-		p, msg := path.Root(name), e.Message
-		if name == "network_interfaces" {
-			// "entry N: ..." problems belong to one list element.
-			if m := cniEntryRE.FindStringSubmatch(msg); m != nil {
-				if i, err := strconv.Atoi(m[1]); err == nil {
-					p, msg = p.AtListIndex(i), m[2]
-				}
-			}
+		p := path.Root(name)
+		if e.Entry != nil { // about one list element
+			p = p.AtListIndex(*e.Entry)
 		}
-		diags.AddAttributeError(p, "Invalid "+name, msg)
+		diags.AddAttributeError(p, "Invalid "+name, e.Message)
 	}
 }
 

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -151,6 +150,6 @@ func capacityFromState(ctx context.Context, state tfsdk.State) (nodeclass.Capaci
 // addFieldWarnings reports domain findings as warnings on their attribute paths.
 func addFieldWarnings(diags *diag.Diagnostics, warns []nodeclass.FieldError, summary string) {
 	for _, w := range warns {
-		diags.AddAttributeWarning(parsePath(w.Path), summary, fmt.Sprintf("%s: %s", w.Path, w.Message))
+		diags.AddAttributeWarning(tfPath(w.Path), summary, w.Error())
 	}
 }

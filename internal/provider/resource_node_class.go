@@ -4,9 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"regexp"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -16,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
@@ -543,7 +541,7 @@ func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteReque
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	// The name rule of nodeclass.Validate, the one a planned class must pass.
 	for _, e := range nodeclass.Validate(nodeclass.Spec{Name: req.ID}) {
-		if e.Path == "name" {
+		if e.Path.String() == "name" {
 			resp.Diagnostics.AddError("Invalid import ID",
 				fmt.Sprintf("The import ID is the node class name, `metadata.name` of the EC2NodeClass, and must equal `name` in "+
 					"the configuration: %s.", e.Message))
@@ -565,68 +563,26 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 	}
 }
 
-var pathStepRE = regexp.MustCompile(`^([a-z0-9_]+)((?:\[(?:\d+|"(?:[^"\\]|\\.)*")\])*)$`)
-var pathIndexRE = regexp.MustCompile(`\[(\d+|"(?:[^"\\]|\\.)*")\]`)
-
-// parsePath turns `a[1].b["k"]` into a framework path.
-func parsePath(p string) path.Path {
-	var out path.Path
-	first := true
-	for _, step := range splitPath(p) {
-		m := pathStepRE.FindStringSubmatch(step)
-		if m == nil {
-			break
-		}
-		if first {
-			out = path.Root(m[1])
-			first = false
-		} else {
-			out = out.AtName(m[1])
-		}
-		for _, idx := range pathIndexRE.FindAllStringSubmatch(m[2], -1) {
-			if strings.HasPrefix(idx[1], `"`) {
-				key, err := strconv.Unquote(idx[1])
-				if err != nil {
-					key = strings.Trim(idx[1], `"`)
-				}
-				out = out.AtMapKey(key)
-			} else {
-				n, _ := strconv.Atoi(idx[1])
-				out = out.AtListIndex(n)
-			}
+// tfPath maps a pure package's attribute path onto the framework's; the empty path is the
+// resource itself.
+func tfPath(p attrpath.Path) path.Path {
+	out := path.Empty()
+	for _, st := range p.Steps() {
+		switch st.Kind {
+		case attrpath.Index:
+			out = out.AtListIndex(st.Index)
+		case attrpath.Key:
+			out = out.AtMapKey(st.Name)
+		default:
+			out = out.AtName(st.Name)
 		}
 	}
 	return out
 }
 
-// splitPath splits on dots outside quoted map keys.
-func splitPath(p string) []string {
-	var parts []string
-	var cur strings.Builder
-	inQuote := false
-	for i := 0; i < len(p); i++ {
-		c := p[i]
-		switch {
-		case c == '\\' && inQuote && i+1 < len(p):
-			cur.WriteByte(c)
-			i++
-			cur.WriteByte(p[i])
-			continue
-		case c == '"':
-			inQuote = !inQuote
-		case c == '.' && !inQuote:
-			parts = append(parts, cur.String())
-			cur.Reset()
-			continue
-		}
-		cur.WriteByte(c)
-	}
-	return append(parts, cur.String())
-}
-
 // addFieldErrors reports domain errors on their attribute paths.
 func addFieldErrors(diags *diag.Diagnostics, errs []nodeclass.FieldError, summary string) {
 	for _, e := range errs {
-		diags.AddAttributeError(parsePath(e.Path), summary, fmt.Sprintf("%s: %s", e.Path, e.Message))
+		diags.AddAttributeError(tfPath(e.Path), summary, e.Error())
 	}
 }

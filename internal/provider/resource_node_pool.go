@@ -48,34 +48,25 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 
 func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary string, warning bool) {
 	for _, e := range errs {
-		p := parsePath(e.Path)
 		summary := summary
 		if e.Summary != "" {
 			summary = e.Summary
 		}
 		detail := e.Message
-		if e.Path != "" {
-			detail = e.Path + ": " + e.Message
+		if !e.Path.IsEmpty() {
+			detail = e.Path.String() + ": " + e.Message
 		}
 		switch {
-		case warning && e.Path == "":
+		case warning && e.Path.IsEmpty():
 			diags.AddWarning(summary, detail)
 		case warning:
-			diags.AddAttributeWarning(p, summary, detail)
-		case e.Path == "":
+			diags.AddAttributeWarning(tfPath(e.Path), summary, detail)
+		case e.Path.IsEmpty():
 			diags.AddError(summary, detail)
 		default:
-			diags.AddAttributeError(p, summary, detail)
+			diags.AddAttributeError(tfPath(e.Path), summary, detail)
 		}
 	}
-}
-
-func fromLaunchPlanProblems(ps []launchplan.Problem) []nodepool.Problem {
-	out := make([]nodepool.Problem, len(ps))
-	for i, p := range ps {
-		out[i] = nodepool.Problem{Summary: p.Summary, Path: p.Path, Message: p.Message}
-	}
-	return out
 }
 
 // validateStatic runs every rule that needs neither EC2 nor the node class.
@@ -217,8 +208,8 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 		Class: planClass(rc), Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(ctx, m.Limits, diags),
 		Replicas: intPtr(m.Replicas), Catalog: cat,
 	})
-	addProblems(diags, fromLaunchPlanProblems(errs), "Node pool cannot launch nodes", false)
-	addProblems(diags, fromLaunchPlanProblems(p.Warnings), "Node pool warning", true)
+	addProblems(diags, errs, "Node pool cannot launch nodes", false)
+	addProblems(diags, p.Warnings, "Node pool warning", true)
 	return p, !diags.HasError()
 }
 
@@ -275,8 +266,8 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	m.LaunchTemplates = launchTemplateList(lts)
 	warnings := make([]string, 0, len(p.Warnings))
 	for _, w := range p.Warnings {
-		if w.Path != "" {
-			warnings = append(warnings, w.Path+": "+w.Message)
+		if !w.Path.IsEmpty() {
+			warnings = append(warnings, w.Path.String()+": "+w.Message)
 		} else {
 			warnings = append(warnings, w.Message)
 		}

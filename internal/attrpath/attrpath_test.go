@@ -1,0 +1,27 @@
+package attrpath
+
+import "testing"
+
+func TestString(t *testing.T) {
+	for want, p := range map[string]Path{
+		"":                                   {},
+		"name":                               Of("name"),
+		"template.requirements[1].values":    Of("template", "requirements").Index(1).Attr("values"),
+		`subnet_selector_terms[0].tags["k"]`: Of("subnet_selector_terms").Index(0).Attr("tags").Key("k"),
+		`kubelet.eviction_hard["memory.available"]`: Of("kubelet", "eviction_hard").Key("memory.available"),
+		`tags["a\"b"]`: Of("tags").Key(`a"b`),
+	} {
+		if got := p.String(); got != want {
+			t.Errorf("String() = %q, want %q", got, want)
+		}
+	}
+}
+
+// Paths built from one base share nothing: appending to one never changes another.
+func TestNoSharing(t *testing.T) {
+	base := Of("block_device_mappings").Index(0)
+	a, b := base.Attr("ebs", "iops"), base.Attr("root_volume")
+	if a.String() != "block_device_mappings[0].ebs.iops" || b.String() != "block_device_mappings[0].root_volume" || base.String() != "block_device_mappings[0]" {
+		t.Fatalf("a=%s b=%s base=%s", a, b, base)
+	}
+}
