@@ -2,10 +2,11 @@ package launchplan
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"math/big"
 	"slices"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // Limit keys that bound the number of nodes.

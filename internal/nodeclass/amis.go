@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"math"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )

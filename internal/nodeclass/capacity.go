@@ -3,13 +3,13 @@ package nodeclass
 import (
 	"context"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 

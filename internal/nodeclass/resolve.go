@@ -3,12 +3,12 @@ package nodeclass
 import (
 	"context"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 

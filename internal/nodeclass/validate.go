@@ -2,18 +2,18 @@ package nodeclass
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
-// FieldError is a problem at an attribute path written in Terraform's notation, e.g.
+// FieldError is a problem at an attribute path, e.g.
 // `network_interfaces[1].interface_type` or `tags["aws:foo"]`.
 type FieldError struct {
 	Path    attrpath.Path

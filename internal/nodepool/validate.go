@@ -5,12 +5,12 @@ package nodepool
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"regexp"
 	"slices"
 	"strconv"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -72,8 +73,8 @@ func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary strin
 // validateStatic runs every rule that needs neither EC2 nor the node class.
 func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
 	for _, e := range requirements.Validate(m.requirements(ctx, diags)) {
-		diags.AddAttributeError(path.Root("template").AtName("requirements").AtListIndex(e.Index).AtName(e.Field),
-			"Invalid requirement", e.Error())
+		p := attrpath.Of("template", "requirements").Index(e.Index).Attr(e.Field)
+		diags.AddAttributeError(tfPath(p), "Invalid requirement", p.String()+": "+e.Message)
 	}
 	errs, warnings := nodepool.Validate(m.poolSpec(ctx, diags))
 	addProblems(diags, errs, "Invalid node pool", false)
