@@ -78,6 +78,12 @@ func (p InstanceProfiles) sleep(ctx context.Context, attempt int) error {
 	if p.Sleep != nil {
 		return p.Sleep(ctx, d)
 	}
+	return Sleep(ctx, d)
+}
+
+// Sleep waits for d, or until ctx is done (then its error): the waits between attempts that
+// AWS's eventual consistency needs.
+func Sleep(ctx context.Context, d time.Duration) error {
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {

@@ -55,7 +55,7 @@ type Stage struct {
 	// the apply there as a crash would: Result.Aborted is set and nothing may be saved.
 	AfterLaunch func(pool string) error
 	// Sleep waits between launch attempts that EC2 refused because the instance profile is not
-	// yet visible to it; default time.Sleep (honouring ctx). Tests make it instant.
+	// yet visible to it; default awsclient.Sleep (honouring ctx). Tests make it instant.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
@@ -79,14 +79,7 @@ func (s Stage) sleep(ctx context.Context, d time.Duration) error {
 	if s.Sleep != nil {
 		return s.Sleep(ctx, d)
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return awsclient.Sleep(ctx, d)
 }
 
 // Error is a failure of the stage. OnReplicas marks failures to reach `replicas`.
