@@ -90,12 +90,6 @@ func (r AMIResolution) IDs() []string {
 	return out
 }
 
-// imageCandidate is one image found for one requirement set.
-type imageCandidate struct {
-	term int // index of the term that found it (-1 for the shared id query)
-	ami  AMI
-}
-
 // ResolveAMIs resolves the class's AMI selector terms as Karpenter does (amifamily.List):
 // an alias through the AWS public SSM parameters of kubernetesVersion; id and ssm_parameter
 // terms through one image-id query; each name/owner/tags term through its own query (owners
@@ -122,7 +116,7 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 		return res, f, nil
 	}
 
-	var candidates []imageCandidate
+	var candidates []AMI
 	found := make([]bool, len(terms))
 	notes := make([]string, len(terms)) // why a term found nothing
 	idTerms := map[string][]int{}       // image id -> terms naming it (id or ssm_parameter)
@@ -162,7 +156,7 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 			for _, img := range images {
 				if arch := KubeArchitecture(img.Architecture); arch != "" {
 					found[i] = true
-					candidates = append(candidates, imageCandidate{term: i, ami: amiOf(img, arch, "", now)})
+					candidates = append(candidates, amiOf(img, arch, "", now))
 				}
 			}
 			notes[i] = "no available image matched " + describeImageQuery(q)
@@ -181,7 +175,7 @@ func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, k
 			for _, i := range idTerms[img.ID] {
 				found[i] = true
 			}
-			candidates = append(candidates, imageCandidate{term: -1, ami: amiOf(img, arch, "", now)})
+			candidates = append(candidates, amiOf(img, arch, "", now))
 		}
 		for id, is := range idTerms {
 			for _, i := range is {
@@ -256,14 +250,14 @@ func resolveAlias(ctx context.Context, api discovery.ImageAPI, alias, kubernetes
 	if err != nil {
 		return nil, "", err
 	}
-	var candidates []imageCandidate
+	var candidates []AMI
 	for _, img := range images {
 		arch := KubeArchitecture(img.Architecture)
 		if arch == "" {
 			continue
 		}
 		for _, vr := range known[img.ID] {
-			candidates = append(candidates, imageCandidate{term: 0, ami: amiOf(img, arch, vr, now)})
+			candidates = append(candidates, amiOf(img, arch, vr, now))
 		}
 	}
 	amis := newestPerRequirements(candidates)
@@ -301,7 +295,7 @@ func betterAMI(a, b AMI) bool {
 
 // newestPerRequirements keeps the best image per requirement set and sorts the result newest
 // first, then by id (Karpenter's AMIs.Sort).
-func newestPerRequirements(cs []imageCandidate) []AMI {
+func newestPerRequirements(cs []AMI) []AMI {
 	type key struct {
 		arch    string
 		variant AMIVariant
@@ -309,13 +303,13 @@ func newestPerRequirements(cs []imageCandidate) []AMI {
 	best := map[key]AMI{}
 	var order []key
 	for _, c := range cs {
-		k := key{c.ami.Architecture, c.ami.Variant}
+		k := key{c.Architecture, c.Variant}
 		cur, ok := best[k]
 		if !ok {
 			order = append(order, k)
 		}
-		if !ok || betterAMI(c.ami, cur) {
-			best[k] = c.ami
+		if !ok || betterAMI(c, cur) {
+			best[k] = c
 		}
 	}
 	out := make([]AMI, 0, len(order))
