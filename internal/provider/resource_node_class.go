@@ -95,7 +95,6 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	// A role known only after apply (e.g. created in the same run) changes nothing the plan
 	// resolves: only the manifest, which names it, waits for it.
-	roleUnknown := attributeUnknown(req.Config.Raw, "role")
 	if !knownBesides(req.Config.Raw, "role") {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
 		var c types.Object
@@ -111,6 +110,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	s := plan.spec(ctx, r.meta.ClusterName, &resp.Diagnostics)
+	roleUnknown := plan.Role.IsUnknown()
 	if roleUnknown {
 		s.Role = roleKnownAfterApply // validated and rendered as a role; the manifest is unknown
 	}
@@ -340,16 +340,6 @@ func setComputedUnknown(ctx context.Context, plan interface {
 // roleKnownAfterApply stands for a role the configuration knows only after apply, while the
 // plan validates and renders the rest of the class.
 const roleKnownAfterApply = "role-known-after-apply"
-
-// attributeUnknown reports whether the top-level attribute of an object value is unknown.
-func attributeUnknown(v tftypes.Value, name string) bool {
-	var attrs map[string]tftypes.Value
-	if v.IsNull() || !v.IsKnown() || v.As(&attrs) != nil {
-		return false
-	}
-	a, ok := attrs[name]
-	return ok && !a.IsKnown()
-}
 
 // knownBesides reports whether an object value is fully known once its top-level attribute
 // `name` is disregarded.
