@@ -190,13 +190,12 @@ func measureLiveCatalog(ctx context.Context, region string) (liveCatalog, error)
 func benchPoolInput(cat *catalog.Catalog, region string, zones []string, reqs []benchReq) launchplan.Input {
 	var subnets []launchplan.Subnet
 	for i, z := range zones {
-		subnets = append(subnets, launchplan.Subnet{ID: fmt.Sprintf("subnet-bench%d", i), Zone: z, ZoneID: fmt.Sprintf("zone-%d", i),
-			CIDRBlock: fmt.Sprintf("10.0.%d.0/20", 16*i), AvailableIPs: 4091})
+		subnets = append(subnets, launchplan.Subnet{ID: fmt.Sprintf("subnet-bench%d", i), Zone: z, ZoneID: fmt.Sprintf("zone-%d", i), AvailableIPs: 4091})
 	}
 	return launchplan.Input{
 		PoolName: "bench-0", ClusterName: clusterName, Region: region,
 		Class: launchplan.Class{
-			Name: "bench", AMIFamily: capacity.FamilyAL2023, Zones: zones, Subnets: subnets,
+			Name: "bench", AMIFamily: capacity.FamilyAL2023, Subnets: subnets,
 			SecurityGroupIDs: []string{"sg-bench"},
 			MetadataOptions:  launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
 			InstanceProfile:  "bench-node",

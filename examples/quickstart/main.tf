@@ -61,7 +61,8 @@ module "efa" {
       requirements = [
         { key = "node.kubernetes.io/instance-type", operator = "In", values = ["c5n.18xlarge", "c6in.32xlarge", "p4de.24xlarge"] },
       ]
-      limits = { nodes = "4" }
+      limits  = { nodes = "4" }
+      details = true # the summary prints each launch template's EFA interfaces
     }
   }
 }
@@ -77,7 +78,8 @@ module "prefix" {
       requirements = [
         { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.18xlarge"] },
       ]
-      limits = { nodes = "60" }
+      limits  = { nodes = "60" }
+      details = true # the summary prints each type's max pods beside Karpenter's assumption
     }
   }
 }

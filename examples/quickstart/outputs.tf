@@ -13,6 +13,11 @@ output "manifests" {
   )
 }
 
+locals {
+  general  = module.default.summaries.general
+  free_ips = { for s in module.default.subnets : s.id => s.available_ip_address_count }
+}
+
 output "summary" {
   description = "A readable summary: networking, pod capacity, launch plans, warnings."
   value = join("\n", concat(
@@ -29,9 +34,14 @@ output "summary" {
       tostring(data.karpenter_pod_capacity.secondary[t].max_pods),
       format("%d [%d]", data.karpenter_pod_capacity.prefix[t].max_pods, data.karpenter_pod_capacity.prefix[t].karpenter_assumed_pods),
     tostring(data.karpenter_pod_capacity.custom_networking[t].max_pods))],
-    ["", "Launch plan of pool default-general (CreateFleet overrides by zone and capacity type; first 5 types, max pods):"],
-    [for g in module.default.launch_plans.general : format("  %-16s %-26s %-10s %2d types: %s ...", g.zone, g.subnet_id, g.capacity_type, length(g.instance_types),
-    join(", ", [for t in slice(g.instance_types, 0, min(5, length(g.instance_types))) : "${t} (${module.default.max_pods.general[t]})"]))],
+    ["", "Pool default-general (its summary; details = true on the pool lists every type and the launch plan):",
+      format("  %d eligible types: %s", local.general.instance_types, local.general.first_instance_types),
+      format("  max pods %d to %d; %d launch template groups; Karpenter assumes other pod counts for %d types", local.general.max_pods_min,
+      local.general.max_pods_max, local.general.launch_templates, local.general.karpenter_disagrees),
+      format("  nodes: %d by free IPs, %s by limits", local.general.nodes_by_ips,
+    local.general.nodes_by_limits == null ? "unbounded" : tostring(local.general.nodes_by_limits))],
+    [for zone, z in module.default.pool_zones.general : format("  %-16s %-26s %6d free IPs, %4d nodes at max pods", zone, z.subnet_id,
+    local.free_ips[z.subnet_id], z.nodes_by_ips)],
     ["", "EFA pool efa-training:"],
     [for lt in module.efa.launch_templates.training : format("  %-30s %2d EFA interfaces, %4d pods", join(",", lt.instance_types),
     length([for ni in lt.network_interfaces : ni if ni.interface_type != "interface"]), lt.max_pods)],

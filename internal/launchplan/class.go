@@ -19,9 +19,8 @@ func ClassOf(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) Cla
 	c := Class{
 		Name:                     s.Name,
 		AMIFamily:                s.EffectiveAMIFamily(),
-		AMIs:                     r.AMIs.AMIs,
+		AMIs:                     planAMIs(r.AMIs.AMIs),
 		AMIUnresolved:            r.AMIs.Unresolved,
-		Zones:                    r.Zones,
 		SecurityGroupIDs:         r.SecurityGroupIDs(),
 		AssociatePublicIPAddress: s.AssociatePublicIPAddress,
 		IPPrefixCount:            s.IPPrefixCount,
@@ -39,10 +38,10 @@ func ClassOf(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) Cla
 		c.UserData = *s.UserData
 	}
 	for _, sn := range r.Subnets {
-		c.Subnets = append(c.Subnets, Subnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock, AvailableIPs: sn.AvailableIPAddressCount})
+		c.Subnets = append(c.Subnets, Subnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, AvailableIPs: sn.AvailableIPAddressCount})
 	}
 	for _, p := range r.PodSubnets {
-		c.PodSubnets = append(c.PodSubnets, PodSubnet{Zone: p.Zone, ID: p.Subnet.ID, CIDRBlock: p.Subnet.CIDRBlock, AvailableIPs: p.Subnet.AvailableIPAddressCount})
+		c.PodSubnets = append(c.PodSubnets, PodSubnet{Zone: p.Zone, ID: p.Subnet.ID, AvailableIPs: p.Subnet.AvailableIPAddressCount})
 	}
 	for _, b := range s.BlockDeviceMappings {
 		bd := BlockDevice{DeviceName: b.DeviceName, RootVolume: b.RootVolume}
@@ -59,6 +58,20 @@ func ClassOf(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) Cla
 		NetworkInterfaces: c.NetworkInterfaces, MaxPods: s.Kubelet.MaxPods, PodsPerCore: s.Kubelet.PodsPerCore,
 	}
 	return c
+}
+
+// planAMIs keeps what the planner reads of each image: its id, and the architecture and variant
+// that decide which instance types it serves. Names, dates and deprecation are the node class's
+// to show; a pool's plan does not change with them.
+func planAMIs(amis []nodeclass.AMI) []nodeclass.AMI {
+	if amis == nil {
+		return nil
+	}
+	out := make([]nodeclass.AMI, len(amis))
+	for i, a := range amis {
+		out[i] = nodeclass.AMI{ID: a.ID, Architecture: a.Architecture, Variant: a.Variant}
+	}
+	return out
 }
 
 var volumeSizeRE = regexp.MustCompile(`^([0-9]+)(Gi|G|Ti|T)$`)

@@ -86,9 +86,9 @@ func syntheticCatalog(n int) *catalog.Catalog {
 
 func subnets() []Subnet {
 	return []Subnet{
-		{ID: "subnet-a1", Zone: zoneA, ZoneID: "usw2-az1", CIDRBlock: "10.0.0.0/20", AvailableIPs: 4000},
-		{ID: "subnet-b1", Zone: zoneB, ZoneID: "usw2-az2", CIDRBlock: "10.0.16.0/20", AvailableIPs: 4000},
-		{ID: "subnet-c1", Zone: zoneC, ZoneID: "usw2-az3", CIDRBlock: "10.0.32.0/20", AvailableIPs: 4000},
+		{ID: "subnet-a1", Zone: zoneA, ZoneID: "usw2-az1", AvailableIPs: 4000},
+		{ID: "subnet-b1", Zone: zoneB, ZoneID: "usw2-az2", AvailableIPs: 4000},
+		{ID: "subnet-c1", Zone: zoneC, ZoneID: "usw2-az3", AvailableIPs: 4000},
 	}
 }
 
@@ -104,7 +104,6 @@ func baseInput() Input {
 		Class: Class{
 			Name:             "default",
 			AMIFamily:        capacity.FamilyAL2023,
-			Zones:            allZones,
 			Subnets:          subnets(),
 			SecurityGroupIDs: []string{"sg-1", "sg-2"},
 			MetadataOptions:  MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},

@@ -135,23 +135,48 @@ func (b *builder) capacityWarnings(plan Plan) {
 	if want <= plan.NodesByIPs {
 		return
 	}
-	var parts []string
+	// Zones whose hungriest type takes the same IPs are told together: the type once, then the
+	// room per zone.
+	type group struct {
+		head  string
+		rooms []string
+	}
+	var groups []*group
+	byHead := map[string]*group{}
+	var none []string
 	for _, z := range plan.Capacity {
 		if z.HungriestType == "" {
-			parts = append(parts, fmt.Sprintf("%s: no launchable type", z.Zone))
+			none = append(none, z.Zone)
 			continue
 		}
 		free := z.AvailableIPs
 		if z.IPBasis == IPBasisPodSubnet {
 			free = z.PodSubnetAvailableIPs
 		}
-		parts = append(parts, fmt.Sprintf("%s: %d free IPs in the %s / %d IPs per node for %s at %d max pods = room for %d",
-			z.Zone, free, z.IPBasis, z.IPsPerNode, z.HungriestType, z.MaxPods, z.NodesByIPs))
+		head := fmt.Sprintf("a full %s node (%d max pods) takes %d IPs of the %s", z.HungriestType, z.MaxPods, z.IPsPerNode, z.IPBasis)
+		g, ok := byHead[head]
+		if !ok {
+			g = &group{head: head}
+			byHead[head] = g
+			groups = append(groups, g)
+		}
+		g.rooms = append(g.rooms, fmt.Sprintf("%d in %s (%d free IPs)", z.NodesByIPs, z.Zone, free))
 	}
-	hint := "use larger subnets, add subnets to the node class, or lower the limits"
+	var parts []string
+	for _, g := range groups {
+		parts = append(parts, g.head+", room for "+strings.Join(g.rooms, ", "))
+	}
+	if len(none) > 0 {
+		parts = append(parts, "no launchable type in "+strings.Join(none, ", "))
+	}
+	lower, summary := "the limits", SummarySubnetsTooSmall
+	if b.in.Replicas != nil {
+		lower, summary = "replicas", SummarySubnetsTooSmallFor
+	}
+	hint := "use larger subnets, add subnets to the node class, or lower " + lower
 	if b.settings.PrefixDelegation {
 		hint = "prefix delegation claims whole /28 prefixes (16 IPs) per node, so a small subnet fills after a few nodes; " + hint
 	}
-	b.warn(SummarySubnetsTooSmall, path, "%s but the subnets of the pool's zones can address only %d at max pods (%s); %s",
+	b.warn(summary, path, "%s but the pool's subnets can address only %d at max pods: %s; %s",
 		what, plan.NodesByIPs, strings.Join(parts, "; "), hint)
 }

@@ -118,9 +118,13 @@ func (b *builder) build() (Plan, []Problem) {
 	launch := types
 	if len(types) > MaxInstanceTypes {
 		launch = types[:MaxInstanceTypes]
-		b.warn(SummaryTruncated, pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
-			"(a stand-in for price, which the provider does not know), as Karpenter truncates each CreateFleet call to %d; "+
-			"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
+		// A static pool launches from this cut itself; a dynamic pool's cut is Karpenter's, by
+		// price, which the plan only approximates: broad pools are Karpenter's advice, not a finding.
+		if b.in.Replicas != nil {
+			b.warn(SummaryTruncated, pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
+				"(a stand-in for price, which the provider does not know), as Karpenter truncates each CreateFleet call to %d; "+
+				"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
+		}
 		if i, got, ok := minValuesShortfall(b.in.Requirements, launch); ok {
 			r := b.in.Requirements[i]
 			b.warn(SummaryMinValuesAtRisk, pathRequirements.Index(i).Attr("min_values"),

@@ -263,8 +263,19 @@ func TestTruncation(t *testing.T) {
 			}
 		}
 	}
-	if !hasProblem(plan.Warnings, "template.requirements", "100 instance types are eligible", "first 60") {
-		t.Errorf("warnings = %v, want the truncation warning", plan.Warnings)
+	// A dynamic pool's cut is Karpenter's (by price): broad requirements are no finding. A static
+	// pool launches from the cut itself, so it says so.
+	if hasProblem(plan.Warnings, "template.requirements", "instance types are eligible") {
+		t.Errorf("dynamic pool: warnings = %v, want no truncation warning", plan.Warnings)
+	}
+	in.Bootstrap, in.Replicas = demoBootstrap, intPtr(2)
+	in.Class.AMIs = []nodeclass.AMI{{ID: "ami-x86", Architecture: "amd64"}, {ID: "ami-arm", Architecture: "arm64"}}
+	static, errs := Build(in)
+	if len(errs) > 0 {
+		t.Fatalf("static pool: %v", errs)
+	}
+	if !hasProblem(static.Warnings, "template.requirements", "100 instance types are eligible", "first 60") {
+		t.Errorf("static pool: warnings = %v, want the truncation warning", static.Warnings)
 	}
 	// Every eligible type still has a launch template.
 	names := map[string]bool{}
@@ -548,7 +559,7 @@ func TestIPWarning(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			in := baseInput()
 			in.Class.CNI.PrefixDelegation = true
-			in.Class.Subnets = []Subnet{{ID: "subnet-small", Zone: zoneA, CIDRBlock: "10.0.0.0/26", AvailableIPs: tc.free}}
+			in.Class.Subnets = []Subnet{{ID: "subnet-small", Zone: zoneA, AvailableIPs: tc.free}}
 			in.Requirements = []requirements.Requirement{onlyTypes("m5.large")}
 			in.Limits, in.Replicas = tc.limits, tc.replicas
 			in.Class.AMIs = []nodeclass.AMI{amdImage, armImage}
@@ -557,8 +568,11 @@ func TestIPWarning(t *testing.T) {
 			if got := plan.Capacity[0].NodesByIPs; got != tc.free/129 {
 				t.Errorf("nodes by IPs %d, want %d", got, tc.free/129)
 			}
-			warned := hasProblem(plan.Warnings, tc.wantPath, "59 free IPs in the node subnet / 129 IPs per node for m5.large at 110 max pods = room for 0",
+			warned := hasProblem(plan.Warnings, tc.wantPath, "a full m5.large node (110 max pods) takes 129 IPs of the node subnet, room for 0 in us-west-2a (59 free IPs)",
 				"prefix delegation")
+			if tc.wantPath == "replicas" && warned && !hasSummary(plan.Warnings, SummarySubnetsTooSmallFor) {
+				t.Errorf("warnings = %v, want the replicas summary", plan.Warnings)
+			}
 			if tc.wantPath != "" && !warned {
 				t.Errorf("warnings = %v, want the IP warning at %s", plan.Warnings, tc.wantPath)
 			}
@@ -763,4 +777,13 @@ func TestCustomNetworkingNodeSubnetBound(t *testing.T) {
 	if tp := findType(t, plan, "m5.large"); tp.MaxPods != 20 || tp.PodSubnetIPsAtMaxPods != 20 {
 		t.Errorf("m5.large under custom networking: %+v", tp)
 	}
+}
+
+func hasSummary(ps []Problem, summary string) bool {
+	for _, p := range ps {
+		if p.Summary == summary {
+			return true
+		}
+	}
+	return false
 }

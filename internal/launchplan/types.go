@@ -18,14 +18,14 @@ const MaxInstanceTypes = 60
 
 // Subnet is one resolved node-class subnet.
 type Subnet struct {
-	ID, Zone, ZoneID, CIDRBlock string
-	AvailableIPs                int
+	ID, Zone, ZoneID string
+	AvailableIPs     int
 }
 
 // PodSubnet is the custom-networking subnet of one zone.
 type PodSubnet struct {
-	Zone, ID, CIDRBlock string
-	AvailableIPs        int
+	Zone, ID     string
+	AvailableIPs int
 }
 
 // BlockDevice is one block device mapping, as written into a launch template.
@@ -66,7 +66,6 @@ type Class struct {
 	// AMIUnresolved says why an alias resolved to no image at plan ("" when it did, or when the
 	// class has no alias).
 	AMIUnresolved            string
-	Zones                    []string // informational: the planner takes zones from Subnets
 	Subnets                  []Subnet // Karpenter's order
 	SecurityGroupIDs         []string
 	PodSubnets               []PodSubnet
@@ -222,6 +221,7 @@ type Problem = nodepool.Problem
 // Summaries of the planner's warnings.
 const (
 	SummarySubnetsTooSmall    = "Subnets too small for the pool's limits"
+	SummarySubnetsTooSmallFor = "Subnets too small for the pool's replicas"
 	SummaryTruncated          = "More eligible instance types than one launch takes"
 	SummaryMinValuesAtRisk    = "min_values at risk after truncation"
 	SummaryMaxPodsDisagree    = "Karpenter and the kubelet disagree on max pods"

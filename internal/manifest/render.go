@@ -156,6 +156,9 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 			}
 			n.Content = append(n.Content, child)
 		}
+		if flowable(n.Content) {
+			n.Style = yaml.FlowStyle
+		}
 		return n, nil
 	case reflect.String:
 		return stringNode(v.String(), path)
@@ -168,6 +171,26 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 	default:
 		return nil, fmt.Errorf("%s: unsupported type %s", path, v.Type())
 	}
+}
+
+// flowLimit is the longest list of scalars written on one line (`values: [c, m, r]`): short
+// lists read better in a plan that way; longer ones stay one item per line.
+const flowLimit = 60
+
+// flowable reports whether a sequence of these items is written in flow style: all plain or
+// quoted one-line scalars, short enough together.
+func flowable(items []*yaml.Node) bool {
+	if len(items) == 0 {
+		return false
+	}
+	total := 0
+	for _, c := range items {
+		if c.Kind != yaml.ScalarNode || c.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 || strings.ContainsAny(c.Value, "\n") {
+			return false
+		}
+		total += len(c.Value) + 2
+	}
+	return total <= flowLimit
 }
 
 // isEmpty reports whether an omitempty field is left out: nil pointers, empty strings, empty

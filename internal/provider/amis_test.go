@@ -14,7 +14,8 @@ import (
 )
 
 // amiClassConfig is a node class on the discovery network with the given AMI terms, and a
-// dynamic pool on it with the given requirements (none: no pool).
+// dynamic pool on it with the given requirements (none: no pool), with `details` to show its
+// planned templates and their images.
 func amiClassConfig(cluster, terms, requirements string) string {
 	cfg := providerConfig(cluster) + fmt.Sprintf(`
 resource "karpenter_node_class" "test" {
@@ -29,6 +30,7 @@ resource "karpenter_node_class" "test" {
 resource "karpenter_node_pool" "test" {
   name       = "images"
   node_class = karpenter_node_class.test.resolved
+  details    = true
   template   = { requirements = %s }
 }
 `, requirements)
@@ -68,7 +70,12 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 							"requirements": knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("kubernetes.io/arch In [amd64]")}),
 						}),
 					})),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("amis").AtSliceIndex(0).AtMapKey("id"), knownvalue.StringExact(amd)),
+					// A pool reads an image's id, architecture and variant; names and dates are the class's.
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("amis"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.ObjectExact(map[string]knownvalue.Check{
+							"id": knownvalue.StringExact(amd), "architecture": knownvalue.StringExact("amd64"), "variant": knownvalue.Null(),
+						}),
+					})),
 				}},
 			},
 			{
@@ -108,6 +115,7 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("instance_types"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("m5.large")})),
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("image_id"), knownvalue.StringExact(amd)),
+					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("summary").AtMapKey("first_instance_types"), knownvalue.StringExact("m5.large")),
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("warnings"), knownvalue.ListPartial(map[int]knownvalue.Check{
 						0: knownvalue.StringRegexp(regexp.MustCompile(`dropped 1 instance type of a kind no image of node class "images" serves, arm64 \(m6g.large\)`)),
 					})),

@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -39,8 +41,9 @@ func TestResolvedMirrorsTheContract(t *testing.T) {
 		DetailedMonitoring: b(true), UserData: &ud, Tags: map[string]string{"team": "hpc"},
 	}
 	resolved := nodeclass.Resolved{
-		VPCID:          "vpc-1",
-		Subnets:        []discovery.Subnet{{ID: "subnet-a", Zone: "us-west-2a", ZoneID: "usw2-az1", CIDRBlock: "10.0.0.0/20", AvailableIPAddressCount: 4000}},
+		VPCID: "vpc-1",
+		Subnets: []discovery.Subnet{{ID: "subnet-b", Zone: "us-west-2a", ZoneID: "usw2-az1", CIDRBlock: "10.0.16.0/20", AvailableIPAddressCount: 4000},
+			{ID: "subnet-a", Zone: "us-west-2a", ZoneID: "usw2-az1", CIDRBlock: "10.0.0.0/20", AvailableIPAddressCount: 100}},
 		SecurityGroups: []discovery.SecurityGroup{{ID: "sg-1", Name: "nodes"}, {ID: "sg-2"}}, Zones: []string{"us-west-2a"},
 		PodSubnets: []nodeclass.PodSubnet{{Zone: "us-west-2a", Subnet: discovery.Subnet{ID: "subnet-p", CIDRBlock: "100.64.0.0/16", AvailableIPAddressCount: 65000}}},
 		AMIs: nodeclass.AMIResolution{AMIs: []nodeclass.AMI{
@@ -69,26 +72,29 @@ func TestResolvedMirrorsTheContract(t *testing.T) {
 	}
 }
 
-// normalizeClass makes nil and empty lists and maps equal (Terraform has no nil list in a known
-// object here), except NetworkInterfaces, whose nil means "not configured".
+// normalizeClass makes nil and empty lists and maps equal (`resolved` leaves empty ones null),
+// except NetworkInterfaces, whose nil means "not configured", and sorts subnets by id (a map in
+// `resolved`; the planner picks per zone by free IPs, not by position).
 func normalizeClass(c launchplan.Class) launchplan.Class {
-	if c.Zones == nil {
-		c.Zones = []string{}
+	if len(c.SecurityGroupIDs) == 0 {
+		c.SecurityGroupIDs = nil
 	}
-	if c.SecurityGroupIDs == nil {
-		c.SecurityGroupIDs = []string{}
+	if len(c.AMIs) == 0 {
+		c.AMIs = nil
 	}
-	if c.AMIs == nil {
-		c.AMIs = []nodeclass.AMI{}
+	if len(c.PodSubnets) == 0 {
+		c.PodSubnets = nil
 	}
-	if c.Subnets == nil {
-		c.Subnets = []launchplan.Subnet{}
+	if len(c.BlockDevices) == 0 {
+		c.BlockDevices = nil
 	}
-	if c.PodSubnets == nil {
-		c.PodSubnets = []launchplan.PodSubnet{}
+	if len(c.Tags) == 0 {
+		c.Tags = nil
 	}
-	if c.BlockDevices == nil {
-		c.BlockDevices = []launchplan.BlockDevice{}
+	c.Subnets = slices.Clone(c.Subnets)
+	slices.SortFunc(c.Subnets, func(a, b launchplan.Subnet) int { return strings.Compare(a.ID, b.ID) })
+	if len(c.Subnets) == 0 {
+		c.Subnets = nil
 	}
 	return c
 }

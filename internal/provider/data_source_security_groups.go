@@ -77,7 +77,7 @@ func (d *securityGroupsDataSource) ValidateConfig(ctx context.Context, req datas
 	if resp.Diagnostics.HasError() || !termsKnown(terms) {
 		return
 	}
-	errs := discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(ctx, terms, &resp.Diagnostics))
+	errs := discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(terms))
 	addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
 }
 
@@ -87,7 +87,7 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dterms := securityGroupTermsFrom(ctx, data.SelectorTerms, &resp.Diagnostics)
+	dterms := securityGroupTermsFrom(data.SelectorTerms)
 	if errs := discovery.ValidateSecurityGroupTerms(dterms); len(errs) > 0 {
 		addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
 	}

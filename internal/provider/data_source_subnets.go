@@ -89,7 +89,7 @@ func (d *subnetsDataSource) ValidateConfig(ctx context.Context, req datasource.V
 	if resp.Diagnostics.HasError() || !termsKnown(terms) {
 		return
 	}
-	errs := discovery.ValidateSubnetTerms(subnetTermsFrom(ctx, terms, &resp.Diagnostics))
+	errs := discovery.ValidateSubnetTerms(subnetTermsFrom(terms))
 	addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid subnet selector term")
 }
 
@@ -99,7 +99,7 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	dterms := subnetTermsFrom(ctx, asSelectorTerms(data.SelectorTerms), &resp.Diagnostics)
+	dterms := subnetTermsFrom(asSelectorTerms(data.SelectorTerms))
 	if errs := discovery.ValidateSubnetTerms(dterms); len(errs) > 0 {
 		addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid subnet selector term")
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -112,13 +112,12 @@ func taintsOf(ts []taintModel) []manifest.Taint {
 // renderNodePoolManifest renders the NodePool with nodeClassRef pointing at the node class.
 func renderNodePoolManifest(ctx context.Context, m *nodePoolModel) (string, error) {
 	var diags diag.Diagnostics
-	var rc resolvedClass
-	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
-	ps := m.poolSpec(ctx, &diags)
+	className, _ := m.NodeClass.Attributes()["name"].(types.String)
+	ps := m.poolSpec()
 	policy, _ := nodepool.NormalizePolicy(ps.ConsolidationPolicy)
 	spec := manifest.NodePoolSpec{
 		Template: manifest.NodeClaimTemplate{Spec: manifest.NodeClaimTemplateSpec{
-			NodeClassRef: manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: rc.Name},
+			NodeClassRef: manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: className.ValueString()},
 			Requirements: []manifest.NodeSelectorRequirement{},
 		}},
 		Disruption: manifest.Disruption{ConsolidationPolicy: policy, ConsolidateAfter: ps.ConsolidateAfter},
@@ -132,7 +131,7 @@ func renderNodePoolManifest(ctx context.Context, m *nodePoolModel) (string, erro
 		spec.Disruption.Budgets = append(spec.Disruption.Budgets, manifest.Budget{Nodes: nodes, Reasons: b.Reasons, Schedule: b.Schedule, Duration: b.Duration})
 	}
 	if t := m.Template; t != nil {
-		spec.Template.Metadata = manifest.TemplateMetadata{Labels: tagsFromMap(ctx, t.Labels, &diags), Annotations: tagsFromMap(ctx, t.Annotations, &diags)}
+		spec.Template.Metadata = manifest.TemplateMetadata{Labels: tagsFromMap(t.Labels), Annotations: tagsFromMap(t.Annotations)}
 		spec.Template.Spec.Taints, spec.Template.Spec.StartupTaints = taintsOf(t.Taints), taintsOf(t.StartupTaints)
 		spec.Template.Spec.ExpireAfter, spec.Template.Spec.TerminationGracePeriod = ps.ExpireAfter, ps.TerminationGracePeriod
 		for _, r := range m.requirements(ctx, &diags) {

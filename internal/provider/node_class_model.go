@@ -44,15 +44,16 @@ type nodeClassModel struct {
 	CPUOptions                       *cpuOptionsModel               `tfsdk:"cpu_options"`
 	ConnectionTracking               *connectionTrackingModel       `tfsdk:"connection_tracking"`
 
-	VPCID              types.String `tfsdk:"vpc_id"`
-	Subnets            types.List   `tfsdk:"subnets"`
-	SecurityGroups     types.List   `tfsdk:"security_groups"`
-	Zones              types.List   `tfsdk:"zones"`
-	PodSubnets         types.List   `tfsdk:"pod_subnets"`
-	AMIs               types.List   `tfsdk:"amis"`
-	Resolved           types.Object `tfsdk:"resolved"`
-	ConnectivityReport types.List   `tfsdk:"connectivity_report"`
-	Manifest           types.String `tfsdk:"manifest"`
+	VPCID              types.String  `tfsdk:"vpc_id"`
+	Subnets            types.List    `tfsdk:"subnets"`
+	SecurityGroups     types.List    `tfsdk:"security_groups"`
+	Zones              types.List    `tfsdk:"zones"`
+	PodSubnets         types.List    `tfsdk:"pod_subnets"`
+	AMIs               types.List    `tfsdk:"amis"`
+	Resolved           types.Object  `tfsdk:"resolved"`
+	ConnectivityReport types.List    `tfsdk:"connectivity_report"`
+	Manifest           types.String  `tfsdk:"manifest"`
+	ManifestObject     types.Dynamic `tfsdk:"manifest_object"`
 
 	CapacityReservations types.List   `tfsdk:"capacity_reservations"`
 	PlacementGroup       types.Object `tfsdk:"placement_group"`
@@ -102,12 +103,12 @@ func (c *connectivityModel) mode() string {
 }
 
 // controlPlaneTerms merges the ids and the selector terms into one list of terms (ids first).
-func (c *connectivityModel) controlPlaneTerms(ctx context.Context, diags *diag.Diagnostics) []discovery.SecurityGroupTerm {
+func (c *connectivityModel) controlPlaneTerms() []discovery.SecurityGroupTerm {
 	var terms []discovery.SecurityGroupTerm
 	for _, id := range c.ControlPlaneSecurityGroupIDs {
 		terms = append(terms, discovery.SecurityGroupTerm{ID: id})
 	}
-	return append(terms, securityGroupTermsFrom(ctx, c.ControlPlaneSecurityGroupSelectorTerms, diags)...)
+	return append(terms, securityGroupTermsFrom(c.ControlPlaneSecurityGroupSelectorTerms)...)
 }
 
 // connectivityCheck is one entry of `connectivity_report`.
@@ -189,32 +190,54 @@ type ebsModel struct {
 }
 
 // resolvedClass is the `resolved` object: a node pool's whole view of its class. Its Go shape
-// defines the Terraform type (attrTypesOf), so it must only use native field types.
+// defines the Terraform type (attrTypesOf), so it must only use native field types. It carries
+// only what a pool's plan reads, and leaves defaults null, because every pool's plan shows it:
+// subnets and pod subnets are maps (by subnet id, by zone), images keep id, architecture and
+// variant, and unset networking, kubelet and metadata options are null.
 type resolvedClass struct {
-	Name                     string             `tfsdk:"name"`
-	AMIFamily                string             `tfsdk:"ami_family"`
-	AMIs                     []resolvedAMI      `tfsdk:"amis"`
-	AMIUnresolved            *string            `tfsdk:"ami_unresolved"`
-	Zones                    []string           `tfsdk:"zones"`
-	Subnets                  []resolvedSubnet   `tfsdk:"subnets"`
-	SecurityGroupIDs         []string           `tfsdk:"security_group_ids"`
-	PodSubnets               []resolvedPodNet   `tfsdk:"pod_subnets"`
-	AssociatePublicIPAddress *bool              `tfsdk:"associate_public_ip_address"`
-	IPPrefixCount            *int64             `tfsdk:"ip_prefix_count"`
-	NetworkInterfaces        []resolvedNetIf    `tfsdk:"network_interfaces"`
-	EFA                      bool               `tfsdk:"efa"`
-	Networking               resolvedNetworking `tfsdk:"networking"`
-	Kubelet                  resolvedKubelet    `tfsdk:"kubelet"`
-	MetadataOptions          resolvedMetadata   `tfsdk:"metadata_options"`
-	BlockDeviceMappings      []resolvedBDM      `tfsdk:"block_device_mappings"`
-	DetailedMonitoring       bool               `tfsdk:"detailed_monitoring"`
-	UserData                 *string            `tfsdk:"user_data"`
-	Tags                     map[string]string  `tfsdk:"tags"`
-	InstanceProfile          *string            `tfsdk:"instance_profile"`
+	Name                     string                    `tfsdk:"name"`
+	AMIFamily                string                    `tfsdk:"ami_family"`
+	AMIs                     []resolvedAMI             `tfsdk:"amis"`
+	AMIUnresolved            *string                   `tfsdk:"ami_unresolved"`
+	Subnets                  map[string]resolvedSubnet `tfsdk:"subnets"`
+	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids"`
+	PodSubnets               map[string]resolvedPodNet `tfsdk:"pod_subnets"`
+	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count"`
+	NetworkInterfaces        []resolvedNetIf           `tfsdk:"network_interfaces"`
+	EFA                      *bool                     `tfsdk:"efa"`
+	Networking               *resolvedNetworking       `tfsdk:"networking"`
+	Kubelet                  *resolvedKubelet          `tfsdk:"kubelet"`
+	MetadataOptions          *resolvedMetadata         `tfsdk:"metadata_options"`
+	BlockDeviceMappings      []resolvedBDM             `tfsdk:"block_device_mappings"`
+	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring"`
+	UserData                 *string                   `tfsdk:"user_data"`
+	Tags                     map[string]string         `tfsdk:"tags"`
+	InstanceProfile          *string                   `tfsdk:"instance_profile"`
 }
 
-// resolvedAMI is one image of EC2NodeClass status.amis.
+// resolvedAMI is what a pool reads of an image: the id, and what decides the types it serves.
 type resolvedAMI struct {
+	ID           string  `tfsdk:"id"`
+	Architecture string  `tfsdk:"architecture"`
+	Variant      *string `tfsdk:"variant"`
+}
+
+// resolvedSubnet is one node subnet of `resolved.subnets`, keyed by subnet id.
+type resolvedSubnet struct {
+	Zone                    string `tfsdk:"zone"`
+	ZoneID                  string `tfsdk:"zone_id"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+// resolvedPodNet is the pod subnet of one zone in `resolved.pod_subnets`, keyed by zone.
+type resolvedPodNet struct {
+	ID                      string `tfsdk:"id"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+// amiTF is one image of the node class's `amis` (EC2NodeClass status.amis).
+type amiTF struct {
 	ID           string   `tfsdk:"id"`
 	Name         string   `tfsdk:"name"`
 	Architecture string   `tfsdk:"architecture"`
@@ -224,21 +247,17 @@ type resolvedAMI struct {
 	Requirements []string `tfsdk:"requirements"`
 }
 
-func resolvedAMIsFrom(amis []nodeclass.AMI) []resolvedAMI {
-	out := make([]resolvedAMI, len(amis))
+func amisTF(amis []nodeclass.AMI) []amiTF {
+	out := make([]amiTF, len(amis))
 	for i, a := range amis {
-		out[i] = resolvedAMI{ID: a.ID, Name: a.Name, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant)),
+		out[i] = amiTF{ID: a.ID, Name: a.Name, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant)),
 			CreationDate: a.CreationDate, Deprecated: a.Deprecated, Requirements: a.Requirements()}
 	}
 	return out
 }
 
-func (a resolvedAMI) ami() nodeclass.AMI {
-	return nodeclass.AMI{ID: a.ID, Name: a.Name, Architecture: a.Architecture, Variant: nodeclass.AMIVariant(deref(a.Variant)),
-		CreationDate: a.CreationDate, Deprecated: a.Deprecated}
-}
-
-type resolvedSubnet struct {
+// subnetTF is one subnet of the node class's `subnets`.
+type subnetTF struct {
 	ID                      string `tfsdk:"id"`
 	Zone                    string `tfsdk:"zone"`
 	ZoneID                  string `tfsdk:"zone_id"`
@@ -246,7 +265,8 @@ type resolvedSubnet struct {
 	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
 }
 
-type resolvedPodNet struct {
+// podSubnetTF is one zone's pod subnet of the node class's `pod_subnets`.
+type podSubnetTF struct {
 	Zone                    string `tfsdk:"zone"`
 	ID                      string `tfsdk:"id"`
 	CIDRBlock               string `tfsdk:"cidr_block"`
@@ -356,22 +376,22 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 		InstanceStorePolicy:      m.InstanceStorePolicy.ValueString(),
 		DetailedMonitoring:       boolPtr(m.DetailedMonitoring),
 		UserData:                 strPtr(m.UserData),
-		Tags:                     tagsFromMap(ctx, m.Tags, diags),
+		Tags:                     tagsFromMap(m.Tags),
 		MetadataOptions:          nodeclass.DefaultMetadataOptions(),
 	}
 	for _, t := range m.AMISelectorTerms {
 		s.AMISelectorTerms = append(s.AMISelectorTerms, nodeclass.AMITerm{
 			Alias: t.Alias.ValueString(), ID: t.ID.ValueString(), Name: t.Name.ValueString(), Owner: t.Owner.ValueString(),
-			SSMParameter: t.SSMParameter.ValueString(), Tags: tagsFromMap(ctx, t.Tags, diags),
+			SSMParameter: t.SSMParameter.ValueString(), Tags: tagsFromMap(t.Tags),
 		})
 	}
 	if m.SubnetSelectorTerms != nil {
-		s.SubnetTerms = subnetTermsFrom(ctx, asSelectorTerms(m.SubnetSelectorTerms), diags)
+		s.SubnetTerms = subnetTermsFrom(asSelectorTerms(m.SubnetSelectorTerms))
 	} else if clusterName != "" {
 		s.SubnetTerms = nodeclass.DefaultSubnetTerms(clusterName)
 	}
 	if m.SecurityGroupSelectorTerms != nil {
-		s.SecurityGroupTerms = securityGroupTermsFrom(ctx, m.SecurityGroupSelectorTerms, diags)
+		s.SecurityGroupTerms = securityGroupTermsFrom(m.SecurityGroupSelectorTerms)
 	} else if clusterName != "" {
 		s.SecurityGroupTerms = nodeclass.DefaultSecurityGroupTerms(clusterName)
 	}
@@ -390,15 +410,15 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 		s.Networking.ReservedENIs = int(n.ReservedENIs.ValueInt64())
 		if n.CustomNetworking != nil {
 			s.Networking.CustomNetworking = true
-			s.Networking.PodSubnetTerms = subnetTermsFrom(ctx, asSelectorTerms(n.CustomNetworking.PodSubnetSelectorTerms), diags)
+			s.Networking.PodSubnetTerms = subnetTermsFrom(asSelectorTerms(n.CustomNetworking.PodSubnetSelectorTerms))
 		}
 	}
 	if k := m.Kubelet; k != nil {
 		s.Kubelet = nodeclass.Kubelet{
 			MaxPods: intPtr(k.MaxPods), PodsPerCore: intPtr(k.PodsPerCore), ClusterDNS: stringList(ctx, k.ClusterDNS, diags),
-			SystemReserved: tagsFromMap(ctx, k.SystemReserved, diags), KubeReserved: tagsFromMap(ctx, k.KubeReserved, diags),
-			EvictionHard: tagsFromMap(ctx, k.EvictionHard, diags), EvictionSoft: tagsFromMap(ctx, k.EvictionSoft, diags),
-			EvictionSoftGracePeriod:     tagsFromMap(ctx, k.EvictionSoftGracePeriod, diags),
+			SystemReserved: tagsFromMap(k.SystemReserved), KubeReserved: tagsFromMap(k.KubeReserved),
+			EvictionHard: tagsFromMap(k.EvictionHard), EvictionSoft: tagsFromMap(k.EvictionSoft),
+			EvictionSoftGracePeriod:     tagsFromMap(k.EvictionSoftGracePeriod),
 			EvictionMaxPodGracePeriod:   intPtr(k.EvictionMaxPodGracePeriod),
 			ImageGCHighThresholdPercent: intPtr(k.ImageGCHighThresholdPercent),
 			ImageGCLowThresholdPercent:  intPtr(k.ImageGCLowThresholdPercent),
@@ -423,16 +443,16 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 		}
 		s.BlockDeviceMappings = append(s.BlockDeviceMappings, bd)
 	}
-	m.launchOptionsInto(ctx, &s, diags)
+	m.launchOptionsInto(&s)
 	return s
 }
 
 // launchOptionsInto copies the capacity reservation terms, placement group selector, context,
 // cpu_options and connection_tracking into the spec.
-func (m *nodeClassModel) launchOptionsInto(ctx context.Context, s *nodeclass.Spec, diags *diag.Diagnostics) {
+func (m *nodeClassModel) launchOptionsInto(s *nodeclass.Spec) {
 	for _, t := range m.CapacityReservationSelectorTerms {
 		s.CapacityReservationTerms = append(s.CapacityReservationTerms, discovery.CapacityReservationTerm{
-			ID: t.ID.ValueString(), OwnerID: t.OwnerID.ValueString(), Tags: tagsFromMap(ctx, t.Tags, diags),
+			ID: t.ID.ValueString(), OwnerID: t.OwnerID.ValueString(), Tags: tagsFromMap(t.Tags),
 			InstanceMatchCriteria: t.InstanceMatchCriteria.ValueString(),
 		})
 	}
@@ -455,27 +475,45 @@ func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string
 	return classTF(launchplan.ClassOf(s, r, instanceProfile))
 }
 
-// classTF mirrors a launchplan.Class into its Terraform value. Lists are empty rather than
-// null, except network_interfaces, whose null means "not configured".
+// classTF mirrors a launchplan.Class into its Terraform value, leaving defaults null (planClass
+// reads null as the default). Empty lists and maps are null too, except network_interfaces,
+// where an empty list and null differ ("no interfaces" and "not configured").
 func classTF(c launchplan.Class) resolvedClass {
 	out := resolvedClass{
-		Name: c.Name, AMIFamily: c.AMIFamily, AMIs: resolvedAMIsFrom(c.AMIs), AMIUnresolved: emptyNil(c.AMIUnresolved),
-		Zones: nonNil(c.Zones), Subnets: []resolvedSubnet{}, SecurityGroupIDs: nonNil(c.SecurityGroupIDs), PodSubnets: []resolvedPodNet{},
-		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: c.EFA,
-		Networking: resolvedNetworking{PrefixDelegation: c.CNI.PrefixDelegation, CustomNetworking: c.CNI.CustomNetworking,
-			SecurityGroupsForPods: c.CNI.SecurityGroupsForPods, ReservedENIs: int64(c.CNI.ReservedENIs)},
-		Kubelet: resolvedKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: c.Kubelet.ClusterDNS,
-			SystemReserved: c.Kubelet.SystemReserved, KubeReserved: c.Kubelet.KubeReserved, EvictionHard: c.Kubelet.EvictionHard},
-		MetadataOptions: resolvedMetadata{HTTPEndpoint: c.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: c.MetadataOptions.HTTPProtocolIPv6,
-			HTTPPutResponseHopLimit: int64(c.MetadataOptions.HTTPPutResponseHopLimit), HTTPTokens: c.MetadataOptions.HTTPTokens},
-		DetailedMonitoring: c.DetailedMonitoring, UserData: emptyNil(c.UserData), Tags: c.Tags, InstanceProfile: emptyNil(c.InstanceProfile),
+		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
+		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
+		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
+	}
+	if len(c.Tags) > 0 {
+		out.Tags = c.Tags
+	}
+	for _, a := range c.AMIs {
+		out.AMIs = append(out.AMIs, resolvedAMI{ID: a.ID, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant))})
+	}
+	if n := c.CNI; n.PrefixDelegation || n.CustomNetworking || n.SecurityGroupsForPods || n.ReservedENIs != 0 {
+		out.Networking = &resolvedNetworking{PrefixDelegation: n.PrefixDelegation, CustomNetworking: n.CustomNetworking,
+			SecurityGroupsForPods: n.SecurityGroupsForPods, ReservedENIs: int64(n.ReservedENIs)}
+	}
+	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || len(k.ClusterDNS) > 0 || len(k.SystemReserved) > 0 ||
+		len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {
+		out.Kubelet = &resolvedKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: k.ClusterDNS,
+			SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
+	}
+	if mo := c.MetadataOptions; mo != defaultMetadataOptions() {
+		out.MetadataOptions = &resolvedMetadata{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
+			HTTPPutResponseHopLimit: int64(mo.HTTPPutResponseHopLimit), HTTPTokens: mo.HTTPTokens}
 	}
 	for _, sn := range c.Subnets {
-		out.Subnets = append(out.Subnets, resolvedSubnet{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock,
-			AvailableIPAddressCount: int64(sn.AvailableIPs)})
+		if out.Subnets == nil {
+			out.Subnets = map[string]resolvedSubnet{}
+		}
+		out.Subnets[sn.ID] = resolvedSubnet{Zone: sn.Zone, ZoneID: sn.ZoneID, AvailableIPAddressCount: int64(sn.AvailableIPs)}
 	}
 	for _, p := range c.PodSubnets {
-		out.PodSubnets = append(out.PodSubnets, resolvedPodNet{Zone: p.Zone, ID: p.ID, CIDRBlock: p.CIDRBlock, AvailableIPAddressCount: int64(p.AvailableIPs)})
+		if out.PodSubnets == nil {
+			out.PodSubnets = map[string]resolvedPodNet{}
+		}
+		out.PodSubnets[p.Zone] = resolvedPodNet{ID: p.ID, AvailableIPAddressCount: int64(p.AvailableIPs)}
 	}
 	if c.NetworkInterfaces != nil {
 		out.NetworkInterfaces = []resolvedNetIf{}
@@ -495,6 +533,27 @@ func classTF(c launchplan.Class) resolvedClass {
 		out.BlockDeviceMappings = append(out.BlockDeviceMappings, rb)
 	}
 	return out
+}
+
+// defaultMetadataOptions are Karpenter's defaults, which `resolved` leaves null.
+func defaultMetadataOptions() launchplan.MetadataOptions {
+	d := nodeclass.DefaultMetadataOptions()
+	return launchplan.MetadataOptions{HTTPEndpoint: d.HTTPEndpoint, HTTPProtocolIPv6: d.HTTPProtocolIPv6, HTTPTokens: d.HTTPTokens,
+		HTTPPutResponseHopLimit: d.HTTPPutResponseHopLimit}
+}
+
+func trueNil(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return &b
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
 }
 
 func zeroNil(v int) *int64 {

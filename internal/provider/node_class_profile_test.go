@@ -367,9 +367,9 @@ resource "karpenter_node_pool" "test" {
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("instance_profile"),
 					knownvalue.StringRegexp(regexp.MustCompile(`^nodeplane-`+cluster+`-late-role-[0-9a-f]{10}$`))),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("manifest")),
-				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"),
-					knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("m5.large")})),
-				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.NotNull()),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("instance_types"), knownvalue.Int64Exact(1)),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("first_instance_types"), knownvalue.StringExact("m5.large")),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(3)),
 				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 			}},
 			Check: resource.ComposeAggregateTestCheckFunc(

@@ -407,7 +407,14 @@ func nodeClassSchema() schema.Schema {
 				Computed: true,
 				MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
 					"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (Karpenter's " +
-					"v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field.",
+					"v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field. " +
+					"Unknown at plan while `role` is (e.g. a role created in the same apply); `manifest_object` is not.",
+			},
+			"manifest_object": schema.DynamicAttribute{
+				Computed: true,
+				MarkdownDescription: "The same `EC2NodeClass` as an object, for `kubernetes_manifest`'s `manifest` without `yamldecode`. " +
+					"While `role` is known only after apply, only `spec.role` is unknown in it, so `kubernetes_manifest` still plans the " +
+					"rest.",
 			},
 		},
 	}

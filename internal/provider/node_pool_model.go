@@ -2,14 +2,19 @@ package provider
 
 import (
 	"context"
+	"maps"
+	"slices"
+	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -24,12 +29,14 @@ type nodePoolModel struct {
 	Weight     types.Int64      `tfsdk:"weight"`
 	Replicas   types.Int64      `tfsdk:"replicas"`
 
+	Details types.Bool `tfsdk:"details"`
+
+	Summary         types.Object   `tfsdk:"summary"`
+	Zones           types.Map      `tfsdk:"zones"`
 	InstanceTypes   types.List     `tfsdk:"instance_types"`
 	MaxPods         types.Map      `tfsdk:"max_pods"`
 	KarpenterPods   types.Map      `tfsdk:"karpenter_assumed_pods"`
-	Zones           types.List     `tfsdk:"zones"`
 	LaunchPlan      types.List     `tfsdk:"launch_plan"`
-	Capacity        types.List     `tfsdk:"capacity"`
 	LaunchTemplates types.List     `tfsdk:"launch_templates"`
 	Manifest        types.String   `tfsdk:"manifest"`
 	Warnings        types.List     `tfsdk:"warnings"`
@@ -68,13 +75,29 @@ type disruptionModel struct {
 }
 
 // Computed element shapes; their Go form defines their Terraform type.
-type zonePlanTF struct {
-	Zone         string  `tfsdk:"zone"`
-	ZoneID       string  `tfsdk:"zone_id"`
-	SubnetID     string  `tfsdk:"subnet_id"`
-	AvailableIPs int64   `tfsdk:"available_ip_address_count"`
-	PodSubnetID  *string `tfsdk:"pod_subnet_id"`
+
+// poolSummaryTF is `summary`: what a reviewer reads of a pool's plan, in a few lines.
+type poolSummaryTF struct {
+	InstanceTypes      int64  `tfsdk:"instance_types"`
+	FirstInstanceTypes string `tfsdk:"first_instance_types"`
+	MaxPodsMin         int64  `tfsdk:"max_pods_min"`
+	MaxPodsMax         int64  `tfsdk:"max_pods_max"`
+	KarpenterDisagrees int64  `tfsdk:"karpenter_disagrees"`
+	LaunchTemplates    int64  `tfsdk:"launch_templates"`
+	NodesByIPs         int64  `tfsdk:"nodes_by_ips"`
+	NodesByLimits      *int64 `tfsdk:"nodes_by_limits"`
 }
+
+var poolSummaryAttrTypes = attrTypesOf(poolSummaryTF{})
+
+// zonePlanTF is one entry of `zones`, keyed by zone.
+type zonePlanTF struct {
+	SubnetID    string  `tfsdk:"subnet_id"`
+	NodesByIPs  int64   `tfsdk:"nodes_by_ips"`
+	PodSubnetID *string `tfsdk:"pod_subnet_id"`
+}
+
+var zonePlanObjType = types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}
 
 // optionGroupTF is the launch options of one (zone, capacity type).
 type optionGroupTF struct {
@@ -82,13 +105,6 @@ type optionGroupTF struct {
 	SubnetID      string   `tfsdk:"subnet_id"`
 	CapacityType  string   `tfsdk:"capacity_type"`
 	InstanceTypes []string `tfsdk:"instance_types"`
-}
-
-type capacityTF struct {
-	Zone          string `tfsdk:"zone"`
-	AvailableIPs  int64  `tfsdk:"available_ip_address_count"`
-	NodesByIPs    int64  `tfsdk:"nodes_by_ips"`
-	NodesByLimits int64  `tfsdk:"nodes_by_limits"`
 }
 
 type interfaceTF struct {
@@ -100,16 +116,18 @@ type interfaceTF struct {
 	IPv4PrefixCount          *int64   `tfsdk:"ipv4_prefix_count"`
 }
 
-// launchTemplateTF has ID as a framework type: unknown in a plan until EC2 assigns it.
+// launchTemplateTF has ID as a framework type: unknown in a plan until EC2 assigns it. The
+// instance types, interfaces and user data are null unless the pool sets `details`.
 type launchTemplateTF struct {
 	Name              string        `tfsdk:"name"`
 	ID                types.String  `tfsdk:"id"`
 	DefaultVersion    types.Int64   `tfsdk:"default_version"`
 	ImageID           *string       `tfsdk:"image_id"`
 	MaxPods           int64         `tfsdk:"max_pods"`
+	InstanceTypeCount int64         `tfsdk:"instance_type_count"`
 	InstanceTypes     []string      `tfsdk:"instance_types"`
 	NetworkInterfaces []interfaceTF `tfsdk:"network_interfaces"`
-	UserData          string        `tfsdk:"user_data"`
+	UserData          *string       `tfsdk:"user_data"`
 	Fingerprint       string        `tfsdk:"fingerprint"`
 }
 
@@ -134,14 +152,14 @@ func (m *nodePoolModel) requirements(ctx context.Context, diags *diag.Diagnostic
 	return out
 }
 
-func (m *nodePoolModel) poolSpec(ctx context.Context, diags *diag.Diagnostics) nodepool.Spec {
+func (m *nodePoolModel) poolSpec() nodepool.Spec {
 	s := nodepool.Spec{
-		Name: m.Name.ValueString(), Limits: tagsFromMap(ctx, m.Limits, diags),
+		Name: m.Name.ValueString(), Limits: tagsFromMap(m.Limits),
 		Weight: intPtr(m.Weight), Replicas: intPtr(m.Replicas),
 		ConsolidationPolicy: nodepool.PolicyWhenEmptyOrUnderutilized, ConsolidateAfter: "0s",
 	}
 	if t := m.Template; t != nil {
-		s.Labels = tagsFromMap(ctx, t.Labels, diags)
+		s.Labels = tagsFromMap(t.Labels)
 		s.ExpireAfter, s.TerminationGracePeriod = t.ExpireAfter.ValueString(), t.TerminationGracePeriod.ValueString()
 	}
 	if d := m.Disruption; d != nil {
@@ -169,25 +187,32 @@ func derefInt(p *int64) *int {
 }
 
 // planClass is the way back from the node class's `resolved` value (classTF) to the planner's
-// launchplan.Class: a field-for-field mirror.
+// launchplan.Class: a field-for-field mirror, null read as the default classTF left out.
+// Subnets come back sorted by id (the map's order); the planner picks per zone by free IPs.
 func planClass(rc resolvedClass) launchplan.Class {
 	c := launchplan.Class{
-		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), Zones: rc.Zones, SecurityGroupIDs: rc.SecurityGroupIDs,
-		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA,
-		Kubelet: launchplan.Kubelet{ClusterDNS: rc.Kubelet.ClusterDNS, SystemReserved: rc.Kubelet.SystemReserved,
-			KubeReserved: rc.Kubelet.KubeReserved, EvictionHard: rc.Kubelet.EvictionHard},
-		MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: rc.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: rc.MetadataOptions.HTTPProtocolIPv6,
-			HTTPTokens: rc.MetadataOptions.HTTPTokens, HTTPPutResponseHopLimit: int(rc.MetadataOptions.HTTPPutResponseHopLimit)},
-		DetailedMonitoring: rc.DetailedMonitoring, UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile),
+		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), SecurityGroupIDs: rc.SecurityGroupIDs,
+		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
+		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
+		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile),
+	}
+	if k := rc.Kubelet; k != nil {
+		c.Kubelet = launchplan.Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
+	}
+	if mo := rc.MetadataOptions; mo != nil {
+		c.MetadataOptions = launchplan.MetadataOptions{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
+			HTTPTokens: mo.HTTPTokens, HTTPPutResponseHopLimit: int(mo.HTTPPutResponseHopLimit)}
 	}
 	for _, a := range rc.AMIs {
-		c.AMIs = append(c.AMIs, a.ami())
+		c.AMIs = append(c.AMIs, nodeclass.AMI{ID: a.ID, Architecture: a.Architecture, Variant: nodeclass.AMIVariant(deref(a.Variant))})
 	}
-	for _, s := range rc.Subnets {
-		c.Subnets = append(c.Subnets, launchplan.Subnet{ID: s.ID, Zone: s.Zone, ZoneID: s.ZoneID, CIDRBlock: s.CIDRBlock, AvailableIPs: int(s.AvailableIPAddressCount)})
+	for _, id := range slices.Sorted(maps.Keys(rc.Subnets)) {
+		s := rc.Subnets[id]
+		c.Subnets = append(c.Subnets, launchplan.Subnet{ID: id, Zone: s.Zone, ZoneID: s.ZoneID, AvailableIPs: int(s.AvailableIPAddressCount)})
 	}
-	for _, p := range rc.PodSubnets {
-		c.PodSubnets = append(c.PodSubnets, launchplan.PodSubnet{Zone: p.Zone, ID: p.ID, CIDRBlock: p.CIDRBlock, AvailableIPs: int(p.AvailableIPAddressCount)})
+	for _, zone := range slices.Sorted(maps.Keys(rc.PodSubnets)) {
+		p := rc.PodSubnets[zone]
+		c.PodSubnets = append(c.PodSubnets, launchplan.PodSubnet{Zone: zone, ID: p.ID, AvailableIPs: int(p.AvailableIPAddressCount)})
 	}
 	if rc.NetworkInterfaces != nil {
 		c.NetworkInterfaces = []capacity.Interface{}
@@ -205,10 +230,13 @@ func planClass(rc resolvedClass) launchplan.Class {
 		}
 		c.BlockDevices = append(c.BlockDevices, bd)
 	}
-	c.CNI = capacity.Settings{
-		AMIFamily: rc.AMIFamily, PrefixDelegation: rc.Networking.PrefixDelegation, CustomNetworking: rc.Networking.CustomNetworking,
-		SecurityGroupsForPods: rc.Networking.SecurityGroupsForPods, ReservedENIs: int(rc.Networking.ReservedENIs),
-		NetworkInterfaces: c.NetworkInterfaces, MaxPods: derefInt(rc.Kubelet.MaxPods), PodsPerCore: derefInt(rc.Kubelet.PodsPerCore),
+	c.CNI = capacity.Settings{AMIFamily: rc.AMIFamily, NetworkInterfaces: c.NetworkInterfaces}
+	if n := rc.Networking; n != nil {
+		c.CNI.PrefixDelegation, c.CNI.CustomNetworking = n.PrefixDelegation, n.CustomNetworking
+		c.CNI.SecurityGroupsForPods, c.CNI.ReservedENIs = n.SecurityGroupsForPods, int(n.ReservedENIs)
+	}
+	if k := rc.Kubelet; k != nil {
+		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
 	}
 	return c
 }
@@ -218,4 +246,34 @@ func derefInt64(p *int64) int64 {
 		return 0
 	}
 	return *p
+}
+
+// classCache keeps the last node class value converted in this process, with its conversion:
+// the pools of one class (in most configurations all of them) read `node_class` once instead of
+// once each, which spared each pool's plan a reflection pass over the whole object. The
+// conversion is pure, so any provider instance may share it; the planner only reads a Class.
+var classCache struct {
+	sync.Mutex
+	obj   types.Object
+	rc    resolvedClass
+	class launchplan.Class
+}
+
+// poolClass converts a pool's `node_class` value (the class's `resolved`).
+func poolClass(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (resolvedClass, launchplan.Class) {
+	classCache.Lock()
+	defer classCache.Unlock()
+	if !classCache.obj.IsNull() && classCache.obj.Equal(obj) {
+		return classCache.rc, classCache.class
+	}
+	var rc resolvedClass
+	// Unknown late values (instance profile, user data, tags of a class planned in the same run)
+	// read as empty: no planned number depends on them.
+	d := obj.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
+	diags.Append(d...)
+	if d.HasError() {
+		return rc, launchplan.Class{}
+	}
+	classCache.obj, classCache.rc, classCache.class = obj, rc, planClass(rc)
+	return rc, classCache.class
 }

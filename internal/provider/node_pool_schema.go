@@ -136,42 +136,57 @@ func nodePoolSchema() schema.Schema {
 				"`eks:eks-cluster-name` tag, so Karpenter's garbage collection of instances without a NodeClaim leaves them alone.",
 				Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
-			"instance_types": cStrList("Eligible instance types (requirements ∩ offered in the class's zones ∩ compatible with its network spec), " +
-				"in the order the launch plan tries them. Per-type details (vCPUs, memory, ENI-limited pods, IPs per node) are in the " +
-				"`karpenter_pod_capacity` and `karpenter_instance_types` data sources; a pool keeps its plan small so that hundreds of pools plan fast."),
+			"details": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fill the per-type attributes (`instance_types`, `max_pods`, " +
+				"`karpenter_assumed_pods`, `launch_plan`) and the content of `launch_templates` (instance types, interfaces, user data), and " +
+				"show a dynamic pool's planned `launch_templates`. Off by default: a broad pool has hundreds of eligible types, and a plan a " +
+				"person reads shows `summary` and `zones` instead. The same per-type figures are in the `karpenter_instance_types` and " +
+				"`karpenter_pod_capacity` data sources."},
+			"summary": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "What the plan of the pool comes to, in a few lines.",
+				Attributes: map[string]schema.Attribute{
+					"instance_types": cInt("Eligible instance types: requirements ∩ offered in the class's zones ∩ compatible with its network " +
+						"spec and images. Karpenter's CreateFleet takes the first 60 of them (`launch_plan`)."),
+					"first_instance_types": cStr("The first eligible types in launch order (vCPUs, memory, name), and how many more there are."),
+					"max_pods_min":         cInt("The smallest max pods (the kubelet's `maxPods`) of an eligible type."),
+					"max_pods_max":         cInt("The largest max pods of an eligible type."),
+					"karpenter_disagrees": cInt("Eligible types where Karpenter would schedule against another pod count than the kubelet runs " +
+						"with (e.g. prefix delegation without `kubelet.max_pods`); the pool then warns. `self.summary.karpenter_disagrees == 0` " +
+						"is a plan-time postcondition."),
+					"launch_templates": cInt("Launch template groups of the eligible types (one per max pods, interface layout and image): " +
+						"a static pool's exist in EC2 (`launch_templates`); Karpenter builds a dynamic pool's itself."),
+					"nodes_by_ips":    cInt("Nodes the free IPs of the pool's subnets can address at max pods (the sum over `zones`)."),
+					"nodes_by_limits": cInt("Nodes the limits allow, counted with the smallest launchable type; null when no limit bounds nodes."),
+				}},
+			"zones": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Pool zones (the key), with the subnet Karpenter would launch into there.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"subnet_id": cStr("Chosen subnet: most free IPs, then id."),
+					"nodes_by_ips": cInt("Nodes the free IPs of the zone's subnet (its count is in `node_class.subnets`) can address at the max pods of its hungriest type (with custom networking, " +
+						"the smaller of the node and pod subnets' bounds)."),
+					"pod_subnet_id": cStr("Custom networking: the zone's pod subnet."),
+				}}},
+			"instance_types": cStrList("With `details`: the eligible instance types in the order the launch plan tries them (null otherwise)."),
 			"max_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
-				MarkdownDescription: "Max pods per eligible instance type: the kubelet's `maxPods`, written into the launch template's user data. " +
-					"Where Karpenter would assume a different number, the type is also in `karpenter_assumed_pods` and the pool warns."},
+				MarkdownDescription: "With `details`: max pods per eligible instance type, the kubelet's `maxPods` written into the user data (null otherwise)."},
 			"karpenter_assumed_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
-				MarkdownDescription: "Only the eligible types where Karpenter would schedule against a different pod count than `max_pods` " +
-					"(e.g. with prefix delegation and no `kubelet.max_pods`): type → Karpenter's number. Empty when Karpenter and the " +
-					"kubelet agree, so `length(self.karpenter_assumed_pods) == 0` is a plan-time postcondition."},
-			"zones": computedList("Pool zones with the subnet Karpenter would pick in each.", map[string]schema.Attribute{
-				"zone": cStr("Zone."), "zone_id": cStr("Zone id."), "subnet_id": cStr("Chosen subnet: most free IPs, then id."),
-				"available_ip_address_count": cInt("Free IPv4 addresses in the chosen subnet."),
-				"pod_subnet_id":              cStr("Custom networking: the zone's pod subnet."),
-			}),
-			"launch_plan": computedList("The CreateFleet overrides Karpenter would send (at most 60 instance types), grouped by zone and capacity "+
-				"type: each group's subnet and the instance types offered there, in the order of `instance_types`. Max pods per type are in "+
-				"`max_pods`, the launch template of each type in `launch_templates`.", map[string]schema.Attribute{
+				MarkdownDescription: "With `details`: the eligible types where Karpenter would schedule against another pod count than " +
+					"`max_pods`, type → Karpenter's number (null otherwise; `summary.karpenter_disagrees` counts them)."},
+			"launch_plan": computedList("With `details`: the CreateFleet overrides Karpenter would send (at most 60 instance types), grouped by "+
+				"zone and capacity type: each group's subnet and the instance types offered there (null otherwise).", map[string]schema.Attribute{
 				"zone": cStr("Zone."), "subnet_id": cStr("Subnet Karpenter would launch into in that zone."),
 				"capacity_type":  cStr("`on-demand` or `spot`."),
 				"instance_types": cStrList("Instance types of the overrides for this zone and capacity type."),
 			}),
-			"capacity": computedList("Per zone: free IPs, nodes the IPs can hold at max density of the hungriest type, and nodes the limits allow (-1: unbounded).",
-				map[string]schema.Attribute{
-					"zone": cStr("Zone."), "available_ip_address_count": cInt("Free IPv4 addresses."),
-					"nodes_by_ips": cInt("Nodes the free IPs can address."), "nodes_by_limits": cInt("Nodes the limits allow."),
-				}),
-			"launch_templates": computedList("Launch template groups of the pool, one per (max pods, interface layout) group: instance types, max "+
-				"pods, interfaces, user data and fingerprint. Only a static pool's templates exist in EC2 (the provider launches from them); a "+
-				"dynamic pool's are planned only, with null `id` and `default_version`, since Karpenter builds its own launch templates from "+
-				"the EC2NodeClass. Templates a dynamic pool's owner created in EC2 with earlier provider versions are deleted by its next apply.", map[string]schema.Attribute{
-				"name":            cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
-				"id":              cStr("EC2 launch template id: static pools, known after apply; null for dynamic pools."),
-				"default_version": cInt("Default version number in EC2 (static pools, known after apply; null for dynamic pools); a content change writes a new version and makes it the default."),
-				"max_pods":        cInt("Max pods of the group."), "instance_types": cStrList("Instance types of the group."),
-				"network_interfaces": computedList("Interfaces in the template.", map[string]schema.Attribute{
+			"launch_templates": computedList("Launch template groups of the pool, one per (max pods, interface layout, image) group. A static "+
+				"pool's exist in EC2 (the provider launches from them) and are always listed; a dynamic pool's are only planned, since "+
+				"Karpenter builds its own launch templates from the EC2NodeClass, and are listed only with `details`, with null `id` and "+
+				"`default_version`. Templates a dynamic pool's owner created in EC2 with earlier provider versions are listed by refresh "+
+				"and deleted by the next apply.", map[string]schema.Attribute{
+				"name":                cStr("Template name: `<cluster or karpenter>/<pool>/<hash>`."),
+				"id":                  cStr("EC2 launch template id: static pools, known after apply; null for dynamic pools."),
+				"default_version":     cInt("Default version number in EC2 (static pools, known after apply; null for dynamic pools); a content change writes a new version and makes it the default."),
+				"max_pods":            cInt("Max pods of the group."),
+				"instance_type_count": cInt("Instance types of the group."),
+				"instance_types":      cStrList("With `details`: the instance types of the group."),
+				"network_interfaces": computedList("With `details`: the interfaces in the template.", map[string]schema.Attribute{
 					"network_card_index": cInt("Card."), "device_index": cInt("Device."),
 					"interface_type":              cStr("`interface`, `efa` or `efa-only`."),
 					"security_group_ids":          cStrList("Security groups."),
@@ -179,7 +194,7 @@ func nodePoolSchema() schema.Schema {
 					"ipv4_prefix_count":           cInt("IPv4 prefixes."),
 				}),
 				"image_id":    cStr("The AMI of the group's instance types: the node class's first image (`amis`) that serves them. Null when the class's alias is left to Karpenter."),
-				"user_data":   cStr("User data (plain text) that sets max pods for the AMI family."),
+				"user_data":   cStr("With `details`: the user data (plain text) that sets max pods for the AMI family."),
 				"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 			}),
 			"manifest": cStr("Dynamic pools: YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class, to apply to " +

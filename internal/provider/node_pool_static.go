@@ -2,7 +2,6 @@ package provider
 
 import (
 	"cmp"
-	"net"
 	"slices"
 	"time"
 
@@ -36,37 +35,18 @@ type nodeTF struct {
 
 var nodeObjType = types.ObjectType{AttrTypes: attrTypesOf(nodeTF{})}
 
-// plannedSubnets maps zone -> the subnet the plan chose there (with its CIDR).
-func plannedSubnets(p launchplan.Plan, rc resolvedClass) map[string]resolvedSubnet {
+// plannedSubnets maps zone -> the subnet the plan chose there.
+func plannedSubnets(p launchplan.Plan) map[string]string {
 	chosen := map[string]string{}
 	for _, z := range p.Zones {
 		chosen[z.Zone] = z.SubnetID
 	}
-	return subnetsByZone(chosen, rc)
-}
-
-// subnetsByZone looks up, in the node class, the subnet chosen for each zone.
-func subnetsByZone(chosen map[string]string, rc resolvedClass) map[string]resolvedSubnet {
-	byID := map[string]resolvedSubnet{}
-	for _, s := range rc.Subnets {
-		byID[s.ID] = s
-	}
-	out := map[string]resolvedSubnet{}
-	for zone, id := range chosen {
-		out[zone] = byID[id]
-	}
-	return out
-}
-
-func inCIDR(ip, cidr string) bool {
-	_, n, err := net.ParseCIDR(cidr)
-	addr := net.ParseIP(ip)
-	return err == nil && addr != nil && n.Contains(addr)
+	return chosen
 }
 
 // nodesFrom turns live instances into state entries in a stable order: by zone, then launch
 // time, then id (EC2 lists them in no fixed order).
-func nodesFrom(instances []awsclient.Instance, planned map[string]resolvedSubnet) []nodeTF {
+func nodesFrom(instances []awsclient.Instance, planned map[string]string) []nodeTF {
 	live := slices.DeleteFunc(slices.Clone(instances), func(i awsclient.Instance) bool { return !i.Live() })
 	slices.SortStableFunc(live, func(a, b awsclient.Instance) int {
 		return cmp.Or(cmp.Compare(a.Zone, b.Zone), a.LaunchTime.Compare(b.LaunchTime), cmp.Compare(a.ID, b.ID))
@@ -76,7 +56,7 @@ func nodesFrom(instances []awsclient.Instance, planned map[string]resolvedSubnet
 		out = append(out, nodeTF{
 			InstanceID: i.ID, InstanceType: i.Type, Zone: i.Zone, SubnetID: i.SubnetID, PrivateIP: i.PrivateIP,
 			CapacityType: i.CapacityType, LaunchTemplate: i.LaunchTemplate, TemplateFingerprint: i.Fingerprint, State: i.State,
-			InPlannedSubnet: inCIDR(i.PrivateIP, planned[i.Zone].CIDRBlock),
+			InPlannedSubnet: i.SubnetID != "" && i.SubnetID == planned[i.Zone],
 		})
 	}
 	return out

@@ -74,22 +74,31 @@ var (
 )
 
 // launchTemplateList is types.ListValueFrom(launchTemplateObjType, lts) without reflection.
+// Nil instance types and interfaces (a pool without `details`) are null.
 func launchTemplateList(lts []launchTemplateTF) types.List {
 	elems := make([]attr.Value, len(lts))
 	for i, lt := range lts {
-		nis := make([]attr.Value, len(lt.NetworkInterfaces))
-		for j, ni := range lt.NetworkInterfaces {
-			nis[j] = types.ObjectValueMust(interfaceAttrTypes, map[string]attr.Value{
-				"network_card_index": types.Int64Value(ni.NetworkCardIndex), "device_index": types.Int64Value(ni.DeviceIndex),
-				"interface_type": types.StringValue(ni.InterfaceType), "security_group_ids": stringListValue(ni.SecurityGroupIDs),
-				"associate_public_ip_address": types.BoolPointerValue(ni.AssociatePublicIPAddress),
-				"ipv4_prefix_count":           types.Int64PointerValue(ni.IPv4PrefixCount),
-			})
+		nis := types.ListNull(interfaceObjType)
+		if lt.NetworkInterfaces != nil {
+			vs := make([]attr.Value, len(lt.NetworkInterfaces))
+			for j, ni := range lt.NetworkInterfaces {
+				vs[j] = types.ObjectValueMust(interfaceAttrTypes, map[string]attr.Value{
+					"network_card_index": types.Int64Value(ni.NetworkCardIndex), "device_index": types.Int64Value(ni.DeviceIndex),
+					"interface_type": types.StringValue(ni.InterfaceType), "security_group_ids": stringListValue(ni.SecurityGroupIDs),
+					"associate_public_ip_address": types.BoolPointerValue(ni.AssociatePublicIPAddress),
+					"ipv4_prefix_count":           types.Int64PointerValue(ni.IPv4PrefixCount),
+				})
+			}
+			nis = types.ListValueMust(interfaceObjType, vs)
+		}
+		typesList := types.ListNull(types.StringType)
+		if lt.InstanceTypes != nil {
+			typesList = stringListValue(lt.InstanceTypes)
 		}
 		elems[i] = types.ObjectValueMust(launchTemplateObjType.AttrTypes, map[string]attr.Value{
-			"name": types.StringValue(lt.Name), "id": lt.ID, "default_version": lt.DefaultVersion, "image_id": types.StringPointerValue(lt.ImageID), "max_pods": types.Int64Value(lt.MaxPods),
-			"instance_types": stringListValue(lt.InstanceTypes), "network_interfaces": types.ListValueMust(interfaceObjType, nis),
-			"user_data": types.StringValue(lt.UserData), "fingerprint": types.StringValue(lt.Fingerprint),
+			"name": types.StringValue(lt.Name), "id": lt.ID, "default_version": lt.DefaultVersion, "image_id": types.StringPointerValue(lt.ImageID),
+			"max_pods": types.Int64Value(lt.MaxPods), "instance_type_count": types.Int64Value(lt.InstanceTypeCount), "instance_types": typesList,
+			"network_interfaces": nis, "user_data": types.StringPointerValue(lt.UserData), "fingerprint": types.StringValue(lt.Fingerprint),
 		})
 	}
 	return types.ListValueMust(launchTemplateObjType, elems)

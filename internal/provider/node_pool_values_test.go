@@ -37,15 +37,16 @@ func TestHandBuiltValuesMatchReflection(t *testing.T) {
 	if got := optionGroupList(gs); !got.Equal(wantO) {
 		t.Fatalf("options differ:\n got %v\nwant %v", got, wantO)
 	}
-	pub, prefixes := true, int64(1)
+	pub, prefixes, ud, ud2 := true, int64(1), "ud", "ud2"
 	lts := []launchTemplateTF{
-		{Name: "k/p/1", ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), MaxPods: 29, InstanceTypes: []string{"m5.large"},
-			NetworkInterfaces: []interfaceTF{{InterfaceType: "interface", SecurityGroupIDs: []string{"sg-1"}}}, UserData: "ud", Fingerprint: "f1"},
-		{Name: "k/p/2", ID: types.StringValue("lt-1"), DefaultVersion: types.Int64Value(3), MaxPods: 737, InstanceTypes: []string{"p4de.24xlarge", "c5n.18xlarge"},
+		{Name: "k/p/1", ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), MaxPods: 29, InstanceTypeCount: 1, InstanceTypes: []string{"m5.large"},
+			NetworkInterfaces: []interfaceTF{{InterfaceType: "interface", SecurityGroupIDs: []string{"sg-1"}}}, UserData: &ud, Fingerprint: "f1"},
+		{Name: "k/p/0", ID: types.StringNull(), DefaultVersion: types.Int64Null(), MaxPods: 8, InstanceTypeCount: 20, Fingerprint: "f0"}, // without details
+		{Name: "k/p/2", ID: types.StringValue("lt-1"), DefaultVersion: types.Int64Value(3), MaxPods: 737, InstanceTypeCount: 2, InstanceTypes: []string{"p4de.24xlarge", "c5n.18xlarge"},
 			NetworkInterfaces: []interfaceTF{
 				{InterfaceType: "efa", SecurityGroupIDs: []string{"sg-1", "sg-2"}, AssociatePublicIPAddress: &pub, IPv4PrefixCount: &prefixes},
 				{NetworkCardIndex: 1, DeviceIndex: 1, InterfaceType: "efa-only", SecurityGroupIDs: []string{}},
-			}, UserData: "ud2", Fingerprint: "f2"},
+			}, UserData: &ud2, Fingerprint: "f2"},
 	}
 	wantL, d := types.ListValueFrom(ctx, launchTemplateObjType, lts)
 	if d.HasError() {

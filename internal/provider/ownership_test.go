@@ -343,7 +343,7 @@ func testImportPool(t *testing.T, static bool) {
 							return fmt.Errorf("static pool imported with replicas=%s nodes=%s templates=%s", a["replicas"], a["nodes.#"], a["launch_templates.#"])
 						case static && a["owner_id"] != lostOwner:
 							return fmt.Errorf("static pool imported with owner %s, want the lost state's %s", a["owner_id"], lostOwner)
-						case !static && (a["replicas"] != "" || a["launch_templates.#"] != "0" || a["owner_id"] == lostOwner):
+						case !static && (a["replicas"] != "" || (a["launch_templates.#"] != "" && a["launch_templates.#"] != "0") || a["owner_id"] == lostOwner):
 							// Nothing in EC2 names the lost owner: a new one, and no templates.
 							return fmt.Errorf("dynamic pool imported with replicas=%q templates=%s owner %s (lost state's %s)",
 								a["replicas"], a["launch_templates.#"], a["owner_id"], lostOwner)

@@ -43,6 +43,9 @@ func runWithSharedIAM(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "shared IAM fixtures: %v\n", err)
 	}
 	code := runWithFreshCatalogCache(m)
+	if cliProviderDir != "" { // the provider binary the CLI tests built
+		_ = os.RemoveAll(cliProviderDir)
+	}
 	if err := cleanup(); err != nil {
 		fmt.Fprintf(os.Stderr, "shared IAM fixtures cleanup: %v\n", err)
 	}

@@ -96,6 +96,7 @@ resource "karpenter_node_class" "efa" {
 resource "karpenter_node_pool" "training" {
   name       = "efa-training"
   node_class = karpenter_node_class.efa.resolved
+  details    = true
   template = {
     requirements = [
       { key = "node.kubernetes.io/instance-type", operator = "In", values = ["c5n.18xlarge", "c6in.32xlarge", "p4de.24xlarge"] },
@@ -114,6 +115,7 @@ resource "karpenter_node_class" "prefix" {
 resource "karpenter_node_pool" "dense" {
   name       = "prefix-dense"
   node_class = karpenter_node_class.prefix.resolved
+  details    = true
   template = {
     requirements = [
       { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.18xlarge"] },
@@ -184,8 +186,8 @@ func clusterInstances(ctx context.Context, t *testing.T, cluster string) (int, e
 }
 
 // expectExactlyPlannedTemplates checks that EC2 holds exactly one template per planned name of
-// the static pool, with the id state recorded, none of the dynamic pools' (planned without ids),
-// nothing else for the cluster, and no instance.
+// the static pool, with the id state recorded, none of the dynamic pools' (listed without ids
+// with `details`, not listed without), nothing else for the cluster, and no instance.
 func expectExactlyPlannedTemplates(t *testing.T, cluster string, planned *int) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		want := map[string]string{}
@@ -195,10 +197,17 @@ func expectExactlyPlannedTemplates(t *testing.T, cluster string, planned *int) r
 				return fmt.Errorf("%s not in state", res)
 			}
 			a := rs.Primary.Attributes
-			if a["launch_templates.#"] == "" || a["launch_templates.#"] == "0" {
+			planned := a["summary.launch_templates"]
+			if planned == "" || planned == "0" {
 				return fmt.Errorf("%s planned no launch templates", res)
 			}
 			static := a["replicas"] != ""
+			switch n, listed := a["launch_templates.#"]; {
+			case (static || a["details"] == "true") && n != planned:
+				return fmt.Errorf("%s lists %q launch templates, summary says %s", res, n, planned)
+			case !static && a["details"] != "true" && listed:
+				return fmt.Errorf("%s: dynamic pool without details lists %s launch templates", res, n)
+			}
 			for i := 0; a[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
 				id, ok := a[fmt.Sprintf("launch_templates.%d.id", i)]
 				switch {

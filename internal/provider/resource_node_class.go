@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"maps"
+	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -59,12 +60,12 @@ func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.Val
 		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
 	}
 	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
-	validateConnectivity(ctx, m.Connectivity, &resp.Diagnostics)
+	validateConnectivity(m.Connectivity, &resp.Diagnostics)
 }
 
 // validateConnectivity checks the control-plane ids and selector terms as the node's own
 // security-group terms are checked.
-func validateConnectivity(ctx context.Context, c *connectivityModel, diags *diag.Diagnostics) {
+func validateConnectivity(c *connectivityModel, diags *diag.Diagnostics) {
 	if c == nil {
 		return
 	}
@@ -77,7 +78,7 @@ func validateConnectivity(ctx context.Context, c *connectivityModel, diags *diag
 		diags.AddAttributeError(base.AtName("control_plane_security_group_ids").AtListIndex(e.Index), "Invalid control-plane security group id", e.Message)
 	}
 	addTermErrors(diags, base.AtName("control_plane_security_group_selector_terms"),
-		discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(ctx, c.ControlPlaneSecurityGroupSelectorTerms, diags)),
+		discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(c.ControlPlaneSecurityGroupSelectorTerms)),
 		"Invalid control-plane security group selector term")
 }
 
@@ -93,9 +94,9 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !req.State.Raw.IsNull() && stateOwner == "" {
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("owner_id"), types.StringUnknown())...)
 	}
-	// A role known only after apply (e.g. created in the same run) changes nothing the plan
-	// resolves: only the manifest, which names it, waits for it.
-	if !knownBesides(req.Config.Raw, "role") {
+	// A role, instance profile, user data or tags known only after apply (e.g. created in the
+	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
+	if !knownBesides(req.Config.Raw, lateClassAttrs...) {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
 		var c types.Object
 		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity"), &c)...)
@@ -110,10 +111,8 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	s := plan.spec(ctx, r.meta.ClusterName, &resp.Diagnostics)
-	roleUnknown := plan.Role.IsUnknown()
-	if roleUnknown {
-		s.Role = roleKnownAfterApply // validated and rendered as a role; the manifest is unknown
-	}
+	var late lateValues
+	late.substitute(&plan, &s) // validated and rendered as placeholders; what names them is unknown
 	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
 		resp.Diagnostics.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
 			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
@@ -174,8 +173,16 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		profile = s.InstanceProfile
 	}
 	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc)...)
-	if roleUnknown {
+	if late.any() {
 		plan.Manifest = types.StringUnknown()
+		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, &resp.Diagnostics)
+	}
+	if late.tags { // a whole map is unknown: the object's type is not known either
+		plan.ManifestObject = types.DynamicUnknown()
+	} else if obj, err := manifestObject(doc, late.placeholders()...); err != nil {
+		resp.Diagnostics.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+	} else {
+		plan.ManifestObject = obj
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -230,7 +237,7 @@ func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectiv
 	}
 
 	var controlPlane []string
-	if terms := c.controlPlaneTerms(ctx, diags); len(terms) > 0 {
+	if terms := c.controlPlaneTerms(); len(terms) > 0 {
 		groups, err := discovery.ResolveSecurityGroups(ctx, api, terms)
 		if err != nil {
 			diags.AddAttributeError(base, "Cannot resolve the control-plane security groups", err.Error())
@@ -327,23 +334,20 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	} {
 		diags.Append(plan.SetAttribute(ctx, path.Root(name), unknownOf(t))...)
 	}
-	diags.Append(plan.SetAttribute(ctx, path.Root("subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(subnetTF{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("security_groups"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}))...)
-	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}))...)
-	diags.Append(plan.SetAttribute(ctx, path.Root("amis"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(resolvedAMI{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(podSubnetTF{})}))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("amis"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(amiTF{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("manifest_object"), types.DynamicUnknown())...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("placement_group"), types.ObjectUnknown(placementGroupAttrTypes))...)
 }
 
-// roleKnownAfterApply stands for a role the configuration knows only after apply, while the
-// plan validates and renders the rest of the class.
-const roleKnownAfterApply = "role-known-after-apply"
-
-// knownBesides reports whether an object value is fully known once its top-level attribute
-// `name` is disregarded.
-func knownBesides(v tftypes.Value, name string) bool {
+// knownBesides reports whether an object value is fully known once its top-level attributes
+// `names` are disregarded.
+func knownBesides(v tftypes.Value, names ...string) bool {
 	if v.IsFullyKnown() {
 		return true
 	}
@@ -352,7 +356,7 @@ func knownBesides(v tftypes.Value, name string) bool {
 		return false
 	}
 	for k, a := range attrs {
-		if k != name && !a.IsFullyKnown() {
+		if !slices.Contains(names, k) && !a.IsFullyKnown() {
 			return false
 		}
 	}
@@ -379,9 +383,9 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 		return nodeclass.Resolved{}, false
 	}
 	var diags diag.Diagnostics
-	var subnets []resolvedSubnet
+	var subnets []subnetTF
 	var groups []sgOut
-	var pods []resolvedPodNet
+	var pods []podSubnetTF
 	diags.Append(m.Subnets.ElementsAs(ctx, &subnets, false)...)
 	diags.Append(m.SecurityGroups.ElementsAs(ctx, &groups, false)...)
 	if !m.PodSubnets.IsNull() {
@@ -411,7 +415,11 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	rc := resolvedFrom(s, r, instanceProfile)
 	var d diag.Diagnostics
 	m.VPCID = types.StringValue(r.VPCID)
-	m.Subnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedSubnet{})}, rc.Subnets)
+	subnets := make([]subnetTF, len(r.Subnets))
+	for i, sn := range r.Subnets {
+		subnets[i] = subnetTF{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock, AvailableIPAddressCount: int64(sn.AvailableIPAddressCount)}
+	}
+	m.Subnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(subnetTF{})}, subnets)
 	diags.Append(d...)
 	groups := make([]sgOut, len(r.SecurityGroups))
 	for i, g := range r.SecurityGroups {
@@ -421,9 +429,13 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	diags.Append(d...)
 	m.Zones, d = types.ListValueFrom(ctx, types.StringType, nonNil(r.Zones))
 	diags.Append(d...)
-	m.PodSubnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedPodNet{})}, rc.PodSubnets)
+	pods := make([]podSubnetTF, len(r.PodSubnets))
+	for i, p := range r.PodSubnets {
+		pods[i] = podSubnetTF{Zone: p.Zone, ID: p.Subnet.ID, CIDRBlock: p.Subnet.CIDRBlock, AvailableIPAddressCount: int64(p.Subnet.AvailableIPAddressCount)}
+	}
+	m.PodSubnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(podSubnetTF{})}, pods)
 	diags.Append(d...)
-	m.AMIs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(resolvedAMI{})}, rc.AMIs)
+	m.AMIs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(amiTF{})}, amisTF(r.AMIs.AMIs))
 	diags.Append(d...)
 	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), rc)
 	diags.Append(d...)

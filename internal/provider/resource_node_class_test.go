@@ -64,7 +64,18 @@ func TestAccNodeClass_discoveryDefaults(t *testing.T) {
 							"id": knownvalue.StringExact(n.SecurityGroups[0].ID), "name": knownvalue.StringExact(n.SecurityGroups[0].Name)}),
 					})),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("vpc_id"), knownvalue.StringExact(n.VPCID)),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("zones"), knownvalue.ListSizeExact(3)),
+					// `resolved` keys the subnets by id, and leaves defaults and what no pool reads null.
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets"), knownvalue.MapSizeExact(3)),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets").AtMapKey(a.ID), knownvalue.ObjectPartial(map[string]knownvalue.Check{
+						"zone": knownvalue.StringExact(a.Zone), "available_ip_address_count": knownvalue.NotNull()})),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets").AtMapKey(c.ID).AtMapKey("zone"), knownvalue.StringExact(c.Zone)),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("pod_subnets"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("networking"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("kubelet"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("metadata_options"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("efa"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("security_group_ids"), knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact(n.SecurityGroups[0].ID)})),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 				}},

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
@@ -76,7 +78,7 @@ func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnosti
 		p := attrpath.Of("template", "requirements").Index(e.Index).Attr(e.Field)
 		diags.AddAttributeError(tfPath(p), "Invalid requirement", p.String()+": "+e.Message)
 	}
-	errs, warnings := nodepool.Validate(m.poolSpec(ctx, diags))
+	errs, warnings := nodepool.Validate(m.poolSpec())
 	addProblems(diags, errs, "Invalid node pool", false)
 	addProblems(diags, warnings, "Node pool setting rewritten", true)
 }
@@ -111,10 +113,11 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
 		}
 	}
-	if !req.Config.Raw.IsFullyKnown() { // e.g. a node class planned in the same run
+	if !poolPlannable(req.Config.Raw) { // e.g. a node class whose selectors resolve only at apply
 		setPoolComputedUnknown(ctx, resp)
 		return
 	}
+	lateClass := !req.Config.Raw.IsFullyKnown() // only the class's late values (late_values.go) are unknown
 	var plan nodePoolModel
 	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
@@ -155,7 +158,11 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	plan.ID = plan.Name
-	planNodes(ctx, &plan, state, p, &resp.Diagnostics)
+	if lateClass && !plan.Replicas.IsNull() { // drift is judged on template content, which waits for the class
+		plan.Nodes = types.ListUnknown(nodeObjType)
+	} else {
+		planNodes(ctx, &plan, state, p, &resp.Diagnostics)
+	}
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -170,32 +177,67 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	if lateClass && !plan.LaunchTemplates.IsNull() { // their content names the late values
+		plan.LaunchTemplates = types.ListUnknown(launchTemplateObjType)
+	}
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("instance_types"), types.ListUnknown(types.StringType))...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("max_pods"), types.MapUnknown(types.Int64Type))...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("karpenter_assumed_pods"), types.MapUnknown(types.Int64Type))...)
-	for name, elem := range map[string]any{"zones": zonePlanTF{}, "launch_plan": optionGroupTF{}, "capacity": capacityTF{}} {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(elem)}))...)
+// poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but
+// for the late values of its node class, which no planned number depends on.
+func poolPlannable(config tftypes.Value) bool {
+	if config.IsFullyKnown() {
+		return true
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("launch_templates"), types.ListUnknown(launchTemplateObjType))...)
+	var attrs map[string]tftypes.Value
+	if !config.IsKnown() || config.As(&attrs) != nil {
+		return false
+	}
+	for k, a := range attrs {
+		if k == "node_class" {
+			if !knownBesides(a, lateClassAttrs...) {
+				return false
+			}
+		} else if !a.IsFullyKnown() {
+			return false
+		}
+	}
+	return true
+}
+
+func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
+	var details types.Bool
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("details"), &details)...)
+	detail := func(v attr.Value, null attr.Value) attr.Value {
+		if details.ValueBool() || details.IsUnknown() {
+			return v
+		}
+		return null
+	}
+	set := func(name string, v attr.Value) {
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), v)...)
+	}
+	set("summary", types.ObjectUnknown(poolSummaryAttrTypes))
+	set("zones", types.MapUnknown(zonePlanObjType))
+	set("instance_types", detail(types.ListUnknown(types.StringType), types.ListNull(types.StringType)))
+	set("max_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
+	set("karpenter_assumed_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
+	set("launch_plan", detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)))
+	set("launch_templates", types.ListUnknown(launchTemplateObjType))
 	manifestValue := types.StringUnknown()
 	var replicas types.Int64
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
 	if !replicas.IsUnknown() && !replicas.IsNull() {
 		manifestValue = types.StringNull() // a static pool has none
 	}
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("manifest"), manifestValue)...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("warnings"), types.ListUnknown(types.StringType))...)
-	resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("nodes"), types.ListUnknown(nodeObjType))...)
+	set("manifest", manifestValue)
+	set("warnings", types.ListUnknown(types.StringType))
+	set("nodes", types.ListUnknown(nodeObjType))
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
 func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) (launchplan.Plan, bool) {
-	var rc resolvedClass
-	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	_, class := poolClass(ctx, m.NodeClass, diags)
 	if diags.HasError() {
 		return launchplan.Plan{}, false
 	}
@@ -206,7 +248,7 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 	}
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
-		Class: planClass(rc), Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(ctx, m.Limits, diags),
+		Class: class, Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(m.Limits),
 		Replicas: intPtr(m.Replicas), Catalog: cat,
 	})
 	addProblems(diags, errs, "Node pool cannot launch nodes", false)
@@ -217,54 +259,57 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 // setPoolPlan writes the planner's result into the model (the manifest is set by the caller,
 // which validated it). A static pool's template ids come from state when the template is already
 // known there; a dynamic pool's templates are only planned (Karpenter builds its own from the
-// EC2NodeClass), so their id and default version are null: final at plan, never created.
+// EC2NodeClass), so they are shown only with `details`, with null id and default version.
+// Per-type detail (every eligible type, max pods per type, the launch options, template content)
+// is null unless the pool sets `details`: `summary` and `zones` carry what a reviewer reads.
 func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p launchplan.Plan) diag.Diagnostics {
 	var diags diag.Diagnostics
+	details := m.Details.ValueBool()
 	known := map[string]launchTemplateTF{}
 	if state != nil {
 		for _, lt := range launchTemplatesOf(ctx, state.LaunchTemplates, &diags) {
 			known[lt.Name] = lt
 		}
 	}
-	names := make([]string, 0, len(p.InstanceTypes))
-	maxPods := make(map[string]int64, len(p.InstanceTypes))
-	assumed := map[string]int64{}
-	for _, t := range p.InstanceTypes {
-		names = append(names, t.Name)
-		maxPods[t.Name] = int64(t.MaxPods)
-		if t.KarpenterAssumedPods != t.MaxPods {
-			assumed[t.Name] = int64(t.KarpenterAssumedPods)
-		}
-	}
-	zones := make([]zonePlanTF, 0, len(p.Zones))
-	for _, z := range p.Zones {
-		zones = append(zones, zonePlanTF{Zone: z.Zone, ZoneID: z.ZoneID, SubnetID: z.SubnetID, AvailableIPs: int64(z.AvailableIPs), PodSubnetID: emptyNil(z.PodSubnetID)})
-	}
-	caps := make([]capacityTF, 0, len(p.Capacity))
-	for _, c := range p.Capacity {
-		caps = append(caps, capacityTF{Zone: c.Zone, AvailableIPs: int64(c.AvailableIPs), NodesByIPs: int64(c.NodesByIPs), NodesByLimits: int64(c.NodesByLimits)})
-	}
-	lts := make([]launchTemplateTF, 0, len(p.LaunchTemplates))
-	for _, lt := range p.LaunchTemplates {
-		t := launchTemplateTFFrom(lt)
-		if m.Replicas.IsNull() {
-			t.ID, t.DefaultVersion = types.StringNull(), types.Int64Null()
-		} else if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
-			t.ID = prev.ID // same template; a content change writes a new version under the same id
-			if prev.Fingerprint == t.Fingerprint {
-				t.DefaultVersion = prev.DefaultVersion
+	summary, d := types.ObjectValueFrom(ctx, poolSummaryAttrTypes, summaryOf(p))
+	diags.Append(d...)
+	m.Summary = summary
+	m.Zones = zonesValue(p)
+
+	m.InstanceTypes, m.MaxPods, m.KarpenterPods = types.ListNull(types.StringType), types.MapNull(types.Int64Type), types.MapNull(types.Int64Type)
+	m.LaunchPlan = types.ListNull(optionGroupObjType)
+	if details {
+		names := make([]string, 0, len(p.InstanceTypes))
+		maxPods := make(map[string]int64, len(p.InstanceTypes))
+		assumed := map[string]int64{}
+		for _, t := range p.InstanceTypes {
+			names = append(names, t.Name)
+			maxPods[t.Name] = int64(t.MaxPods)
+			if t.KarpenterAssumedPods != t.MaxPods {
+				assumed[t.Name] = int64(t.KarpenterAssumedPods)
 			}
 		}
-		lts = append(lts, t)
+		m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
+		m.LaunchPlan = optionGroupList(groupOptions(p.LaunchPlan))
 	}
-	var d diag.Diagnostics
-	m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
-	m.Zones, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(zonePlanTF{})}, zones)
-	diags.Append(d...)
-	m.LaunchPlan = optionGroupList(groupOptions(p.LaunchPlan))
-	m.Capacity, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(capacityTF{})}, caps)
-	diags.Append(d...)
-	m.LaunchTemplates = launchTemplateList(lts)
+
+	m.LaunchTemplates = types.ListNull(launchTemplateObjType)
+	if static := !m.Replicas.IsNull(); static || details {
+		lts := make([]launchTemplateTF, 0, len(p.LaunchTemplates))
+		for _, lt := range p.LaunchTemplates {
+			t := launchTemplateTFFrom(lt, details)
+			if !static {
+				t.ID, t.DefaultVersion = types.StringNull(), types.Int64Null()
+			} else if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
+				t.ID = prev.ID // same template; a content change writes a new version under the same id
+				if prev.Fingerprint == t.Fingerprint {
+					t.DefaultVersion = prev.DefaultVersion
+				}
+			}
+			lts = append(lts, t)
+		}
+		m.LaunchTemplates = launchTemplateList(lts)
+	}
 	warnings := make([]string, 0, len(p.Warnings))
 	for _, w := range p.Warnings {
 		if !w.Path.IsEmpty() {
@@ -277,9 +322,61 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	return diags
 }
 
-func launchTemplateTFFrom(lt launchplan.LaunchTemplate) launchTemplateTF {
-	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), ImageID: emptyNil(lt.ImageID), MaxPods: int64(lt.MaxPods), InstanceTypes: nonNil(lt.InstanceTypes),
-		UserData: lt.UserData, Fingerprint: awsclient.Fingerprint(lt), NetworkInterfaces: []interfaceTF{}}
+// firstTypesShown is how many instance types `summary.first_instance_types` names.
+const firstTypesShown = 5
+
+// summaryOf condenses a plan into `summary`.
+func summaryOf(p launchplan.Plan) poolSummaryTF {
+	s := poolSummaryTF{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs)}
+	names := make([]string, 0, firstTypesShown)
+	for i, t := range p.InstanceTypes {
+		if i < firstTypesShown {
+			names = append(names, t.Name)
+		}
+		if i == 0 || int64(t.MaxPods) < s.MaxPodsMin {
+			s.MaxPodsMin = int64(t.MaxPods)
+		}
+		if int64(t.MaxPods) > s.MaxPodsMax {
+			s.MaxPodsMax = int64(t.MaxPods)
+		}
+		if t.KarpenterAssumedPods != t.MaxPods {
+			s.KarpenterDisagrees++
+		}
+	}
+	s.FirstInstanceTypes = strings.Join(names, ", ")
+	if more := len(p.InstanceTypes) - len(names); more > 0 {
+		s.FirstInstanceTypes += fmt.Sprintf(" and %d more", more)
+	}
+	if p.NodesByLimits >= 0 {
+		n := int64(p.NodesByLimits)
+		s.NodesByLimits = &n
+	}
+	return s
+}
+
+// zonesValue is `zones`: per pool zone, the subnet Karpenter would pick and the nodes it holds.
+func zonesValue(p launchplan.Plan) types.Map {
+	byIPs := map[string]int{}
+	for _, c := range p.Capacity {
+		byIPs[c.Zone] = c.NodesByIPs
+	}
+	elems := make(map[string]attr.Value, len(p.Zones))
+	for _, z := range p.Zones {
+		elems[z.Zone] = types.ObjectValueMust(zonePlanObjType.AttrTypes, map[string]attr.Value{
+			"subnet_id": types.StringValue(z.SubnetID), "nodes_by_ips": types.Int64Value(int64(byIPs[z.Zone])),
+			"pod_subnet_id": types.StringPointerValue(emptyNil(z.PodSubnetID)),
+		})
+	}
+	return types.MapValueMust(zonePlanObjType, elems)
+}
+
+func launchTemplateTFFrom(lt launchplan.LaunchTemplate, details bool) launchTemplateTF {
+	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), ImageID: emptyNil(lt.ImageID), MaxPods: int64(lt.MaxPods),
+		InstanceTypeCount: int64(len(lt.InstanceTypes)), Fingerprint: awsclient.Fingerprint(lt)}
+	if !details {
+		return t
+	}
+	t.InstanceTypes, t.UserData, t.NetworkInterfaces = nonNil(lt.InstanceTypes), &lt.UserData, []interfaceTF{}
 	for _, ni := range lt.NetworkInterfaces {
 		t.NetworkInterfaces = append(t.NetworkInterfaces, interfaceTF{NetworkCardIndex: int64(ni.NetworkCardIndex), DeviceIndex: int64(ni.DeviceIndex),
 			InterfaceType: ni.InterfaceType, SecurityGroupIDs: nonNil(ni.SecurityGroupIDs), AssociatePublicIPAddress: ni.AssociatePublicIPAddress,
@@ -384,8 +481,7 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	}
 	m.LaunchTemplates = launchTemplateList(cur)
 
-	var rc resolvedClass
-	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	rc, class := poolClass(ctx, m.NodeClass, diags)
 	ipsPerType := map[string]int{}
 	for _, t := range p.InstanceTypes {
 		ipsPerType[t.Name] = t.VPCIPsAtMaxPods
@@ -396,14 +492,14 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	}
 	res := st.Reconcile(ctx, fleet.Pool{
 		Name: pool, Replicas: int(m.Replicas.ValueInt64()), Own: own, Zones: zones, LaunchPlan: p.LaunchPlan,
-		Subnets: planClass(rc).Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p),
+		Subnets: class.Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p),
 		Tags: rc.Tags, Templates: ensured, Wait: wait,
 	})
 	for _, e := range res.Errors {
 		addStageError(diags, e)
 	}
 	var d diag.Diagnostics
-	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(res.Live, plannedSubnets(p, rc)))
+	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(res.Live, plannedSubnets(p)))
 	diags.Append(d...)
 	return res.Aborted
 }
@@ -421,31 +517,42 @@ func addStageError(diags *diag.Diagnostics, err error) {
 	}
 }
 
-// samePlan fails the apply when the planner, run again at apply, no longer gives the planned
-// instance types and launch templates (the catalog moved between plan and apply): apply
-// executes what the plan showed, or nothing.
+// samePlan fails the apply when the planner, run again at apply, no longer gives what the plan
+// showed (the catalog moved between plan and apply): the summary, the template names and
+// fingerprints, and with `details` the instance types. Apply executes what the plan showed, or
+// nothing.
 func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) bool {
-	if m.InstanceTypes.IsUnknown() || m.LaunchTemplates.IsUnknown() {
+	if m.Summary.IsUnknown() || m.LaunchTemplates.IsUnknown() {
 		return true // planned while the node class was unknown: this is the plan
 	}
-	var planned []string
-	diags.Append(m.InstanceTypes.ElementsAs(ctx, &planned, false)...)
-	now := make([]string, len(p.InstanceTypes))
-	for i, t := range p.InstanceTypes {
-		now[i] = t.Name
+	var planned poolSummaryTF
+	diags.Append(m.Summary.As(ctx, &planned, basetypes.ObjectAsOptions{})...)
+	now := summaryOf(p)
+	same := planned.InstanceTypes == now.InstanceTypes && planned.FirstInstanceTypes == now.FirstInstanceTypes &&
+		planned.MaxPodsMin == now.MaxPodsMin && planned.MaxPodsMax == now.MaxPodsMax && planned.LaunchTemplates == now.LaunchTemplates
+	if !m.InstanceTypes.IsNull() && !m.InstanceTypes.IsUnknown() {
+		var types []string
+		diags.Append(m.InstanceTypes.ElementsAs(ctx, &types, false)...)
+		names := make([]string, len(p.InstanceTypes))
+		for i, t := range p.InstanceTypes {
+			names[i] = t.Name
+		}
+		same = same && slices.Equal(types, names)
 	}
-	plannedFP := map[string]string{}
-	for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
-		plannedFP[lt.Name] = lt.Fingerprint
+	if lts := launchTemplatesOf(ctx, m.LaunchTemplates, diags); lts != nil {
+		plannedFP := map[string]string{}
+		for _, lt := range lts {
+			plannedFP[lt.Name] = lt.Fingerprint
+		}
+		same = same && maps.Equal(plannedFP, plannedFingerprints(p))
 	}
-	nowFP := plannedFingerprints(p)
-	if slices.Equal(planned, now) && maps.Equal(plannedFP, nowFP) {
+	if same {
 		return true
 	}
 	diags.AddError("The plan no longer holds",
 		fmt.Sprintf("Planning the pool again at apply gives other instance types or launch templates than the plan showed (%d types "+
-			"planned, %d now; %d templates planned, %d now): the instance-type catalog or the node class changed between plan and apply. "+
-			"Nothing was changed in EC2; run terraform plan again.", len(planned), len(now), len(plannedFP), len(nowFP)))
+			"planned, %d now; first types planned: %s; now: %s): the instance-type catalog or the node class changed between plan and apply. "+
+			"Nothing was changed in EC2; run terraform plan again.", planned.InstanceTypes, now.InstanceTypes, planned.FirstInstanceTypes, now.FirstInstanceTypes))
 	return false
 }
 
@@ -514,8 +621,7 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 		plan.Nodes = types.ListNull(nodeObjType)
 		return
 	}
-	var rc resolvedClass
-	diags.Append(plan.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
+	rc, _ := poolClass(ctx, plan.NodeClass, diags)
 	plan.Nodes = types.ListUnknown(nodeObjType)
 	if state == nil || state.Nodes.IsNull() || state.Nodes.IsUnknown() {
 		return
@@ -528,21 +634,21 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 	}
 	fingerprints := plannedFingerprints(p)
 	classSubnets := map[string]bool{}
-	for _, s := range rc.Subnets {
-		classSubnets[s.ID] = true
+	for id := range rc.Subnets {
+		classSubnets[id] = true
 	}
-	planned := plannedSubnets(p, rc)
+	planned := plannedSubnets(p)
 	var drifted, outside []string
 	for i, n := range nodes {
 		if !zones[n.Zone] || !classSubnets[n.SubnetID] {
 			outside = append(outside, fmt.Sprintf("%s (%s, %s)", n.InstanceID, n.Zone, n.SubnetID))
 			continue
 		}
-		nodes[i].InPlannedSubnet = inCIDR(n.PrivateIP, planned[n.Zone].CIDRBlock) // the subnets may have moved since
+		nodes[i].InPlannedSubnet = n.SubnetID == planned[n.Zone] // the planned subnet may have changed since
 		n = nodes[i]
 		if !n.InPlannedSubnet {
 			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
-				fmt.Sprintf("nodes: %s has private IP %s, outside the CIDR of the subnet planned for %s", n.InstanceID, n.PrivateIP, n.Zone))
+				fmt.Sprintf("nodes: %s runs in %s, not in %s, the subnet planned for %s", n.InstanceID, n.SubnetID, planned[n.Zone], n.Zone))
 		}
 		if launchplan.Drifted(launchplan.TemplateStamp{Template: n.LaunchTemplate, Fingerprint: n.TemplateFingerprint}, fingerprints) {
 			drifted = append(drifted, fmt.Sprintf("%s (%s)", n.InstanceID, n.LaunchTemplate))
@@ -589,16 +695,15 @@ func (r *nodePoolResource) saveApplied(ctx context.Context, m *nodePoolModel, st
 	if m.Nodes.IsUnknown() {
 		m.Nodes = types.ListNull(nodeObjType)
 	}
-	lts := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
-	kept := make([]launchTemplateTF, 0, len(lts))
-	for _, lt := range lts {
-		if !lt.ID.IsUnknown() {
-			kept = append(kept, lt)
+	var kept []launchTemplateTF
+	if !m.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
+		for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
+			if !lt.ID.IsUnknown() {
+				kept = append(kept, lt)
+			}
 		}
+		m.LaunchTemplates = launchTemplateList(kept)
 	}
-	var d diag.Diagnostics
-	m.LaunchTemplates, d = types.ListValueFrom(ctx, launchTemplateObjType, kept)
-	diags.Append(d...)
 	if diags.HasError() && len(kept) == 0 && m.Nodes.IsNull() {
 		return // nothing was created
 	}
@@ -668,12 +773,13 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		for _, o := range owned {
 			if !matched[o.Name] {
 				kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
-					DefaultVersion: types.Int64Value(o.DefaultVersion),
-					InstanceTypes:  []string{}, NetworkInterfaces: []interfaceTF{}})
+					DefaultVersion: types.Int64Value(o.DefaultVersion)})
 			}
 		}
 	}
-	state.LaunchTemplates = launchTemplateList(kept)
+	if len(kept) > 0 || !state.LaunchTemplates.IsNull() { // null stays null: a dynamic pool without `details` lists none
+		state.LaunchTemplates = launchTemplateList(kept)
+	}
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
 		found, err := r.meta.Client.ReadInstances(ctx, r.readScope(), own)
 		if err != nil {
@@ -688,20 +794,17 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 }
 
 // stateSubnets rebuilds zone -> planned subnet from the recorded plan, for in_planned_subnet.
-func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) map[string]resolvedSubnet {
-	out := map[string]resolvedSubnet{}
-	if m.NodeClass.IsNull() || m.NodeClass.IsUnknown() || m.Zones.IsNull() || m.Zones.IsUnknown() {
+func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) map[string]string {
+	out := map[string]string{}
+	if m.Zones.IsNull() || m.Zones.IsUnknown() {
 		return out
 	}
-	var rc resolvedClass
-	diags.Append(m.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{})...)
-	var zones []zonePlanTF
+	zones := map[string]zonePlanTF{}
 	diags.Append(m.Zones.ElementsAs(ctx, &zones, false)...)
-	chosen := map[string]string{}
-	for _, z := range zones {
-		chosen[z.Zone] = z.SubnetID
+	for zone, z := range zones {
+		out[zone] = z.SubnetID
 	}
-	return subnetsByZone(chosen, rc)
+	return out
 }
 
 // Delete terminates the pool's own instances (they use the templates), then deletes its own

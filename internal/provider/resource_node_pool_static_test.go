@@ -11,6 +11,7 @@ import (
 	"net/mail"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -176,9 +177,9 @@ func nodesInPlannedSubnets(n int) resource.TestCheckFunc {
 		if a["nodes.#"] != fmt.Sprint(n) {
 			return fmt.Errorf("nodes.# = %s, want %d", a["nodes.#"], n)
 		}
-		planned := map[string]string{}
-		for i := 0; a[fmt.Sprintf("zones.%d.zone", i)] != ""; i++ {
-			planned[a[fmt.Sprintf("zones.%d.zone", i)]] = a[fmt.Sprintf("zones.%d.subnet_id", i)]
+		planned := zonesOf(a)
+		if len(planned) == 0 {
+			return fmt.Errorf("the pool plans no zones")
 		}
 		zones := map[string]bool{}
 		for i := 0; i < n; i++ {
@@ -193,6 +194,64 @@ func nodesInPlannedSubnets(n int) resource.TestCheckFunc {
 		}
 		if n <= len(planned) && len(zones) != n {
 			return fmt.Errorf("%d nodes over %d zones: not spread", n, len(zones))
+		}
+		return nil
+	}
+}
+
+// staticDefaultShape checks a static pool without `details`: its templates are listed with what
+// identifies them (id, version, image, max pods, type count, fingerprint) but not their content,
+// exactly the pool's templates in EC2, and the summary counts them; the per-type attributes are
+// null. The pool allows m5.large and m5.xlarge, with a limit of 5 nodes.
+func staticDefaultShape(t *testing.T, cluster, pool string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a, err := poolAttrs(s, nodePoolRes)
+		if err != nil {
+			return err
+		}
+		for _, k := range []string{"instance_types.#", "max_pods.%", "karpenter_assumed_pods.%", "launch_plan.#"} {
+			if v, ok := a[k]; ok {
+				return fmt.Errorf("%s = %s without details, want null", k, v)
+			}
+		}
+		for k, want := range map[string]string{"summary.instance_types": "2", "summary.nodes_by_limits": "5", "summary.karpenter_disagrees": "0"} {
+			if a[k] != want {
+				return fmt.Errorf("%s = %q, want %s", k, a[k], want)
+			}
+		}
+		n, _ := strconv.Atoi(a["launch_templates.#"])
+		if n == 0 || a["summary.launch_templates"] != strconv.Itoa(n) {
+			return fmt.Errorf("%d launch templates listed, summary.launch_templates = %s", n, a["summary.launch_templates"])
+		}
+		inEC2, err := poolTemplateDefaults(t, cluster, pool)
+		if err != nil {
+			return err
+		}
+		types := 0
+		for i := range n {
+			pre := fmt.Sprintf("launch_templates.%d.", i)
+			for _, k := range []string{"id", "default_version", "image_id", "max_pods", "instance_type_count", "fingerprint"} {
+				if a[pre+k] == "" {
+					return fmt.Errorf("%s%s is empty", pre, k)
+				}
+			}
+			for _, k := range []string{"user_data", "instance_types.#", "network_interfaces.#"} {
+				if v, ok := a[pre+k]; ok {
+					return fmt.Errorf("%s%s = %q without details, want null", pre, k, v)
+				}
+			}
+			data, ok := inEC2[a[pre+"name"]]
+			if !ok {
+				return fmt.Errorf("%s (%s) is not in EC2", a[pre+"name"], a[pre+"id"])
+			}
+			if aws.ToString(data.ImageId) != a[pre+"image_id"] {
+				return fmt.Errorf("%s runs image %s in EC2, %s in state", a[pre+"name"], aws.ToString(data.ImageId), a[pre+"image_id"])
+			}
+			c, _ := strconv.Atoi(a[pre+"instance_type_count"])
+			types += c
+		}
+		if len(inEC2) != n || a["summary.instance_types"] != strconv.Itoa(types) {
+			return fmt.Errorf("%d templates in EC2, %d listed, holding %d types; summary says %s types", len(inEC2), n, types, a["summary.instance_types"])
 		}
 		return nil
 	}
@@ -221,6 +280,7 @@ func TestAccNodePool_static(t *testing.T) {
 					nodesInPlannedSubnets(3), expectInstances(t, cluster, pool, 3), templatesJoin(t, cluster, pool),
 					instancesRunImage(t, cluster, pool, testAMI()),
 					resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.image_id", testAMI()),
+					staticDefaultShape(t, cluster, pool),
 					resource.TestCheckNoResourceAttr(nodePoolRes, "manifest"), checkManifestValid(nodeClassRes),
 					outOfKarpenterGC(t, cluster, pool),
 					func(s *terraform.State) error {
@@ -558,12 +618,12 @@ func TestAccNodePool_staticDriftReplaced(t *testing.T) {
 		},
 		Steps: []resource.TestStep{
 			{
-				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`),
+				Config: withDetails(staticConfigClass(cluster, pool, 2, `  user_data = "echo v1"`)),
 				Check: resource.ComposeAggregateTestCheckFunc(nodesStamped(2, nil), expectInstances(t, cluster, pool, 2), record,
 					checkTemplatesRoundTrip(t), resource.TestCheckResourceAttr(nodePoolRes, "launch_templates.0.default_version", "1")),
 			},
 			{
-				Config: staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`),
+				Config: withDetails(staticConfigClass(cluster, pool, 2, `  user_data = "echo v2"`)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectUnknownValue(nodePoolRes, tfjsonpath.New("nodes")),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -64,21 +65,50 @@ func m5Static(replicas int) string {
   }`, replicas)
 }
 
-// noTemplatesCreated checks that a dynamic pool plans launch template groups and that none of
-// them has an id or a default version (nothing exists in EC2 for it), and that EC2 holds no
-// template tagged for the cluster.
+// withDetails sets `details = true` on the config's karpenter_node_pool.test: the per-type
+// attributes and the templates' content are filled.
+func withDetails(cfg string) string {
+	const line = "  node_class = karpenter_node_class.test.resolved\n"
+	if !strings.Contains(cfg, line) {
+		panic("withDetails: no karpenter_node_pool.test node_class line in the config")
+	}
+	return strings.Replace(cfg, line, line+"  details    = true\n", 1)
+}
+
+// poolAttrs is the flatmap state of a resource.
+func poolAttrs(s *terraform.State, res string) (map[string]string, error) {
+	rs, ok := s.RootModule().Resources[res]
+	if !ok {
+		return nil, fmt.Errorf("%s not in state", res)
+	}
+	return rs.Primary.Attributes, nil
+}
+
+// noTemplatesCreated checks that a dynamic pool plans launch template groups (summary) without
+// any of them existing in EC2: without `details` the pool lists none; with it, each listed group
+// has its content but no id or default version. EC2 must hold no template tagged for the
+// cluster.
 func noTemplatesCreated(t *testing.T, res, cluster string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
-		rs, ok := s.RootModule().Resources[res]
-		if !ok {
-			return fmt.Errorf("%s not in state", res)
+		a, err := poolAttrs(s, res)
+		if err != nil {
+			return err
 		}
-		a := rs.Primary.Attributes
-		n, _ := strconv.Atoi(a["launch_templates.#"])
-		if n == 0 {
-			return fmt.Errorf("%s plans no launch template groups", res)
+		planned, _ := strconv.Atoi(a["summary.launch_templates"])
+		if planned == 0 {
+			return fmt.Errorf("%s plans no launch template groups (summary.launch_templates = %q)", res, a["summary.launch_templates"])
 		}
-		for i := range n {
+		n, listed := a["launch_templates.#"]
+		switch {
+		case a["details"] != "true" && listed:
+			return fmt.Errorf("%s lists %s launch templates without details; want null", res, n)
+		case a["details"] == "true" && n != strconv.Itoa(planned):
+			return fmt.Errorf("%s lists %q launch templates with details, summary says %d", res, n, planned)
+		}
+		for i := range planned {
+			if !listed {
+				break
+			}
 			pre := fmt.Sprintf("launch_templates.%d.", i)
 			if a[pre+"fingerprint"] == "" || a[pre+"user_data"] == "" {
 				return fmt.Errorf("%s: %s has no fingerprint or user data", res, pre)
@@ -94,6 +124,124 @@ func noTemplatesCreated(t *testing.T, res, cluster string) resource.TestCheckFun
 		}
 		return nil
 	}
+}
+
+// zonesOf reads `zones` from flatmap state: zone -> subnet id.
+func zonesOf(a map[string]string) map[string]string {
+	out := map[string]string{}
+	for k, v := range a {
+		if zone, ok := strings.CutSuffix(strings.TrimPrefix(k, "zones."), ".subnet_id"); ok && strings.HasPrefix(k, "zones.") {
+			out[zone] = v
+		}
+	}
+	return out
+}
+
+// checkZones checks that `zones` holds exactly the given zone -> subnet entries, and that
+// summary.nodes_by_ips is the sum of the zones' nodes_by_ips.
+func checkZones(res string, want map[string]string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a, err := poolAttrs(s, res)
+		if err != nil {
+			return err
+		}
+		if got := zonesOf(a); a["zones.%"] != strconv.Itoa(len(want)) || !maps.Equal(got, want) {
+			return fmt.Errorf("%s zones = %v (zones.%% = %s), want %v", res, got, a["zones.%"], want)
+		}
+		sum := 0
+		for zone := range want {
+			n, err := strconv.Atoi(a["zones."+zone+".nodes_by_ips"])
+			if err != nil {
+				return fmt.Errorf("%s zones.%s.nodes_by_ips: %v", res, zone, err)
+			}
+			sum += n
+		}
+		if a["summary.nodes_by_ips"] != strconv.Itoa(sum) {
+			return fmt.Errorf("%s summary.nodes_by_ips = %q, the zones sum to %d", res, a["summary.nodes_by_ips"], sum)
+		}
+		return nil
+	}
+}
+
+// checkSummaryMatchesDetails checks, for a pool with `details`, that `summary` condenses the
+// per-type attributes: its counts are their lengths, max_pods_min and max_pods_max the extremes
+// of max_pods, first_instance_types the head of instance_types, karpenter_disagrees the size of
+// karpenter_assumed_pods, and the templates' instance_type_count their instance types, which
+// together cover every eligible type once.
+func checkSummaryMatchesDetails(res string) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		a, err := poolAttrs(s, res)
+		if err != nil {
+			return err
+		}
+		n, _ := strconv.Atoi(a["instance_types.#"])
+		if n == 0 {
+			return fmt.Errorf("%s lists no instance types (details = %q)", res, a["details"])
+		}
+		if a["summary.instance_types"] != strconv.Itoa(n) || a["max_pods.%"] != strconv.Itoa(n) {
+			return fmt.Errorf("%s: summary.instance_types = %s, max_pods.%% = %s, %d instance types", res, a["summary.instance_types"], a["max_pods.%"], n)
+		}
+		names := make([]string, n)
+		lo, hi := -1, -1
+		for i := range n {
+			names[i] = a[fmt.Sprintf("instance_types.%d", i)]
+			p, err := strconv.Atoi(a["max_pods."+names[i]])
+			if err != nil {
+				return fmt.Errorf("%s max_pods.%s: %v", res, names[i], err)
+			}
+			if lo < 0 || p < lo {
+				lo = p
+			}
+			hi = max(hi, p)
+		}
+		if a["summary.max_pods_min"] != strconv.Itoa(lo) || a["summary.max_pods_max"] != strconv.Itoa(hi) {
+			return fmt.Errorf("%s: summary max pods %s..%s, max_pods spans %d..%d", res, a["summary.max_pods_min"], a["summary.max_pods_max"], lo, hi)
+		}
+		first := strings.Join(names[:min(5, n)], ", ")
+		if n > 5 {
+			first += fmt.Sprintf(" and %d more", n-5)
+		}
+		if a["summary.first_instance_types"] != first {
+			return fmt.Errorf("%s: summary.first_instance_types = %q, want %q", res, a["summary.first_instance_types"], first)
+		}
+		if a["summary.karpenter_disagrees"] != a["karpenter_assumed_pods.%"] {
+			return fmt.Errorf("%s: summary.karpenter_disagrees = %s, karpenter_assumed_pods has %s", res, a["summary.karpenter_disagrees"], a["karpenter_assumed_pods.%"])
+		}
+		lts, _ := strconv.Atoi(a["launch_templates.#"])
+		if lts == 0 || a["summary.launch_templates"] != strconv.Itoa(lts) {
+			return fmt.Errorf("%s: summary.launch_templates = %s, %d listed", res, a["summary.launch_templates"], lts)
+		}
+		covered := map[string]int{}
+		for i := range lts {
+			pre := fmt.Sprintf("launch_templates.%d.", i)
+			if a[pre+"instance_type_count"] != a[pre+"instance_types.#"] {
+				return fmt.Errorf("%s: %sinstance_type_count = %s, %s instance types listed", res, pre, a[pre+"instance_type_count"], a[pre+"instance_types.#"])
+			}
+			m, _ := strconv.Atoi(a[pre+"instance_types.#"])
+			for j := range m {
+				covered[a[fmt.Sprintf("%sinstance_types.%d", pre, j)]]++
+			}
+		}
+		for _, name := range names {
+			if covered[name] != 1 {
+				return fmt.Errorf("%s: instance type %s is in %d launch templates, want 1", res, name, covered[name])
+			}
+		}
+		if len(covered) != n {
+			return fmt.Errorf("%s: the launch templates hold %d types, %d are eligible", res, len(covered), n)
+		}
+		return nil
+	}
+}
+
+// int64Above is a known-value check for an integer greater than n.
+func int64Above(n int64) knownvalue.Check {
+	return knownvalue.Int64Func(func(v int64) error {
+		if v <= n {
+			return fmt.Errorf("%d, want more than %d", v, n)
+		}
+		return nil
+	})
 }
 
 // templatesTagged lists the launch templates carrying every tag, straight from EC2: id -> name.
@@ -163,6 +311,9 @@ func TestAccNodePool_general(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	n := discoveryNetwork(t, cluster)
 	a, b := n.Subnets[0], n.Subnets[1]
+	zones := map[string]string{a.Zone: a.ID, b.Zone: b.ID}
+	large := strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)
+	var largeTypes string // summary.instance_types of the large-only pool
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -170,17 +321,66 @@ func TestAccNodePool_general(t *testing.T) {
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
+				// The default shape: a summary and the zones, no per-type attributes.
 				Config: poolConfig(cluster, "", generalPool),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionCreate),
 					// The class resolves during plan, so even on create the pool's plan is known.
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
-					// A dynamic pool's templates are planned only: no id, final at plan.
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("id"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("default_version"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"instance_types": int64Above(5),
+						"first_instance_types": knownvalue.StringRegexp(regexp.MustCompile(
+							`^[a-z0-9]+\.x?large(, [a-z0-9]+\.x?large){4} and [0-9]+ more$`)),
+						"max_pods_min": knownvalue.Int64Func(func(v int64) error { // m5.large: 29
+							if v < 1 || v > 29 {
+								return fmt.Errorf("%d, want 1..29", v)
+							}
+							return nil
+						}),
+						"max_pods_max":        int64Above(29), // the xlarge types
+						"karpenter_disagrees": knownvalue.Int64Exact(0),
+						"launch_templates":    int64Above(0),
+						"nodes_by_ips":        int64Above(0),
+						"nodes_by_limits":     int64Above(0), // cpu and memory limits bound the nodes
+					})),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(2)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(a.Zone).AtMapKey("subnet_id"), knownvalue.StringExact(a.ID)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(b.Zone).AtMapKey("subnet_id"), knownvalue.StringExact(b.ID)),
+					// Per-type detail is null, final at plan: no (known after apply) in the plan.
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("karpenter_assumed_pods"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.Null()),
+					// A dynamic pool's templates are Karpenter's: none listed without details.
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates"), knownvalue.Null()),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
+					checkZones(nodePoolRes, zones),
+					resource.TestCheckNoResourceAttr(nodePoolRes, "instance_types.#"),
+					resource.TestCheckNoResourceAttr(nodePoolRes, "launch_templates.#"),
+					noTemplatesCreated(t, nodePoolRes, cluster),
+					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
+					// Short lists of scalars are written on one line.
+					resource.TestMatchResourceAttr(nodePoolRes, "manifest", regexp.MustCompile(`(?m)^ +values: \[c, m, r\]$`)),
+					resource.TestMatchResourceAttr(nodePoolRes, "manifest", regexp.MustCompile(`(?m)^ +values: \[ap-southeast-1a, ap-southeast-1b\]$`)),
+				),
+			},
+			{
+				// With the class applied, a changed pool is planned in full at plan time; `details`
+				// adds the per-type attributes, which the summary condenses.
+				Config: withDetails(poolConfig(cluster, "", large)),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(2)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.ListSizeExact(2)),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("id"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("default_version"), knownvalue.Null()),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					noTemplatesCreated(t, nodePoolRes, cluster),
+					checkSummaryMatchesDetails(nodePoolRes),
+					checkZones(nodePoolRes, zones),
 					everyAttr(nodePoolRes, "launch_plan", "zone", a.Zone, b.Zone),
 					everyAttr(nodePoolRes, "launch_plan", "subnet_id", a.ID, b.ID),
 					func(s *terraform.State) error { // one override group per zone (on-demand only), each within CreateFleet's 60 types
@@ -197,30 +397,12 @@ func TestAccNodePool_general(t *testing.T) {
 							if at["max_pods."+first] == "" {
 								return fmt.Errorf("launch_plan.%d starts with %q, which has no max_pods entry", i, first)
 							}
+							if zone := at[fmt.Sprintf("launch_plan.%d.zone", i)]; at[fmt.Sprintf("launch_plan.%d.subnet_id", i)] != zones[zone] {
+								return fmt.Errorf("launch_plan.%d launches into %s in %s; zones plans %s", i, at[fmt.Sprintf("launch_plan.%d.subnet_id", i)], zone, zones[zone])
+							}
 						}
 						return nil
 					},
-					everyAttr(nodePoolRes, "zones", "zone", a.Zone, b.Zone),
-					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2"),
-					resource.TestCheckResourceAttr(nodePoolRes, "zones.0.subnet_id", a.ID),
-					noTemplatesCreated(t, nodePoolRes, cluster),
-					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
-				),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.ListPartial(map[int]knownvalue.Check{0: knownvalue.NotNull()})),
-					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
-				},
-			},
-			{
-				// With the class applied, a changed pool is planned in full at plan time.
-				Config: poolConfig(cluster, "", strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)),
-				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(2)),
-					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
-				}},
-				Check: resource.ComposeAggregateTestCheckFunc(
-					noTemplatesCreated(t, nodePoolRes, cluster),
 					func(s *terraform.State) error { // only large types are left, in instance_types and max_pods alike
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						n, _ := strconv.Atoi(a["instance_types.#"])
@@ -232,14 +414,20 @@ func TestAccNodePool_general(t *testing.T) {
 								return fmt.Errorf("instance_types.%d = %q (max_pods %q) after narrowing to large", i, name, a["max_pods."+name])
 							}
 						}
+						largeTypes = a["summary.instance_types"]
 						return nil
 					},
 				),
+				ConfigStateChecks: []statecheck.StateCheck{
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.ListPartial(map[int]knownvalue.Check{0: knownvalue.NotNull()})),
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
+					statecheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("karpenter_assumed_pods"), knownvalue.MapSizeExact(0)),
+				},
 			},
 			{
 				// A content change (the class's user data) shows in the planned groups; still
 				// nothing in EC2.
-				Config: poolConfig(cluster, `  user_data = "#!/bin/bash\necho hello"`, strings.Replace(generalPool, `"large", "xlarge"`, `"large"`, 1)),
+				Config: withDetails(poolConfig(cluster, `  user_data = "#!/bin/bash\necho hello"`, large)),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 				}},
@@ -248,12 +436,33 @@ func TestAccNodePool_general(t *testing.T) {
 					resource.TestMatchResourceAttr(nodePoolRes, "launch_templates.0.user_data", regexp.MustCompile(`echo hello`)),
 				),
 			},
+			{
+				// Without details again: the per-type attributes go back to null, the summary stays.
+				Config: poolConfig(cluster, `  user_data = "#!/bin/bash\necho hello"`, large),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("instance_types"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates"), knownvalue.Null()),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.Null()),
+				}},
+				Check: resource.ComposeAggregateTestCheckFunc(
+					noTemplatesCreated(t, nodePoolRes, cluster),
+					checkZones(nodePoolRes, zones),
+					func(s *terraform.State) error {
+						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
+						if a["summary.instance_types"] != largeTypes || largeTypes == "" {
+							return fmt.Errorf("summary.instance_types = %q without details, %q with", a["summary.instance_types"], largeTypes)
+						}
+						return nil
+					},
+				),
+			},
 		},
 	})
 }
 
 // checkTemplatesRoundTrip reads each planned template back from EC2 and compares the user data
-// and interface layout with what state says.
+// and interface layout with what state says (the pool sets `details`, which shows them).
 func checkTemplatesRoundTrip(t *testing.T) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
 		rs := s.RootModule().Resources[nodePoolRes]
@@ -272,6 +481,9 @@ func checkTemplatesRoundTrip(t *testing.T) resource.TestCheckFunc {
 			}
 			data := out.LaunchTemplateVersions[0].LaunchTemplateData
 			ud, _ := base64.StdEncoding.DecodeString(aws.ToString(data.UserData))
+			if _, ok := attrs[pre+"user_data"]; !ok {
+				return fmt.Errorf("%s has no user data in state: the pool needs details = true", attrs[pre+"name"])
+			}
 			if string(ud) != attrs[pre+"user_data"] {
 				return fmt.Errorf("%s user data in EC2 differs from state", attrs[pre+"name"])
 			}
@@ -301,7 +513,7 @@ func TestAccNodePool_templateDrift(t *testing.T) {
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
-	cfg := staticPoolConfig(cluster, "", m5Static(0))
+	cfg := withDetails(staticPoolConfig(cluster, "", m5Static(0)))
 	var deleted string
 
 	resource.Test(t, resource.TestCase{
@@ -468,6 +680,8 @@ func TestAccNodePool_dynamicDeletesOwnedTemplates(t *testing.T) {
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(ownedLeft, resource.TestCheckResourceAttr(nodePoolRes, "owner_id", owner),
+					// Without details a dynamic pool lists no templates: the adopted ones are gone.
+					resource.TestCheckNoResourceAttr(nodePoolRes, "launch_templates.#"),
 					func(s *terraform.State) error {
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						for i := 0; a[fmt.Sprintf("launch_templates.%d.name", i)] != ""; i++ {
@@ -552,12 +766,14 @@ func TestAccNodePool_efaClass(t *testing.T) {
   subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q, purpose = "hpc" } }]
   efa                   = true`, cluster)
 	pool := `
+  details = true
   template = {
     requirements = [
       { key = "node.kubernetes.io/instance-type", operator = "In", values = ["p4de.24xlarge", "c5n.18xlarge", "m5.large"] },
     ]
   }`
 	efaGroups := resource.ComposeAggregateTestCheckFunc(
+		checkSummaryMatchesDetails(nodePoolRes),
 		// m5.large has no EFA: filtered out.
 		resource.TestCheckResourceAttr(nodePoolRes, "instance_types.#", "2"),
 		resource.TestCheckTypeSetElemAttr(nodePoolRes, "instance_types.*", "p4de.24xlarge"),
@@ -617,11 +833,16 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
+				// Secondary IPs, default shape: the summary says one type, 29 pods, and Karpenter agrees.
 				Config: poolConfig(cluster, secondary, pool),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0", "m5.large"),
-					resource.TestCheckResourceAttr(nodePoolRes, "max_pods.m5.large", "29"),
-					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.%", "0"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.instance_types", "1"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.first_instance_types", "m5.large"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.max_pods_min", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.max_pods_max", "29"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.karpenter_disagrees", "0"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.nodes_by_limits", "1"),
+					checkZones(nodePoolRes, map[string]string{c.Zone: c.ID}),
 					func(s *terraform.State) error {
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						if a["warnings.#"] != "0" {
@@ -633,14 +854,19 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 			},
 			{
 				// Prefix delegation: 110 pods per m5.large take 129 IPs: even one node no longer fits the /26.
-				Config: poolConfig(cluster, pd, pool),
+				Config: withDetails(poolConfig(cluster, pd, pool)),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkManifestValid(nodePoolRes), checkManifestValid(nodeClassRes),
+					checkSummaryMatchesDetails(nodePoolRes),
+					resource.TestCheckResourceAttr(nodePoolRes, "instance_types.0", "m5.large"),
 					resource.TestCheckResourceAttr(nodePoolRes, "max_pods.m5.large", "110"),
 					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.%", "1"),
 					resource.TestCheckResourceAttr(nodePoolRes, "karpenter_assumed_pods.m5.large", "29"),
-					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_limits", "1"),
-					resource.TestCheckResourceAttr(nodePoolRes, "capacity.0.nodes_by_ips", "0"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.karpenter_disagrees", "1"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.nodes_by_limits", "1"),
+					resource.TestCheckResourceAttr(nodePoolRes, "zones."+c.Zone+".nodes_by_ips", "0"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.nodes_by_ips", "0"),
+					checkZones(nodePoolRes, map[string]string{c.Zone: c.ID}),
 					resource.TestMatchResourceAttr(nodePoolRes, "warnings.0", regexp.MustCompile(`59`)),
 				),
 			},
@@ -659,6 +885,7 @@ func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
 	})
 	class := fmt.Sprintf(`  subnet_selector_terms = [{ tags = { %q = "yes" } }]`, key)
 	pool := `
+  details = true
   template = {
     requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
   }`
@@ -668,7 +895,7 @@ func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
 		ProtoV6ProviderFactories: factories(nil),
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "2")},
+			{Config: cfg, Check: checkZones(nodePoolRes, map[string]string{n.Subnets[0].Zone: n.Subnets[0].ID, n.Subnets[1].Zone: n.Subnets[1].ID})},
 			{
 				PreConfig: func() { acctest.TagSubnet(t, n.Subnets[2].ID, map[string]string{key: "yes"}) },
 				Config:    cfg,
@@ -677,7 +904,8 @@ func TestAccNodePool_subnetTagsChangeThePlan(t *testing.T) {
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionUpdate),
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
-					resource.TestCheckResourceAttr(nodePoolRes, "zones.#", "3"),
+					checkZones(nodePoolRes, map[string]string{n.Subnets[0].Zone: n.Subnets[0].ID, n.Subnets[1].Zone: n.Subnets[1].ID,
+						n.Subnets[2].Zone: n.Subnets[2].ID}),
 					resource.TestCheckTypeSetElemNestedAttrs(nodePoolRes, "launch_plan.*", map[string]string{"zone": n.Subnets[2].Zone, "subnet_id": n.Subnets[2].ID}),
 				),
 			},
@@ -721,7 +949,7 @@ resource "karpenter_node_pool" "test" {
 		ProtoV6ProviderFactories: factories(rec),
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
-			{Config: cfg, Check: resource.TestCheckResourceAttr("karpenter_node_pool.test.0", "launch_templates.#", "2")},
+			{Config: cfg, Check: resource.TestCheckResourceAttr("karpenter_node_pool.test.0", "summary.launch_templates", "2")},
 			{PreConfig: mark, Config: cfg, PlanOnly: true},
 			{
 				PreConfig: func() {

@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"context"
-
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -47,27 +45,31 @@ func termsKnown(terms []selectorTermModel) bool {
 	return true
 }
 
-func tagsFromMap(ctx context.Context, m types.Map, diags *diag.Diagnostics) map[string]string {
+func tagsFromMap(m types.Map) map[string]string {
 	if m.IsNull() || m.IsUnknown() {
 		return nil
 	}
-	out := map[string]string{}
-	diags.Append(m.ElementsAs(ctx, &out, false)...)
-	return out
-}
-
-func subnetTermsFrom(ctx context.Context, terms []selectorTermModel, diags *diag.Diagnostics) []discovery.SubnetTerm {
-	out := make([]discovery.SubnetTerm, len(terms))
-	for i, t := range terms {
-		out[i] = discovery.SubnetTerm{Tags: tagsFromMap(ctx, t.Tags, diags), ID: t.ID.ValueString()}
+	out := make(map[string]string, len(m.Elements()))
+	for k, v := range m.Elements() {
+		if s, ok := v.(types.String); ok && !s.IsUnknown() { // unknown values: late_values.go puts placeholders in
+			out[k] = s.ValueString()
+		}
 	}
 	return out
 }
 
-func securityGroupTermsFrom(ctx context.Context, terms []selectorTermModel, diags *diag.Diagnostics) []discovery.SecurityGroupTerm {
+func subnetTermsFrom(terms []selectorTermModel) []discovery.SubnetTerm {
+	out := make([]discovery.SubnetTerm, len(terms))
+	for i, t := range terms {
+		out[i] = discovery.SubnetTerm{Tags: tagsFromMap(t.Tags), ID: t.ID.ValueString()}
+	}
+	return out
+}
+
+func securityGroupTermsFrom(terms []selectorTermModel) []discovery.SecurityGroupTerm {
 	out := make([]discovery.SecurityGroupTerm, len(terms))
 	for i, t := range terms {
-		out[i] = discovery.SecurityGroupTerm{Tags: tagsFromMap(ctx, t.Tags, diags), ID: t.ID.ValueString(), Name: t.Name.ValueString()}
+		out[i] = discovery.SecurityGroupTerm{Tags: tagsFromMap(t.Tags), ID: t.ID.ValueString(), Name: t.Name.ValueString()}
 	}
 	return out
 }

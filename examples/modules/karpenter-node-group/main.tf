@@ -37,7 +37,7 @@ variable "prefix_delegation" {
 }
 
 variable "pools" {
-  description = "Pools on this class: name => { zones, requirements, limits }."
+  description = "Pools on this class: name => { zones, requirements, limits, details }."
   type = map(object({
     zones = optional(list(string))
     requirements = optional(list(object({
@@ -47,6 +47,9 @@ variable "pools" {
       min_values = optional(number)
     })), [])
     limits = optional(map(string))
+    # Fill the pool's per-type attributes (instance_types, max_pods, launch_plan, the launch
+    # templates); without it the pool shows its summary and zones.
+    details = optional(bool)
   }))
 }
 
@@ -69,7 +72,8 @@ resource "karpenter_node_pool" "this" {
       each.value.requirements,
     )
   }
-  limits = each.value.limits
+  limits  = each.value.limits
+  details = each.value.details
 }
 
 output "zones" {
@@ -100,28 +104,38 @@ output "node_pool_manifests" {
   value       = { for k, p in karpenter_node_pool.this : k => p.manifest if p.manifest != null }
 }
 
+output "summaries" {
+  description = "Per pool: eligible types (count and the first few), max pods range, launch template groups, nodes by free IPs and by limits."
+  value       = { for k, p in karpenter_node_pool.this : k => p.summary }
+}
+
+output "pool_zones" {
+  description = "Per pool: zone => the subnet Karpenter would launch into and the nodes its free IPs address at max pods."
+  value       = { for k, p in karpenter_node_pool.this : k => p.zones }
+}
+
 output "launch_plans" {
-  description = "Per pool: the CreateFleet overrides Karpenter would use, by zone and capacity type."
+  description = "Per pool with details: the CreateFleet overrides Karpenter would use, by zone and capacity type (null without details)."
   value       = { for k, p in karpenter_node_pool.this : k => p.launch_plan }
 }
 
 output "instance_types" {
-  description = "Per pool: eligible instance types, in launch order."
+  description = "Per pool with details: eligible instance types, in launch order (null without details)."
   value       = { for k, p in karpenter_node_pool.this : k => p.instance_types }
 }
 
 output "max_pods" {
-  description = "Per pool: max pods per eligible instance type."
+  description = "Per pool with details: max pods per eligible instance type (null without details)."
   value       = { for k, p in karpenter_node_pool.this : k => p.max_pods }
 }
 
 output "karpenter_assumed_pods" {
-  description = "Per pool: the types where Karpenter assumes another pod count than max_pods (empty when they agree)."
+  description = "Per pool with details: the types where Karpenter assumes another pod count than max_pods (empty when they agree, null without details)."
   value       = { for k, p in karpenter_node_pool.this : k => p.karpenter_assumed_pods }
 }
 
 output "launch_templates" {
-  description = "Per pool: launch template groups (max pods, instance types, network interfaces)."
+  description = "Per pool with details: launch template groups (max pods, instance types, network interfaces; null without details)."
   value       = { for k, p in karpenter_node_pool.this : k => p.launch_templates }
 }
 

@@ -27,6 +27,14 @@ resource "karpenter_node_pool" "general" {
   }
 }
 
-output "launch_templates" {
-  value = [for lt in karpenter_node_pool.general.launch_templates : "${lt.name} (${lt.max_pods} pods)"]
+# What the plan comes to, in a few lines: the eligible types (the first five and how many more),
+# their max pods, the launch template groups, and the nodes the free IPs and the limits allow.
+# Set `details = true` on the pool for every type's max pods, the launch plan and the templates.
+output "summary" {
+  value = karpenter_node_pool.general.summary
+}
+
+# Per zone: the subnet Karpenter would launch into, and the nodes its free IPs address.
+output "zones" {
+  value = { for zone, z in karpenter_node_pool.general.zones : zone => "${z.subnet_id}: ${z.nodes_by_ips} nodes by free IPs" }
 }

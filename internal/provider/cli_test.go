@@ -1,0 +1,64 @@
+package provider
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+var (
+	cliProviderOnce sync.Once
+	cliProviderDir  string
+	cliProviderErr  error
+)
+
+// cliConfig builds the provider once per test process and writes a Terraform CLI config whose
+// dev override points at it, for tests that run the terraform CLI themselves (what a person sees
+// is its text output, which the testing framework does not expose).
+func cliConfig(t *testing.T) string {
+	t.Helper()
+	cliProviderOnce.Do(func() {
+		root, err := filepath.Abs(filepath.Join("..", ".."))
+		if err != nil {
+			cliProviderErr = err
+			return
+		}
+		// Shared by every CLI test of the process (t.TempDir would go with the first test);
+		// TestMain removes it.
+		dir, err := os.MkdirTemp("", "karpenter-provider-cli-") //nolint:usetesting // see above
+		if err != nil {
+			cliProviderErr = err
+			return
+		}
+		build := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-karpenter"), ".")
+		build.Dir = root
+		if out, err := build.CombinedOutput(); err != nil {
+			cliProviderErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+			return
+		}
+		cliProviderDir = dir
+	})
+	if cliProviderErr != nil {
+		t.Fatal(cliProviderErr)
+	}
+	rc := filepath.Join(t.TempDir(), "terraformrc")
+	body := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/nodeplane/karpenter\" = %q\n  }\n  direct {}\n}\n", cliProviderDir)
+	if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return rc
+}
+
+// terraformCLI runs the terraform CLI in dir with the built provider; it returns the combined
+// output and the error of the run.
+func terraformCLI(t *testing.T, dir, rc string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
