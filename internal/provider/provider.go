@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -203,6 +204,9 @@ type Meta struct {
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
+	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
+	// (tens of ms) while the AWS clients are set up and STS answers, not after.
+	go func() { _, _ = manifest.CRDs() }()
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {

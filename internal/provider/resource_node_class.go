@@ -136,12 +136,26 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 
+	// The EC2 lookups (selectors, images) and the IAM checks are independent: they run at once,
+	// and the plan waits for the slowest instead of their sum.
+	type ec2Result struct {
+		resolved nodeclass.Resolved
+		errs     []nodeclass.FieldError
+		err      error
+	}
+	ec2ch, amich := make(chan ec2Result, 1), make(chan amiResult, 1)
+	go func() {
+		res, errs, err := nodeclass.Resolve(ctx, r.meta.Client.Discovery(), s)
+		ec2ch <- ec2Result{res, errs, err}
+	}()
+	go func() { amich <- r.lookupAMIs(ctx, s) }()
 	profile := r.planInstanceProfile(ctx, &plan, stateOwner, &resp.Diagnostics) // node_class_profile.go
+	er, amis := <-ec2ch, <-amich
 	if resp.Diagnostics.HasError() {
 		return
 	}
 
-	resolved, errs, err := nodeclass.Resolve(ctx, r.meta.Client.Discovery(), s)
+	resolved, errs, err := er.resolved, er.errs, er.err
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot resolve the node class selectors against EC2", err.Error())
 		return
@@ -162,11 +176,10 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		}
 	}
 
-	amis, ok := r.resolveAMIs(ctx, s, &resp.Diagnostics)
-	if !ok {
+	if !amis.report(&resp.Diagnostics) {
 		return
 	}
-	resolved.AMIs = amis
+	resolved.AMIs = amis.res
 
 	plan.ID = plan.Name
 	if profile == "" { // no role: the configured instance_profile, if any
@@ -196,24 +209,35 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
-// resolveAMIs resolves the AMI selector terms (EC2 DescribeImages, SSM GetParameter); ok is
-// false when the plan must stop. An alias that does not resolve is a warning: Karpenter
-// resolves it at runtime, and only static pools (which fail their own plan) need it now.
-func (r *nodeClassResource) resolveAMIs(ctx context.Context, s nodeclass.Spec, diags *diag.Diagnostics) (nodeclass.AMIResolution, bool) {
+// amiResult is what the AMI selector terms resolved to (EC2 DescribeImages, SSM GetParameter).
+type amiResult struct {
+	res      nodeclass.AMIResolution
+	findings nodeclass.Findings
+	err      error
+}
+
+func (r *nodeClassResource) lookupAMIs(ctx context.Context, s nodeclass.Spec) amiResult {
 	res, findings, err := nodeclass.ResolveAMIs(ctx, r.meta.Client.Discovery(), s.AMISelectorTerms, r.meta.KubernetesVersion, time.Now())
-	if err != nil {
-		diags.AddAttributeError(path.Root("ami_selector_terms"), "Cannot resolve the AMI selector terms", err.Error()+
+	return amiResult{res, findings, err}
+}
+
+// report turns the AMI resolution into diagnostics; false when the plan must stop. An alias
+// that does not resolve is a warning: Karpenter resolves it at runtime, and only static pools
+// (which fail their own plan) need it now.
+func (a amiResult) report(diags *diag.Diagnostics) bool {
+	if a.err != nil {
+		diags.AddAttributeError(path.Root("ami_selector_terms"), "Cannot resolve the AMI selector terms", a.err.Error()+
 			"\n\nThe terms need ec2:DescribeImages, and ssm:GetParameter for `alias` and `ssm_parameter` terms.")
-		return res, false
+		return false
 	}
-	addFieldErrors(diags, findings.Errors, "Node class cannot launch nodes")
-	addFieldWarnings(diags, findings.Warnings, "AMI selector term matches nothing")
-	if res.Unresolved != "" {
+	addFieldErrors(diags, a.findings.Errors, "Node class cannot launch nodes")
+	addFieldWarnings(diags, a.findings.Warnings, "AMI selector term matches nothing")
+	if a.res.Unresolved != "" {
 		diags.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0).AtName("alias"), "AMI alias left to Karpenter",
-			res.Unresolved+". Karpenter resolves the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check "+
+			a.res.Unresolved+". Karpenter resolves the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check "+
 				"that their instance types have an image, and a static pool (replicas) on this class fails its plan.")
 	}
-	return res, !diags.HasError()
+	return !diags.HasError()
 }
 
 // connectivityReport runs the connectivity checks when `connectivity` is set and not off: it
