@@ -145,6 +145,7 @@ func connectivityAttribute() schema.SingleNestedAttribute {
 
 func nodeClassSchema() schema.Schema {
 	return schema.Schema{
+		Version: nodeClassSchemaVersion,
 		MarkdownDescription: "A Karpenter `EC2NodeClass` (v1) whose subnet and security-group selectors are resolved against EC2 **during plan**. " +
 			"The plan shows exactly which subnets, zones and security groups the selectors hit, fails when a selector hits nothing, " +
 			"and shows an in-place update when tags change outside Terraform (drift). The resource records the resolution that was " +

@@ -67,6 +67,7 @@ func cStrList(desc string) schema.ListAttribute {
 
 func nodePoolSchema() schema.Schema {
 	return schema.Schema{
+		Version: nodePoolSchemaVersion,
 		MarkdownDescription: "A Karpenter `NodePool` (v1) planned against its node class and the region's instance types. At plan time it shows " +
 			"which instance types survive the requirements and the class's network spec, in which zones and subnets, with how many pods " +
 			"and IPs each, and the launch template groups. A dynamic pool (no `replicas`) holds no EC2 objects: Karpenter launches its nodes " +

@@ -26,8 +26,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 var _ provider.Provider = (*karpenterProvider)(nil)

@@ -1,0 +1,67 @@
+package provider
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+)
+
+// Schema versions. Version 1 reshaped what a plan shows: the node class's `resolved` (maps of
+// subnets and pod subnets, defaults null) and `manifest_object`; the node pool's `summary`,
+// `zones` as a map, `details`, and `capacity` gone.
+const (
+	nodeClassSchemaVersion = 1
+	nodePoolSchemaVersion  = 1
+)
+
+// upgradeKeeping upgrades a version-0 state by keeping every attribute whose type did not
+// change and leaving the others (`reshaped`) and new ones null. Nothing is lost that matters:
+// the reshaped attributes are computed, or (a pool's `node_class`) set from configuration, and
+// the next plan fills them again; refresh finds a static pool's launch templates by their
+// ownership tags, as after an import.
+func upgradeKeeping(reshaped ...string) resource.StateUpgrader {
+	return resource.StateUpgrader{StateUpgrader: func(_ context.Context, req resource.UpgradeStateRequest, resp *resource.UpgradeStateResponse) {
+		if req.RawState == nil || req.RawState.JSON == nil {
+			resp.Diagnostics.AddError("Cannot upgrade the state", "the prior state has no JSON form")
+			return
+		}
+		var prior map[string]json.RawMessage
+		if err := json.Unmarshal(req.RawState.JSON, &prior); err != nil {
+			resp.Diagnostics.AddError("Cannot upgrade the state", "reading the prior state: "+err.Error())
+			return
+		}
+		drop := map[string]bool{}
+		for _, name := range reshaped {
+			drop[name] = true
+		}
+		next := map[string]json.RawMessage{}
+		for name := range resp.State.Schema.GetAttributes() {
+			if v, ok := prior[name]; ok && !drop[name] {
+				next[name] = v
+			} else {
+				next[name] = json.RawMessage("null")
+			}
+		}
+		b, err := json.Marshal(next)
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot upgrade the state", err.Error())
+			return
+		}
+		resp.DynamicValue = &tfprotov6.DynamicValue{JSON: b}
+	}}
+}
+
+func (r *nodeClassResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: upgradeKeeping("resolved")}
+}
+
+func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
+	return map[int64]resource.StateUpgrader{0: upgradeKeeping("node_class", "zones", "launch_templates")}
+}
+
+var (
+	_ resource.ResourceWithUpgradeState = (*nodeClassResource)(nil)
+	_ resource.ResourceWithUpgradeState = (*nodePoolResource)(nil)
+)

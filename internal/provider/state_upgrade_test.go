@@ -1,0 +1,88 @@
+package provider
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+// Version-0 states, as earlier builds wrote them (abridged to the attributes that changed
+// shape, plus some that did not).
+const (
+	v0NodeClass = `{"id":"default","name":"default","role":"KarpenterNodeRole","owner_id":"0123456789abcdef",
+"vpc_id":"vpc-1","zones":["ap-southeast-1a"],
+"subnets":[{"id":"subnet-a","zone":"ap-southeast-1a","zone_id":"apse1-az1","cidr_block":"10.0.0.0/20","available_ip_address_count":4091}],
+"manifest":"kind: EC2NodeClass\n",
+"resolved":{"name":"default","zones":["ap-southeast-1a"],"subnets":[{"id":"subnet-a","zone":"ap-southeast-1a","zone_id":"apse1-az1","cidr_block":"10.0.0.0/20","available_ip_address_count":4091}],"pod_subnets":[],"efa":false}}`
+	v0NodePool = `{"id":"general","name":"general","owner_id":"0123456789abcdef","replicas":2,"limits":{"nodes":"5"},
+"node_class":{"name":"default","zones":["ap-southeast-1a"],"subnets":[]},
+"zones":[{"zone":"ap-southeast-1a","zone_id":"apse1-az1","subnet_id":"subnet-a","available_ip_address_count":4091,"pod_subnet_id":null}],
+"capacity":[{"zone":"ap-southeast-1a","available_ip_address_count":4091,"nodes_by_ips":51,"nodes_by_limits":5}],
+"instance_types":["m5.large"],"max_pods":{"m5.large":29},
+"launch_templates":[{"name":"my-cluster/general/abc","id":"lt-1","default_version":1,"max_pods":29,"instance_types":["m5.large"],"user_data":"x","fingerprint":"f"}],
+"nodes":[{"instance_id":"i-1","instance_type":"m5.large","zone":"ap-southeast-1a","subnet_id":"subnet-a","private_ip":"10.0.0.5","capacity_type":"on-demand","launch_template":"my-cluster/general/abc","template_fingerprint":"f","state":"running","in_planned_subnet":true}],
+"manifest":null,"warnings":[]}`
+)
+
+// A state written before the reshaped attributes upgrades: what kept its type is kept, the
+// reshaped attributes are null (the next plan computes them, configuration sets node_class), and
+// the result decodes with the current schema.
+func TestStateUpgradeFromVersion0(t *testing.T) {
+	ctx := context.Background()
+	srv, err := providerserver.NewProtocol6WithError(New("test")())()
+	if err != nil {
+		t.Fatal(err)
+	}
+	schemas, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		typeName, state string
+		kept            map[string]string // attribute -> a substring of its upgraded value
+		null            []string
+	}{
+		{"karpenter_node_class", v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "subnets": "subnet-a", "zones": "ap-southeast-1a"},
+			[]string{"resolved", "manifest_object"}},
+		{"karpenter_node_pool", v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
+			[]string{"node_class", "zones", "launch_templates", "summary", "details"}},
+	} {
+		t.Run(tc.typeName, func(t *testing.T) {
+			if v := schemas.ResourceSchemas[tc.typeName].Version; v != 1 {
+				t.Fatalf("schema version %d, want 1", v)
+			}
+			resp, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
+				TypeName: tc.typeName, Version: 0, RawState: &tfprotov6.RawState{JSON: []byte(tc.state)},
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range resp.Diagnostics {
+				t.Fatalf("%s: %s", d.Summary, d.Detail)
+			}
+			typ := schemas.ResourceSchemas[tc.typeName].ValueType()
+			v, err := resp.UpgradedState.Unmarshal(typ)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var attrs map[string]tftypes.Value
+			if err := v.As(&attrs); err != nil {
+				t.Fatal(err)
+			}
+			for name, want := range tc.kept {
+				if got := attrs[name].String(); attrs[name].IsNull() || !strings.Contains(got, want) {
+					t.Errorf("%s = %s, want it kept (with %q)", name, got, want)
+				}
+			}
+			for _, name := range tc.null {
+				if !attrs[name].IsNull() {
+					t.Errorf("%s = %s, want null after the upgrade", name, attrs[name])
+				}
+			}
+		})
+	}
+}
