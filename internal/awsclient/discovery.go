@@ -61,6 +61,8 @@ func (d Discovery) findSubnets(ctx context.Context, fs discovery.FilterSet) ([]d
 				CIDRBlock:               aws.ToString(s.CidrBlock),
 				AvailableIPAddressCount: int(aws.ToInt32(s.AvailableIpAddressCount)),
 				Tags:                    tagMap(s.Tags),
+				MapPublicIPOnLaunch:     aws.ToBool(s.MapPublicIpOnLaunch),
+				DefaultForAZ:            aws.ToBool(s.DefaultForAz),
 			})
 		}
 	}

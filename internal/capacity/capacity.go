@@ -136,14 +136,17 @@ type Settings struct {
 
 // Result is the capacity of one instance type under one Settings.
 type Result struct {
-	ENILimitedPods        int    // Karpenter's ENI-limited pod count (uses ReservedENIs only)
-	MaxPods               int    // what the kubelet runs with
-	KarpenterAssumedPods  int    // what Karpenter schedules against
-	Consistent            bool   // KarpenterAssumedPods == MaxPods
-	Reason                string // why they differ and what to set; empty when Consistent
-	UsableENIs            int    // default-card ENIs that carry pod IPs
-	IPv4PerENI            int
-	PodIPsPerENI          int  // pod addresses one ENI provides (x16 with prefix delegation)
+	ENILimitedPods       int    // Karpenter's ENI-limited pod count (uses ReservedENIs only)
+	MaxPods              int    // what the kubelet runs with
+	KarpenterAssumedPods int    // what Karpenter schedules against
+	Consistent           bool   // KarpenterAssumedPods == MaxPods
+	Reason               string // why they differ and what to set; empty when Consistent
+	UsableENIs           int    // default-card ENIs that carry pod IPs
+	IPv4PerENI           int
+	PodIPsPerENI         int // pod addresses one ENI provides (x16 with prefix delegation)
+	// AddressablePods are the pods the usable ENIs give an address (plus host-network pods),
+	// before any cap; a kubelet max_pods above it leaves the pods past it without an IP.
+	AddressablePods       int
 	EFAInterfaces         int  // vpc.amazonaws.com/efa
 	PodENI                *int // vpc.amazonaws.com/pod-eni; nil when unknown
 	VPCIPsAtMaxPods       int  // node-subnet IPv4 addresses a full node consumes
@@ -264,6 +267,7 @@ func Compute(n Network, s Settings) (Result, error) {
 		formula += fmt.Sprintf("; pods_per_core %d x %d vCPUs = %d", *s.PodsPerCore, n.VCPUs, limited)
 		maxPods = limited
 	}
+	r.AddressablePods = addressable
 	if s.MaxPods != nil && !windows && maxPods > addressable {
 		// Windows is covered by its own primary-ENI warning below.
 		warnings = append(warnings, fmt.Sprintf(

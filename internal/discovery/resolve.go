@@ -14,7 +14,12 @@ type Subnet struct {
 	CIDRBlock               string
 	AvailableIPAddressCount int
 	Tags                    map[string]string
+	MapPublicIPOnLaunch     bool // instances launched here get a public IPv4 address
+	DefaultForAZ            bool // the zone's default subnet of a default VPC
 }
+
+// Name is the subnet's Name tag ("" without one).
+func (s Subnet) Name() string { return s.Tags["Name"] }
 
 // SecurityGroup is what discovery keeps of an EC2 security group.
 type SecurityGroup struct {

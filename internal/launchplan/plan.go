@@ -143,6 +143,7 @@ func (b *builder) build() (Plan, []Problem) {
 	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
 	b.capacityWarnings(plan)
 	b.consistencyWarning(types)
+	b.addressWarning(types)
 	plan.Warnings = b.warnings
 	if len(b.errs) > 0 {
 		return b.failed()
@@ -208,6 +209,76 @@ func (b *builder) consistencyWarning(types []*eligible) {
 	}
 	b.warn(SummaryMaxPodsDisagree, pathNodeClass, "Karpenter and the kubelet disagree on max pods for %d eligible instance types (%s): for %s Karpenter assumes %d, "+
 		"the kubelet runs %d. %s", len(names), list, first.it.Name, first.res.KarpenterAssumedPods, first.res.MaxPods, first.res.Reason)
+}
+
+// addressWarning reports, once for the pool, the eligible types whose kubelet max pods (a fixed
+// kubelet.max_pods) is above what their ENIs can address: the pods past that count stay
+// without an IP. capacity.Compute carries the same rule (the pod capacity data source's
+// warning), so the pool and the data source agree.
+func (b *builder) addressWarning(types []*eligible) {
+	var short []*eligible
+	for _, t := range types {
+		if t.res.AddressablePods > 0 && t.res.MaxPods > t.res.AddressablePods && b.settings.MaxPods != nil {
+			short = append(short, t)
+		}
+	}
+	if len(short) == 0 {
+		return
+	}
+	least := short[0]
+	var parts []string
+	for i, t := range short {
+		if t.res.AddressablePods < least.res.AddressablePods {
+			least = t
+		}
+		if i < 5 {
+			parts = append(parts, fmt.Sprintf("%s %d", t.it.Name, t.res.AddressablePods))
+		}
+	}
+	list := strings.Join(parts, ", ")
+	if len(short) > 5 {
+		list += fmt.Sprintf(" and %d more", len(short)-5)
+	}
+	fix := "turn on prefix delegation (Nitro types address up to 110 or 250 pods)"
+	if b.settings.PrefixDelegation {
+		fix = "use larger instance types"
+	}
+	b.warn(SummaryMaxPodsUnaddressed, pathNodeClass, "kubelet max_pods %d is above the pods the ENIs can address on %d of %d eligible instance "+
+		"types (%s): the kubelet admits %d pods, and those past the addressable count stay without an IP (ContainerCreating). Lower "+
+		"kubelet max_pods to %d, %s, or narrow the requirements to types that address %d pods",
+		*b.settings.MaxPods, len(short), len(types), list, *b.settings.MaxPods, least.res.AddressablePods, fix, *b.settings.MaxPods)
+}
+
+// offeredElsewhere names the types the requirements select by name (instance-type In) that the
+// catalog offers, but only outside the pool's zones, with the zones where they are offered: a
+// type dropped for its zones is otherwise silent, or the plan fails without saying why. Only
+// pools that name types pay the second Select.
+func (b *builder) offeredElsewhere(reqs []requirements.Requirement, opts catalog.SelectOptions, kept []catalog.Selected) []string {
+	named := false
+	for _, r := range reqs {
+		if r.Key == requirements.LabelInstanceType && r.Operator == requirements.OpIn {
+			named = true
+		}
+	}
+	if !named {
+		return nil
+	}
+	in := map[string]bool{}
+	for _, t := range kept {
+		in[t.Type.Name] = true
+	}
+	opts.Zones = nil
+	all, err := b.in.Catalog.Select(reqs, opts)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, t := range all.Types {
+		if !in[t.Type.Name] && len(t.Zones) > 0 {
+			out = append(out, fmt.Sprintf("%s (offered in %s)", t.Type.Name, strings.Join(t.Zones, ", ")))
+		}
+	}
+	return out
 }
 
 // resolveSettings settles the AMI family and the capacity settings. The class's AMIFamily wins
@@ -440,10 +511,21 @@ func (b *builder) eligibleTypes() []*eligible {
 		b.fail(pathRequirements, "selecting instance types: %v", err)
 		return nil
 	}
+	elsewhere := b.offeredElsewhere(perType, opts, res.Types)
 	if len(res.Types) == 0 {
+		if len(elsewhere) > 0 {
+			b.fail(pathRequirements, "the instance types the requirements match are not offered in the pool's zones %s: %s; add subnets in "+
+				"those zones to the node class, or choose types offered in its zones", strings.Join(b.zoneNames(), ", "), strings.Join(elsewhere, "; "))
+			return nil
+		}
 		b.fail(pathRequirements, "no instance type in the catalog (%d types) matches the requirements in the pool's zones %s",
 			b.in.Catalog.Len(), strings.Join(b.zoneNames(), ", "))
 		return nil
+	}
+	if len(elsewhere) > 0 {
+		b.warn(SummaryNotInZones, pathRequirements, "%d instance type(s) the requirements name are not offered in the pool's zones %s and are "+
+			"left out: %s; add subnets in those zones to the node class to launch them", len(elsewhere), strings.Join(b.zoneNames(), ", "),
+			strings.Join(elsewhere, "; "))
 	}
 
 	var dropped [dropReasons][]string

@@ -787,3 +787,47 @@ func hasSummary(ps []Problem, summary string) bool {
 	}
 	return false
 }
+
+// A fixed kubelet max_pods above what the ENIs address (110 on m5.large, which addresses 29
+// without prefix delegation) gets its own finding with the numbers and the fix, while Karpenter
+// and the kubelet agree (both take the fixed value), so the disagreement warning stays silent.
+func TestMaxPodsAboveAddressable(t *testing.T) {
+	in := baseInput()
+	in.Requirements = []requirements.Requirement{onlyTypes("m5.large", "c5n.18xlarge")}
+	in.Class.CNI.MaxPods = intPtr(110)
+	plan := mustBuild(t, in)
+	if !hasProblem(plan.Warnings, pathNodeClass.String(), "kubelet max_pods 110 is above the pods the ENIs can address on 1 of 2",
+		"m5.large 29", "Lower kubelet max_pods to 29", "prefix delegation") {
+		t.Errorf("warnings = %v, want the unaddressable max pods finding", plan.Warnings)
+	}
+	if !hasSummary(plan.Warnings, SummaryMaxPodsUnaddressed) || hasSummary(plan.Warnings, SummaryMaxPodsDisagree) {
+		t.Errorf("summaries of %v", plan.Warnings)
+	}
+	in.Class.CNI.MaxPods = intPtr(29) // what every type addresses: no finding
+	if plan := mustBuild(t, in); hasSummary(plan.Warnings, SummaryMaxPodsUnaddressed) {
+		t.Errorf("max_pods 29: warnings = %v", plan.Warnings)
+	}
+}
+
+// A type the requirements name but the class's zones do not offer is named with the zones
+// where it is offered: a warning while other types remain, the error when none does.
+func TestTypesNotOfferedInThePoolsZones(t *testing.T) {
+	in := baseInput()
+	in.Class.Subnets = []Subnet{{ID: "subnet-c1", Zone: zoneC, ZoneID: "usw2-az3", AvailableIPs: 4000}}
+	in.Requirements = []requirements.Requirement{onlyTypes("c7g.large", "m5.large")}
+	plan := mustBuild(t, in)
+	if !hasProblem(plan.Warnings, "template.requirements", "1 instance type(s) the requirements name are not offered in the pool's zones us-west-2c",
+		"c7g.large (offered in us-west-2a, us-west-2b)") || !hasSummary(plan.Warnings, SummaryNotInZones) {
+		t.Errorf("warnings = %v", plan.Warnings)
+	}
+	in.Requirements = []requirements.Requirement{onlyTypes("c7g.large")}
+	_, errs := Build(in)
+	if !hasProblem(errs, "template.requirements", "not offered in the pool's zones us-west-2c", "c7g.large (offered in us-west-2a, us-west-2b)",
+		"add subnets in those zones") {
+		t.Errorf("errors = %v", errs)
+	}
+	in.Requirements = []requirements.Requirement{onlyTypes("m5.large")} // offered everywhere: no finding
+	if plan := mustBuild(t, in); hasSummary(plan.Warnings, SummaryNotInZones) {
+		t.Errorf("m5.large: warnings = %v", plan.Warnings)
+	}
+}

@@ -26,6 +26,9 @@ type Resolved struct {
 	Zones          []string
 	PodSubnets     []PodSubnet // by zone; custom networking only
 	AMIs           AMIResolution
+	// Warnings are matches that work, but not as a reviewer likely meant: public or default
+	// subnets, a second subnet in a zone, node subnets that are also pod subnets.
+	Warnings []FieldError
 }
 
 // SubnetIDs lists the resolved subnet ids in order.
@@ -55,7 +58,7 @@ func (r Resolved) SameSelection(o Resolved) bool {
 		// Subnets are ordered by free IPs, so compare them as a set.
 		subnets := make([]string, len(x.Subnets))
 		for i, s := range x.Subnets {
-			subnets[i] = fmt.Sprintf("|s:%s@%s/%s", s.ID, s.Zone, s.ZoneID)
+			subnets[i] = fmt.Sprintf("|s:%s@%s/%s:%q:%t:%t", s.ID, s.Zone, s.ZoneID, s.Name(), s.MapPublicIPOnLaunch, s.DefaultForAZ)
 		}
 		sort.Strings(subnets)
 		for _, s := range subnets {
@@ -153,8 +156,98 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 				"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
 				r.VPCID, strings.Join(missing, ", "))})
 		}
+		r.Warnings = append(r.Warnings, podSubnetOverlap(subnets, pods)...)
 	}
+	r.Warnings = append(SubnetFindings(attrpath.Of("subnet_selector_terms"), subnets), r.Warnings...)
 	return r, errs, nil
+}
+
+// Summaries of the resolution's warnings, one per kind, so Terraform does not fold them.
+const (
+	SummaryPublicSubnets            = "Public subnets selected for nodes"
+	SummarySubnetsPerZone           = "More than one node subnet in a zone"
+	SummaryNodeSubnetsArePodSubnets = "Node subnets are also pod subnets"
+)
+
+// SubnetFindings flags node subnets a reviewer should look at twice: public ones (nodes get
+// public addresses), a VPC's default subnets, and zones where more than one subnet matched
+// (Karpenter launches into the one with most free IPs, then lowest id, and uses no other). The
+// node class and the subnets data source report the same findings, on the selector at path.
+func SubnetFindings(path attrpath.Path, subnets []discovery.Subnet) []FieldError {
+	var out []FieldError
+	var public []string
+	for _, s := range subnets {
+		if s.MapPublicIPOnLaunch || s.DefaultForAZ {
+			what := "maps public IPs on launch"
+			if s.DefaultForAZ {
+				what = "is the default subnet of its zone (public by default)"
+			}
+			public = append(public, fmt.Sprintf("%s (%s, %s) %s", describeSubnet(s), s.Zone, s.CIDRBlock, what))
+		}
+	}
+	if len(public) > 0 {
+		out = append(out, FieldError{Path: path, Summary: SummaryPublicSubnets, Message: fmt.Sprintf("the node subnet selector matches %d public subnet(s): %s. Nodes there get "+
+			"public IPv4 addresses and are reachable from the internet when the route table allows it; select private subnets (e.g. a tag only "+
+			"they carry)", len(public), strings.Join(public, "; "))})
+	}
+	byZone := map[string][]discovery.Subnet{}
+	var zones []string
+	for _, s := range subnets {
+		if len(byZone[s.Zone]) == 0 {
+			zones = append(zones, s.Zone)
+		}
+		byZone[s.Zone] = append(byZone[s.Zone], s)
+	}
+	sort.Strings(zones)
+	var multi []string
+	for _, z := range zones {
+		ss := byZone[z]
+		if len(ss) < 2 {
+			continue
+		}
+		discovery.SortSubnets(ss)
+		names := make([]string, len(ss))
+		for i, s := range ss {
+			names[i] = fmt.Sprintf("%s (%d free IPs)", describeSubnet(s), s.AvailableIPAddressCount)
+		}
+		multi = append(multi, fmt.Sprintf("%s: %s", z, strings.Join(names, ", ")))
+	}
+	if len(multi) > 0 {
+		out = append(out, FieldError{Path: path, Summary: SummarySubnetsPerZone, Message: fmt.Sprintf("more than one subnet matched in %d zone(s) (%s); Karpenter launches "+
+			"into the first of each zone, the one with the most free IPs, and uses the others only when that changes. If some are not meant "+
+			"for nodes (public, pod or database subnets), narrow the terms", len(multi), strings.Join(multi, "; "))})
+	}
+	return out
+}
+
+// podSubnetOverlap flags node subnets that the custom-networking pod subnet terms match too: a
+// pod subnet (typically a large 100.64.0.0/10 range) has the most free IPs in its zone, so
+// Karpenter launches the nodes into it.
+func podSubnetOverlap(nodes, pods []discovery.Subnet) []FieldError {
+	isPod := map[string]bool{}
+	for _, p := range pods {
+		isPod[p.ID] = true
+	}
+	var both []string
+	for _, s := range nodes {
+		if isPod[s.ID] {
+			both = append(both, fmt.Sprintf("%s (%s, %s)", describeSubnet(s), s.Zone, s.CIDRBlock))
+		}
+	}
+	if len(both) == 0 {
+		return nil
+	}
+	return []FieldError{{Path: attrpath.Of("subnet_selector_terms"), Summary: SummaryNodeSubnetsArePodSubnets, Message: fmt.Sprintf("the node subnet selector also matches %d of the "+
+		"pod subnets (%s): Karpenter picks the subnet with the most free IPs in a zone, so nodes would land in the pod subnets. Give the "+
+		"node and pod subnets tags of their own and select each by its own", len(both), strings.Join(both, "; "))}}
+}
+
+// describeSubnet is a subnet's id with its Name tag, when it has one.
+func describeSubnet(s discovery.Subnet) string {
+	if n := s.Name(); n != "" {
+		return fmt.Sprintf("%s %q", s.ID, n)
+	}
+	return s.ID
 }
 
 // choosePodSubnets keeps the subnets of the node VPC and picks one per zone, as the VPC CNI's

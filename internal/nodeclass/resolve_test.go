@@ -404,3 +404,55 @@ func TestResolvedSameSelection(t *testing.T) {
 		t.Fatalf("re-resolution did not reorder subnets: %v", a)
 	}
 }
+
+// Matches that work but are rarely meant are warnings with a summary of their own: a public
+// subnet, a second subnet in a zone, node subnets that the pod subnet terms match too. The
+// happy path has none.
+func TestResolveSubnetFindings(t *testing.T) {
+	r, _, err := Resolve(context.Background(), happyAPI(), baseSpec())
+	if err != nil || len(r.Warnings) != 0 {
+		t.Fatalf("happy path: warnings %v, err %v", r.Warnings, err)
+	}
+
+	api := happyAPI()
+	public := subnet("subnet-pub", "vpc-1", "us-west-2a", 4000)
+	public.MapPublicIPOnLaunch, public.Tags, public.CIDRBlock = true, map[string]string{"Name": "public-a"}, "10.0.64.0/20"
+	api.subnets[discoveryKey] = append(api.subnets[discoveryKey], public)
+	r, errs, err := Resolve(context.Background(), api, baseSpec())
+	if err != nil || len(errs) != 0 {
+		t.Fatal(errs, err)
+	}
+	want := map[string][]string{
+		SummaryPublicSubnets:  {`subnet-pub "public-a" (us-west-2a, 10.0.64.0/20) maps public IPs on launch`, "select private subnets"},
+		SummarySubnetsPerZone: {`us-west-2a: subnet-pub "public-a" (4000 free IPs), subnet-a (100 free IPs)`, "the one with the most free IPs"},
+	}
+	checkFindings(t, r.Warnings, want)
+
+	api = happyAPI()
+	api.subnets[podKey] = []discovery.Subnet{subnet("subnet-a", "vpc-1", "us-west-2a", 100), subnet("subnet-pb", "vpc-1", "us-west-2b", 60000),
+		subnet("subnet-pc", "vpc-1", "us-west-2c", 60000)}
+	r, _, err = Resolve(context.Background(), api, customNetworkingSpec())
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFindings(t, r.Warnings, map[string][]string{SummaryNodeSubnetsArePodSubnets: {"also matches 1 of the pod subnets (subnet-a (us-west-2a, ))"}})
+}
+
+func checkFindings(t *testing.T, got []FieldError, want map[string][]string) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Fatalf("findings %v, want %d", got, len(want))
+	}
+	for _, f := range got {
+		parts, ok := want[f.Summary]
+		if !ok || f.Path.String() != "subnet_selector_terms" {
+			t.Errorf("unexpected finding %+v", f)
+			continue
+		}
+		for _, p := range parts {
+			if !strings.Contains(f.Message, p) {
+				t.Errorf("%s: %q lacks %q", f.Summary, f.Message, p)
+			}
+		}
+	}
+}

@@ -18,6 +18,8 @@ import (
 type FieldError struct {
 	Path    attrpath.Path
 	Message string
+	// Summary names the kind of finding when it has one of its own ("" : the caller's).
+	Summary string
 }
 
 func (e FieldError) Error() string { return e.Path.String() + ": " + e.Message }

@@ -19,7 +19,7 @@ const (
 	PolicyWhenEmptyOrUnderutilized = "WhenEmptyOrUnderutilized"
 	PolicyWhenEmpty                = "WhenEmpty"
 	PolicyBalanced                 = "Balanced"
-	// PolicyWhenUnderutilized is the v1beta1 name, accepted and rewritten.
+	// PolicyWhenUnderutilized is the v1beta1 name, refused with the v1 name as the fix.
 	PolicyWhenUnderutilized = "WhenUnderutilized"
 )
 
@@ -67,14 +67,6 @@ var (
 	policies      = map[string]bool{PolicyWhenEmptyOrUnderutilized: true, PolicyWhenEmpty: true, PolicyBalanced: true}
 )
 
-// NormalizePolicy maps the v1beta1 policy name to its v1 name; changed reports a rewrite.
-func NormalizePolicy(p string) (string, bool) {
-	if p == PolicyWhenUnderutilized {
-		return PolicyWhenEmptyOrUnderutilized, true
-	}
-	return p, false
-}
-
 // Validate returns errors and warnings.
 func Validate(s Spec) (errs, warnings []Problem) {
 	add := func(p attrpath.Path, format string, args ...any) {
@@ -99,12 +91,12 @@ func Validate(s Spec) (errs, warnings []Problem) {
 	if s.TerminationGracePeriod != "" && !durationRE.MatchString(s.TerminationGracePeriod) {
 		add(attrpath.Of("template", "termination_grace_period"), "%q is not a duration like 48h", s.TerminationGracePeriod)
 	}
-	policy, rewritten := NormalizePolicy(s.ConsolidationPolicy)
-	if rewritten {
-		warnings = append(warnings, Problem{Path: attrpath.Of("disruption", "consolidation_policy"),
-			Message: "WhenUnderutilized is the v1beta1 name; it is written as WhenEmptyOrUnderutilized (Karpenter v1)"})
-	}
-	if !policies[policy] {
+	// The v1beta1 name is refused rather than rewritten: Terraform keeps the configured word in
+	// state, so a rewrite would leave state and the manifest saying different things.
+	if s.ConsolidationPolicy == PolicyWhenUnderutilized {
+		add(attrpath.Of("disruption", "consolidation_policy"), "WhenUnderutilized is Karpenter v1beta1's name; the v1 NodePool calls it "+
+			"WhenEmptyOrUnderutilized: write that")
+	} else if !policies[s.ConsolidationPolicy] {
 		add(attrpath.Of("disruption", "consolidation_policy"), "%q is not a consolidation policy; use WhenEmptyOrUnderutilized, WhenEmpty or Balanced", s.ConsolidationPolicy)
 	}
 	if !nillableDurRE.MatchString(s.ConsolidateAfter) {

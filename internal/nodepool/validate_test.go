@@ -58,20 +58,15 @@ func TestValidate(t *testing.T) {
 	}
 }
 
-func TestValidate_whenUnderutilizedIsRewrittenWithWarning(t *testing.T) {
+func TestValidate_whenUnderutilizedIsRefusedWithTheV1Name(t *testing.T) {
 	s := base()
 	s.ConsolidationPolicy = PolicyWhenUnderutilized
 	errs, warnings := Validate(s)
-	if len(errs) != 0 {
-		t.Fatalf("errors: %v", errs)
+	if len(errs) != 1 || errs[0].Path.String() != "disruption.consolidation_policy" || !strings.Contains(errs[0].Message, "write that") ||
+		!strings.Contains(errs[0].Message, PolicyWhenEmptyOrUnderutilized) {
+		t.Fatalf("errors = %v", errs)
 	}
-	if len(warnings) != 1 || warnings[0].Path.String() != "disruption.consolidation_policy" {
+	if len(warnings) != 0 {
 		t.Fatalf("warnings = %v", warnings)
-	}
-	if p, changed := NormalizePolicy(PolicyWhenUnderutilized); p != PolicyWhenEmptyOrUnderutilized || !changed {
-		t.Fatalf("NormalizePolicy = %s, %v", p, changed)
-	}
-	if p, changed := NormalizePolicy(PolicyWhenEmpty); p != PolicyWhenEmpty || changed {
-		t.Fatalf("NormalizePolicy(WhenEmpty) = %s, %v", p, changed)
 	}
 }

@@ -29,6 +29,7 @@ type badCase struct {
 // recordedDiag is an error diagnostic the provider returned while a case was running.
 type recordedDiag struct {
 	rpc, path, text string
+	detail          string // warnings: text is the summary
 }
 
 // diagRecorder keeps the error diagnostics of every RPC, by case.
@@ -50,7 +51,7 @@ func (r *diagRecorder) add(rpc string, diags []*tfprotov6.Diagnostic) {
 	defer r.mu.Unlock()
 	for _, d := range diags {
 		if d != nil && d.Severity == tfprotov6.DiagnosticSeverityWarning {
-			r.warnings = append(r.warnings, recordedDiag{rpc: rpc, path: attrPathString(d.Attribute), text: d.Summary})
+			r.warnings = append(r.warnings, recordedDiag{rpc: rpc, path: attrPathString(d.Attribute), text: d.Summary, detail: d.Detail})
 		}
 		if d == nil || d.Severity != tfprotov6.DiagnosticSeverityError {
 			continue

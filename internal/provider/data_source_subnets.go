@@ -11,7 +11,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 var (
@@ -37,6 +39,9 @@ type subnetModel struct {
 	CIDRBlock               types.String `tfsdk:"cidr_block"`
 	AvailableIPAddressCount types.Int64  `tfsdk:"available_ip_address_count"`
 	Tags                    types.Map    `tfsdk:"tags"`
+	Name                    types.String `tfsdk:"name"`
+	MapPublicIPOnLaunch     types.Bool   `tfsdk:"map_public_ip_on_launch"`
+	DefaultForAZ            types.Bool   `tfsdk:"default_for_az"`
 }
 
 func (d *subnetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -68,6 +73,9 @@ func (d *subnetsDataSource) Schema(_ context.Context, _ datasource.SchemaRequest
 					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR block."},
 					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses."},
 					"tags":                       schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the subnet."},
+					"name":                       schema.StringAttribute{Computed: true, MarkdownDescription: "The `Name` tag (null without one)."},
+					"map_public_ip_on_launch":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Instances launched here get a public IPv4 address."},
+					"default_for_az":             schema.BoolAttribute{Computed: true, MarkdownDescription: "The zone's default subnet (of a default VPC)."},
 				}},
 			},
 			"zones": schema.ListAttribute{
@@ -124,8 +132,12 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 			ID: types.StringValue(s.ID), VPCID: types.StringValue(s.VPCID), Zone: types.StringValue(s.Zone),
 			ZoneID: types.StringValue(s.ZoneID), CIDRBlock: types.StringValue(s.CIDRBlock),
 			AvailableIPAddressCount: types.Int64Value(int64(s.AvailableIPAddressCount)), Tags: stringMapValue(s.Tags),
+			Name: types.StringPointerValue(emptyNil(s.Name())), MapPublicIPOnLaunch: types.BoolValue(s.MapPublicIPOnLaunch),
+			DefaultForAZ: types.BoolValue(s.DefaultForAZ),
 		}
 	}
+	// The node class's findings for the same subnets (public, more than one per zone).
+	addFieldWarnings(&resp.Diagnostics, nodeclass.SubnetFindings(attrpath.Of("selector_terms"), subnets), "Subnet selector finding")
 	data.Zones = stringValues(discovery.Zones(subnets))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }

@@ -17,7 +17,7 @@ package provider
 //   - NodeClassRef (group/kind/name unset or mutated): the provider writes nodeClassRef itself from node_class.
 //   - Update scenarios and immutability (static <-> dynamic, role changes, nodeClassRef mutation): a CEL transition rule needs an old object; a plan of a new resource has none.
 //   - "should pass RuntimeValidate ..." and "should fail at runtime ..." (keys too long, label key with spaces): admission accepts these; only Karpenter's controller judges them.
-//   - consolidationPolicy "WhenUnderutilized": the provider documents it as the v1beta1 name, warns and renders WhenEmptyOrUnderutilized.
+//   - consolidationPolicy "WhenUnderutilized" (v1beta1): the provider refuses it with the v1 name as the fix (nodepool tests), as the v1 CRD does.
 //   - nil selector terms (subnet, security group): an omitted attribute means the karpenter.sh/discovery default here.
 //   - kubelet as an open map (unknown fields, nested subtrees, registerWithTaints, evictionMinimumReclaim, values of the wrong JSON type, CEL expressions such as "vcpus * 10", persisting/preserving them): later Karpenter's open map; the v1.14 CRD and this schema type kubelet, so these cannot be written.
 //

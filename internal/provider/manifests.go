@@ -8,7 +8,6 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 )
 
 func i32p(p *int) *int32 {
@@ -114,7 +113,7 @@ func renderNodePoolManifest(ctx context.Context, m *nodePoolModel) (string, erro
 	var diags diag.Diagnostics
 	className, _ := m.NodeClass.Attributes()["name"].(types.String)
 	ps := m.poolSpec()
-	policy, _ := nodepool.NormalizePolicy(ps.ConsolidationPolicy)
+	policy := ps.ConsolidationPolicy
 	spec := manifest.NodePoolSpec{
 		Template: manifest.NodeClaimTemplate{Spec: manifest.NodeClaimTemplateSpec{
 			NodeClassRef: manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: className.ValueString()},

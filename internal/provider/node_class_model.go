@@ -258,11 +258,19 @@ func amisTF(amis []nodeclass.AMI) []amiTF {
 
 // subnetTF is one subnet of the node class's `subnets`.
 type subnetTF struct {
-	ID                      string `tfsdk:"id"`
-	Zone                    string `tfsdk:"zone"`
-	ZoneID                  string `tfsdk:"zone_id"`
-	CIDRBlock               string `tfsdk:"cidr_block"`
-	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+	ID                      string  `tfsdk:"id"`
+	Name                    *string `tfsdk:"name"`
+	Zone                    string  `tfsdk:"zone"`
+	ZoneID                  string  `tfsdk:"zone_id"`
+	CIDRBlock               string  `tfsdk:"cidr_block"`
+	AvailableIPAddressCount int64   `tfsdk:"available_ip_address_count"`
+	MapPublicIPOnLaunch     bool    `tfsdk:"map_public_ip_on_launch"`
+	DefaultForAZ            bool    `tfsdk:"default_for_az"`
+}
+
+func subnetTFFrom(s discovery.Subnet) subnetTF {
+	return subnetTF{ID: s.ID, Name: emptyNil(s.Name()), Zone: s.Zone, ZoneID: s.ZoneID, CIDRBlock: s.CIDRBlock,
+		AvailableIPAddressCount: int64(s.AvailableIPAddressCount), MapPublicIPOnLaunch: s.MapPublicIPOnLaunch, DefaultForAZ: s.DefaultForAZ}
 }
 
 // podSubnetTF is one zone's pod subnet of the node class's `pod_subnets`.

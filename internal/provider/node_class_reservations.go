@@ -150,6 +150,10 @@ func capacityFromState(ctx context.Context, state tfsdk.State) (nodeclass.Capaci
 // addFieldWarnings reports domain findings as warnings on their attribute paths.
 func addFieldWarnings(diags *diag.Diagnostics, warns []nodeclass.FieldError, summary string) {
 	for _, w := range warns {
-		diags.AddAttributeWarning(tfPath(w.Path), summary, w.Error())
+		s := summary
+		if w.Summary != "" {
+			s = w.Summary
+		}
+		diags.AddAttributeWarning(tfPath(w.Path), s, w.Error())
 	}
 }

@@ -289,10 +289,14 @@ func nodeClassSchema() schema.Schema {
 
 			"vpc_id": schema.StringAttribute{Computed: true, MarkdownDescription: "VPC of the resolved subnets."},
 			"subnets": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "Resolved subnets in Karpenter's order (most free IPs, then id). Known at plan time.",
+				Computed: true,
+				MarkdownDescription: "Resolved subnets in Karpenter's order (most free IPs, then id). Known at plan time. Public or default " +
+					"subnets, and zones where more than one subnet matched, are plan warnings.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Subnet id."},
+					"name":                       schema.StringAttribute{Computed: true, MarkdownDescription: "The subnet's `Name` tag (null without one)."},
+					"map_public_ip_on_launch":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Instances launched here get a public IPv4 address."},
+					"default_for_az":             schema.BoolAttribute{Computed: true, MarkdownDescription: "The zone's default subnet (of a default VPC)."},
 					"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone."},
 					"zone_id":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone id."},
 					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},

@@ -110,7 +110,7 @@ func nodePoolSchema() schema.Schema {
 			"disruption": schema.SingleNestedAttribute{
 				Optional: true, Computed: true, Default: objectdefault.StaticValue(defaultDisruption()),
 				MarkdownDescription: "`disruption`. `consolidation_policy` defaults to `WhenEmptyOrUnderutilized`; the v1beta1 name `WhenUnderutilized` " +
-					"is accepted with a warning and written as `WhenEmptyOrUnderutilized`.",
+					"is refused with that name as the fix (state and the manifest would otherwise say different things).",
 				Attributes: map[string]schema.Attribute{
 					"consolidation_policy": schema.StringAttribute{Required: true, MarkdownDescription: "`WhenEmptyOrUnderutilized`, `WhenEmpty` or `Balanced`."},
 					"consolidate_after":    schema.StringAttribute{Required: true, MarkdownDescription: "`consolidateAfter`, e.g. `30s` or `Never`."},

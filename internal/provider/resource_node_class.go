@@ -164,6 +164,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	addFieldWarnings(&resp.Diagnostics, resolved.Warnings, "Node class selector finding")
 	r.planCapacity(ctx, req.State, &plan, s, resolved.Zones, &resp.Diagnostics) // node_class_reservations.go
 
 	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
@@ -172,6 +173,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		var state nodeClassModel
 		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 		if prior, ok := resolutionFromState(ctx, state); ok && prior.SameSelection(resolved) {
+			prior.Warnings = resolved.Warnings
 			resolved = prior
 		}
 	}
@@ -420,8 +422,12 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 	}
 	r := nodeclass.Resolved{VPCID: m.VPCID.ValueString(), Zones: stringList(ctx, m.Zones, &diags)}
 	for _, s := range subnets {
-		r.Subnets = append(r.Subnets, discovery.Subnet{ID: s.ID, VPCID: r.VPCID, Zone: s.Zone, ZoneID: s.ZoneID,
-			CIDRBlock: s.CIDRBlock, AvailableIPAddressCount: int(s.AvailableIPAddressCount)})
+		sn := discovery.Subnet{ID: s.ID, VPCID: r.VPCID, Zone: s.Zone, ZoneID: s.ZoneID, CIDRBlock: s.CIDRBlock,
+			AvailableIPAddressCount: int(s.AvailableIPAddressCount), MapPublicIPOnLaunch: s.MapPublicIPOnLaunch, DefaultForAZ: s.DefaultForAZ}
+		if s.Name != nil {
+			sn.Tags = map[string]string{"Name": *s.Name}
+		}
+		r.Subnets = append(r.Subnets, sn)
 	}
 	for _, g := range groups {
 		r.SecurityGroups = append(r.SecurityGroups, discovery.SecurityGroup{ID: g.ID, Name: g.Name, VPCID: r.VPCID})
@@ -441,7 +447,7 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	m.VPCID = types.StringValue(r.VPCID)
 	subnets := make([]subnetTF, len(r.Subnets))
 	for i, sn := range r.Subnets {
-		subnets[i] = subnetTF{ID: sn.ID, Zone: sn.Zone, ZoneID: sn.ZoneID, CIDRBlock: sn.CIDRBlock, AvailableIPAddressCount: int64(sn.AvailableIPAddressCount)}
+		subnets[i] = subnetTFFrom(sn)
 	}
 	m.Subnets, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(subnetTF{})}, subnets)
 	diags.Append(d...)

@@ -9,7 +9,8 @@ import (
 )
 
 // Schema versions. Version 1 reshaped what a plan shows: the node class's `resolved` (maps of
-// subnets and pod subnets, defaults null) and `manifest_object`; the node pool's `summary`,
+// subnets and pod subnets, defaults null), `subnets` (name and public flags) and
+// `manifest_object`; the node pool's `summary`,
 // `zones` as a map, `details`, and `capacity` gone.
 const (
 	nodeClassSchemaVersion = 1
@@ -54,7 +55,7 @@ func upgradeKeeping(reshaped ...string) resource.StateUpgrader {
 }
 
 func (r *nodeClassResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: upgradeKeeping("resolved")}
+	return map[int64]resource.StateUpgrader{0: upgradeKeeping("resolved", "subnets")}
 }
 
 func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {

@@ -46,8 +46,8 @@ func TestStateUpgradeFromVersion0(t *testing.T) {
 		kept            map[string]string // attribute -> a substring of its upgraded value
 		null            []string
 	}{
-		{"karpenter_node_class", v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "subnets": "subnet-a", "zones": "ap-southeast-1a"},
-			[]string{"resolved", "manifest_object"}},
+		{"karpenter_node_class", v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+			[]string{"resolved", "subnets", "manifest_object"}},
 		{"karpenter_node_pool", v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
 			[]string{"node_class", "zones", "launch_templates", "summary", "details"}},
 	} {

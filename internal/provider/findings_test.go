@@ -1,0 +1,193 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+// planWarnings plans cfg once with a diagnostic recorder and returns the plan's warnings:
+// summary -> "path: detail" texts.
+func planWarnings(t *testing.T, cfg string) map[string][]string {
+	t.Helper()
+	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: badInputFactories(&callRecorder{}, diags),
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+	got := map[string][]string{}
+	for _, w := range diags.warnings {
+		if w.rpc == "PlanResourceChange" || w.rpc == "ReadDataSource" {
+			got[w.text] = append(got[w.text], w.path+": "+w.detail)
+		}
+	}
+	return got
+}
+
+// wantWarning fails unless a warning with this summary sits on path and mentions every part.
+func wantWarning(t *testing.T, got map[string][]string, summary, path string, parts ...string) {
+	t.Helper()
+	for _, w := range got[summary] {
+		ok := strings.HasPrefix(w, path+": ")
+		for _, p := range parts {
+			ok = ok && strings.Contains(w, p)
+		}
+		if ok {
+			return
+		}
+	}
+	t.Errorf("no %q warning on %s with %q; warnings: %v", summary, path, parts, got)
+}
+
+// extraSubnet adds a subnet to the fixture's VPC (removed before the VPC) and returns its id.
+func extraSubnet(t *testing.T, n *acctest.Network, zone, cidr string, tags map[string]string, public bool) string {
+	t.Helper()
+	ctx := context.Background()
+	c := acctest.EC2(t)
+	var ts []ec2types.Tag
+	for k, v := range tags {
+		ts = append(ts, ec2types.Tag{Key: aws.String(k), Value: aws.String(v)})
+	}
+	slices.SortFunc(ts, func(a, b ec2types.Tag) int { return strings.Compare(*a.Key, *b.Key) })
+	out, err := c.CreateSubnet(ctx, &ec2.CreateSubnetInput{VpcId: aws.String(n.VPCID), CidrBlock: aws.String(cidr), AvailabilityZone: aws.String(zone),
+		TagSpecifications: []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeSubnet, Tags: ts}}})
+	if err != nil {
+		t.Fatalf("CreateSubnet: %v", err)
+	}
+	id := aws.ToString(out.Subnet.SubnetId)
+	t.Cleanup(func() { _, _ = c.DeleteSubnet(context.Background(), &ec2.DeleteSubnetInput{SubnetId: aws.String(id)}) })
+	if public {
+		if _, err := c.ModifySubnetAttribute(ctx, &ec2.ModifySubnetAttributeInput{SubnetId: aws.String(id),
+			MapPublicIpOnLaunch: &ec2types.AttributeBooleanValue{Value: aws.Bool(true)}}); err != nil {
+			t.Fatalf("ModifySubnetAttribute: %v", err)
+		}
+	}
+	return id
+}
+
+// vpcCIDRBase is the fixture VPC's 10.x prefix, from one of its subnets.
+func vpcCIDRBase(n *acctest.Network) string {
+	parts := strings.SplitN(n.Subnets[0].CIDR, ".", 3)
+	return parts[0] + "." + parts[1]
+}
+
+// A fixed kubelet max_pods above what an m5.large's ENIs address without prefix delegation
+// (110 against 29): the pool and karpenter_pod_capacity say so with the same numbers. Before,
+// the pool planned max_pods 110 silently.
+func TestAccFindings_maxPodsAboveAddressable(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	cfg := poolConfig(cluster, "  kubelet = { max_pods = 110 }", `
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }`) + `
+data "karpenter_pod_capacity" "m5" {
+  instance_type    = "m5.large"
+  kubelet_max_pods = 110
+}
+`
+	got := planWarnings(t, cfg)
+	wantWarning(t, got, "Max pods above what the ENIs can address", "node_class", "kubelet max_pods 110", "m5.large 29", "Lower kubelet max_pods to 29")
+	wantWarning(t, got, "Pod capacity of m5.large", "", "kubelet max pods 110 is above the 29 pods the ENIs can address")
+}
+
+// Subnet matches a reviewer should see: a public subnet, and a second subnet in a zone, both
+// carrying the discovery tag. The class's subnets show the Name tag and the public flag.
+func TestAccFindings_subnetMatches(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	public := extraSubnet(t, n, n.Subnets[0].Zone, vpcCIDRBase(n)+".64.0/24",
+		map[string]string{"karpenter.sh/discovery": cluster, "Name": "public-" + cluster}, true)
+	got := planWarnings(t, nodeClassConfig(cluster, ""))
+	wantWarning(t, got, "Public subnets selected for nodes", "subnet_selector_terms",
+		fmt.Sprintf("%s %q", public, "public-"+cluster), "maps public IPs on launch")
+	wantWarning(t, got, "More than one node subnet in a zone", "subnet_selector_terms", n.Subnets[0].Zone+": ", public, n.Subnets[0].ID)
+}
+
+// Custom networking whose node selector also matches the pod subnets (every subnet carries the
+// discovery tag): Karpenter would put the nodes into the larger pod subnets.
+func TestAccFindings_nodeSubnetsArePodSubnets(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	got := planWarnings(t, nodeClassConfig(cluster, fmt.Sprintf(`
+  networking = { custom_networking = { pod_subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }] } }`, cluster)))
+	wantWarning(t, got, "Node subnets are also pod subnets", "subnet_selector_terms", "also matches 3 of the pod subnets", n.Subnets[0].ID)
+}
+
+// A type the requirements name that the class's zones do not offer is named with the zones that
+// do; when no named type is left, the error says the same instead of "no instance type in the
+// catalog matches".
+func TestAccFindings_typeNotOfferedInTheClassZones(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	zoneC := n.Subnets[2].Zone
+	missing, offered := typeOfferedElsewhere(t, zoneC)
+	classBody := fmt.Sprintf(`  subnet_selector_terms = [{ id = %q }]`, n.Subnets[2].ID)
+	cfg := poolConfig(cluster, classBody, fmt.Sprintf(`
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = [%q, "m5.large"] }]
+  }`, missing))
+	got := planWarnings(t, cfg)
+	wantWarning(t, got, "Instance types not offered in the pool's zones", "template.requirements",
+		fmt.Sprintf("%s (offered in %s)", missing, offered), "pool's zones "+zoneC)
+
+	only := poolConfig(cluster, classBody, fmt.Sprintf(`
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = [%q] }]
+  }`, missing))
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{Config: only, PlanOnly: true,
+			ExpectError: capWordsRE(fmt.Sprintf("not offered in the pool's zones %s: %s (offered in %s)", zoneC, missing, offered))}},
+	})
+}
+
+// typeOfferedElsewhere finds, in the emulator's offerings, an x86 type offered somewhere in the
+// region but not in zone, with the zones where it is.
+func typeOfferedElsewhere(t *testing.T, zone string) (string, string) {
+	t.Helper()
+	zones := map[string][]string{}
+	p := ec2.NewDescribeInstanceTypeOfferingsPaginator(acctest.EC2(t), &ec2.DescribeInstanceTypeOfferingsInput{
+		LocationType: ec2types.LocationTypeAvailabilityZone})
+	for p.HasMorePages() {
+		page, err := p.NextPage(context.Background())
+		if err != nil {
+			t.Fatalf("DescribeInstanceTypeOfferings: %v", err)
+		}
+		for _, o := range page.InstanceTypeOfferings {
+			zones[string(o.InstanceType)] = append(zones[string(o.InstanceType)], aws.ToString(o.Location))
+		}
+	}
+	var names []string
+	for name, zs := range zones {
+		if !slices.Contains(zs, zone) && (strings.HasPrefix(name, "m5") || strings.HasPrefix(name, "c5") || strings.HasPrefix(name, "r5")) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		t.Fatalf("the emulator offers every m5/c5/r5 type in %s; no type to test with", zone)
+	}
+	slices.Sort(names)
+	zs := zones[names[0]]
+	slices.Sort(zs)
+	return names[0], strings.Join(zs, ", ")
+}
