@@ -112,6 +112,12 @@ type Network struct {
 	IPv6PerENI       int
 	EFASupported     bool
 	MaxEFAInterfaces int
+	// ENAUnsupported is EC2's EnaSupport "unsupported": Karpenter launches no such type with
+	// spec.networkInterfaces.
+	ENAUnsupported bool
+	// TrunkCompatible says whether the VPC resource controller gives the type a trunk ENI for
+	// security groups for pods; nil when unknown (taken as compatible).
+	TrunkCompatible *bool
 }
 
 // Interface is one EC2NodeClass spec.networkInterfaces entry.
@@ -144,6 +150,12 @@ type Result struct {
 	UsableENIs           int    // default-card ENIs that carry pod IPs
 	IPv4PerENI           int
 	PodIPsPerENI         int // pod addresses one ENI provides (x16 with prefix delegation)
+	// PrefixFallback: prefix delegation was asked for on a non-Nitro type, where the VPC CNI
+	// falls back to secondary IPs; the result is the secondary-IP one.
+	PrefixFallback bool
+	// NoTrunk: security groups for pods is on but the type cannot carry a trunk ENI; the VPC CNI
+	// then reserves none, and its pods get no security groups of their own.
+	NoTrunk bool
 	// AddressablePods are the pods the usable ENIs give an address (plus host-network pods),
 	// before any cap; a kubelet max_pods above it leaves the pods past it without an IP.
 	AddressablePods       int
@@ -163,9 +175,6 @@ var (
 	// ErrIncompatible means Karpenter would not launch this instance type with
 	// the configured network interfaces.
 	ErrIncompatible = errors.New("instance type incompatible with network interfaces")
-	// ErrPrefixDelegationUnsupported means prefix delegation was asked for on a
-	// non-Nitro instance type.
-	ErrPrefixDelegationUnsupported = errors.New("prefix delegation is not supported")
 	// ErrNoPodENI means no ENI is left for pod IPs and kubelet max_pods is unset.
 	ErrNoPodENI = errors.New("no ENI left for pods")
 )
@@ -186,11 +195,19 @@ func Compute(n Network, s Settings) (Result, error) {
 		return Result{}, err
 	}
 	var warnings []string
+	var fallback, noTrunk bool
+	if s.PrefixDelegation && !isNitro(n) {
+		// The VPC CNI cannot assign prefixes on Xen and uses secondary IPs there instead.
+		fallback, s.PrefixDelegation = true, false
+		warnings = append(warnings, fmt.Sprintf("%s runs on the %s hypervisor, where the VPC CNI cannot assign prefixes and falls back to "+
+			"secondary IPs", n.InstanceType, n.Hypervisor))
+	}
+	if s.SecurityGroupsForPods && n.TrunkCompatible != nil && !*n.TrunkCompatible {
+		// No trunk ENI on this type: the CNI reserves none, and its pods share the node's groups.
+		noTrunk, s.SecurityGroupsForPods = true, false
+		warnings = append(warnings, fmt.Sprintf("%s cannot carry a trunk ENI: security groups for pods does not apply to its pods", n.InstanceType))
+	}
 	if s.PrefixDelegation {
-		if !isNitro(n) {
-			return Result{}, fmt.Errorf("%w: %s runs on the %s hypervisor and prefixes need a Nitro instance type",
-				ErrPrefixDelegationUnsupported, n.InstanceType, n.Hypervisor)
-		}
 		if n.Hypervisor == "" && !n.BareMetal {
 			warnings = append(warnings, fmt.Sprintf("%s reports no hypervisor; assuming Nitro for prefix delegation", n.InstanceType))
 		}
@@ -268,6 +285,7 @@ func Compute(n Network, s Settings) (Result, error) {
 		maxPods = limited
 	}
 	r.AddressablePods = addressable
+	r.PrefixFallback, r.NoTrunk = fallback, noTrunk
 	if s.MaxPods != nil && !windows && maxPods > addressable {
 		// Windows is covered by its own primary-ENI warning below.
 		warnings = append(warnings, fmt.Sprintf(

@@ -345,10 +345,6 @@ func TestComputeErrors(t *testing.T) {
 		field   string   // FieldError expected when set
 		message []string // substrings of the error text
 	}{
-		{name: "xen prefix delegation", net: m4Large(), set: Settings{PrefixDelegation: true},
-			is: ErrPrefixDelegationUnsupported, message: []string{"m4.large", "xen"}},
-		{name: "xen prefix delegation with max_pods", net: m4Large(), set: Settings{PrefixDelegation: true, MaxPods: ptr(20)},
-			is: ErrPrefixDelegationUnsupported},
 		{name: "unknown family", net: m5Large(), set: Settings{AMIFamily: "Ubuntu"},
 			field: "ami_family", message: []string{"Ubuntu"}},
 		{name: "negative reserved", net: m5Large(), set: Settings{ReservedENIs: -1}, field: "reserved_enis"},
@@ -430,5 +426,62 @@ func TestFamilies(t *testing.T) {
 	}
 	if ResolveFamily("") != FamilyAL2023 || ResolveFamily(FamilyAL2) != FamilyAL2 {
 		t.Error("ResolveFamily")
+	}
+}
+
+// Prefix delegation on a Xen type is the VPC CNI's fallback to secondary IPs, not a type that
+// cannot launch: the counts are the secondary-IP ones, flagged, and Karpenter agrees.
+func TestXenPrefixDelegationFallsBack(t *testing.T) {
+	r, err := Compute(m4Large(), Settings{PrefixDelegation: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, _ := Compute(m4Large(), Settings{})
+	if !r.PrefixFallback || r.MaxPods != plain.MaxPods || r.VPCIPsAtMaxPods != plain.VPCIPsAtMaxPods || !r.Consistent ||
+		len(r.Warnings) != 1 || !strings.Contains(r.Warnings[0], "falls back to secondary IPs") {
+		t.Errorf("fallback %+v, secondary IPs %+v", r, plain)
+	}
+	if r, _ := Compute(m5Large(), Settings{PrefixDelegation: true}); r.PrefixFallback || r.MaxPods != 110 {
+		t.Errorf("nitro: %+v", r)
+	}
+}
+
+// Security groups for pods reserve the trunk ENI only on types that can carry one (t3.micro
+// cannot, m5.large can): no trunk, no lost ENI, and Karpenter agrees.
+func TestSecurityGroupsForPodsNeedATrunkCompatibleType(t *testing.T) {
+	no, yes := false, true
+	micro, large := t3Micro(), m5Large()
+	micro.TrunkCompatible, large.TrunkCompatible = &no, &yes
+	sgp := Settings{SecurityGroupsForPods: true}
+	r, err := Compute(micro, sgp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.NoTrunk || r.MaxPods != 4 || !r.Consistent {
+		t.Errorf("t3.micro: %+v, want 4 pods, no trunk, consistent", r)
+	}
+	r, err = Compute(large, sgp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.NoTrunk || r.MaxPods != 20 || r.Consistent {
+		t.Errorf("m5.large: %+v, want 20 pods (one ENI is the trunk) and Karpenter's 29 apart", r)
+	}
+	large.TrunkCompatible = nil // unknown: as before, the trunk is counted
+	if r, _ := Compute(large, sgp); r.MaxPods != 20 {
+		t.Errorf("unknown trunking: %+v", r)
+	}
+}
+
+// Karpenter launches no type without ENA support with spec.networkInterfaces.
+func TestInterfacesNeedENA(t *testing.T) {
+	n := m5Large()
+	n.ENAUnsupported = true
+	ifs := []Interface{{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: InterfaceTypeInterface}}
+	if _, err := Compute(n, Settings{NetworkInterfaces: ifs}); !errors.Is(err, ErrIncompatible) || !strings.Contains(err.Error(), "ENA") {
+		t.Errorf("err = %v, want ErrIncompatible naming ENA", err)
+	}
+	if _, err := Compute(n, Settings{}); err != nil {
+		t.Errorf("without network_interfaces: %v", err)
 	}
 }

@@ -133,6 +133,9 @@ func validateNetwork(n Network) error {
 // filters the type out.
 func checkInterfaces(n Network, ifaces []Interface) error {
 	var problems []string
+	if len(ifaces) > 0 && n.ENAUnsupported {
+		problems = append(problems, "the type does not support ENA, which Karpenter requires for spec.networkInterfaces")
+	}
 	for _, f := range ifaces {
 		cardENIs, known := n.MaxENIs, f.NetworkCardIndex == n.DefaultCardIndex
 		if len(n.CardENIs) > 0 {

@@ -20,6 +20,10 @@ func ToNetwork(it *InstanceType) capacity.Network {
 		IPv6PerENI:       it.IPv6PerENI,
 		EFASupported:     it.EFASupported,
 		MaxEFAInterfaces: it.MaxEFAInterfaces,
+		ENAUnsupported:   it.ENASupport == "unsupported",
+	}
+	if trunk, _, ok := Trunking(it.Name); ok {
+		n.TrunkCompatible = &trunk
 	}
 	if len(it.NetworkCards) > 0 {
 		size := 0

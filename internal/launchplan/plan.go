@@ -144,6 +144,7 @@ func (b *builder) build() (Plan, []Problem) {
 	b.capacityWarnings(plan)
 	b.consistencyWarning(types)
 	b.addressWarning(types)
+	b.fallbackWarning(types)
 	plan.Warnings = b.warnings
 	if len(b.errs) > 0 {
 		return b.failed()
@@ -279,6 +280,31 @@ func (b *builder) offeredElsewhere(reqs []requirements.Requirement, opts catalog
 		}
 	}
 	return out
+}
+
+// fallbackWarning reports the eligible types on which prefix delegation cannot work (Xen): the
+// VPC CNI falls back to secondary IPs there, so they run the secondary-IP pod count.
+func (b *builder) fallbackWarning(types []*eligible) {
+	var parts []string
+	n := 0
+	for _, t := range types {
+		if t.res.PrefixFallback {
+			if n < 5 {
+				parts = append(parts, fmt.Sprintf("%s %d", t.it.Name, t.res.MaxPods))
+			}
+			n++
+		}
+	}
+	if n == 0 {
+		return
+	}
+	list := strings.Join(parts, ", ")
+	if n > 5 {
+		list += fmt.Sprintf(" and %d more", n-5)
+	}
+	b.warn(SummaryPrefixFallback, pathNodeClass, "prefix delegation is on, but %d eligible instance type(s) run on Xen, where the VPC CNI "+
+		"cannot assign prefixes and falls back to secondary IPs: they run that pod count (%s). Require Nitro types "+
+		"(karpenter.k8s.aws/instance-hypervisor In [nitro]) for prefix density everywhere", n, list)
 }
 
 // resolveSettings settles the AMI family and the capacity settings. The class's AMIFamily wins
@@ -422,7 +448,6 @@ const (
 	dropNoEFA = iota
 	dropNoAMI
 	dropInterfaces
-	dropPrefixDelegation
 	dropNoPodENI
 	dropNetworkData
 	dropOther
@@ -441,8 +466,6 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 			strings.Join(b.noImage, ", "), names, amiSummary(b.in.Class.AMIs))
 	case dropInterfaces:
 		return fmt.Sprintf("%s that cannot carry node class %q's network_interfaces layout (%s)", n, b.in.Class.Name, names)
-	case dropPrefixDelegation:
-		return fmt.Sprintf("%s not on Nitro, which prefix delegation needs (%s)", n, names)
 	case dropNoPodENI:
 		return fmt.Sprintf("%s with no ENI left for pods after reserved and efa-only ENIs (%s)", n, names)
 	case dropNetworkData:
@@ -467,8 +490,6 @@ func dropReason(err error) int {
 	switch {
 	case errors.Is(err, capacity.ErrIncompatible):
 		return dropInterfaces
-	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
-		return dropPrefixDelegation
 	case errors.Is(err, capacity.ErrNoPodENI):
 		return dropNoPodENI
 	case errors.Is(err, capacity.ErrInvalidNetwork):

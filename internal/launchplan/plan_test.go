@@ -396,13 +396,12 @@ func TestPrefixDelegation(t *testing.T) {
 	in := baseInput()
 	in.Class.CNI.PrefixDelegation = true
 	plan := mustBuild(t, in)
-	if slices.Contains(typeNames(plan), "m4.large") {
-		t.Errorf("m4.large (xen) kept under prefix delegation")
-	}
-	if !hasProblem(plan.Warnings, "template.requirements", "dropped 1 instance type not on Nitro", "m4.large") {
+	// m4.large (Xen) stays: the VPC CNI falls back to secondary IPs on it (20 pods), and says so.
+	if !hasProblem(plan.Warnings, "node_class", "1 eligible instance type", "m4.large 20", "falls back to secondary IPs") ||
+		!hasSummary(plan.Warnings, SummaryPrefixFallback) {
 		t.Errorf("warnings = %v", plan.Warnings)
 	}
-	for name, want := range map[string]int{"m5.large": 110, "t3.micro": 34, "c5n.18xlarge": 250} {
+	for name, want := range map[string]int{"m5.large": 110, "t3.micro": 34, "c5n.18xlarge": 250, "m4.large": 20} {
 		if got := findType(t, plan, name).MaxPods; got != want {
 			t.Errorf("%s: max pods %d, want %d", name, got, want)
 		}
@@ -648,7 +647,7 @@ func TestMinValues(t *testing.T) {
 	tests := []struct {
 		name    string
 		reqs    []requirements.Requirement
-		pd      bool
+		pd, efa bool
 		errPath string
 		frags   []string
 	}{
@@ -656,9 +655,9 @@ func TestMinValues(t *testing.T) {
 		{name: "select shortfall",
 			reqs:    []requirements.Requirement{req(requirements.LabelArch, requirements.OpIn, "amd64"), mv(req(family, requirements.OpIn, "m5", "t3", "zz"), 3)},
 			errPath: "template.requirements[1].min_values", frags: []string{requirements.LabelInstanceFamily, "at least 3", "only 2"}},
-		{name: "after network filters", pd: true,
-			reqs:    []requirements.Requirement{mv(req(family, requirements.OpIn, "m4", "m5"), 2)},
-			errPath: "template.requirements[0].min_values", frags: []string{"only 1", "not on Nitro"}},
+		{name: "after network filters", efa: true,
+			reqs:    []requirements.Requirement{mv(req(family, requirements.OpIn, "c5n", "m5"), 2)},
+			errPath: "template.requirements[0].min_values", frags: []string{"only 1", "EFA"}},
 		{name: "zones", reqs: []requirements.Requirement{onlyTypes("c7g.large"), mv(req(requirements.LabelZone, requirements.OpExists), 3)},
 			errPath: "template.requirements[1].min_values", frags: []string{"only 2"}},
 	}
@@ -667,6 +666,7 @@ func TestMinValues(t *testing.T) {
 			in := baseInput()
 			in.Requirements = tc.reqs
 			in.Class.CNI.PrefixDelegation = tc.pd
+			in.Class.EFA = tc.efa
 			_, errs := Build(in)
 			if tc.errPath == "" {
 				if len(errs) > 0 {

@@ -226,6 +226,7 @@ const (
 	SummaryMinValuesAtRisk    = "min_values at risk after truncation"
 	SummaryMaxPodsDisagree    = "Karpenter and the kubelet disagree on max pods"
 	SummaryMaxPodsUnaddressed = "Max pods above what the ENIs can address"
+	SummaryPrefixFallback     = "Prefix delegation falls back to secondary IPs"
 	SummaryNoPodSubnet        = "No pod subnet in a node zone"
 	SummaryReservedIgnored    = "Reserved capacity type ignored"
 	SummaryTypesDropped       = "Instance types dropped from the pool"

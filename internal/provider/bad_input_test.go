@@ -324,8 +324,6 @@ func badInputDataSources(t *testing.T) {
 		{"pod capacity: negative branch_interfaces", pc(`  instance_type = "m5.large"` + "\n  branch_interfaces = -2"), "branch_interfaces", "must not be negative, got -2"},
 		{"pod capacity: empty instance type", pc(`  instance_type = ""`), "instance_type", "instance_type must name an EC2 instance type"},
 		{"pod capacity: instance type typo", pc(`  instance_type = "m5.lrage"`), "instance_type", `"m5.lrage" is not an EC2 instance type`},
-		{"pod capacity: prefix delegation on Xen", pc(`  instance_type = "m4.large"` + "\n  prefix_delegation = true"), "prefix_delegation",
-			"m4.large runs on the xen hypervisor. VPC CNI prefix delegation needs a Nitro instance type"},
 		{"pod capacity: unknown interface type", pc(`  instance_type = "m5.large"
   network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "efa" }]`), "network_interfaces[0]", `interface type "efa" must be`},
 		{"pod capacity: interfaces without the primary", pc(`  instance_type = "m5.large"
@@ -456,9 +454,6 @@ resource "karpenter_node_pool" "test" {
 			"template.requirements[0].values", `invalid capacity type "spott"`},
 		{"EFA class with only non-EFA types", pool("  efa = true", reqs(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "c5.large"] }`)),
 			"template.requirements", `none can be launched: 2 instance types without EFA support, which node class "default" requires`},
-		{"prefix delegation class with only Xen types", pool("  networking = { prefix_delegation = true }",
-			reqs(`{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m4.large", "t2.micro"] }`)),
-			"template.requirements", "none can be launched: 2 instance types not on Nitro, which prefix delegation needs"},
 		{"replicas with weight", pool("", reqs(m5)+"\n  replicas = 2\n  weight = 10"), "weight", "`weight` is not allowed on a static pool"},
 		{"negative replicas", pool("", reqs(m5)+"\n  replicas = -1"), "replicas", "value must be at least 0, got: -1"},
 		{"replicas with a cpu limit", pool("", reqs(m5)+"\n  replicas = 1\n  limits = { cpu = \"10\" }"), `limits["cpu"]`, "a static pool (with `replicas`) may only limit `nodes`"},

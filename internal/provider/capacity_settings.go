@@ -179,14 +179,6 @@ func addCNIFieldErrors(diags *diag.Diagnostics, errs []capacity.FieldError) {
 func addComputeError(diags *diag.Diagnostics, it *catalog.InstanceType, s capacity.Settings, err error) {
 	var fe capacity.FieldError
 	switch {
-	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
-		hv := it.Hypervisor
-		if hv == "" {
-			hv = "unknown"
-		}
-		diags.AddAttributeError(path.Root("prefix_delegation"), "Prefix delegation is not supported on "+it.Name,
-			fmt.Sprintf("%s runs on the %s hypervisor. VPC CNI prefix delegation needs a Nitro instance type; "+
-				"choose a Nitro type or set prefix_delegation = false.", it.Name, hv))
 	case errors.Is(err, capacity.ErrIncompatible):
 		diags.AddAttributeError(path.Root("network_interfaces"), "Network interfaces do not fit "+it.Name,
 			err.Error()+". Karpenter would not launch this instance type with these network interfaces.")
@@ -218,8 +210,6 @@ func noPodENIPath(s capacity.Settings) path.Path {
 // cniComputeReason is a short, countable reason for dropping a type from a listing.
 func cniComputeReason(err error) string {
 	switch {
-	case errors.Is(err, capacity.ErrPrefixDelegationUnsupported):
-		return "not Nitro, so no prefix delegation"
 	case errors.Is(err, capacity.ErrIncompatible):
 		return "network_interfaces do not fit"
 	case errors.Is(err, capacity.ErrNoPodENI):

@@ -349,10 +349,6 @@ func droppedDetail(dropped map[string][]string) string {
 		}
 		fmt.Fprintf(&b, "- %d: %s (%s%s)\n", len(names), reason, strings.Join(shown, ", "), more)
 	}
-	if _, ok := dropped[cniComputeReason(capacity.ErrPrefixDelegationUnsupported)]; ok {
-		fmt.Fprintf(&b, "Add the requirement { key = %q, operator = \"NotIn\", values = [\"xen\"] } to keep Xen types out of "+
-			"a NodePool that uses prefix delegation.", requirements.LabelInstanceHypervisor)
-	}
 	return strings.TrimRight(b.String(), "\n")
 }
 

@@ -249,13 +249,15 @@ func TestAccInstanceTypes_capacity(t *testing.T) {
 		ProtoV6ProviderFactories: factories(nil),
 		Steps: []resource.TestStep{
 			{
-				// Prefix delegation: the Xen m4.large is left out (with a warning), m5.large gets 110.
+				// Prefix delegation: the Xen m4.large stays with the VPC CNI's fallback to secondary
+				// IPs (20 pods), m5.large gets 110.
 				Config: instanceTypesConfig(itReqs([4]string{kFamily, "In", "m4,m5", ""}, [4]string{kSize, "In", "large", ""}) + `
   prefix_delegation = true`),
 				Check: resource.ComposeAggregateTestCheckFunc(
-					expectNames("m5.large"),
-					resource.TestCheckResourceAttr(itDS, "instance_types.0.eni_limited_pods", "29"),
-					resource.TestCheckResourceAttr(itDS, "instance_types.0.max_pods", "110"),
+					expectNames("m4.large", "m5.large"),
+					resource.TestCheckResourceAttr(itDS, "instance_types.0.max_pods", "20"),
+					resource.TestCheckResourceAttr(itDS, "instance_types.1.eni_limited_pods", "29"),
+					resource.TestCheckResourceAttr(itDS, "instance_types.1.max_pods", "110"),
 				),
 			},
 			{
@@ -518,17 +520,19 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 		t.Errorf("c7g.large: %+v", c7g)
 	}
 
-	// Prefix delegation drops the two Xen types with one warning that counts them.
+	// Prefix delegation keeps the two Xen types with the VPC CNI's fallback: their secondary-IP
+	// counts (m4.large 20), while the Nitro m5.large gets 110.
+	plainM4 := m.InstanceTypes[2].MaxPods.ValueInt64()
 	m, diags = read(map[string]any{"prefix_delegation": true})
-	if diags.HasError() {
+	if diags.HasError() || len(diags.Warnings()) != 0 {
 		t.Fatal(capDiagText(diags))
 	}
-	if w := diags.Warnings(); len(w) != 1 || w[0].Summary() != "2 instance types left out: no pod capacity under these settings" ||
-		!strings.Contains(w[0].Detail(), "m4.large, t2.micro") || !strings.Contains(w[0].Detail(), `operator = "NotIn", values = ["xen"]`) {
-		t.Errorf("warning: %s", capDiagText(diags))
-	}
-	if slices.Contains(names(m), "m4.large") || !slices.Contains(names(m), "c5.metal") {
+	if !slices.Contains(names(m), "m4.large") || !slices.Contains(names(m), "t2.micro") || !slices.Contains(names(m), "c5.metal") {
 		t.Errorf("names %v", names(m))
+	}
+	if m4, m5 := m.InstanceTypes[2], m.InstanceTypes[3]; m4.Name.ValueString() != "m4.large" || m4.MaxPods.ValueInt64() != plainM4 || plainM4 != 20 ||
+		m5.MaxPods.ValueInt64() != 110 {
+		t.Errorf("m4.large %v (plain %d), m5.large %v", m4.MaxPods, plainM4, m5.MaxPods)
 	}
 
 	// Windows: amd64 only, os label windows.

@@ -170,17 +170,6 @@ func TestAccPodCapacity_errors(t *testing.T) {
 		ProtoV6ProviderFactories: factories(nil),
 		Steps: []resource.TestStep{
 			{
-				// m4.large is Xen in EC2's data.
-				Config: podCapacityConfig(`  instance_type = "m4.large"
-  prefix_delegation = true`),
-				ExpectError: capWordsRE(`m4.large runs on the xen hypervisor. VPC CNI prefix delegation needs a Nitro instance type`),
-			},
-			{
-				Config: podCapacityConfig(`  instance_type = "t2.micro"
-  prefix_delegation = true`),
-				ExpectError: capWordsRE(`Prefix delegation is not supported on t2.micro`),
-			},
-			{
 				Config:      podCapacityConfig(`  instance_type = "m5.larg"`),
 				ExpectError: capWordsRE(`"m5.larg" is not an EC2 instance type in ap-southeast-1`),
 			},
@@ -310,8 +299,6 @@ func TestPodCapacityRead_fake(t *testing.T) {
 	}{
 		{"unknown type", map[string]any{"instance_type": "m5.larg"}, "instance_type",
 			[]string{`"m5.larg" is not an EC2 instance type in ap-southeast-1 (7 types known)`, `Did you mean "m5.large"`}},
-		{"xen and prefix delegation", map[string]any{"instance_type": "m4.large", "prefix_delegation": true}, "prefix_delegation",
-			[]string{"m4.large runs on the xen hypervisor", "Nitro"}},
 		{"interfaces do not fit", map[string]any{"instance_type": "m5.large",
 			"network_interfaces": []any{iface(0, 0, "interface"), iface(1, 0, "efa-only")}}, "network_interfaces",
 			[]string{"network card 1 does not exist"}},

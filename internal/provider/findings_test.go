@@ -191,3 +191,43 @@ func typeOfferedElsewhere(t *testing.T, zone string) (string, string) {
 	slices.Sort(zs)
 	return names[0], strings.Join(zs, ", ")
 }
+
+// The VPC CNI's own behaviour where the provider used to refuse or miscount: prefix delegation on
+// a Xen type falls back to secondary IPs (m4.large: 20 pods, with a warning, instead of an
+// error), and security groups for pods take no trunk ENI on a type that cannot carry one
+// (t3.micro keeps 4 pods and agrees with Karpenter; m5.large loses one ENI: 20).
+func TestAccFindings_podCapacityFollowsTheCNI(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{
+			Config: providerConfig("") + `
+data "karpenter_pod_capacity" "xen" {
+  instance_type     = "m4.large"
+  prefix_delegation = true
+}
+data "karpenter_pod_capacity" "micro" {
+  instance_type            = "t3.micro"
+  security_groups_for_pods = true
+  branch_interfaces        = 0
+}
+data "karpenter_pod_capacity" "large" {
+  instance_type            = "m5.large"
+  security_groups_for_pods = true
+  branch_interfaces        = 9
+}
+`,
+			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.xen", "max_pods", "20"),
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.xen", "consistent", "true"),
+				resource.TestMatchResourceAttr("data.karpenter_pod_capacity.xen", "warnings.0", capWordsRE("falls back to secondary IPs")),
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.micro", "max_pods", "4"),
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.micro", "consistent", "true"),
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.large", "max_pods", "20"),
+				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.large", "consistent", "false"),
+			),
+		}},
+	})
+}

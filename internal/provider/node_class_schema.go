@@ -225,7 +225,7 @@ func nodeClassSchema() schema.Schema {
 							"pod_subnet_selector_terms": subnetTermsAttribute("Selector terms for the pod (ENIConfig) subnets; one is chosen per node zone.", true),
 						},
 					},
-					"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot."),
+					"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot on types that can carry one (not t3 or Xen types, per the VPC resource controller's table)."),
 					"reserved_enis":            optInt("Karpenter's `RESERVED_ENIS` setting for the cluster (excluded from its max-pods math)."),
 				},
 			},

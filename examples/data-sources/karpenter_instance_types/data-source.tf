@@ -12,8 +12,8 @@ data "karpenter_instance_types" "general" {
   ]
   zones = ["ap-southeast-1a", "ap-southeast-1b"]
 
-  # Same CNI inputs as karpenter_pod_capacity. Xen types cannot use prefix delegation:
-  # they are left out with a warning.
+  # Same CNI inputs as karpenter_pod_capacity. On Xen types the VPC CNI falls back to
+  # secondary IPs, and so do their counts (with a warning).
   prefix_delegation = true
 }
 
