@@ -112,6 +112,7 @@ resource "karpenter_node_class" "test" {
 resource "karpenter_node_pool" "test" {
   name       = "late"
   node_class = karpenter_node_class.test.resolved
+  details    = true
   template = {
     requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
   }
@@ -125,8 +126,12 @@ resource "karpenter_node_pool" "test" {
 		Steps: []resource.TestStep{{
 			Config: config,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("role")),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets"), knownvalue.ListSizeExact(3)),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(3)),
+				// The instance profile the class creates for the role is named at plan, role or not.
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("instance_profile"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^nodeplane-`+cluster+`-late-[0-9a-f]{10}$`))),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets"), knownvalue.MapSizeExact(3)),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("user_data")),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("tags").AtMapKey("team")),
@@ -139,8 +144,13 @@ resource "karpenter_node_pool" "test" {
 				plancheck.ExpectUnknownValue(nodeClassRes, obj.AtMapKey("spec").AtMapKey("role")),
 				plancheck.ExpectUnknownValue(nodeClassRes, obj.AtMapKey("spec").AtMapKey("userData")),
 				plancheck.ExpectUnknownValue(nodeClassRes, obj.AtMapKey("spec").AtMapKey("tags").AtMapKey("team")),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("instance_types"), knownvalue.Int64Exact(1)),
 				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("first_instance_types"), knownvalue.StringExact("m5.large")),
 				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(3)),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_plan"), knownvalue.ListSizeExact(3)),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods").AtMapKey("m5.large"), knownvalue.Int64Exact(29)),
+				// The templates' content names the user data, so they wait for it.
+				plancheck.ExpectUnknownValue(nodePoolRes, tfjsonpath.New("launch_templates")),
 				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
@@ -149,6 +159,7 @@ resource "karpenter_node_pool" "test" {
 				statecheck.ExpectKnownValue(nodeClassRes, obj.AtMapKey("spec").AtMapKey("tags").AtMapKey("team"), knownvalue.StringExact("ml")),
 			},
 			Check: resource.ComposeAggregateTestCheckFunc(
+				resource.TestCheckResourceAttr(nodeClassRes, "role", "KarpenterNodeRole"),
 				resource.TestMatchResourceAttr(nodeClassRes, "manifest", regexp.MustCompile(`role: KarpenterNodeRole\n`)),
 				checkManifestValid(nodeClassRes),
 			),
