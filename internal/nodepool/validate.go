@@ -67,8 +67,8 @@ var (
 	policies      = map[string]bool{PolicyWhenEmptyOrUnderutilized: true, PolicyWhenEmpty: true, PolicyBalanced: true}
 )
 
-// Validate returns errors and warnings.
-func Validate(s Spec) (errs, warnings []Problem) {
+// Validate returns the problems of a pool's own settings.
+func Validate(s Spec) (errs []Problem) {
 	add := func(p attrpath.Path, format string, args ...any) {
 		errs = append(errs, Problem{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
@@ -145,5 +145,5 @@ func Validate(s Spec) (errs, warnings []Problem) {
 	if s.Weight != nil && (*s.Weight < 1 || *s.Weight > 100) {
 		add(attrpath.Of("weight"), "must be between 1 and 100, got %d", *s.Weight)
 	}
-	return errs, warnings
+	return errs
 }

@@ -44,7 +44,7 @@ func TestValidate(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			s := base()
 			c.mut(&s)
-			errs, _ := Validate(s)
+			errs := Validate(s)
 			if c.path == "" {
 				if len(errs) != 0 {
 					t.Fatalf("unexpected errors: %v", errs)
@@ -61,12 +61,9 @@ func TestValidate(t *testing.T) {
 func TestValidate_whenUnderutilizedIsRefusedWithTheV1Name(t *testing.T) {
 	s := base()
 	s.ConsolidationPolicy = PolicyWhenUnderutilized
-	errs, warnings := Validate(s)
+	errs := Validate(s)
 	if len(errs) != 1 || errs[0].Path.String() != "disruption.consolidation_policy" || !strings.Contains(errs[0].Message, "write that") ||
 		!strings.Contains(errs[0].Message, PolicyWhenEmptyOrUnderutilized) {
 		t.Fatalf("errors = %v", errs)
-	}
-	if len(warnings) != 0 {
-		t.Fatalf("warnings = %v", warnings)
 	}
 }

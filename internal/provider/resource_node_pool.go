@@ -78,9 +78,7 @@ func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnosti
 		p := attrpath.Of("template", "requirements").Index(e.Index).Attr(e.Field)
 		diags.AddAttributeError(tfPath(p), "Invalid requirement", p.String()+": "+e.Message)
 	}
-	errs, warnings := nodepool.Validate(m.poolSpec())
-	addProblems(diags, errs, "Invalid node pool", false)
-	addProblems(diags, warnings, "Node pool setting rewritten", true)
+	addProblems(diags, nodepool.Validate(m.poolSpec()), "Invalid node pool", false)
 }
 
 func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
