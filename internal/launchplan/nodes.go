@@ -70,8 +70,8 @@ func (b *builder) nodesByLimits(types []*eligible) int {
 	return best
 }
 
-// capacity computes, per pool zone, the nodes its subnet can address and the nodes the limits
-// allow, over the launchable types offered there; and the pool-wide totals.
+// capacity computes, per pool zone, the nodes its subnet can address over the launchable types
+// offered there; and the pool-wide totals, with the nodes the limits allow.
 func (b *builder) capacity(launch []*eligible) (zones []ZoneCapacity, byIPs, byLimits int) {
 	custom := b.settings.CustomNetworking
 	for _, z := range b.zones {
@@ -84,7 +84,6 @@ func (b *builder) capacity(launch []*eligible) (zones []ZoneCapacity, byIPs, byL
 		zc := ZoneCapacity{
 			Zone:                  z.Zone,
 			AvailableIPs:          z.AvailableIPs,
-			NodesByLimits:         b.nodesByLimits(here),
 			IPBasis:               IPBasisNodeSubnet,
 			PodSubnetAvailableIPs: z.PodSubnetAvailableIPs,
 		}

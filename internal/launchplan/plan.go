@@ -399,7 +399,7 @@ func (b *builder) resolveZones() {
 	b.zoneSet = map[string]bool{}
 	for _, z := range allowed {
 		s := best[z]
-		zp := ZonePlan{Zone: z, ZoneID: s.ZoneID, SubnetID: s.ID, AvailableIPs: s.AvailableIPs}
+		zp := ZonePlan{Zone: z, SubnetID: s.ID, AvailableIPs: s.AvailableIPs}
 		if b.settings.CustomNetworking {
 			if p, ok := pods[z]; ok {
 				zp.PodSubnetID, zp.PodSubnetAvailableIPs = p.ID, p.AvailableIPs

@@ -143,7 +143,7 @@ type TypePlan struct {
 
 // ZonePlan is one zone the pool can launch into.
 type ZonePlan struct {
-	Zone, ZoneID string
+	Zone         string
 	SubnetID     string // Karpenter's pick: most free IPs, then id
 	AvailableIPs int
 	PodSubnetID  string // custom networking only
@@ -170,10 +170,9 @@ type Option struct {
 // subnet's free IPs / PodSubnetIPsAtMaxPods and the node subnet's free IPs / the node-subnet IPs;
 // IPBasis says which subnet bounds it.
 type ZoneCapacity struct {
-	Zone          string
-	AvailableIPs  int
-	NodesByIPs    int // free IPs / the hungriest type's IPs at max pods; 0 when no type launches here
-	NodesByLimits int // -1 when the pool has no limit that bounds nodes
+	Zone         string
+	AvailableIPs int
+	NodesByIPs   int // free IPs / the hungriest type's IPs at max pods; 0 when no type launches here
 
 	HungriestType string // the launchable type with the most IPs per full node here
 	IPsPerNode    int    // its IPs per full node, from the subnet named by IPBasis
