@@ -138,6 +138,7 @@ type Settings struct {
 	MaxPods               *int // kubelet maxPods
 	PodsPerCore           *int // kubelet podsPerCore
 	BranchInterfaces      *int // branch ENI count for security groups for pods, when known
+	Warm                  WarmTargets
 }
 
 // Result is the capacity of one instance type under one Settings.
@@ -314,14 +315,22 @@ func Compute(n Network, s Settings) (Result, error) {
 	}
 	r.Warnings = warnings
 
+	// ipamd knows nothing of Karpenter's RESERVED_ENIS: it may attach every ENI of the default
+	// card but the efa-only ones, the trunk and, with custom networking, the primary.
+	podENIs := max(0, cardENIs-efaOnly0-cniReserved)
+	if windows {
+		podENIs = min(podENIs, 1)
+	}
 	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(ipInputs{
 		maxPods:          maxPods,
-		usableENIs:       usable,
+		podIPs:           max(0, maxPods-hostNetworkPods),
+		podENIs:          podENIs,
 		ipv4PerENI:       n.IPv4PerENI,
 		prefixDelegation: s.PrefixDelegation,
 		customNetworking: s.CustomNetworking,
 		trunk:            s.SecurityGroupsForPods,
 		primaryOnly:      windows,
+		warm:             s.Warm,
 	})
 	return r, nil
 }

@@ -85,8 +85,9 @@ func runComputeCases(t *testing.T, cases []computeCase) {
 }
 
 // Karpenter reference §3.3: defaults (no reserved ENIs, no maxPods, no
-// networkInterfaces) and RESERVED_ENIS=1. Secondary-IP VPC usage is
-// ceil((pods-2)/(IPv4-1)) ENIs x IPv4 per ENI.
+// networkInterfaces) and RESERVED_ENIS=1. Secondary-IP VPC usage is whole ENIs
+// x IPv4 per ENI: ipamd keeps one ENI of free addresses warm (WARM_ENI_TARGET 1)
+// until its pool holds max pods addresses, and RESERVED_ENIS is Karpenter's alone.
 func TestComputeKarpenterWorkedNumbers(t *testing.T) {
 	none := Settings{}
 	res1 := Settings{ReservedENIs: 1}
@@ -111,22 +112,23 @@ func TestComputeKarpenterWorkedNumbers(t *testing.T) {
 			formula: "(2 ENIs - 0 reserved - 0 efa-only) x (50 IPv4 - 1) + 2 = 100"},
 
 		// RESERVED_ENIS=1: one ENI fewer for both Karpenter and the kubelet.
-		// 2x9+2 = 20; 18/9 = 2 ENIs x 10.
+		// 2x9+2 = 20; 18 pod IPs fill 2 ENIs, whose 18 addresses are under 20 max pods, so
+		// ipamd attaches the third as its warm ENI: 3 x 10.
 		{name: "m5.large reserved 1", net: m5Large(), set: res1, noWarnings: true,
-			want:    want{20, 20, 20, true, 2, 9, 0, 20, 0},
+			want:    want{20, 20, 20, true, 2, 9, 0, 30, 0},
 			formula: "(3 ENIs - 1 reserved - 0 efa-only) x (10 IPv4 - 1) + 2 = 20"},
-		// 3x14+2 = 44; 42/14 = 3 ENIs x 15.
+		// 3x14+2 = 44; 42 addresses on 3 ENIs < 44: the fourth is attached, 4 x 15.
 		{name: "m5.xlarge reserved 1", net: m5XLarge(), set: res1,
-			want: want{44, 44, 44, true, 3, 14, 0, 45, 0}},
-		// 14x49+2 = 688; 686/49 = 14 ENIs x 50.
+			want: want{44, 44, 44, true, 3, 14, 0, 60, 0}},
+		// 14x49+2 = 688; 686 addresses on 14 ENIs < 688: 15 x 50.
 		{name: "c5.18xlarge reserved 1", net: c518XLarge(), set: res1,
-			want: want{688, 688, 688, true, 14, 49, 0, 700, 0}},
-		// 1x1+2 = 3; 1/1 = 1 ENI x 2.
+			want: want{688, 688, 688, true, 14, 49, 0, 750, 0}},
+		// 1x1+2 = 3; 1 address < 3: 2 ENIs x 2.
 		{name: "t3.micro reserved 1", net: t3Micro(), set: res1,
-			want: want{3, 3, 3, true, 1, 1, 0, 2, 0}},
-		// 1x49+2 = 51; 49/49 = 1 ENI x 50.
+			want: want{3, 3, 3, true, 1, 1, 0, 4, 0}},
+		// 1x49+2 = 51; 49 < 51: both default-card ENIs, 2 x 50.
 		{name: "p5.48xlarge reserved 1", net: p548XLarge(), set: res1,
-			want: want{51, 51, 51, true, 1, 49, 32, 50, 0}},
+			want: want{51, 51, 51, true, 1, 49, 32, 100, 0}},
 
 		// §3.3 EFA layout: 32 efa-only entries, one of them on card 0:
 		// (2-0-1)x49+2 = 51 for both; efa = 32; 49/49 = 1 ENI x 50.
@@ -164,62 +166,65 @@ func TestComputeCalculatorCustomNetworking(t *testing.T) {
 		{name: "m5.large reserved 1", net: m5Large(), set: Settings{CustomNetworking: true, ReservedENIs: 1},
 			noWarnings: true, want: want{20, 20, 20, true, 2, 9, 0, 1, 20},
 			formula: "(3 ENIs - 1 reserved - 0 efa-only) x (10 IPv4 - 1) + 2 = 20"},
-		// Reserving more than custom networking needs still counts: 1x9+2 = 11; 9/9 = 1 ENI x 10.
+		// Reserving more than custom networking needs still counts for max pods: 1x9+2 = 11; but
+		// ipamd, unaware of it, attaches a second pod ENI while its 9 addresses are under 11: 2 x 10.
 		{name: "m5.large reserved 2", net: m5Large(), set: Settings{CustomNetworking: true, ReservedENIs: 2},
-			want: want{11, 11, 11, true, 1, 9, 0, 1, 10}},
+			want: want{11, 11, 11, true, 1, 9, 0, 1, 20}},
 	})
 }
 
 // Prefix delegation: usable x (IPv4-1) x 16 + 2, capped at 110 (<= 30 vCPUs)
-// or 250. Pod IPs at max pods: prefixes = ceil((pods-2)/16) + 1 warm; node IPs
-// = ENI primaries + prefixes x 16.
+// or 250. Pod IPs at max pods: ipamd keeps one prefix warm (WARM_PREFIX_TARGET 1)
+// until its prefixes hold max pods addresses; node IPs = ENI primaries + prefixes x 16.
 func TestComputeCalculatorPrefixDelegation(t *testing.T) {
 	pd := Settings{PrefixDelegation: true}
 	pdcn := Settings{PrefixDelegation: true, CustomNetworking: true}
 	runComputeCases(t, []computeCase{
-		// 3x9x16+2 = 434 -> 110; 108 pod IPs: 7+1 = 8 prefixes on 1 ENI: 1 + 128 = 129.
+		// 3x9x16+2 = 434 -> 110; 108 pod IPs: the 81st pod leaves 15 free of 96, the pool grows
+		// to 7 prefixes = 112 >= 110 and stops: 1 + 112 = 113.
 		{name: "m5.large", net: m5Large(), set: pd, reasonHas: "set kubelet max_pods = 110",
-			want:    want{29, 110, 29, false, 3, 144, 0, 129, 0},
+			want:    want{29, 110, 29, false, 3, 144, 0, 113, 0},
 			formula: "(3 ENIs - 0 reserved - 0 efa-only) x (10 IPv4 - 1) x 16 + 2 = 434, capped at 110 for 2 vCPUs (<= 30)"},
-		// 4x14x16+2 = 898 -> 110; 8 prefixes on 1 ENI = 129.
+		// 4x14x16+2 = 898 -> 110; 7 prefixes on 1 ENI = 113.
 		{name: "m5.xlarge", net: m5XLarge(), set: pd, reasonHas: "set kubelet max_pods = 110",
-			want: want{58, 110, 58, false, 4, 224, 0, 129, 0}, formulaHas: []string{"= 898", "capped at 110"}},
-		// 15x49x16+2 = 11762 -> 250; 248 pod IPs: 16+1 = 17 prefixes on 1 ENI: 1 + 272 = 273.
+			want: want{58, 110, 58, false, 4, 224, 0, 113, 0}, formulaHas: []string{"= 898", "capped at 110"}},
+		// 15x49x16+2 = 11762 -> 250; 248 pod IPs: the pool stops at 16 prefixes = 256 >= 250, on
+		// 1 ENI: 1 + 256 = 257.
 		{name: "c5.18xlarge", net: c518XLarge(), set: pd, reasonHas: "set kubelet max_pods = 250",
-			want: want{737, 250, 737, false, 15, 784, 0, 273, 0}, formulaHas: []string{"= 11762", "capped at 250 for 72 vCPUs (> 30)"}},
+			want: want{737, 250, 737, false, 15, 784, 0, 257, 0}, formulaHas: []string{"= 11762", "capped at 250 for 72 vCPUs (> 30)"}},
 		// 2x1x16+2 = 34, under the cap; 32 pod IPs: 2+1 = 3 prefixes but 2 ENIs hold
 		// only 2 (one slot each): 2 + 32 = 34.
 		{name: "t3.micro", net: t3Micro(), set: pd, reasonHas: "set kubelet max_pods = 34",
 			want:    want{4, 34, 4, false, 2, 16, 0, 34, 0},
 			formula: "(2 ENIs - 0 reserved - 0 efa-only) x (2 IPv4 - 1) x 16 + 2 = 34"},
-		// 2x49x16+2 = 1570 -> 250; 17 prefixes on 1 ENI = 273.
+		// 2x49x16+2 = 1570 -> 250; 16 prefixes on 1 ENI = 257.
 		{name: "p5.48xlarge", net: p548XLarge(), set: pd, reasonHas: "set kubelet max_pods = 250",
-			want: want{100, 250, 100, false, 2, 784, 32, 273, 0}, formulaHas: []string{"= 1570"}},
+			want: want{100, 250, 100, false, 2, 784, 32, 257, 0}, formulaHas: []string{"= 1570"}},
 
 		// With custom networking: one ENI fewer, pod ENIs in the pod subnet.
-		// 2x9x16+2 = 290 -> 110; pod subnet 129.
+		// 2x9x16+2 = 290 -> 110; pod subnet 1 + 7 x 16 = 113.
 		{name: "m5.large custom networking", net: m5Large(), set: pdcn, reasonHas: "prefix delegation",
-			want: want{29, 110, 29, false, 2, 144, 0, 1, 129}, formulaHas: []string{"= 290", "capped at 110"}},
+			want: want{29, 110, 29, false, 2, 144, 0, 1, 113}, formulaHas: []string{"= 290", "capped at 110"}},
 		// 3x14x16+2 = 674 -> 110.
 		{name: "m5.xlarge custom networking", net: m5XLarge(), set: pdcn, reasonHas: "set kubelet max_pods = 110",
-			want: want{58, 110, 58, false, 3, 224, 0, 1, 129}, formulaHas: []string{"= 674"}},
+			want: want{58, 110, 58, false, 3, 224, 0, 1, 113}, formulaHas: []string{"= 674"}},
 		// 14x49x16+2 = 10978 -> 250.
 		{name: "c5.18xlarge custom networking", net: c518XLarge(), set: pdcn, reasonHas: "set kubelet max_pods = 250",
-			want: want{737, 250, 737, false, 14, 784, 0, 1, 273}, formulaHas: []string{"= 10978"}},
+			want: want{737, 250, 737, false, 14, 784, 0, 1, 257}, formulaHas: []string{"= 10978"}},
 		// 1x1x16+2 = 18; 16 pod IPs: 1+1 = 2 prefixes, the one pod ENI holds 1: 1 + 16 = 17.
 		{name: "t3.micro custom networking", net: t3Micro(), set: pdcn, reasonHas: "set kubelet max_pods = 18",
 			want: want{4, 18, 4, false, 1, 16, 0, 1, 17}, formulaHas: []string{"= 18"}},
 		// 1x49x16+2 = 786 -> 250.
 		{name: "p5.48xlarge custom networking", net: p548XLarge(), set: pdcn, reasonHas: "set kubelet max_pods = 250",
-			want: want{100, 250, 100, false, 1, 784, 32, 1, 273}, formulaHas: []string{"= 786"}},
+			want: want{100, 250, 100, false, 1, 784, 32, 1, 257}, formulaHas: []string{"= 786"}},
 
 		// Setting max_pods as the reason says makes them agree, with no warning (434 addressable).
 		{name: "m5.large with max_pods 110", net: m5Large(),
 			set: Settings{PrefixDelegation: true, MaxPods: ptr(110)}, noWarnings: true,
-			want: want{29, 110, 110, true, 3, 144, 0, 129, 0}, formula: "kubelet max_pods = 110"},
+			want: want{29, 110, 110, true, 3, 144, 0, 113, 0}, formula: "kubelet max_pods = 110"},
 		// Bare metal with no hypervisor is Nitro: 15x49x16+2 -> 250.
 		{name: "c5.metal", net: c5Metal(), set: pd, noWarnings: true,
-			want: want{737, 250, 737, false, 15, 784, 0, 273, 0}},
+			want: want{737, 250, 737, false, 15, 784, 0, 257, 0}},
 	})
 }
 
@@ -240,13 +245,14 @@ func TestComputeFamiliesAndKubelet(t *testing.T) {
 		// Bottlerocket ignores pods_per_core: 29 both, with a warning.
 		{name: "Bottlerocket pods_per_core", net: m5Large(), set: Settings{AMIFamily: FamilyBottlerocket, PodsPerCore: ptr(5)},
 			want: want{29, 29, 29, true, 3, 9, 0, 30, 0}, warnHas: []string{"Bottlerocket ignores"}},
-		// AL2023: min(5x2, 29) = 10 both; 8 pod IPs -> 1 ENI x 10.
+		// AL2023: min(5x2, 29) = 10 both; the primary's 9 addresses are under 10 max pods, so
+		// the first pod brings the warm ENI: 2 x 10.
 		{name: "AL2023 pods_per_core", net: m5Large(), set: Settings{AMIFamily: FamilyAL2023, PodsPerCore: ptr(5)},
-			noWarnings: true, want: want{29, 10, 10, true, 3, 9, 0, 10, 0},
+			noWarnings: true, want: want{29, 10, 10, true, 3, 9, 0, 20, 0},
 			formula: "(3 ENIs - 0 reserved - 0 efa-only) x (10 IPv4 - 1) + 2 = 29; pods_per_core 5 x 2 vCPUs = 10"},
 		// Empty family means AL2023.
 		{name: "default family pods_per_core", net: m5Large(), set: Settings{PodsPerCore: ptr(5)},
-			want: want{29, 10, 10, true, 3, 9, 0, 10, 0}},
+			want: want{29, 10, 10, true, 3, 9, 0, 20, 0}},
 		// pods_per_core above the ENI limit changes nothing: min(50x2, 29) = 29.
 		{name: "AL2 pods_per_core above limit", net: m5Large(), set: Settings{AMIFamily: FamilyAL2, PodsPerCore: ptr(50)},
 			want: want{29, 29, 29, true, 3, 9, 0, 30, 0}, formula: "(3 ENIs - 0 reserved - 0 efa-only) x (10 IPv4 - 1) + 2 = 29"},
@@ -254,28 +260,30 @@ func TestComputeFamiliesAndKubelet(t *testing.T) {
 		{name: "pods_per_core 0", net: m5Large(), set: Settings{PodsPerCore: ptr(0)},
 			want: want{29, 29, 29, true, 3, 9, 0, 30, 0}},
 		// Prefix delegation + pods_per_core: min(10x2, 110) = 20 = min(20, 29): consistent.
-		// 18 pod IPs: 2+1 = 3 prefixes on 1 ENI: 1 + 48 = 49.
+		// 18 pod IPs: the first pod brings the warm prefix, 32 >= 20 stops the pool: 1 + 32 = 33.
 		{name: "Custom prefix delegation pods_per_core", net: m5Large(),
 			set:  Settings{AMIFamily: FamilyCustom, PrefixDelegation: true, PodsPerCore: ptr(10)},
-			want: want{29, 20, 20, true, 3, 144, 0, 49, 0}},
+			want: want{29, 20, 20, true, 3, 144, 0, 33, 0}},
 		// kubelet max_pods above ENI capacity: 50 both, warning names 50 and 29.
 		// 48 pod IPs need 6 ENIs, capped at 3 x 10 = 30.
 		{name: "max_pods above ENI capacity", net: m5Large(), set: Settings{MaxPods: ptr(50)},
 			want: want{29, 50, 50, true, 3, 9, 0, 30, 0}, formula: "kubelet max_pods = 50",
 			warnHas: []string{"max pods 50 is above the 29 pods"}},
-		// kubelet max_pods below capacity: no warning; 18/9 = 2 ENIs x 10.
+		// kubelet max_pods below capacity: no warning; 18 pod IPs on 2 ENIs leave none free and
+		// 18 < 20, so ipamd attaches the third: 3 x 10.
 		{name: "max_pods below ENI capacity", net: m5Large(), set: Settings{MaxPods: ptr(20)}, noWarnings: true,
-			want: want{29, 20, 20, true, 3, 9, 0, 20, 0}},
+			want: want{29, 20, 20, true, 3, 9, 0, 30, 0}},
 		// The warning looks at the value after pods_per_core: min(10x2, 50) = 20 fits in 29.
 		{name: "max_pods above capacity cut by pods_per_core", net: m5Large(), set: Settings{MaxPods: ptr(50), PodsPerCore: ptr(10)},
-			noWarnings: true, want: want{29, 20, 20, true, 3, 9, 0, 20, 0}},
+			noWarnings: true, want: want{29, 20, 20, true, 3, 9, 0, 30, 0}},
 		// max_pods with pods_per_core: min(3x2, 20) = 6 both.
 		{name: "max_pods and pods_per_core", net: m5Large(), set: Settings{MaxPods: ptr(20), PodsPerCore: ptr(3)},
 			want: want{29, 6, 6, true, 3, 9, 0, 10, 0}, formula: "kubelet max_pods = 20; pods_per_core 3 x 2 vCPUs = 6"},
 		// All ENIs reserved but max_pods given: Karpenter ENI limit 0, both run 4;
-		// 0 usable ENIs address only 2 pods. The primary ENI still exists: 2 IPs.
+		// 0 usable ENIs address only 2 pods in Karpenter's count. ipamd does not know
+		// RESERVED_ENIS and attaches both ENIs while under 4 addresses: 2 x 2.
 		{name: "max_pods with no usable ENI", net: t3Micro(), set: Settings{ReservedENIs: 2, MaxPods: ptr(4)},
-			want: want{0, 4, 4, true, 0, 1, 0, 2, 0}, warnHas: []string{"max pods 4 is above the 2 pods"}},
+			want: want{0, 4, 4, true, 0, 1, 0, 4, 0}, warnHas: []string{"max pods 4 is above the 2 pods"}},
 	})
 }
 

@@ -47,6 +47,17 @@ func ValidateSettings(s Settings) []FieldError {
 	if s.BranchInterfaces != nil && *s.BranchInterfaces < 0 {
 		add("branch_interfaces", "must not be negative, got %d", *s.BranchInterfaces)
 	}
+	for _, w := range []struct {
+		field string
+		v     *int
+	}{
+		{"warm_eni_target", s.Warm.ENI}, {"warm_ip_target", s.Warm.IP},
+		{"minimum_ip_target", s.Warm.MinimumIP}, {"warm_prefix_target", s.Warm.Prefix},
+	} {
+		if w.v != nil && *w.v < 0 {
+			add(w.field, "must not be negative, got %d", *w.v)
+		}
+	}
 	for _, p := range interfaceProblems(s.NetworkInterfaces) {
 		e := FieldError{Field: "network_interfaces", Message: p.msg}
 		if p.entry >= 0 {

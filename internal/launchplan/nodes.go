@@ -174,7 +174,8 @@ func (b *builder) capacityWarnings(plan Plan) {
 	}
 	hint := "use larger subnets, add subnets to the node class, or lower " + lower
 	if b.settings.PrefixDelegation {
-		hint = "prefix delegation claims whole /28 prefixes (16 IPs) per node, so a small subnet fills after a few nodes; " + hint
+		hint = "prefix delegation claims whole /28 prefixes (16 IPs) per node, and a fragmented subnet holds fewer free /28 blocks " +
+			"than its free IPs / 16, so this room is an upper bound; " + hint
 	}
 	b.warn(summary, path, "%s but the pool's subnets can address only %d at max pods: %s; %s",
 		what, plan.NodesByIPs, strings.Join(parts, "; "), hint)

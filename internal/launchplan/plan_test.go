@@ -406,8 +406,8 @@ func TestPrefixDelegation(t *testing.T) {
 			t.Errorf("%s: max pods %d, want %d", name, got, want)
 		}
 	}
-	if got := findType(t, plan, "m5.large").VPCIPsAtMaxPods; got != 129 {
-		t.Errorf("m5.large IPs at max pods = %d, want 129 (8 prefixes + the ENI address)", got)
+	if got := findType(t, plan, "m5.large").VPCIPsAtMaxPods; got != 113 {
+		t.Errorf("m5.large IPs at max pods = %d, want 113 (7 prefixes + the ENI address)", got)
 	}
 }
 
@@ -564,11 +564,11 @@ func TestIPWarning(t *testing.T) {
 			in.Class.AMIs = []nodeclass.AMI{amdImage, armImage}
 			in.Bootstrap = demoBootstrap
 			plan := mustBuild(t, in)
-			if got := plan.Capacity[0].NodesByIPs; got != tc.free/129 {
-				t.Errorf("nodes by IPs %d, want %d", got, tc.free/129)
+			if got := plan.Capacity[0].NodesByIPs; got != tc.free/113 {
+				t.Errorf("nodes by IPs %d, want %d", got, tc.free/113)
 			}
-			warned := hasProblem(plan.Warnings, tc.wantPath, "a full m5.large node (110 max pods) takes 129 IPs of the node subnet, room for 0 in us-west-2a (59 free IPs)",
-				"prefix delegation")
+			warned := hasProblem(plan.Warnings, tc.wantPath, "a full m5.large node (110 max pods) takes 113 IPs of the node subnet, room for 0 in us-west-2a (59 free IPs)",
+				"prefix delegation", "upper bound")
 			if tc.wantPath == "replicas" && warned && !hasSummary(plan.Warnings, SummarySubnetsTooSmallFor) {
 				t.Errorf("warnings = %v, want the replicas summary", plan.Warnings)
 			}

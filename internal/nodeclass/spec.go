@@ -72,6 +72,7 @@ type Networking struct {
 	PodSubnetTerms        []discovery.SubnetTerm
 	SecurityGroupsForPods bool
 	ReservedENIs          int
+	Warm                  capacity.WarmTargets // ipamd's warm-pool targets (aws-node environment)
 }
 
 // Kubelet is spec.kubelet (the typed v1.14 form).
@@ -132,6 +133,7 @@ func (s Spec) CapacitySettings() capacity.Settings {
 		CustomNetworking:      s.Networking.CustomNetworking,
 		SecurityGroupsForPods: s.Networking.SecurityGroupsForPods,
 		ReservedENIs:          s.Networking.ReservedENIs,
+		Warm:                  s.Networking.Warm,
 		NetworkInterfaces:     s.NetworkInterfaces,
 		MaxPods:               s.Kubelet.MaxPods,
 		PodsPerCore:           s.Kubelet.PodsPerCore,

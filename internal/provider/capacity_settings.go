@@ -27,6 +27,10 @@ type cniSettingsModel struct {
 	KubeletMaxPods        types.Int64  `tfsdk:"kubelet_max_pods"`
 	KubeletPodsPerCore    types.Int64  `tfsdk:"kubelet_pods_per_core"`
 	BranchInterfaces      types.Int64  `tfsdk:"branch_interfaces"`
+	WarmENITarget         types.Int64  `tfsdk:"warm_eni_target"`
+	WarmIPTarget          types.Int64  `tfsdk:"warm_ip_target"`
+	MinimumIPTarget       types.Int64  `tfsdk:"minimum_ip_target"`
+	WarmPrefixTarget      types.Int64  `tfsdk:"warm_prefix_target"`
 }
 
 type cniInterfaceModel struct {
@@ -43,13 +47,17 @@ var cniFieldAttribute = map[string]string{
 	"pods_per_core":      "kubelet_pods_per_core",
 	"branch_interfaces":  "branch_interfaces",
 	"network_interfaces": "network_interfaces",
+	"warm_eni_target":    "warm_eni_target",
+	"warm_ip_target":     "warm_ip_target",
+	"minimum_ip_target":  "minimum_ip_target",
+	"warm_prefix_target": "warm_prefix_target",
 }
 
 // cniSettingsAttributes is the shared schema of the CNI inputs. Validation is not done by
 // attribute validators but by capacity.ValidateSettings in ValidateConfig, so each rule lives
 // in one place and each problem is reported once.
 func cniSettingsAttributes() map[string]schema.Attribute {
-	return map[string]schema.Attribute{
+	attrs := map[string]schema.Attribute{
 		"ami_family": schema.StringAttribute{
 			Optional: true, Computed: true,
 			MarkdownDescription: fmt.Sprintf("EC2NodeClass `amiFamily`: one of `%s`. Default `%s`. Windows families run a fixed 110 pods "+
@@ -104,6 +112,10 @@ func cniSettingsAttributes() map[string]schema.Attribute {
 				"when known; reported back as `pod_eni`.",
 		},
 	}
+	for name, a := range warmTargetAttributes() {
+		attrs[name] = schema.Int64Attribute{Optional: true, MarkdownDescription: a}
+	}
+	return attrs
 }
 
 // settings converts the known inputs; unknown values count as unset, so validating a partial
@@ -119,6 +131,10 @@ func (m cniSettingsModel) settings(ctx context.Context, diags *diag.Diagnostics)
 		MaxPods:               cniIntPtr(m.KubeletMaxPods),
 		PodsPerCore:           cniIntPtr(m.KubeletPodsPerCore),
 		BranchInterfaces:      cniIntPtr(m.BranchInterfaces),
+		Warm: capacity.WarmTargets{
+			ENI: cniIntPtr(m.WarmENITarget), IP: cniIntPtr(m.WarmIPTarget),
+			MinimumIP: cniIntPtr(m.MinimumIPTarget), Prefix: cniIntPtr(m.WarmPrefixTarget),
+		},
 	}
 	if !m.NetworkInterfaces.IsNull() && !m.NetworkInterfaces.IsUnknown() {
 		var ifaces []cniInterfaceModel
@@ -218,4 +234,20 @@ func cniComputeReason(err error) string {
 		return "incomplete EC2 network data"
 	}
 	return "other error"
+}
+
+// warmTargetAttributes describes the VPC CNI's warm-pool settings, shared by the data sources'
+// inputs and the node class's networking block.
+func warmTargetAttributes() map[string]string {
+	const proj = " Used for the IPs a node at max pods holds (`vpc_ips_at_max_pods`, nodes a subnet holds)."
+	return map[string]string{
+		"warm_eni_target": fmt.Sprintf("VPC CNI `WARM_ENI_TARGET`: whole ENIs of free addresses ipamd keeps (secondary IPs). Default `%d`.",
+			capacity.DefaultWarmENITarget) + proj,
+		"warm_ip_target": "VPC CNI `WARM_IP_TARGET`: free addresses ipamd keeps; above 0 it takes precedence over the ENI and " +
+			"prefix targets. Default unset." + proj,
+		"minimum_ip_target": "VPC CNI `MINIMUM_IP_TARGET`: addresses ipamd holds whatever the pods; above 0 it takes precedence " +
+			"over the ENI and prefix targets. Default unset." + proj,
+		"warm_prefix_target": fmt.Sprintf("VPC CNI `WARM_PREFIX_TARGET`: free /28 prefixes ipamd keeps with prefix delegation. Default `%d` "+
+			"(the EKS add-on's value).", capacity.DefaultWarmPrefixTarget) + proj,
+	}
 }

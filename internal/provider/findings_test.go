@@ -11,6 +11,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
@@ -229,5 +232,53 @@ data "karpenter_pod_capacity" "large" {
 				resource.TestCheckResourceAttr("data.karpenter_pod_capacity.large", "consistent", "false"),
 			),
 		}},
+	})
+}
+
+// The IPs a node at max pods holds follow the VPC CNI's ipamd, in the pool (nodes each zone's
+// free IPs hold) and in karpenter_pod_capacity alike. The fixture's subnets have 251, 123 and 59
+// free IPs. Before, prefix delegation counted one /28 too many (129 for m5.large at 110 pods,
+// ipamd stops at 7 prefixes: 113), and a max pods below the ENI limit left out the warm ENI
+// ipamd attaches (20 for max_pods 20, ipamd holds 3 ENIs: 30).
+func TestAccFindings_ipProjectionFollowsIPAMD(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	a, b, c := n.Subnets[0].Zone, n.Subnets[1].Zone, n.Subnets[2].Zone
+	pool := `
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }`
+	step := func(classBody, capacityInputs string, ips int, byZone [3]int64) resource.TestStep {
+		return resource.TestStep{
+			Config: poolConfig(cluster, classBody, pool) + fmt.Sprintf(`
+data "karpenter_pod_capacity" "m5" {
+  instance_type = "m5.large"
+%s
+}
+`, capacityInputs),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(a).AtMapKey("nodes_by_ips"), knownvalue.Int64Exact(byZone[0])),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(b).AtMapKey("nodes_by_ips"), knownvalue.Int64Exact(byZone[1])),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(c).AtMapKey("nodes_by_ips"), knownvalue.Int64Exact(byZone[2])),
+			}},
+			Check: resource.TestCheckResourceAttr("data.karpenter_pod_capacity.m5", "vpc_ips_at_max_pods", fmt.Sprint(ips)),
+		}
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			// Prefix delegation at 110 pods: 1 + 7 x 16 = 113: 2, 1 and 0 nodes.
+			step("  networking = { prefix_delegation = true }\n  kubelet = { max_pods = 110 }",
+				"  prefix_delegation = true\n  kubelet_max_pods = 110", 113, [3]int64{2, 1, 0}),
+			// Secondary IPs, max_pods 20: the warm third ENI makes 30: 8, 4 and 1 nodes.
+			step("  kubelet = { max_pods = 20 }", "  kubelet_max_pods = 20", 30, [3]int64{8, 4, 1}),
+			// WARM_IP_TARGET 5, MINIMUM_IP_TARGET 10: ipamd holds 20 addresses on 3 ENIs: 23: 10, 5 and 2.
+			step("  kubelet = { max_pods = 20 }\n  networking = { warm_ip_target = 5, minimum_ip_target = 10 }",
+				"  kubelet_max_pods = 20\n  warm_ip_target = 5\n  minimum_ip_target = 10", 23, [3]int64{10, 5, 2}),
+		},
 	})
 }

@@ -142,6 +142,10 @@ type networkingModel struct {
 	CustomNetworking      *customNetworkModel `tfsdk:"custom_networking"`
 	SecurityGroupsForPods types.Bool          `tfsdk:"security_groups_for_pods"`
 	ReservedENIs          types.Int64         `tfsdk:"reserved_enis"`
+	WarmENITarget         types.Int64         `tfsdk:"warm_eni_target"`
+	WarmIPTarget          types.Int64         `tfsdk:"warm_ip_target"`
+	MinimumIPTarget       types.Int64         `tfsdk:"minimum_ip_target"`
+	WarmPrefixTarget      types.Int64         `tfsdk:"warm_prefix_target"`
 }
 
 type customNetworkModel struct {
@@ -292,6 +296,11 @@ type resolvedNetworking struct {
 	CustomNetworking      bool  `tfsdk:"custom_networking"`
 	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods"`
 	ReservedENIs          int64 `tfsdk:"reserved_enis"`
+	// The VPC CNI's warm-pool targets; null: the CNI's default.
+	WarmENITarget    *int64 `tfsdk:"warm_eni_target"`
+	WarmIPTarget     *int64 `tfsdk:"warm_ip_target"`
+	MinimumIPTarget  *int64 `tfsdk:"minimum_ip_target"`
+	WarmPrefixTarget *int64 `tfsdk:"warm_prefix_target"`
 }
 
 type resolvedKubelet struct {
@@ -416,6 +425,10 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 		s.Networking.PrefixDelegation = n.PrefixDelegation.ValueBool()
 		s.Networking.SecurityGroupsForPods = n.SecurityGroupsForPods.ValueBool()
 		s.Networking.ReservedENIs = int(n.ReservedENIs.ValueInt64())
+		s.Networking.Warm = capacity.WarmTargets{
+			ENI: cniIntPtr(n.WarmENITarget), IP: cniIntPtr(n.WarmIPTarget),
+			MinimumIP: cniIntPtr(n.MinimumIPTarget), Prefix: cniIntPtr(n.WarmPrefixTarget),
+		}
 		if n.CustomNetworking != nil {
 			s.Networking.CustomNetworking = true
 			s.Networking.PodSubnetTerms = subnetTermsFrom(asSelectorTerms(n.CustomNetworking.PodSubnetSelectorTerms))
@@ -498,9 +511,11 @@ func classTF(c launchplan.Class) resolvedClass {
 	for _, a := range c.AMIs {
 		out.AMIs = append(out.AMIs, resolvedAMI{ID: a.ID, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant))})
 	}
-	if n := c.CNI; n.PrefixDelegation || n.CustomNetworking || n.SecurityGroupsForPods || n.ReservedENIs != 0 {
+	if n := c.CNI; n.PrefixDelegation || n.CustomNetworking || n.SecurityGroupsForPods || n.ReservedENIs != 0 || n.Warm != (capacity.WarmTargets{}) {
 		out.Networking = &resolvedNetworking{PrefixDelegation: n.PrefixDelegation, CustomNetworking: n.CustomNetworking,
-			SecurityGroupsForPods: n.SecurityGroupsForPods, ReservedENIs: int64(n.ReservedENIs)}
+			SecurityGroupsForPods: n.SecurityGroupsForPods, ReservedENIs: int64(n.ReservedENIs),
+			WarmENITarget: toInt64Ptr(n.Warm.ENI), WarmIPTarget: toInt64Ptr(n.Warm.IP),
+			MinimumIPTarget: toInt64Ptr(n.Warm.MinimumIP), WarmPrefixTarget: toInt64Ptr(n.Warm.Prefix)}
 	}
 	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || len(k.ClusterDNS) > 0 || len(k.SystemReserved) > 0 ||
 		len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {

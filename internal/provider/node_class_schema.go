@@ -227,6 +227,10 @@ func nodeClassSchema() schema.Schema {
 					},
 					"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot on types that can carry one (not t3 or Xen types, per the VPC resource controller's table)."),
 					"reserved_enis":            optInt("Karpenter's `RESERVED_ENIS` setting for the cluster (excluded from its max-pods math)."),
+					"warm_eni_target":          optInt(warmTargetAttributes()["warm_eni_target"]),
+					"warm_ip_target":           optInt(warmTargetAttributes()["warm_ip_target"]),
+					"minimum_ip_target":        optInt(warmTargetAttributes()["minimum_ip_target"]),
+					"warm_prefix_target":       optInt(warmTargetAttributes()["warm_prefix_target"]),
 				},
 			},
 			"kubelet": schema.SingleNestedAttribute{

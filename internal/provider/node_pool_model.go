@@ -234,6 +234,8 @@ func planClass(rc resolvedClass) launchplan.Class {
 	if n := rc.Networking; n != nil {
 		c.CNI.PrefixDelegation, c.CNI.CustomNetworking = n.PrefixDelegation, n.CustomNetworking
 		c.CNI.SecurityGroupsForPods, c.CNI.ReservedENIs = n.SecurityGroupsForPods, int(n.ReservedENIs)
+		c.CNI.Warm = capacity.WarmTargets{ENI: derefInt(n.WarmENITarget), IP: derefInt(n.WarmIPTarget),
+			MinimumIP: derefInt(n.MinimumIPTarget), Prefix: derefInt(n.WarmPrefixTarget)}
 	}
 	if k := rc.Kubelet; k != nil {
 		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
