@@ -436,13 +436,18 @@ func TestConvertInstanceType(t *testing.T) {
 // testdata (written by cmd/gen-eni-max-pods, whose header names the upstream version).
 const eniMaxPodsPath = "../capacity/testdata/eni-max-pods.tsv"
 
-// knownDataDrift are types for which LocalStack's instance-type data disagrees with the data
-// the eni-max-pods.txt snapshot was generated from: LocalStack reports two network cards (8+7
-// and 12+12 ENIs), the table was generated when EC2 reported one card with all 15 / 24 ENIs
-// (Karpenter's and the VPC resource controller's limits tables say the same). Karpenter counts
-// the default card only, so on this data it computes the smaller number; that is the engine
-// being right about different input, not a formula mismatch. The test checks the explanation
-// holds for each entry and fails if an entry stops disagreeing.
+// knownDataDrift are types whose network cards differ between the sources, so LocalStack's data
+// and the eni-max-pods.txt snapshot disagree on them. LocalStack reports two cards (8+7 ENIs on
+// the i7ie, 12+12 on the i8ge), and so does the VPC CNI's table from its v1.23.1 on (pkg/vpc,
+// checked in internal/vpccnioracle). One card with all 15 / 24 ENIs: the eni-max-pods.txt
+// snapshot (EKS AMI, file of 2026-02-27), the VPC resource controller's limits as Karpenter
+// generates them (internal/catalog/testdata/vpc-limits.tsv, 2026-03-20) and the CNI's table up
+// to at least 2026-08-20. The CNI regenerates its table from EC2's DescribeInstanceTypes, so its
+// newer answer suggests EC2 now reports two cards and the repository's tables predate the
+// change. Karpenter counts the default card only, so on two cards it computes the smaller number
+// (394 / 590 pods, not 737 / 1178); that is the engine being right about different input, not a
+// formula mismatch. The test checks the explanation holds for each entry and fails if an entry
+// stops disagreeing.
 var knownDataDrift = map[string]bool{
 	"i7ie.48xlarge": true, "i7ie.metal-48xl": true,
 	"i8ge.48xlarge": true, "i8ge.metal-48xl": true,
