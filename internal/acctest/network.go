@@ -46,6 +46,9 @@ type NetworkSpec struct {
 	ExtraSubnetTags map[int]map[string]string
 	// ExtraSecurityGroupTags are added to security group i (0 nodes, 1 control).
 	ExtraSecurityGroupTags map[int]map[string]string
+	// NoNodeToNode leaves out the rule each group has by default, all traffic from itself (what
+	// a cluster's node group has, and what the default node-to-node check looks for).
+	NoNodeToNode bool
 }
 
 // NewNetwork creates the fixture and removes it when the test ends.
@@ -125,6 +128,13 @@ func CreateNetwork(ctx context.Context, c *ec2.Client, id string, spec NetworkSp
 			return n, fmt.Errorf("CreateSecurityGroup %s: %w", name, err)
 		}
 		n.SecurityGroups = append(n.SecurityGroups, SecurityGroup{ID: aws.ToString(out.GroupId), Name: name, Tags: tags})
+		if !spec.NoNodeToNode {
+			if _, err := c.AuthorizeSecurityGroupIngress(ctx, &ec2.AuthorizeSecurityGroupIngressInput{
+				GroupId: out.GroupId, IpPermissions: []ec2types.IpPermission{Permission("-1", 0, 0, aws.ToString(out.GroupId))},
+			}); err != nil {
+				return n, fmt.Errorf("AuthorizeSecurityGroupIngress %s: %w", name, err)
+			}
+		}
 	}
 	return n, nil
 }

@@ -73,7 +73,7 @@ func TestAccNodeClass_connectivitySelfReference(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true})
 	nodes, cp := n.SecurityGroups[0].ID, n.SecurityGroups[1].ID
 	acctest.AuthorizeIngress(t, nodes,
 		acctest.Permission("-1", 0, 0, nodes),
@@ -114,7 +114,7 @@ func TestAccNodeClass_connectivityFindings(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true})
 	nodes, cp := n.SecurityGroups[0].ID, n.SecurityGroups[1].ID
 	block := func(checks string) string {
 		return connectivityClass(cluster, n, fmt.Sprintf(`{
@@ -204,7 +204,7 @@ func TestAccNodeClass_connectivityEgressAndCIDR(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true})
 	nodes, cp := n.SecurityGroups[0].ID, n.SecurityGroups[1].ID
 	vpcCIDR := netip.MustParsePrefix(n.Subnets[0].CIDR)
 	vpcCIDR = netip.PrefixFrom(vpcCIDR.Addr(), 16).Masked() // the fixture's VPC is the /16 around its subnets
@@ -267,7 +267,7 @@ func TestAccNodeClass_connectivityCallsAndErrors(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true})
 	cp := n.SecurityGroups[1].ID
 	rec := &callRecorder{}
 	ruleCalls := func(want func(int) bool, what string) resource.TestCheckFunc {
@@ -280,15 +280,27 @@ func TestAccNodeClass_connectivityCallsAndErrors(t *testing.T) {
 	}
 	zero := func(c int) bool { return c == 0 }
 	nullReport := []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), knownvalue.Null())}
+	nodeToNodeOnly := []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), report(
+		reportEntry("node_to_node", n.SecurityGroups[0].ID, false, nodeToNodeRequired(n.SecurityGroups[0].ID), "closed: ")))}
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(rec),
 		Steps: []resource.TestStep{
-			{Config: connectivityClass(cluster, n, ""), Check: ruleCalls(zero, "0 without connectivity"), ConfigStateChecks: nullReport},
+			{
+				// Off from the start: no rule is read.
+				Config:            connectivityClass(cluster, n, `{ checks = "off" }`),
+				Check:             ruleCalls(zero, `0 with checks = "off"`),
+				ConfigStateChecks: nullReport,
+			},
+			{
+				// Without the block node to node runs by default (a warning here: the group has no such rule).
+				Config:            connectivityClass(cluster, n, ""),
+				Check:             ruleCalls(func(c int) bool { return c > 0 }, "some without connectivity"),
+				ConfigStateChecks: nodeToNodeOnly,
+			},
 			{
 				Config:            connectivityClass(cluster, n, fmt.Sprintf(`{ control_plane_security_group_ids = [%q], checks = "off" }`, cp)),
-				Check:             ruleCalls(zero, `0 with checks = "off"`),
 				ConfigStateChecks: nullReport,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate), // the connectivity input changed
@@ -335,8 +347,8 @@ func TestAccNodeClass_connectivityCallsAndErrors(t *testing.T) {
 				ExpectError: regexp.MustCompile(`(?s)connectivity.checks.*` + words(`value must be one of`)),
 			},
 			{
-				// Removing the block drops the report (and the destroy at the end needs a valid config).
-				Config: connectivityClass(cluster, n, ""),
+				// Turning the checks off drops the report (and the destroy at the end needs a valid config).
+				Config: connectivityClass(cluster, n, `{ checks = "off" }`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), knownvalue.Null()),
@@ -351,7 +363,7 @@ func TestAccNodeClass_connectivityUnknownInputs(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true})
 	cfg := providerConfig(cluster) + fmt.Sprintf(`
 resource "terraform_data" "cp" {
   input = %q
@@ -381,12 +393,13 @@ resource "karpenter_node_class" "plain" {
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("connectivity_report")),
-				// Unknown inputs but no connectivity block: the report is already known to be null.
-				plancheck.ExpectKnownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report"), knownvalue.Null()),
+				// Unknown inputs and no connectivity block: node to node runs by default, once the
+				// selectors are known.
+				plancheck.ExpectUnknownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report")),
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), knownvalue.ListSizeExact(4)),
-				statecheck.ExpectKnownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report"), knownvalue.Null()),
+				statecheck.ExpectKnownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report"), knownvalue.ListSizeExact(1)),
 			},
 		}},
 	})
@@ -511,14 +524,15 @@ func pathOf(d diag.Diagnostic) path.Path {
 
 func TestConnectivityReportOffAndUnset(t *testing.T) {
 	f := &connFake{groups: map[string]string{"sg-cp": "vpc-1"}}
-	for name, c := range map[string]*connectivityModel{
-		"unset": nil,
-		"off":   {ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(checksOff)},
-	} {
-		v, diags := runConnectivity(t, f, c)
-		if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.ruleCalls != 0 {
-			t.Errorf("%s: report %v, diags %v, rule calls %d; want null, none, 0", name, v, diags, f.ruleCalls)
-		}
+	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(checksOff)})
+	if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.ruleCalls != 0 {
+		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.ruleCalls)
+	}
+	// Unset: node to node runs, as a warning on the node groups' selector terms.
+	v, diags = runConnectivity(t, f, nil)
+	if len(v.Elements()) != 1 || diags.HasError() || len(diags) != 1 || f.ruleCalls != 1 ||
+		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != connectivitySummaries[connectivity.CheckNodeToNode] {
+		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.ruleCalls)
 	}
 }
 
@@ -540,6 +554,12 @@ func TestConnectivityReportAPIError(t *testing.T) {
 	v, diags := runConnectivity(t, f, &connectivityModel{Checks: types.StringValue(checksWarn)})
 	if !diags.HasError() || !v.IsNull() || !strings.Contains(diags[0].Detail(), "ec2:DescribeSecurityGroupRules") {
 		t.Errorf("report %v, diags %v", v, diags)
+	}
+	// Checks nobody asked for do not fail the plan: a warning that says how to turn them off.
+	v, diags = runConnectivity(t, f, nil)
+	if diags.HasError() || len(diags) != 1 || !v.IsNull() || diags[0].Summary() != "Security-group checks skipped" ||
+		!strings.Contains(diags[0].Detail(), `connectivity = { checks = "off" }`) {
+		t.Errorf("unset: report %v, diags %v", v, diags)
 	}
 }
 

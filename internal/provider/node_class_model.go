@@ -92,9 +92,11 @@ type connectivityModel struct {
 }
 
 // mode is the checks setting, warn when not (yet) defaulted.
+// mode is the checks setting; an unset block runs the checks as warnings (node_to_node only:
+// no control-plane groups are named).
 func (c *connectivityModel) mode() string {
 	if c == nil {
-		return checksOff
+		return checksWarn
 	}
 	if c.Checks.IsNull() || c.Checks.IsUnknown() || c.Checks.ValueString() == "" {
 		return checksWarn
@@ -104,6 +106,9 @@ func (c *connectivityModel) mode() string {
 
 // controlPlaneTerms merges the ids and the selector terms into one list of terms (ids first).
 func (c *connectivityModel) controlPlaneTerms() []discovery.SecurityGroupTerm {
+	if c == nil {
+		return nil
+	}
 	var terms []discovery.SecurityGroupTerm
 	for _, id := range c.ControlPlaneSecurityGroupIDs {
 		terms = append(terms, discovery.SecurityGroupTerm{ID: id})

@@ -112,8 +112,9 @@ func connectivityAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "Provider-only (not in the manifest): check at plan time that the resolved security groups let the nodes work " +
-			"in the cluster, on the rules read with `ec2:DescribeSecurityGroupRules` (only when this block is set and `checks` is not " +
-			"`off`). Karpenter attaches every resolved group to every node, so a rule on any of them counts. A failed check is a warning " +
+			"in the cluster, on the rules read with `ec2:DescribeSecurityGroupRules`. The checks run unless `checks = \"off\"`: without " +
+			"this block `node_to_node` runs as a warning (and rules it cannot read are a warning too). Karpenter attaches every resolved " +
+			"group to every node, so a rule on any of them counts. A failed check is a warning " +
 			"(an error with `checks = \"error\"`) that names the group, the missing rule and the fix: on `security_group_selector_terms` " +
 			"for `node_to_node`, on `connectivity` for the control-plane checks. IPv6 rules and prefix lists are not evaluated; without " +
 			"control-plane groups only `node_to_node` runs. The outcome is `connectivity_report`, computed at every plan: rules changed " +

@@ -98,9 +98,9 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
 	if !knownBesides(req.Config.Raw, lateClassAttrs...) {
 		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
-		var c types.Object
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity"), &c)...)
-		if c.IsNull() { // nothing to check: the report stays null, as it will be once the config is known
+		var checks types.String
+		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity").AtName("checks"), &checks)...)
+		if checks.ValueString() == checksOff { // nothing to check: the report stays null, as it will be once the config is known
 			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
 		}
 		return
@@ -242,10 +242,11 @@ func (a amiResult) report(diags *diag.Diagnostics) bool {
 	return !diags.HasError()
 }
 
-// connectivityReport runs the connectivity checks when `connectivity` is set and not off: it
-// resolves the control-plane groups, reads the rules of the node groups (the only extra API
-// calls, and only in that case), reports failed checks as warnings or errors and returns the
-// report value.
+// connectivityReport runs the connectivity checks unless `checks` is off: it resolves the
+// control-plane groups, reads the rules of the node groups (the only extra API calls), reports
+// failed checks as warnings or errors and returns the report value. Without a `connectivity`
+// block only node_to_node runs, and rules it cannot read (no ec2:DescribeSecurityGroupRules)
+// are a warning, not an error: the user did not ask for the checks.
 func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectivityModel, res nodeclass.Resolved, diags *diag.Diagnostics) types.List {
 	null := types.ListNull(connectivityCheckType)
 	mode := c.mode()
@@ -290,8 +291,13 @@ func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectiv
 	nodeGroups := res.SecurityGroupIDs()
 	rules, err := api.FindSecurityGroupRules(ctx, nodeGroups)
 	if err != nil {
-		diags.AddAttributeError(base, "Cannot read the security group rules for the connectivity checks",
-			err.Error()+"\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity.checks = \"off\" to plan without them.")
+		const hint = "\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity = { checks = \"off\" } to plan without them."
+		if c == nil {
+			diags.AddAttributeWarning(path.Root("security_group_selector_terms"), "Security-group checks skipped",
+				"the node-to-node check runs by default and could not read the rules of the node security groups: "+err.Error()+hint)
+			return null
+		}
+		diags.AddAttributeError(base, "Cannot read the security group rules for the connectivity checks", err.Error()+hint)
 		return null
 	}
 	subnets := make([]string, len(res.Subnets))

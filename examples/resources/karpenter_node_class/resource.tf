@@ -29,7 +29,8 @@ resource "karpenter_node_class" "efa" {
 }
 
 # Connectivity checks at plan time: the class's security groups must let nodes talk to each
-# other, and to and from the EKS control plane (tcp 443 and 10250). Failed checks are warnings
+# other (checked on every class unless checks = "off"), and to and from the EKS control plane
+# (tcp 443 and 10250, checked when its groups are given). Failed checks are warnings
 # (checks = "error" fails the plan); rules changed outside Terraform show up in the next plan.
 resource "karpenter_node_class" "checked" {
   name               = "checked"
