@@ -261,7 +261,10 @@ func (b *builder) offeredElsewhere(reqs []requirements.Requirement, opts catalog
 			named = true
 		}
 	}
-	if !named {
+	// Types named one by one, or the EFA-capable types of an EFA class (scarce, and offered in
+	// few zones), are worth naming when the class's zones miss them; so is any type when none is
+	// left in those zones.
+	if !named && !b.in.Class.EFA && len(kept) > 0 {
 		return nil
 	}
 	in := map[string]bool{}
@@ -275,11 +278,21 @@ func (b *builder) offeredElsewhere(reqs []requirements.Requirement, opts catalog
 	}
 	var out []string
 	for _, t := range all.Types {
-		if !in[t.Type.Name] && len(t.Zones) > 0 {
-			out = append(out, fmt.Sprintf("%s (offered in %s)", t.Type.Name, strings.Join(t.Zones, ", ")))
+		if in[t.Type.Name] || len(t.Zones) == 0 || (b.in.Class.EFA && !t.Type.EFASupported) {
+			continue
 		}
+		out = append(out, fmt.Sprintf("%s (offered in %s)", t.Type.Name, strings.Join(t.Zones, ", ")))
 	}
 	return out
+}
+
+// someOf joins up to five items and counts the rest.
+func someOf(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, "; ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], "; "), len(items)-shown)
 }
 
 // fallbackWarning reports the eligible types on which prefix delegation cannot work (Xen): the
@@ -536,17 +549,22 @@ func (b *builder) eligibleTypes() []*eligible {
 	if len(res.Types) == 0 {
 		if len(elsewhere) > 0 {
 			b.fail(pathRequirements, "the instance types the requirements match are not offered in the pool's zones %s: %s; add subnets in "+
-				"those zones to the node class, or choose types offered in its zones", strings.Join(b.zoneNames(), ", "), strings.Join(elsewhere, "; "))
+				"those zones to the node class, or choose types offered in its zones", strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
 			return nil
 		}
 		b.fail(pathRequirements, "no instance type in the catalog (%d types) matches the requirements in the pool's zones %s",
 			b.in.Catalog.Len(), strings.Join(b.zoneNames(), ", "))
 		return nil
 	}
+	// Reported once: a warning when other types remain, else part of the error below.
+	notInZones := ""
 	if len(elsewhere) > 0 {
-		b.warn(SummaryNotInZones, pathRequirements, "%d instance type(s) the requirements name are not offered in the pool's zones %s and are "+
-			"left out: %s; add subnets in those zones to the node class to launch them", len(elsewhere), strings.Join(b.zoneNames(), ", "),
-			strings.Join(elsewhere, "; "))
+		what := "the requirements name"
+		if b.in.Class.EFA {
+			what = "with EFA the requirements match"
+		}
+		notInZones = fmt.Sprintf("%d instance type(s) %s are not offered in the pool's zones %s: %s; add subnets in those zones to "+
+			"the node class to launch them", len(elsewhere), what, strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
 	}
 
 	var dropped [dropReasons][]string
@@ -621,9 +639,15 @@ func (b *builder) eligibleTypes() []*eligible {
 		if len(res.Types) == 1 {
 			verb = "matches"
 		}
+		if notInZones != "" {
+			summary = append(summary, notInZones)
+		}
 		b.fail(pathRequirements, "%s %s the requirements but none can be launched: %s",
 			pluralTypes(len(res.Types)), verb, strings.Join(summary, "; "))
 		return nil
+	}
+	if notInZones != "" {
+		b.warn(SummaryNotInZones, pathRequirements, "%s", notInZones)
 	}
 
 	sort.Slice(out, func(i, j int) bool {

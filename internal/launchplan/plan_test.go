@@ -826,3 +826,42 @@ func TestTypesNotOfferedInThePoolsZones(t *testing.T) {
 		t.Errorf("m5.large: warnings = %v", plan.Warnings)
 	}
 }
+
+// An EFA class whose requirements match types by family, not by name: the EFA-capable types its
+// zones miss are named with their zones, as a warning while other types remain, and inside the
+// error when none can be launched (there the non-EFA types were dropped). Said once each time.
+func TestEFATypesNotOfferedInThePoolsZones(t *testing.T) {
+	p5 := p548XLarge()
+	p5.Zones = []string{zoneA, zoneB}
+	in := baseInput()
+	in.Catalog = catalog.New([]catalog.InstanceType{m5Large(), c5n18XLarge(), p5})
+	in.Class.EFA = true
+	in.Class.Subnets = []Subnet{{ID: "subnet-c1", Zone: zoneC, ZoneID: "usw2-az3", AvailableIPs: 4000}}
+	in.Requirements = []requirements.Requirement{req(requirements.LabelInstanceFamily, requirements.OpIn, "c5n", "p5")}
+	plan := mustBuild(t, in)
+	if !hasProblem(plan.Warnings, "template.requirements", "1 instance type(s) with EFA the requirements match are not offered in the pool's zones us-west-2c",
+		"p5.48xlarge (offered in us-west-2a, us-west-2b)") || countSummary(plan.Warnings, SummaryNotInZones) != 1 {
+		t.Errorf("warnings = %v", plan.Warnings)
+	}
+	in.Requirements = []requirements.Requirement{req(requirements.LabelInstanceFamily, requirements.OpIn, "m5", "p5")}
+	_, errs := Build(in)
+	if len(errs) != 1 || !hasProblem(errs, "template.requirements", "none can be launched", "without EFA support",
+		"with EFA the requirements match are not offered in the pool's zones us-west-2c: p5.48xlarge (offered in us-west-2a, us-west-2b)") {
+		t.Errorf("errors = %v", errs)
+	}
+	// Without EFA the unnamed types of other zones are not listed: m5.large is launched.
+	in.Class.EFA = false
+	if plan := mustBuild(t, in); hasSummary(plan.Warnings, SummaryNotInZones) {
+		t.Errorf("no EFA: warnings = %v", plan.Warnings)
+	}
+}
+
+func countSummary(ps []Problem, summary string) int {
+	n := 0
+	for _, p := range ps {
+		if p.Summary == summary {
+			n++
+		}
+	}
+	return n
+}

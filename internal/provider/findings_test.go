@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -281,4 +282,126 @@ data "karpenter_pod_capacity" "m5" {
 				"  kubelet_max_pods = 20\n  warm_ip_target = 5\n  minimum_ip_target = 10", 23, [3]int64{10, 5, 2}),
 		},
 	})
+}
+
+// An EFA class whose pool matches types by family: the EFA-capable types its zones miss are named
+// with the zones that offer them, as a warning while other types remain and inside the error when
+// none is left (the family's non-EFA types dropped). Before, they were dropped without a word.
+func TestAccFindings_efaTypesNotOfferedInTheClassZones(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	zoneC := n.Subnets[2].Zone
+	inZone, elsewhere, first, offered := efaFamilies(t, zoneC)
+	classBody := fmt.Sprintf("  subnet_selector_terms = [{ id = %q }]\n  efa = true", n.Subnets[2].ID)
+	pool := func(families ...string) string {
+		return poolConfig(cluster, classBody, fmt.Sprintf(`
+  template = {
+    requirements = [
+      { key = "karpenter.k8s.aws/instance-family", operator = "In", values = %s },
+      { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+    ]
+  }`, hclList(families)))
+	}
+	got := planWarnings(t, pool(inZone, elsewhere))
+	wantWarning(t, got, "Instance types not offered in the pool's zones", "template.requirements",
+		"with EFA the requirements match are not offered in the pool's zones "+zoneC, fmt.Sprintf("%s (offered in %s)", first, offered))
+	// Terraform plans twice in a test step; each plan says it once.
+	if w := got["Instance types not offered in the pool's zones"]; len(slices.Compact(slices.Clone(w))) != 1 {
+		t.Errorf("the finding is not said once: %v", w)
+	}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{{Config: pool(elsewhere, "m5"), PlanOnly: true,
+			ExpectError: capWordsRE(fmt.Sprintf("not offered in the pool's zones %s: %s (offered in %s)", zoneC, first, offered))}},
+	})
+}
+
+// efaFamilies finds, in the emulator's x86 EFA types, a family whose EFA types are all offered in
+// zone, and one whose EFA types (five at most) are offered only elsewhere, with the first of
+// those and its zones.
+func efaFamilies(t *testing.T, zone string) (inZone, elsewhere, first, offered string) {
+	t.Helper()
+	ctx := context.Background()
+	c := acctest.EC2(t)
+	zones := map[string][]string{}
+	op := ec2.NewDescribeInstanceTypeOfferingsPaginator(c, &ec2.DescribeInstanceTypeOfferingsInput{LocationType: ec2types.LocationTypeAvailabilityZone})
+	for op.HasMorePages() {
+		page, err := op.NextPage(ctx)
+		if err != nil {
+			t.Fatalf("DescribeInstanceTypeOfferings: %v", err)
+		}
+		for _, o := range page.InstanceTypeOfferings {
+			zones[string(o.InstanceType)] = append(zones[string(o.InstanceType)], aws.ToString(o.Location))
+		}
+	}
+	byFamily := map[string][]string{}
+	tp := ec2.NewDescribeInstanceTypesPaginator(c, &ec2.DescribeInstanceTypesInput{Filters: []ec2types.Filter{
+		{Name: aws.String("network-info.efa-supported"), Values: []string{"true"}},
+		{Name: aws.String("processor-info.supported-architecture"), Values: []string{"x86_64"}},
+	}})
+	for tp.HasMorePages() {
+		page, err := tp.NextPage(ctx)
+		if err != nil {
+			t.Fatalf("DescribeInstanceTypes: %v", err)
+		}
+		for _, it := range page.InstanceTypes {
+			name := string(it.InstanceType)
+			if len(zones[name]) > 0 && !strings.Contains(name, "metal") {
+				fam, _, _ := strings.Cut(name, ".")
+				byFamily[fam] = append(byFamily[fam], name)
+			}
+		}
+	}
+	for _, fam := range slices.Sorted(maps.Keys(byFamily)) {
+		names := byFamily[fam]
+		var in int
+		for _, nm := range names {
+			if slices.Contains(zones[nm], zone) {
+				in++
+			}
+		}
+		switch {
+		case in == len(names) && inZone == "":
+			inZone = fam
+		case in == 0 && len(names) <= 5 && elsewhere == "":
+			slices.Sort(names)
+			zs := slices.Sorted(slices.Values(zones[names[0]]))
+			elsewhere, first, offered = fam, names[0], strings.Join(zs, ", ")
+		}
+	}
+	if inZone == "" || elsewhere == "" {
+		t.Fatalf("the emulator's x86 EFA families do not split on %s (all in it: %q, none in it: %q)", zone, inZone, elsewhere)
+	}
+	return inZone, elsewhere, first, offered
+}
+
+func hclList(items []string) string {
+	quoted := make([]string, len(items))
+	for i, s := range items {
+		quoted[i] = fmt.Sprintf("%q", s)
+	}
+	return "[" + strings.Join(quoted, ", ") + "]"
+}
+
+// A class written as the tutorial writes it, with no connectivity block, on a node group that does
+// not admit its own traffic: the node-to-node check runs by default and says so. Before, checks
+// ran only when the block was set.
+func TestAccFindings_nodeToNodeCheckedByDefault(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	disc := map[string]string{"karpenter.sh/discovery": cluster}
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{
+		ExtraSubnetTags:        map[int]map[string]string{0: disc, 1: disc, 2: disc},
+		ExtraSecurityGroupTags: map[int]map[string]string{0: disc},
+		NoNodeToNode:           true,
+	})
+	got := planWarnings(t, nodeClassConfig(cluster, ""))
+	wantWarning(t, got, "Nodes cannot reach each other", "security_group_selector_terms", n.SecurityGroups[0].ID)
+	if off := planWarnings(t, nodeClassConfig(cluster, `  connectivity = { checks = "off" }`)); len(off["Nodes cannot reach each other"]) != 0 {
+		t.Errorf("checks off still warns: %v", off)
+	}
 }
