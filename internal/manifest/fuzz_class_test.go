@@ -78,6 +78,7 @@ func FuzzRenderEC2NodeClass(f *testing.F) {
 		if again, _ := RenderEC2NodeClass(nc); again != out {
 			t.Fatalf("render is not deterministic:\n%s\n---\n%s", out, again)
 		}
+		recordSeed(out)
 
 		// Typed decode: the values equal the input.
 		var doc ec2NodeClassDoc

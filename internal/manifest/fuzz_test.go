@@ -72,6 +72,7 @@ func FuzzRenderNodePool(f *testing.F) {
 		if again, _ := RenderNodePool(np); again != out {
 			t.Fatalf("render is not deterministic:\n%s\n---\n%s", out, again)
 		}
+		recordSeed(out)
 
 		// Typed decode: the values equal the input.
 		var doc nodePoolDoc

@@ -9,6 +9,7 @@ import (
 // admitted fails the test unless the API server's validation (Admit) accepts yamlDoc.
 func admitted(t *testing.T, yamlDoc string) {
 	t.Helper()
+	recordManifest(yamlDoc)
 	violations, err := Admit(yamlDoc)
 	if err != nil {
 		t.Fatalf("%v\n--- document ---\n%s", err, yamlDoc)
@@ -22,6 +23,7 @@ func admitted(t *testing.T, yamlDoc string) {
 // document is accepted.
 func refused(t *testing.T, yamlDoc string) error {
 	t.Helper()
+	recordManifest(yamlDoc)
 	violations, err := Admit(yamlDoc)
 	if err != nil {
 		t.Fatalf("%v\n--- document ---\n%s", err, yamlDoc)

@@ -151,6 +151,7 @@ func mustRenderEC2NodeClass(t testing.TB, nc EC2NodeClass) string {
 	if err != nil {
 		t.Fatalf("RenderEC2NodeClass: %v", err)
 	}
+	recordManifest(out)
 	return out
 }
 
@@ -160,6 +161,7 @@ func mustRenderNodePool(t testing.TB, np NodePool) string {
 	if err != nil {
 		t.Fatalf("RenderNodePool: %v", err)
 	}
+	recordManifest(out)
 	return out
 }
 
