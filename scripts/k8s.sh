@@ -456,7 +456,8 @@ status() {
   return "$rc"
 }
 
-# env prints the variables the tests read, for eval.
+# env prints, for eval, the variables the composition tests read, KUBECONFIG, and the matching
+# kubectl.
 env_() {
   printf 'export KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
   printf 'export KARPENTER_TEST_KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
