@@ -37,7 +37,9 @@ var crdFiles embed.FS
 // API server does on create.
 type CRD struct {
 	Group, Version, Kind string
-	KarpenterVersion     string
+	// Scope is the CRD's scope: Cluster or Namespaced.
+	Scope            string
+	KarpenterVersion string
 	// Schema is the version's openAPIV3Schema (descriptions removed).
 	Schema *apiextensionsv1.JSONSchemaProps
 
@@ -54,6 +56,7 @@ type generatedFile struct {
 	Group   string                           `json:"group"`
 	Version string                           `json:"version"`
 	Kind    string                           `json:"kind"`
+	Scope   string                           `json:"scope"`
 	Schema  *apiextensionsv1.JSONSchemaProps `json:"openAPIV3Schema"`
 }
 
@@ -104,7 +107,7 @@ func compileCRD(raw []byte) (*CRD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CRD{Group: f.Group, Version: f.Version, Kind: f.Kind, KarpenterVersion: f.Source.KarpenterVersion, Schema: f.Schema,
+	return &CRD{Group: f.Group, Version: f.Version, Kind: f.Kind, Scope: f.Scope, KarpenterVersion: f.Source.KarpenterVersion, Schema: f.Schema,
 		structural: s, validator: v, cel: cel.NewValidator(s, true, celconfig.PerCallLimit)}, nil
 }
 

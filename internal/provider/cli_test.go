@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -15,10 +16,15 @@ var (
 	cliProviderErr  error
 )
 
+// providerOverride is another provider for cliConfig's dev overrides: its source address and
+// the directory that holds its binary.
+type providerOverride struct{ source, dir string }
+
 // cliConfig builds the provider once per test process and writes a Terraform CLI config whose
-// dev override points at it, for tests that run the terraform CLI themselves (what a person sees
-// is its text output, which the testing framework does not expose).
-func cliConfig(t *testing.T) string {
+// dev override points at it (and at the other providers given), for tests that run the
+// terraform CLI themselves (what a person sees is its text output, which the testing framework
+// does not expose).
+func cliConfig(t *testing.T, others ...providerOverride) string {
 	t.Helper()
 	cliProviderOnce.Do(func() {
 		root, err := filepath.Abs(filepath.Join("..", ".."))
@@ -45,7 +51,11 @@ func cliConfig(t *testing.T) string {
 		t.Fatal(cliProviderErr)
 	}
 	rc := filepath.Join(t.TempDir(), "terraformrc")
-	body := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/nodeplane/karpenter\" = %q\n  }\n  direct {}\n}\n", cliProviderDir)
+	var overrides strings.Builder
+	for _, o := range append([]providerOverride{{"registry.terraform.io/nodeplane/karpenter", cliProviderDir}}, others...) {
+		fmt.Fprintf(&overrides, "    %q = %q\n", o.source, o.dir)
+	}
+	body := "provider_installation {\n  dev_overrides {\n" + overrides.String() + "  }\n  direct {}\n}\n"
 	if err := os.WriteFile(rc, []byte(body), 0o600); err != nil {
 		t.Fatal(err)
 	}

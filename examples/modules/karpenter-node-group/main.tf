@@ -99,6 +99,11 @@ output "node_class_manifest" {
   value       = karpenter_node_class.this.manifest
 }
 
+output "node_class_manifest_object" {
+  description = "The EC2NodeClass as an object, for kubernetes_manifest's manifest as is: while the role is known only after apply, only spec.role is unknown in it."
+  value       = karpenter_node_class.this.manifest_object
+}
+
 output "node_pool_manifests" {
   description = "NodePool YAML per pool (pools with a manifest: static pools have none)."
   value       = { for k, p in karpenter_node_pool.this : k => p.manifest if p.manifest != null }

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// The rendered CRDs carry the names the API server and kubernetes_manifest look the kinds up
+// by, the embedded schema, and nothing a client does not set.
+func TestRender(t *testing.T) {
+	out, err := render()
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(out), "\n---\n")
+	if len(docs) != 2 {
+		t.Fatalf("want 2 documents, got %d:\n%s", len(docs), out)
+	}
+	want := []struct{ name, plural, singular, kind, listKind, group string }{
+		{"ec2nodeclasses.karpenter.k8s.aws", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", "EC2NodeClassList", "karpenter.k8s.aws"},
+		{"nodepools.karpenter.sh", "nodepools", "nodepool", "NodePool", "NodePoolList", "karpenter.sh"},
+	}
+	for i, d := range docs {
+		if strings.Contains(d, "status:\n  acceptedNames") || strings.Contains(d, "creationTimestamp") {
+			t.Errorf("%s: carries server-set fields:\n%.300s", want[i].name, d)
+		}
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict([]byte(d), &crd); err != nil {
+			t.Fatalf("document %d: %v", i, err)
+		}
+		w, n := want[i], crd.Spec.Names
+		if crd.Name != w.name || n.Plural != w.plural || n.Singular != w.singular || n.Kind != w.kind || n.ListKind != w.listKind || crd.Spec.Group != w.group {
+			t.Errorf("document %d: name %q, names %+v, group %q; want %+v", i, crd.Name, n, crd.Spec.Group, w)
+		}
+		if crd.Kind != "CustomResourceDefinition" || crd.APIVersion != "apiextensions.k8s.io/v1" || crd.Spec.Scope != apiextensionsv1.ClusterScoped {
+			t.Errorf("%s: %s %s, scope %s", w.name, crd.APIVersion, crd.Kind, crd.Spec.Scope)
+		}
+		if len(crd.Spec.Versions) != 1 {
+			t.Fatalf("%s: %d versions", w.name, len(crd.Spec.Versions))
+		}
+		v := crd.Spec.Versions[0]
+		if v.Name != "v1" || !v.Served || !v.Storage || v.Subresources == nil || v.Subresources.Status == nil {
+			t.Errorf("%s: version %s served %v storage %v subresources %+v", w.name, v.Name, v.Served, v.Storage, v.Subresources)
+		}
+		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || v.Schema.OpenAPIV3Schema.Properties["spec"].Type != "object" {
+			t.Errorf("%s: no spec in the schema", w.name)
+		}
+	}
+}

@@ -1,0 +1,478 @@
+#!/usr/bin/env bash
+# A real Kubernetes API server on 127.0.0.1 for the composition tests and for trying manifests by
+# hand: etcd and kube-apiserver v1.34.4, built from the pinned wrapper modules in tools/k8s/, with
+# Karpenter's CRDs (the provider's own embedded copy, via cmd/k8s-crds) installed. No controllers,
+# scheduler or nodes: enough for kubernetes_manifest, server-side apply and CRD validation.
+#   scripts/k8s.sh up|down|status|build|env
+# Binaries, certificates, the kubeconfig, etcd's data and the logs live in .k8s/ (git-ignored).
+# Ports: K8S_API_PORT (16443), K8S_ETCD_PORT (23790), K8S_ETCD_PEER_PORT (23800); K8S_WORKDIR
+# moves .k8s/.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WORK="${K8S_WORKDIR:-$ROOT/.k8s}"
+BIN="$WORK/bin"
+PKI="$WORK/pki"
+API_PORT="${K8S_API_PORT:-16443}"
+ETCD_PORT="${K8S_ETCD_PORT:-23790}"
+ETCD_PEER_PORT="${K8S_ETCD_PEER_PORT:-23800}"
+API_URL="https://127.0.0.1:${API_PORT}"
+ETCD_URL="http://127.0.0.1:${ETCD_PORT}"
+KUBECONFIG_FILE="$WORK/kubeconfig"
+KUBE_VERSION="v1.34.4"
+TOOLS="$ROOT/tools/k8s"
+
+say() { printf '==> %s\n' "$*" >&2; }
+
+# --- building -------------------------------------------------------------------------------
+
+# kube-apiserver and kubectl report this version only when it is linked in (kubectl cannot parse
+# the default).
+kube_ldflags() {
+  local p f out="-s -w"
+  for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
+    for f in "gitVersion=${KUBE_VERSION}" "gitMajor=1" "gitMinor=34"; do
+      out="$out -X $p.$f"
+    done
+  done
+  printf '%s' "$out"
+}
+
+# build NAME WRAPPER PACKAGE LDFLAGS builds PACKAGE of the wrapper module tools/k8s/WRAPPER into
+# $BIN/NAME, unless the binary there was built from the same go.mod, go.sum, flags and Go.
+build_one() {
+  local name="$1" dir="$TOOLS/$2" pkg="$3" ldflags="$4"
+  local out="$BIN/$name" stamp="$BIN/.$name.stamp" want t0
+  want="$( (cat "$dir/go.mod" "$dir/go.sum"; printf '%s %s\n' "$pkg" "$ldflags"; go version) | sha256sum | cut -d' ' -f1)"
+  if [ -x "$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
+  say "building $name from tools/k8s/$2 ($pkg; minutes the first time)"
+  t0=$SECONDS
+  mkdir -p "$BIN"
+  # The wrapper's go.sum pins everything: -mod=readonly fails instead of resolving anew.
+  (cd "$dir" && GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" \
+    go build -trimpath -ldflags "$ldflags" -o "$out.tmp" "$pkg")
+  mv -f "$out.tmp" "$out"
+  printf '%s\n' "$want" >"$stamp"
+  say "built $name in $((SECONDS - t0))s"
+}
+
+build() {
+  build_one etcd etcd go.etcd.io/etcd/server/v3 "-s -w"
+  build_one kube-apiserver apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(kube_ldflags)"
+  build_one kubectl apiserver k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)"
+  build_one terraform-provider-kubernetes kubernetes-provider github.com/hashicorp/terraform-provider-kubernetes "-s -w"
+}
+
+# --- certificates and credentials -------------------------------------------------------------
+
+# pki writes, once, a CA, the API server's serving certificate (127.0.0.1 and localhost), the
+# service-account key pair and a static admin token (group system:masters).
+pki() {
+  mkdir -p "$PKI"
+  chmod 700 "$PKI"
+  if [ -s "$PKI/ca.crt" ] && [ -s "$PKI/apiserver.crt" ] && [ -s "$PKI/sa.pub" ] && [ -s "$PKI/tokens.csv" ]; then
+    return 0
+  fi
+  say "writing certificates and the admin token into $PKI"
+  (
+    cd "$PKI"
+    umask 077
+    openssl req -x509 -newkey rsa:2048 -nodes -sha256 -days 3650 -subj "/CN=karpenter-test-ca" \
+      -keyout ca.key -out ca.crt 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -sha256 -subj "/CN=kube-apiserver" \
+      -keyout apiserver.key -out apiserver.csr 2>/dev/null
+    printf '%s\n' "subjectAltName=IP:127.0.0.1,DNS:localhost" "keyUsage=critical,digitalSignature,keyEncipherment" \
+      "extendedKeyUsage=serverAuth" "basicConstraints=critical,CA:FALSE" >apiserver.ext
+    openssl x509 -req -in apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -sha256 -days 3650 \
+      -extfile apiserver.ext -out apiserver.crt 2>/dev/null
+    openssl genrsa -out sa.key 2048 2>/dev/null
+    openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+    printf '%s,admin,admin,"system:masters"\n' "$(openssl rand -hex 24)" >tokens.csv
+    rm -f apiserver.csr apiserver.ext ca.srl
+  )
+}
+
+token() { cut -d, -f1 "$PKI/tokens.csv"; }
+
+kubeconfig() {
+  local ca
+  ca="$(base64 -w0 <"$PKI/ca.crt")"
+  (
+    umask 077
+    cat >"$KUBECONFIG_FILE.tmp" <<EOF
+apiVersion: v1
+kind: Config
+clusters:
+- name: karpenter-test
+  cluster:
+    server: ${API_URL}
+    certificate-authority-data: ${ca}
+users:
+- name: admin
+  user:
+    token: $(token)
+contexts:
+- name: karpenter-test
+  context:
+    cluster: karpenter-test
+    user: admin
+current-context: karpenter-test
+EOF
+  )
+  mv -f "$KUBECONFIG_FILE.tmp" "$KUBECONFIG_FILE"
+}
+
+kubectl_() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+
+# --- processes and listeners ----------------------------------------------------------------
+
+pidfile() { printf '%s/%s.pid' "$WORK" "$1"; }
+
+# alive PID: the process exists and is not a zombie.
+alive() {
+  [ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 1
+  local state
+  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)"
+  [ "$state" != "Z" ]
+}
+
+# pid_of NAME prints the pid of the NAME (etcd, kube-apiserver) this directory started, if it
+# still runs that binary.
+pid_of() {
+  local f pid exe
+  f="$(pidfile "$1")"
+  [ -f "$f" ] || return 1
+  pid="$(cat "$f")"
+  alive "$pid" || return 1
+  exe="$(readlink "/proc/$pid/exe" 2>/dev/null || true)"
+  case "$exe" in "$BIN/$1" | "$BIN/$1 (deleted)") ;; *) return 1 ;; esac
+  printf '%s' "$pid"
+}
+
+# stale PID: the process runs a binary that has since been rebuilt.
+stale() { case "$(readlink "/proc/$1/exe" 2>/dev/null)" in *" (deleted)") return 0 ;; esac; return 1; }
+
+# pid_listens PID prints the local address of every listening TCP socket of PID, one a line, as
+# ss prints them (127.0.0.1:16443, [::]:2380); without ss it matches the process's socket inodes
+# against /proc/net/tcp and /proc/net/tcp6.
+pid_listens() {
+  if command -v ss >/dev/null 2>&1; then
+    ss -Hltnp 2>/dev/null | grep -F "pid=$1," | awk '{print $4}' | sort -u
+    return 0
+  fi
+  local inodes
+  inodes="$(find "/proc/$1/fd" -maxdepth 1 -type l -printf '%l\n' 2>/dev/null | sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
+  [ -n "$inodes" ] || return 0
+  awk -v inodes=" $inodes" '
+    function byte(h) { return (index("0123456789ABCDEF", substr(h, 1, 1)) - 1) * 16 + index("0123456789ABCDEF", substr(h, 2, 1)) - 1 }
+    FNR == 1 || $4 != "0A" || index(inodes, " " $10 " ") == 0 { next }
+    { split(toupper($2), a, ":"); port = byte(substr(a[2], 1, 2)) * 256 + byte(substr(a[2], 3, 2)) }
+    length(a[1]) == 8 {
+      printf "%d.%d.%d.%d:%d\n", byte(substr(a[1], 7, 2)), byte(substr(a[1], 5, 2)), byte(substr(a[1], 3, 2)), byte(substr(a[1], 1, 2)), port
+      next
+    }
+    a[1] == "00000000000000000000000001000000" { print "[::1]:" port; next }
+    a[1] == "00000000000000000000000000000000" { print "[::]:" port; next }
+    { print "[" a[1] "]:" port }
+  ' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u
+}
+
+listen_line() {
+  local a
+  a="$(pid_listens "$1" | tr '\n' ' ')"
+  printf '%s' "${a% }"
+}
+
+# exposed PID succeeds when PID listens on anything but the loopback address.
+exposed() { pid_listens "$1" | grep -Evq '^(127\.0\.0\.1|\[::1\]|\[::ffff:127\.0\.0\.1\]):'; }
+
+# port_holders PORT names whatever listens on PORT (all addresses), with pid and directory when
+# ss can tell; empty when nothing does.
+port_holders() {
+  command -v ss >/dev/null 2>&1 || return 0
+  local line out=""
+  while read -r line; do
+    [ -n "$line" ] || continue
+    local pid addr
+    addr="$(awk '{print $4}' <<<"$line")"
+    pid="$(grep -o 'pid=[0-9]*' <<<"$line" | head -n1 | cut -d= -f2)"
+    out="${out:+$out, }$addr${pid:+ (pid $pid, $(readlink "/proc/$pid/exe" 2>/dev/null || echo '?'))}"
+  done < <(ss -Hltnp "sport = :$1" 2>/dev/null)
+  printf '%s' "$out"
+}
+
+require_free() {
+  local h
+  h="$(port_holders "$1")"
+  if [ -n "$h" ]; then
+    say "port $1 ($2) is already taken: $h; stop it or set $3"
+    exit 1
+  fi
+}
+
+# stop NAME stops the process this directory started for NAME, if it runs: TERM, then KILL
+# after 30 s, and waits until it is gone (the API server holds its port for a few seconds while
+# it shuts down).
+stop() {
+  local name="$1" f pid i
+  f="$(pidfile "$name")"
+  if ! pid="$(pid_of "$name")"; then
+    rm -f "$f"
+    return 0
+  fi
+  kill "$pid" 2>/dev/null || true
+  for i in $(seq 1 60); do
+    alive "$pid" || break
+    sleep 0.5
+  done
+  if alive "$pid"; then
+    say "$name (pid $pid) did not stop within 30s: killing it"
+    kill -9 "$pid" 2>/dev/null || true
+    for i in $(seq 1 20); do
+      alive "$pid" || break
+      sleep 0.5
+    done
+  fi
+  if alive "$pid"; then
+    say "$name (pid $pid) is still running after SIGKILL"
+    exit 1
+  fi
+  rm -f "$f"
+  say "$name stopped (pid $pid)"
+}
+
+# --- etcd and kube-apiserver ----------------------------------------------------------------
+
+etcd_healthy() { curl -fsS --max-time 2 "$ETCD_URL/health" 2>/dev/null | grep -q '"health":"true"'; }
+
+api_healthy() {
+  [ -s "$PKI/tokens.csv" ] || return 1
+  [ "$(curl -fsS --max-time 3 --cacert "$PKI/ca.crt" -H "Authorization: Bearer $(token)" "$API_URL/readyz" 2>/dev/null)" = "ok" ]
+}
+
+api_version() {
+  curl -fsS --max-time 3 --cacert "$PKI/ca.crt" -H "Authorization: Bearer $(token)" "$API_URL/version" 2>/dev/null |
+    sed -n 's/.*"gitVersion": *"\([^"]*\)".*/\1/p'
+}
+
+# check_started NAME PID fails with the log's tail when PID died, and stops everything and fails
+# when it listens beyond 127.0.0.1.
+check_started() {
+  local name="$1" pid="$2"
+  if ! alive "$pid"; then
+    say "$name exited during start-up; last lines of $WORK/$name.log:"
+    tail -n 30 "$WORK/$name.log" >&2
+    down_all
+    exit 1
+  fi
+  if exposed "$pid"; then
+    say "$name listens beyond 127.0.0.1 ($(listen_line "$pid")): stopping everything"
+    down_all
+    exit 1
+  fi
+}
+
+start_etcd() {
+  mkdir -p "$WORK/etcd"
+  chmod 700 "$WORK/etcd"
+  say "starting etcd on $ETCD_URL (log: $WORK/etcd.log)"
+  # --unsafe-no-fsync: throwaway test data, and each write would otherwise wait for the disk.
+  (
+    cd "$WORK"
+    nohup "$BIN/etcd" --name karpenter-test --data-dir "$WORK/etcd" \
+      --listen-client-urls "$ETCD_URL" --advertise-client-urls "$ETCD_URL" \
+      --listen-peer-urls "http://127.0.0.1:${ETCD_PEER_PORT}" \
+      --initial-advertise-peer-urls "http://127.0.0.1:${ETCD_PEER_PORT}" \
+      --initial-cluster "karpenter-test=http://127.0.0.1:${ETCD_PEER_PORT}" \
+      --unsafe-no-fsync --log-level warn >"$WORK/etcd.log" 2>&1 &
+    echo $! >"$(pidfile etcd)"
+  )
+  local pid i
+  pid="$(cat "$(pidfile etcd)")"
+  for i in $(seq 1 60); do
+    etcd_healthy && break
+    alive "$pid" || break
+    sleep 0.5
+  done
+  check_started etcd "$pid"
+  etcd_healthy || {
+    say "etcd did not become healthy within 30s; see $WORK/etcd.log"
+    down_all
+    exit 1
+  }
+}
+
+start_apiserver() {
+  say "starting kube-apiserver ${KUBE_VERSION} on $API_URL (log: $WORK/kube-apiserver.log)"
+  local t0=$SECONDS
+  (
+    cd "$WORK"
+    nohup "$BIN/kube-apiserver" \
+      --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$API_PORT" \
+      --etcd-servers="$ETCD_URL" \
+      --cert-dir="$PKI" --tls-cert-file="$PKI/apiserver.crt" --tls-private-key-file="$PKI/apiserver.key" \
+      --client-ca-file="$PKI/ca.crt" --token-auth-file="$PKI/tokens.csv" --anonymous-auth=false \
+      --authorization-mode=RBAC \
+      --service-cluster-ip-range=10.0.0.0/24 \
+      --service-account-issuer=https://kubernetes.default.svc \
+      --service-account-key-file="$PKI/sa.pub" --service-account-signing-key-file="$PKI/sa.key" \
+      --disable-admission-plugins=ServiceAccount \
+      --profiling=false >"$WORK/kube-apiserver.log" 2>&1 &
+    echo $! >"$(pidfile kube-apiserver)"
+  )
+  local pid i
+  pid="$(cat "$(pidfile kube-apiserver)")"
+  for i in $(seq 1 120); do
+    api_healthy && break
+    alive "$pid" || break
+    sleep 0.5
+  done
+  check_started kube-apiserver "$pid"
+  api_healthy || {
+    say "kube-apiserver did not become ready within 60s; see $WORK/kube-apiserver.log"
+    down_all
+    exit 1
+  }
+  say "kube-apiserver ready after $((SECONDS - t0))s"
+}
+
+# crds applies Karpenter's CRDs (cmd/k8s-crds) by server-side apply when they differ from the
+# last applied copy or are not established, and waits until they are.
+crds() {
+  local want="$WORK/crds.yaml" new="$WORK/crds.yaml.new"
+  (cd "$ROOT" && go run ./cmd/k8s-crds) >"$new"
+  if cmp -s "$new" "$want" && kubectl_ wait --for condition=Established --timeout=1s -f "$want" >/dev/null 2>&1; then
+    rm -f "$new"
+    say "Karpenter CRDs installed and unchanged"
+    return 0
+  fi
+  kubectl_ apply --server-side --force-conflicts --field-manager=k8s.sh -f "$new" >&2
+  kubectl_ wait --for condition=Established --timeout=60s -f "$new" >&2
+  mv -f "$new" "$want"
+}
+
+up() {
+  mkdir -p "$WORK"
+  build
+  pki
+  local epid apid
+  epid="$(pid_of etcd || true)"
+  apid="$(pid_of kube-apiserver || true)"
+  # A binary rebuilt since it started: restart it on the new one.
+  if [ -n "$apid" ] && stale "$apid"; then
+    say "kube-apiserver was rebuilt: restarting it"
+    stop kube-apiserver
+    apid=""
+  fi
+  if [ -n "$epid" ] && stale "$epid"; then
+    say "etcd was rebuilt: restarting it"
+    [ -z "$apid" ] || stop kube-apiserver
+    stop etcd
+    epid="" apid=""
+  fi
+  if [ -n "$epid" ] && [ -n "$apid" ] && api_healthy; then
+    say "kube-apiserver already up at $API_URL ($(api_version), pid $apid), listening on $(listen_line "$apid")"
+  else
+    if [ -z "$epid" ] || ! etcd_healthy; then
+      [ -z "$apid" ] || stop kube-apiserver
+      [ -z "$epid" ] || stop etcd
+      # Check every port before starting anything, so that a taken one leaves nothing behind.
+      require_free "$ETCD_PORT" "etcd clients" K8S_ETCD_PORT
+      require_free "$ETCD_PEER_PORT" "etcd peers" K8S_ETCD_PEER_PORT
+      require_free "$API_PORT" "kube-apiserver" K8S_API_PORT
+      start_etcd
+      apid=""
+    fi
+    if [ -n "$apid" ]; then # running but not ready: give it the start-up time, then restart it
+      for _ in $(seq 1 60); do
+        api_healthy && break
+        sleep 0.5
+      done
+      api_healthy || { stop kube-apiserver; apid=""; }
+    fi
+    if [ -z "$apid" ]; then
+      require_free "$API_PORT" "kube-apiserver" K8S_API_PORT
+      start_apiserver
+    fi
+    epid="$(pid_of etcd)"
+    apid="$(pid_of kube-apiserver)"
+  fi
+  check_started etcd "$epid"
+  check_started kube-apiserver "$apid"
+  kubeconfig
+  crds
+  say "etcd listening on $(listen_line "$epid"); kube-apiserver on $(listen_line "$apid")"
+  say "kubeconfig: $KUBECONFIG_FILE (kubectl: $BIN/kubectl)"
+}
+
+down_all() {
+  stop kube-apiserver
+  stop etcd
+}
+
+down() {
+  local any=""
+  if pid_of kube-apiserver >/dev/null || pid_of etcd >/dev/null; then any=1; fi
+  down_all
+  [ -n "$any" ] || say "no etcd or kube-apiserver started from $WORK is running"
+  local p h
+  for p in "$API_PORT" "$ETCD_PORT" "$ETCD_PEER_PORT"; do
+    h="$(port_holders "$p")"
+    [ -z "$h" ] || say "port $p is held by a process started elsewhere ($h): not stopped"
+  done
+}
+
+# status fails unless both run, kube-apiserver is ready, and neither listens beyond 127.0.0.1.
+status() {
+  local rc=0 pid
+  if pid="$(pid_of etcd)" && etcd_healthy; then
+    if exposed "$pid"; then
+      echo "etcd up (pid $pid) but EXPOSED: listening on $(listen_line "$pid"); restart it with: make k8s-down k8s-up"
+      rc=1
+    else
+      echo "etcd up at $ETCD_URL (pid $pid), listening on $(listen_line "$pid")"
+    fi
+  else
+    echo "etcd down at $ETCD_URL (start it with: make k8s-up)"
+    rc=1
+  fi
+  if pid="$(pid_of kube-apiserver)" && api_healthy; then
+    if exposed "$pid"; then
+      echo "kube-apiserver up (pid $pid) but EXPOSED: listening on $(listen_line "$pid"); restart it with: make k8s-down k8s-up"
+      rc=1
+    else
+      echo "kube-apiserver up at $API_URL ($(api_version), pid $pid), listening on $(listen_line "$pid"); kubeconfig $KUBECONFIG_FILE"
+    fi
+    if [ -f "$WORK/crds.yaml" ] && kubectl_ wait --for condition=Established --timeout=1s -f "$WORK/crds.yaml" >/dev/null 2>&1; then
+      echo "Karpenter CRDs established: $(kubectl_ get -f "$WORK/crds.yaml" -o name | sed 's|.*/||' | paste -sd' ')"
+    else
+      echo "Karpenter CRDs not installed (run: make k8s-up)"
+      rc=1
+    fi
+  else
+    echo "kube-apiserver down at $API_URL (start it with: make k8s-up)"
+    rc=1
+  fi
+  return "$rc"
+}
+
+# env prints, for eval, the variables the composition tests read, KUBECONFIG, and the matching
+# kubectl.
+env_() {
+  printf 'export KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
+  printf 'export KARPENTER_TEST_KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
+  printf 'export KARPENTER_TEST_KUBERNETES_PROVIDER_DIR=%q\n' "$BIN"
+  printf 'export KARPENTER_TEST_KUBECTL=%q\n' "$BIN/kubectl"
+}
+
+case "${1:-}" in
+up) up ;;
+down) down ;;
+status) status ;;
+build) build ;;
+env) env_ ;;
+*)
+  echo "usage: $0 up|down|status|build|env" >&2
+  exit 2
+  ;;
+esac
