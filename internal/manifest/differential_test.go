@@ -1,10 +1,6 @@
 package manifest
 
 import (
-	"bytes"
-	"crypto/tls"
-	"crypto/x509"
-	"encoding/base64"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -16,9 +12,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"sigs.k8s.io/yaml"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 )
 
 // The differential check: every manifest this package's tests render or judge is also sent to a
@@ -69,12 +66,7 @@ func TestMain(m *testing.M) {
 
 // differential compares Admit's verdict with the API server's on every recorded document.
 func differential() error {
-	path := os.Getenv("KARPENTER_TEST_KUBECONFIG")
-	if path == "" {
-		return fmt.Errorf("KARPENTER_TEST_KUBECONFIG is not set: start the API server with make k8s-up and run make testacc " +
-			"(or eval \"$(scripts/k8s.sh env)\")")
-	}
-	api, err := newAPIServer(path)
+	api, err := kubetest.FromEnv()
 	if err != nil {
 		return err
 	}
@@ -90,7 +82,7 @@ func differential() error {
 
 // compareVerdicts sends each document to the API server and compares its verdict with Admit's;
 // a disagreement names the fields each side objected to.
-func compareVerdicts(docs []string, api *apiServer) error {
+func compareVerdicts(docs []string, api *kubetest.API) error {
 	var disagreements []string
 	accepted, refused := 0, 0
 	for i, doc := range docs {
@@ -98,7 +90,7 @@ func compareVerdicts(docs []string, api *apiServer) error {
 		if err != nil {
 			return fmt.Errorf("manifest %d: Admit: %v\n%s", i, err, doc)
 		}
-		server, err := api.dryRun(doc)
+		server, err := dryRun(api, doc)
 		if err != nil {
 			return fmt.Errorf("manifest %d: %v\n%s", i, err, doc)
 		}
@@ -118,54 +110,11 @@ func compareVerdicts(docs []string, api *apiServer) error {
 		}
 	}
 	fmt.Printf("differential check: %d manifests (%d accepted, %d refused by the plan-time validator), %d disagreements with %s\n",
-		len(docs), accepted, refused, len(disagreements), api.server)
+		len(docs), accepted, refused, len(disagreements), api.Server)
 	if len(disagreements) > 0 {
 		return fmt.Errorf("%d disagreements:\n%s", len(disagreements), strings.Join(disagreements, "\n\n"))
 	}
 	return nil
-}
-
-type apiServer struct {
-	server string
-	token  string
-	client *http.Client
-}
-
-// newAPIServer reads the server, its CA and the bearer token from a kubeconfig's first cluster
-// and user (the form make k8s-up writes).
-func newAPIServer(path string) (*apiServer, error) {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("reading the kubeconfig: %w", err)
-	}
-	var kc struct {
-		Clusters []struct {
-			Cluster struct {
-				Server string `json:"server"`
-				CAData string `json:"certificate-authority-data"`
-			} `json:"cluster"`
-		} `json:"clusters"`
-		Users []struct {
-			User struct {
-				Token string `json:"token"`
-			} `json:"user"`
-		} `json:"users"`
-	}
-	if err := yaml.Unmarshal(raw, &kc); err != nil || len(kc.Clusters) == 0 || len(kc.Users) == 0 {
-		return nil, fmt.Errorf("kubeconfig %s: no cluster or user (%v)", path, err)
-	}
-	ca, err := base64.StdEncoding.DecodeString(kc.Clusters[0].Cluster.CAData)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: certificate-authority-data: %w", path, err)
-	}
-	pool := x509.NewCertPool()
-	if !pool.AppendCertsFromPEM(ca) {
-		return nil, fmt.Errorf("kubeconfig %s: no CA certificate", path)
-	}
-	return &apiServer{
-		server: kc.Clusters[0].Cluster.Server, token: kc.Users[0].User.Token,
-		client: &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}},
-	}, nil
 }
 
 type serverVerdict struct {
@@ -176,7 +125,7 @@ type serverVerdict struct {
 // dryRun creates doc on the API server with dryRun=All and strict field validation (kubectl's
 // default): 201 is an acceptance, 422 (Invalid) or 400 (strict decoding: an unknown or duplicate
 // field) a refusal; anything else is a failure of the check itself.
-func (a *apiServer) dryRun(doc string) (serverVerdict, error) {
+func dryRun(api *kubetest.API, doc string) (serverVerdict, error) {
 	body, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
 		return serverVerdict{}, fmt.Errorf("YAML to JSON: %w", err)
@@ -192,20 +141,12 @@ func (a *apiServer) dryRun(doc string) (serverVerdict, error) {
 	if resource == "" {
 		return serverVerdict{}, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
 	}
-	url := fmt.Sprintf("%s/apis/%s/%s?dryRun=All&fieldValidation=Strict", a.server, head.APIVersion, resource)
-	req, err := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-	if err != nil {
-		return serverVerdict{}, err
-	}
-	req.Header.Set("Authorization", "Bearer "+a.token)
-	req.Header.Set("Content-Type", "application/json")
-	resp, err := a.client.Do(req)
+	code, out, err := api.Do(http.MethodPost, fmt.Sprintf("/apis/%s/%s?dryRun=All&fieldValidation=Strict", head.APIVersion, resource),
+		"application/json", body)
 	if err != nil {
 		return serverVerdict{}, fmt.Errorf("dry run: %w", err)
 	}
-	defer resp.Body.Close()
-	out, _ := io.ReadAll(resp.Body)
-	switch resp.StatusCode {
+	switch code {
 	case http.StatusCreated, http.StatusOK:
 		return serverVerdict{accepted: true}, nil
 	case http.StatusUnprocessableEntity, http.StatusBadRequest: // Invalid, or a strict-decoding refusal (unknown field)
@@ -228,7 +169,7 @@ func (a *apiServer) dryRun(doc string) (serverVerdict, error) {
 		}
 		return v, nil
 	}
-	return serverVerdict{}, fmt.Errorf("dry run answered %s: %s", resp.Status, out)
+	return serverVerdict{}, fmt.Errorf("dry run answered %d: %s", code, out)
 }
 
 // TestDifferentialCorpusRecords keeps the recording honest: a rendered document lands in the
@@ -270,7 +211,7 @@ func TestCompareVerdictsFindsDisagreements(t *testing.T) {
 		_, _ = io.WriteString(w, `{"kind":"Status","details":{"causes":[{"field":"spec.template","message":"refused by the fake"}]}}`)
 	}))
 	defer srv.Close()
-	api := &apiServer{server: srv.URL, client: srv.Client()}
+	api := kubetest.New(srv.URL, "", srv.Client())
 	err := compareVerdicts([]string{valid, invalid}, api)
 	if err == nil || !strings.Contains(err.Error(), "2 disagreements") || !strings.Contains(err.Error(), "spec.template: refused by the fake") ||
 		!strings.Contains(err.Error(), "spec.weight") {

@@ -1,13 +1,9 @@
 package provider
 
 import (
-	"bytes"
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -17,28 +13,19 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 )
 
 // The composition tests hand the provider's manifests to the real hashicorp/kubernetes provider
 // (kubernetes_manifest) against a real API server with Karpenter's CRDs: `make k8s-up` starts
 // one on 127.0.0.1 and builds the provider; `make testacc` passes both here.
-const (
-	envKubeconfig            = "KARPENTER_TEST_KUBECONFIG"
-	envKubernetesProviderDir = "KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"
-)
 
-// kubeAPI is the test API server, as the kubeconfig names it.
+// kubeAPI is the test API server and the directory of the kubernetes provider built for it.
 type kubeAPI struct {
-	kubeconfig  string
+	*kubetest.API
 	providerDir string
-	server      string
-	token       string
-	client      *http.Client
 }
 
 var (
@@ -62,100 +49,18 @@ func kubeEnv(t *testing.T) *kubeAPI {
 }
 
 func loadKubeAPI() (*kubeAPI, error) {
-	const fix = "start the local API server with `make k8s-up` and export what `scripts/k8s.sh env` prints (make testacc does both)"
-	path, dir := os.Getenv(envKubeconfig), os.Getenv(envKubernetesProviderDir)
-	if path == "" || dir == "" {
-		return nil, fmt.Errorf("%s and %s must be set for the composition tests: %s", envKubeconfig, envKubernetesProviderDir, fix)
+	dir := os.Getenv(kubetest.EnvKubernetesProviderDir)
+	if dir == "" {
+		return nil, fmt.Errorf("%s must be set for the composition tests: %s", kubetest.EnvKubernetesProviderDir, kubetest.Fix)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "terraform-provider-kubernetes")); err != nil {
-		return nil, fmt.Errorf("no kubernetes provider in %s=%s (%v): %s", envKubernetesProviderDir, dir, err, fix)
+		return nil, fmt.Errorf("no kubernetes provider in %s=%s (%v): %s", kubetest.EnvKubernetesProviderDir, dir, err, kubetest.Fix)
 	}
-	raw, err := os.ReadFile(path)
+	api, err := kubetest.FromEnv()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v: %s", envKubeconfig, err, fix)
+		return nil, err
 	}
-	var cfg struct {
-		CurrentContext string `json:"current-context"`
-		Contexts       []struct {
-			Name    string `json:"name"`
-			Context struct {
-				Cluster string `json:"cluster"`
-				User    string `json:"user"`
-			} `json:"context"`
-		} `json:"contexts"`
-		Clusters []struct {
-			Name    string `json:"name"`
-			Cluster struct {
-				Server string `json:"server"`
-				CA     []byte `json:"certificate-authority-data"`
-			} `json:"cluster"`
-		} `json:"clusters"`
-		Users []struct {
-			Name string `json:"name"`
-			User struct {
-				Token string `json:"token"`
-			} `json:"user"`
-		} `json:"users"`
-	}
-	if err := yaml.Unmarshal(raw, &cfg); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	k := &kubeAPI{kubeconfig: path, providerDir: dir}
-	var pool *x509.CertPool
-	for _, c := range cfg.Contexts {
-		if c.Name != cfg.CurrentContext {
-			continue
-		}
-		for _, cl := range cfg.Clusters {
-			if cl.Name == c.Context.Cluster {
-				k.server = cl.Cluster.Server
-				pool = x509.NewCertPool()
-				pool.AppendCertsFromPEM(cl.Cluster.CA)
-			}
-		}
-		for _, u := range cfg.Users {
-			if u.Name == c.Context.User {
-				k.token = u.User.Token
-			}
-		}
-	}
-	if k.server == "" || k.token == "" {
-		return nil, fmt.Errorf("%s: no server and token in its current context %q", path, cfg.CurrentContext)
-	}
-	k.client = &http.Client{Timeout: 20 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
-	for _, c := range []struct{ path, what string }{
-		{"/readyz", "no ready Kubernetes API server"},
-		{"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ec2nodeclasses.karpenter.k8s.aws", "no EC2NodeClass CRD"},
-		{"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/nodepools.karpenter.sh", "no NodePool CRD"},
-	} {
-		code, body, err := k.do(http.MethodGet, c.path, "", nil)
-		if err == nil && code != http.StatusOK {
-			err = fmt.Errorf("GET %s: %d %s", c.path, code, bytes.TrimSpace(body))
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s at %s (%v): %s", c.what, k.server, err, fix)
-		}
-	}
-	return k, nil
-}
-
-func (k *kubeAPI) do(method, path, contentType string, body []byte) (int, []byte, error) {
-	req, err := http.NewRequest(method, k.server+path, bytes.NewReader(body))
-	if err != nil {
-		return 0, nil, err
-	}
-	req.Header.Set("Authorization", "Bearer "+k.token)
-	req.Header.Set("Accept", "application/json")
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
-	}
-	resp, err := k.client.Do(req)
-	if err != nil {
-		return 0, nil, err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	return resp.StatusCode, b, err
+	return &kubeAPI{API: api, providerDir: dir}, nil
 }
 
 // Where the API server keeps the two kinds (both cluster-scoped).
@@ -165,7 +70,7 @@ func poolPath(name string) string  { return "/apis/karpenter.sh/v1/nodepools/" +
 // get returns the object at path, or nil when the API server has none.
 func (k *kubeAPI) get(t *testing.T, path string) map[string]any {
 	t.Helper()
-	code, body, err := k.do(http.MethodGet, path, "", nil)
+	code, body, err := k.Do(http.MethodGet, path, "", nil)
 	if err != nil {
 		t.Fatalf("GET %s: %v", path, err)
 	}
@@ -186,7 +91,7 @@ func (k *kubeAPI) get(t *testing.T, path string) map[string]any {
 // manager than Terraform's.
 func (k *kubeAPI) mergePatch(t *testing.T, path, patch string) {
 	t.Helper()
-	code, body, err := k.do(http.MethodPatch, path+"?fieldManager=composition-test", "application/merge-patch+json", []byte(patch))
+	code, body, err := k.Do(http.MethodPatch, path+"?fieldManager=composition-test", "application/merge-patch+json", []byte(patch))
 	if err != nil || code != http.StatusOK {
 		t.Fatalf("PATCH %s: %d %s %v", path, code, body, err)
 	}
@@ -201,7 +106,7 @@ func (k *kubeAPI) removeLeftovers(t *testing.T, paths ...string) {
 			continue
 		}
 		t.Errorf("%s is still on the API server after destroy", p)
-		if code, body, err := k.do(http.MethodDelete, p, "", nil); err != nil || (code != http.StatusOK && code != http.StatusAccepted) {
+		if code, body, err := k.Do(http.MethodDelete, p, "", nil); err != nil || (code != http.StatusOK && code != http.StatusAccepted) {
 			t.Logf("DELETE %s: %d %s %v", p, code, body, err)
 		}
 	}
@@ -268,7 +173,7 @@ func newTFDir(t *testing.T, k *kubeAPI, cluster string) *tfDir {
 provider "kubernetes" {
   config_path = %q
 }
-`, k.kubeconfig)
+`, k.Kubeconfig)
 	return d
 }
 

@@ -1,0 +1,148 @@
+// Package kubetest reaches the local Kubernetes API server that `make k8s-up` starts, for the
+// tests that compare with it or compose against it: the kubeconfig it writes, a client that
+// trusts its CA and sends its token, and a check that the server is ready with Karpenter's CRDs.
+// It imports neither Terraform nor the AWS SDK, so the pure packages' tests can use it.
+package kubetest
+
+import (
+	"bytes"
+	"crypto/tls"
+	"crypto/x509"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"time"
+
+	"sigs.k8s.io/yaml"
+)
+
+// Environment the test runs get from `scripts/k8s.sh env` (make testacc evaluates it).
+const (
+	EnvKubeconfig            = "KARPENTER_TEST_KUBECONFIG"
+	EnvKubernetesProviderDir = "KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"
+)
+
+// Fix is what to do when the API server is missing.
+const Fix = "start the local API server with `make k8s-up` and export what `scripts/k8s.sh env` prints (make testacc does both)"
+
+// API is one API server reached with a bearer token.
+type API struct {
+	Kubeconfig string
+	Server     string
+	token      string
+	client     *http.Client
+}
+
+// New is an API for server with token over client (tests with their own server).
+func New(server, token string, client *http.Client) *API {
+	return &API{Server: server, token: token, client: client}
+}
+
+// FromEnv loads the API server EnvKubeconfig names and checks it is ready with Karpenter's CRDs.
+func FromEnv() (*API, error) {
+	path := os.Getenv(EnvKubeconfig)
+	if path == "" {
+		return nil, fmt.Errorf("%s is not set: %s", EnvKubeconfig, Fix)
+	}
+	a, err := Load(path)
+	if err != nil {
+		return nil, err
+	}
+	return a, a.Ready()
+}
+
+// Load reads the server, CA and token of the kubeconfig's current context.
+func Load(path string) (*API, error) {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w: %s", EnvKubeconfig, err, Fix)
+	}
+	var cfg struct {
+		CurrentContext string `json:"current-context"`
+		Contexts       []struct {
+			Name    string `json:"name"`
+			Context struct {
+				Cluster string `json:"cluster"`
+				User    string `json:"user"`
+			} `json:"context"`
+		} `json:"contexts"`
+		Clusters []struct {
+			Name    string `json:"name"`
+			Cluster struct {
+				Server string `json:"server"`
+				CA     []byte `json:"certificate-authority-data"`
+			} `json:"cluster"`
+		} `json:"clusters"`
+		Users []struct {
+			Name string `json:"name"`
+			User struct {
+				Token string `json:"token"`
+			} `json:"user"`
+		} `json:"users"`
+	}
+	if err := yaml.Unmarshal(raw, &cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	a := &API{Kubeconfig: path}
+	pool := x509.NewCertPool()
+	for _, c := range cfg.Contexts {
+		if c.Name != cfg.CurrentContext {
+			continue
+		}
+		for _, cl := range cfg.Clusters {
+			if cl.Name == c.Context.Cluster {
+				a.Server = cl.Cluster.Server
+				pool.AppendCertsFromPEM(cl.Cluster.CA)
+			}
+		}
+		for _, u := range cfg.Users {
+			if u.Name == c.Context.User {
+				a.token = u.User.Token
+			}
+		}
+	}
+	if a.Server == "" || a.token == "" {
+		return nil, fmt.Errorf("%s: no server and token in its current context %q", path, cfg.CurrentContext)
+	}
+	a.client = &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}}}
+	return a, nil
+}
+
+// Ready fails unless the server answers /readyz and has both Karpenter CRDs.
+func (a *API) Ready() error {
+	for _, c := range []struct{ path, what string }{
+		{"/readyz", "no ready Kubernetes API server"},
+		{"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/ec2nodeclasses.karpenter.k8s.aws", "no EC2NodeClass CRD"},
+		{"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/nodepools.karpenter.sh", "no NodePool CRD"},
+	} {
+		code, body, err := a.Do(http.MethodGet, c.path, "", nil)
+		if err == nil && code != http.StatusOK {
+			err = fmt.Errorf("GET %s: %d %s", c.path, code, bytes.TrimSpace(body))
+		}
+		if err != nil {
+			return fmt.Errorf("%s at %s (%w): %s", c.what, a.Server, err, Fix)
+		}
+	}
+	return nil
+}
+
+// Do sends one request and returns the status code and body.
+func (a *API) Do(method, path, contentType string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequest(method, a.Server+path, bytes.NewReader(body))
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Authorization", "Bearer "+a.token)
+	req.Header.Set("Accept", "application/json")
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
