@@ -177,6 +177,31 @@ provider "kubernetes" {
 	return d
 }
 
+// exampleTFDir is a working directory holding a copy of examples/ (the example's module sources
+// are relative), set on the example named: the configuration a user applies, with its inputs in
+// terraform.tfvars.json (vars).
+func exampleTFDir(t *testing.T, k *kubeAPI, example string) *tfDir {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.CopyFS(filepath.Join(root, "examples"), os.DirFS(filepath.Join("..", "..", "examples"))); err != nil {
+		t.Fatal(err)
+	}
+	return &tfDir{t: t, dir: filepath.Join(root, "examples", example),
+		rc: cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", k.providerDir})}
+}
+
+// vars writes the example's inputs.
+func (d *tfDir) vars(v map[string]any) {
+	d.t.Helper()
+	b, err := json.Marshal(v)
+	if err == nil {
+		err = os.WriteFile(filepath.Join(d.dir, "terraform.tfvars.json"), b, 0o600)
+	}
+	if err != nil {
+		d.t.Fatal(err)
+	}
+}
+
 func (d *tfDir) write(body string) {
 	d.t.Helper()
 	if err := os.WriteFile(filepath.Join(d.dir, "main.tf"), []byte(d.provider+body), 0o600); err != nil {
@@ -276,23 +301,36 @@ func hclStrings(vals []string) string {
 	return "[" + strings.Join(q, ", ") + "]"
 }
 
-// TestAccComposition_module applies the example module's class and pool through
-// kubernetes_manifest to a real API server with Karpenter's CRDs: the objects carry the planned
-// spec, a changed requirement updates the NodePool in place, the next plan is empty, and destroy
-// removes both (the pool first).
-func TestAccComposition_module(t *testing.T) {
+// TestAccComposition_example applies examples/composition, the composing guide's example, as a
+// user would with terraform-aws-eks's outputs as inputs: the class and pool reach a real API
+// server with Karpenter's CRDs through kubernetes_manifest and carry the planned spec, a changed
+// requirement updates the NodePool in place, the next plan is empty, and destroy removes both
+// (the pool first).
+func TestAccComposition_example(t *testing.T) {
 	k := kubeEnv(t)
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 	name := acctest.RandomName("comp")
-	d := newTFDir(t, k, cluster)
+	d := exampleTFDir(t, k, "composition")
 	d.destroyOnCleanup(k, cluster, poolPath(name+"-general"), classPath(name))
+	inputs := func(categories ...string) map[string]any {
+		return map[string]any{
+			"cluster_name": cluster, "cluster_endpoint": testClusterEndpoint, "cluster_certificate_authority_data": testClusterCA,
+			"cluster_service_cidr": testServiceCIDR, "node_iam_role_name": "KarpenterNodeRole", "kubeconfig_path": k.Kubeconfig,
+			"name": name, "instance_categories": categories,
+		}
+	}
 
-	d.write(nodeGroupConfig(name, []string{"c", "m", "r"}, ""))
+	d.vars(inputs("c", "m", "r"))
 	d.run("get")
-	d.run("apply", "-auto-approve")
+	out := d.run("apply", "-auto-approve")
+	for _, obj := range []string{"ec2nodeclass.karpenter.k8s.aws/" + name, "nodepool.karpenter.sh/" + name + "-general"} {
+		if !strings.Contains(out, obj) {
+			t.Errorf("the objects output does not name %s:\n%s", obj, out)
+		}
+	}
 
 	class := k.get(t, classPath(name))
 	if class == nil {
@@ -326,8 +364,8 @@ func TestAccComposition_module(t *testing.T) {
 	}
 	uid := field(pool, "metadata", "uid")
 
-	d.write(nodeGroupConfig(name, []string{"c", "m"}, ""))
-	out := d.plan(2)
+	d.vars(inputs("c", "m"))
+	out = d.plan(2)
 	if !strings.Contains(out, `kubernetes_manifest.node_pool["general"] will be updated in-place`) {
 		t.Errorf("a changed requirement does not update the NodePool in place:\n%s", out)
 	}

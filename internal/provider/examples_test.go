@@ -19,7 +19,8 @@ func TestAccExamplesValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	cliConfig := cliConfig(t)
+	// examples/composition also uses the kubernetes provider: the one make k8s-up builds.
+	cliConfig := cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", kubeEnv(t).providerDir})
 	examples := filepath.Join(work, "examples")
 	if err := os.CopyFS(examples, os.DirFS(filepath.Join(root, "examples"))); err != nil {
 		t.Fatalf("copying examples: %v", err)
