@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # make demo: seed the tutorial VPC in LocalStack, build the provider, point Terraform at it through
-# a CLI config inside the project (never ~/.terraformrc), and apply examples/quickstart.
+# a CLI config inside the project (never ~/.terraformrc), apply examples/quickstart, then create its
+# Karpenter objects on the local Kubernetes API server (make k8s-up) with
+# examples/quickstart-kubernetes and list them with kubectl.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 DEMO="$ROOT/.demo"
@@ -19,10 +21,14 @@ say "seeding the tutorial VPC (cluster my-cluster, $AWS_REGION) in LocalStack"
 say "building the provider"
 (cd "$ROOT" && go build -trimpath -o "$DEMO/plugins/terraform-provider-karpenter" .)
 
+# The API server, its kubeconfig, kubectl and the hashicorp/kubernetes provider that make k8s-up built.
+eval "$("$ROOT/scripts/k8s.sh" env)"
+
 cat >"$DEMO/terraformrc" <<EOF
 provider_installation {
   dev_overrides {
     "registry.terraform.io/nodeplane/karpenter" = "$DEMO/plugins"
+    "registry.terraform.io/hashicorp/kubernetes" = "$KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"
   }
   direct {}
 }
@@ -32,11 +38,15 @@ export TF_IN_AUTOMATION=1
 
 # Work on a copy so state and lock files stay out of examples/. The state survives a rerun:
 # without it the next apply would meet the pools' own EC2 objects as another owner's.
-STATE="$DEMO/examples/quickstart/terraform.tfstate"
-if [ -f "$STATE" ]; then cp "$STATE" "$DEMO/quickstart.tfstate"; fi
+STATES=(quickstart quickstart-kubernetes)
+for ex in "${STATES[@]}"; do
+  if [ -f "$DEMO/examples/$ex/terraform.tfstate" ]; then cp "$DEMO/examples/$ex/terraform.tfstate" "$DEMO/$ex.tfstate"; fi
+done
 rm -rf "$DEMO/examples"
 cp -r "$ROOT/examples" "$DEMO/examples"
-if [ -f "$DEMO/quickstart.tfstate" ]; then cp "$DEMO/quickstart.tfstate" "$STATE"; fi
+for ex in "${STATES[@]}"; do
+  if [ -f "$DEMO/$ex.tfstate" ]; then cp "$DEMO/$ex.tfstate" "$DEMO/examples/$ex/terraform.tfstate"; fi
+done
 cd "$DEMO/examples/quickstart"
 
 say "terraform apply examples/quickstart ($("$TERRAFORM" version | head -n1))"
@@ -67,3 +77,16 @@ for name, doc in json.load(sys.stdin).items():
 ' "$DEMO/manifests"
 say "rendered manifests: $(ls "$DEMO/manifests" | wc -l) files in $DEMO/manifests"
 say "state: $DEMO/examples/quickstart (plan again: cd there and run $TERRAFORM plan with TF_CLI_CONFIG_FILE=$DEMO/terraformrc)"
+
+# The same objects on a Kubernetes API server: kubernetes_manifest validates them against Karpenter's
+# CRDs there, as a cluster would.
+cd "$DEMO/examples/quickstart-kubernetes"
+say "terraform apply examples/quickstart-kubernetes: the manifests to the API server at $(sed -n 's/^ *server: //p' "$KUBECONFIG" | head -n1)"
+if ! "$TERRAFORM" apply -auto-approve -input=false -no-color -compact-warnings -var "kubeconfig_path=$KUBECONFIG" >"$DEMO/apply-kubernetes.log" 2>&1; then
+  cat "$DEMO/apply-kubernetes.log"
+  exit 1
+fi
+grep -E '^(Apply complete|Error)' "$DEMO/apply-kubernetes.log" || true
+echo
+say "kubectl get ec2nodeclasses,nodepools"
+"$KARPENTER_TEST_KUBECTL" --kubeconfig "$KUBECONFIG" get ec2nodeclasses,nodepools

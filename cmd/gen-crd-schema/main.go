@@ -27,12 +27,15 @@ import (
 
 // Schema is one generated file; internal/manifest reads the same shape.
 type Schema struct {
-	Source  Source                           `json:"source"`
-	Group   string                           `json:"group"`
-	Version string                           `json:"version"`
-	Kind    string                           `json:"kind"`
-	Scope   string                           `json:"scope"`
-	Schema  *apiextensionsv1.JSONSchemaProps `json:"openAPIV3Schema"`
+	Source  Source `json:"source"`
+	Group   string `json:"group"`
+	Version string `json:"version"`
+	Kind    string `json:"kind"`
+	Scope   string `json:"scope"`
+	// PrinterColumns are the version's additionalPrinterColumns (what kubectl get shows), without
+	// descriptions.
+	PrinterColumns []apiextensionsv1.CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty"`
+	Schema         *apiextensionsv1.JSONSchemaProps                 `json:"openAPIV3Schema"`
 }
 
 // Source names where the schema came from.
@@ -90,6 +93,10 @@ func generate(path, karpenterVersion string) (string, []byte, error) {
 		Source: Source{File: filepath.Base(path), KarpenterVersion: karpenterVersion,
 			ControllerGen: crd.Annotations["controller-gen.kubebuilder.io/version"]},
 		Group: crd.Spec.Group, Version: version.Name, Kind: crd.Spec.Names.Kind, Scope: string(crd.Spec.Scope), Schema: schema,
+	}
+	for _, c := range version.AdditionalPrinterColumns {
+		c.Description = ""
+		doc.PrinterColumns = append(doc.PrinterColumns, c)
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)

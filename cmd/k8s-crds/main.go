@@ -103,11 +103,12 @@ func definition(c *manifest.CRD) (*apiextensionsv1.CustomResourceDefinition, err
 			},
 			Scope: apiextensionsv1.ResourceScope(c.Scope),
 			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{
-				Name:         c.Version,
-				Served:       true,
-				Storage:      true,
-				Schema:       &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: c.Schema},
-				Subresources: &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}},
+				Name:                     c.Version,
+				Served:                   true,
+				Storage:                  true,
+				Schema:                   &apiextensionsv1.CustomResourceValidation{OpenAPIV3Schema: c.Schema},
+				Subresources:             &apiextensionsv1.CustomResourceSubresources{Status: &apiextensionsv1.CustomResourceSubresourceStatus{}},
+				AdditionalPrinterColumns: c.PrinterColumns,
 			}},
 		},
 	}, nil

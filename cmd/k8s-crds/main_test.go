@@ -24,7 +24,7 @@ func TestRender(t *testing.T) {
 		{"nodepools.karpenter.sh", "nodepools", "nodepool", "NodePool", "NodePoolList", "karpenter.sh"},
 	}
 	for i, d := range docs {
-		if strings.Contains(d, "status:\n  acceptedNames") || strings.Contains(d, "creationTimestamp") {
+		if strings.Contains(d, "status:\n  acceptedNames") || strings.Contains(d, "\n  creationTimestamp:") {
 			t.Errorf("%s: carries server-set fields:\n%.300s", want[i].name, d)
 		}
 		var crd apiextensionsv1.CustomResourceDefinition
@@ -34,6 +34,9 @@ func TestRender(t *testing.T) {
 		w, n := want[i], crd.Spec.Names
 		if crd.Name != w.name || n.Plural != w.plural || n.Singular != w.singular || n.Kind != w.kind || n.ListKind != w.listKind || crd.Spec.Group != w.group {
 			t.Errorf("document %d: name %q, names %+v, group %q; want %+v", i, crd.Name, n, crd.Spec.Group, w)
+		}
+		if cols := crd.Spec.Versions[0].AdditionalPrinterColumns; len(cols) < 2 || cols[0].JSONPath == "" {
+			t.Errorf("%s: printer columns %+v, want Karpenter's", w.name, cols)
 		}
 		if crd.Kind != "CustomResourceDefinition" || crd.APIVersion != "apiextensions.k8s.io/v1" || crd.Spec.Scope != apiextensionsv1.ClusterScoped {
 			t.Errorf("%s: %s %s, scope %s", w.name, crd.APIVersion, crd.Kind, crd.Spec.Scope)
