@@ -149,7 +149,7 @@ func TestAccFindSecurityGroupRules(t *testing.T) {
 		t.Skip("acceptance test: set TF_ACC=1 and run LocalStack (make localstack-up)")
 	}
 	t.Parallel()
-	n := acctest.NewNetwork(t, acctest.NetworkSpec{})
+	n := acctest.NewNetwork(t, acctest.NetworkSpec{NoNodeToNode: true}) // the self rule is added below
 	nodes, cp := n.SecurityGroups[0].ID, n.SecurityGroups[1].ID
 	acctest.AuthorizeIngress(t, nodes,
 		acctest.Permission("-1", 0, 0, nodes),
