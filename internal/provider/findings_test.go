@@ -302,7 +302,7 @@ func TestAccFindings_efaTypesNotOfferedInTheClassZones(t *testing.T) {
       { key = "karpenter.k8s.aws/instance-family", operator = "In", values = %s },
       { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
     ]
-  }`, hclList(families)))
+  }`, hclStrings(families)))
 	}
 	got := planWarnings(t, pool(inZone, elsewhere))
 	wantWarning(t, got, "Instance types not offered in the pool's zones", "template.requirements",
@@ -376,14 +376,6 @@ func efaFamilies(t *testing.T, zone string) (inZone, elsewhere, first, offered s
 		t.Fatalf("the emulator's x86 EFA families do not split on %s (all in it: %q, none in it: %q)", zone, inZone, elsewhere)
 	}
 	return inZone, elsewhere, first, offered
-}
-
-func hclList(items []string) string {
-	quoted := make([]string, len(items))
-	for i, s := range items {
-		quoted[i] = fmt.Sprintf("%q", s)
-	}
-	return "[" + strings.Join(quoted, ", ") + "]"
 }
 
 // A class written as the tutorial writes it, with no connectivity block, on a node group that does
