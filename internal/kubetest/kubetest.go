@@ -8,10 +8,12 @@ import (
 	"bytes"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 
 	"sigs.k8s.io/yaml"
@@ -145,4 +147,92 @@ func (a *API) Do(method, path, contentType string, body []byte) (int, []byte, er
 	defer resp.Body.Close()
 	b, err := io.ReadAll(resp.Body)
 	return resp.StatusCode, b, err
+}
+
+// Judged is a manifest with the plan-time validator's verdict on it.
+type Judged struct {
+	Doc        string
+	Accepted   bool
+	Objections []string // the validator's violations, "field: message"
+}
+
+// DryRun creates doc (an EC2NodeClass or NodePool in YAML) on the API server with dryRun=All and
+// strict field validation, kubectl's default: 201 (or 409 AlreadyExists, which the API server
+// answers only after validating) is an acceptance, 422 (Invalid) or 400 (strict decoding: an
+// unknown or duplicate field) a refusal with its causes; anything else is an error.
+func (a *API) DryRun(doc string) (accepted bool, causes []string, err error) {
+	body, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		return false, nil, fmt.Errorf("YAML to JSON: %w", err)
+	}
+	var head struct {
+		APIVersion string `json:"apiVersion"`
+		Kind       string `json:"kind"`
+	}
+	if err := json.Unmarshal(body, &head); err != nil {
+		return false, nil, err
+	}
+	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools"}[head.Kind]
+	if resource == "" {
+		return false, nil, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
+	}
+	code, out, err := a.Do(http.MethodPost, fmt.Sprintf("/apis/%s/%s?dryRun=All&fieldValidation=Strict", head.APIVersion, resource),
+		"application/json", body)
+	if err != nil {
+		return false, nil, fmt.Errorf("dry run: %w", err)
+	}
+	switch {
+	case code == http.StatusCreated || code == http.StatusOK:
+		return true, nil, nil
+	case code == http.StatusConflict && strings.Contains(string(out), `"reason":"AlreadyExists"`):
+		// The registry checks for an existing object after validation and admission: an object of
+		// that name (make demo's, say) means the document passed them.
+		return true, nil, nil
+	case code == http.StatusUnprocessableEntity || code == http.StatusBadRequest:
+		var status struct {
+			Message string `json:"message"`
+			Details struct {
+				Causes []struct {
+					Field   string `json:"field"`
+					Message string `json:"message"`
+				} `json:"causes"`
+			} `json:"details"`
+		}
+		_ = json.Unmarshal(out, &status)
+		if len(status.Details.Causes) == 0 {
+			causes = []string{status.Message}
+		}
+		for _, c := range status.Details.Causes {
+			causes = append(causes, c.Field+": "+c.Message)
+		}
+		return false, causes, nil
+	}
+	return false, nil, fmt.Errorf("dry run answered %d: %s", code, out)
+}
+
+// Compare sends every judged manifest to the API server and returns a one-line summary, and an
+// error listing each manifest on which the API server's verdict differs from the validator's,
+// with the fields each side objected to.
+func Compare(a *API, docs []Judged) (string, error) {
+	var disagreements []string
+	accepted := 0
+	for i, d := range docs {
+		ok, causes, err := a.DryRun(d.Doc)
+		if err != nil {
+			return "", fmt.Errorf("manifest %d: %w\n%s", i, err, d.Doc)
+		}
+		if d.Accepted {
+			accepted++
+		}
+		if ok != d.Accepted {
+			disagreements = append(disagreements, fmt.Sprintf("manifest %d: plan-time verdict accepted=%v (%s), API server accepted=%v (%s)\n%s",
+				i, d.Accepted, strings.Join(d.Objections, "; "), ok, strings.Join(causes, "; "), d.Doc))
+		}
+	}
+	summary := fmt.Sprintf("differential check: %d manifests (%d accepted, %d refused by the plan-time validator), %d disagreements with %s",
+		len(docs), accepted, len(docs)-accepted, len(disagreements), a.Server)
+	if len(disagreements) > 0 {
+		return summary, fmt.Errorf("%s:\n%s", summary, strings.Join(disagreements, "\n\n"))
+	}
+	return summary, nil
 }

@@ -1,7 +1,6 @@
 package manifest
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -12,8 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 )
@@ -77,99 +74,29 @@ func differential() error {
 	if !filtered && len(docs) < minDifferentialCorpus {
 		return fmt.Errorf("only %d manifests recorded; the check needs at least %d", len(docs), minDifferentialCorpus)
 	}
-	return compareVerdicts(docs, api)
+	judged, err := judge(docs)
+	if err != nil {
+		return err
+	}
+	summary, err := kubetest.Compare(api, judged)
+	fmt.Println(summary)
+	return err
 }
 
-// compareVerdicts sends each document to the API server and compares its verdict with Admit's;
-// a disagreement names the fields each side objected to.
-func compareVerdicts(docs []string, api *kubetest.API) error {
-	var disagreements []string
-	accepted, refused := 0, 0
+// judge runs Admit over each document.
+func judge(docs []string) ([]kubetest.Judged, error) {
+	out := make([]kubetest.Judged, len(docs))
 	for i, doc := range docs {
 		violations, err := Admit(doc)
 		if err != nil {
-			return fmt.Errorf("manifest %d: Admit: %v\n%s", i, err, doc)
+			return nil, fmt.Errorf("manifest %d: Admit: %w\n%s", i, err, doc)
 		}
-		server, err := dryRun(api, doc)
-		if err != nil {
-			return fmt.Errorf("manifest %d: %v\n%s", i, err, doc)
-		}
-		ours := len(violations) == 0
-		if ours {
-			accepted++
-		} else {
-			refused++
-		}
-		if ours != server.accepted {
-			var fields []string
-			for _, v := range violations {
-				fields = append(fields, v.String())
-			}
-			disagreements = append(disagreements, fmt.Sprintf("manifest %d: plan-time verdict accepted=%v (%s), API server accepted=%v (%s)\n%s",
-				i, ours, strings.Join(fields, "; "), server.accepted, strings.Join(server.causes, "; "), doc))
+		out[i] = kubetest.Judged{Doc: doc, Accepted: len(violations) == 0}
+		for _, v := range violations {
+			out[i].Objections = append(out[i].Objections, v.String())
 		}
 	}
-	fmt.Printf("differential check: %d manifests (%d accepted, %d refused by the plan-time validator), %d disagreements with %s\n",
-		len(docs), accepted, refused, len(disagreements), api.Server)
-	if len(disagreements) > 0 {
-		return fmt.Errorf("%d disagreements:\n%s", len(disagreements), strings.Join(disagreements, "\n\n"))
-	}
-	return nil
-}
-
-type serverVerdict struct {
-	accepted bool
-	causes   []string // field: message of a refusal
-}
-
-// dryRun creates doc on the API server with dryRun=All and strict field validation (kubectl's
-// default): 201 is an acceptance, 422 (Invalid) or 400 (strict decoding: an unknown or duplicate
-// field) a refusal; anything else is a failure of the check itself.
-func dryRun(api *kubetest.API, doc string) (serverVerdict, error) {
-	body, err := yaml.YAMLToJSON([]byte(doc))
-	if err != nil {
-		return serverVerdict{}, fmt.Errorf("YAML to JSON: %w", err)
-	}
-	var head struct {
-		APIVersion string `json:"apiVersion"`
-		Kind       string `json:"kind"`
-	}
-	if err := json.Unmarshal(body, &head); err != nil {
-		return serverVerdict{}, err
-	}
-	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools"}[head.Kind]
-	if resource == "" {
-		return serverVerdict{}, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
-	}
-	code, out, err := api.Do(http.MethodPost, fmt.Sprintf("/apis/%s/%s?dryRun=All&fieldValidation=Strict", head.APIVersion, resource),
-		"application/json", body)
-	if err != nil {
-		return serverVerdict{}, fmt.Errorf("dry run: %w", err)
-	}
-	switch code {
-	case http.StatusCreated, http.StatusOK:
-		return serverVerdict{accepted: true}, nil
-	case http.StatusUnprocessableEntity, http.StatusBadRequest: // Invalid, or a strict-decoding refusal (unknown field)
-		var status struct {
-			Message string `json:"message"`
-			Details struct {
-				Causes []struct {
-					Field   string `json:"field"`
-					Message string `json:"message"`
-				} `json:"causes"`
-			} `json:"details"`
-		}
-		_ = json.Unmarshal(out, &status)
-		v := serverVerdict{}
-		if len(status.Details.Causes) == 0 {
-			v.causes = []string{status.Message}
-		}
-		for _, c := range status.Details.Causes {
-			v.causes = append(v.causes, c.Field+": "+c.Message)
-		}
-		return v, nil
-	}
-	return serverVerdict{}, fmt.Errorf("dry run answered %d: %s", code, out)
+	return out, nil
 }
 
 // TestDifferentialCorpusRecords keeps the recording honest: a rendered document lands in the
@@ -212,7 +139,11 @@ func TestCompareVerdictsFindsDisagreements(t *testing.T) {
 	}))
 	defer srv.Close()
 	api := kubetest.New(srv.URL, "", srv.Client())
-	err := compareVerdicts([]string{valid, invalid}, api)
+	judged, err := judge([]string{valid, invalid})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = kubetest.Compare(api, judged)
 	if err == nil || !strings.Contains(err.Error(), "2 disagreements") || !strings.Contains(err.Error(), "spec.template: refused by the fake") ||
 		!strings.Contains(err.Error(), "spec.weight") {
 		t.Fatalf("err = %v", err)

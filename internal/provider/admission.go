@@ -9,6 +9,10 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
+// admissionObserver, when set, sees every manifest a plan validates with the validator's
+// violations: the acceptance tests send the same documents to a real API server and compare.
+var admissionObserver func(doc string, violations []manifest.Violation)
+
 // admitManifest runs the API server's validation of Karpenter's CRD over doc, the rendered
 // manifest of kind, and reports each violation as an error on the attribute that produced the
 // field, quoting the API server. It returns false when kubectl apply would refuse doc.
@@ -17,6 +21,9 @@ func admitManifest(kind, doc string, diags *diag.Diagnostics) bool {
 	if err != nil {
 		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
 		return false
+	}
+	if admissionObserver != nil {
+		admissionObserver(doc, violations)
 	}
 	crds, _ := manifest.CRDs() // loaded by Admit
 	for _, v := range violations {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,8 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 func TestMain(m *testing.M) {
@@ -21,7 +24,61 @@ func TestMain(m *testing.M) {
 		os.Exit(runWithFreshCatalogCache(m))
 	}
 	acctest.SetDefaultEnv()
-	os.Exit(runWithSharedIAM(m))
+	admissionObserver = observed.record
+	code := runWithSharedIAM(m)
+	if code == 0 {
+		if err := observed.compare(); err != nil {
+			fmt.Fprintf(os.Stderr, "--- FAIL: differential check against the API server\n%v\n", err)
+			code = 1
+		}
+	}
+	os.Exit(code)
+}
+
+// observed holds every manifest the provider validated in this run's plans, each once, with the
+// verdict: the differential check sends them to the API server of make k8s-up, whose verdict must
+// be the same (Karpenter's admission suites among them, where the plan reached the manifest).
+var observed admissions
+
+type admissions struct {
+	sync.Mutex
+	judged []kubetest.Judged
+	seen   map[string]bool
+}
+
+func (o *admissions) record(doc string, violations []manifest.Violation) {
+	o.Lock()
+	defer o.Unlock()
+	if o.seen == nil {
+		o.seen = map[string]bool{}
+	}
+	if o.seen[doc] {
+		return
+	}
+	o.seen[doc] = true
+	j := kubetest.Judged{Doc: doc, Accepted: len(violations) == 0}
+	for _, v := range violations {
+		j.Objections = append(j.Objections, v.String())
+	}
+	o.judged = append(o.judged, j)
+}
+
+// compare runs the differential check over what the run observed. A run that planned no
+// manifest (a filtered run of other tests) has nothing to compare.
+func (o *admissions) compare() error {
+	o.Lock()
+	judged := slices.Clone(o.judged)
+	o.Unlock()
+	if len(judged) == 0 {
+		return nil
+	}
+	api, err := kubetest.FromEnv()
+	if err != nil {
+		return err
+	}
+	summary, err := kubetest.Compare(api, judged)
+	fmt.Println(summary)
+	return err
 }
 
 // Shared IAM fixtures: the node role the test configurations name (the provider checks at plan
@@ -145,4 +202,17 @@ provider "karpenter" {
   }%s
 }
 `, acctest.Region(), ec2Endpoint, acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), cluster)
+}
+
+// The observer records each validated manifest once, with the validator's verdict and objections.
+func TestAdmissionsRecord(t *testing.T) {
+	var o admissions
+	bad := []manifest.Violation{{Message: "must be at most 100"}}
+	o.record("doc-a", nil)
+	o.record("doc-b", bad)
+	o.record("doc-a", nil)
+	if len(o.judged) != 2 || !o.judged[0].Accepted || o.judged[1].Accepted || len(o.judged[1].Objections) != 1 ||
+		!strings.Contains(o.judged[1].Objections[0], "must be at most 100") {
+		t.Errorf("judged = %+v", o.judged)
+	}
 }
