@@ -109,6 +109,11 @@ func simulateIPAMD(in ipInputs, slots int) (enis, units int) {
 	if in.prefixDelegation {
 		perUnit = ipsPerPrefix
 	}
+	// warmFree is how many addresses the ENI or prefix target keeps free.
+	warmFree := warmENI * slots
+	if in.prefixDelegation {
+		warmFree = warmPrefix * ipsPerPrefix
+	}
 	if !in.customNetworking {
 		enis = 1 // the primary ENI carries pods and is attached from the start
 	}
@@ -129,11 +134,7 @@ func simulateIPAMD(in ipInputs, slots int) (enis, units int) {
 			}
 			return need
 		}
-		target := warmENI * slots
-		if in.prefixDelegation {
-			target = warmPrefix * ipsPerPrefix
-		}
-		if free >= target && (target > 0 || free > 0) {
+		if free >= warmFree && (warmFree > 0 || free > 0) {
 			return 0
 		}
 		if !in.prefixDelegation {
@@ -167,29 +168,15 @@ func simulateIPAMD(in ipInputs, slots int) (enis, units int) {
 	podIPs := min(in.podIPs, in.podENIs*slots*perUnit)
 	assigned := 0
 	reconcile(assigned)
-	for assigned < podIPs {
+	// Once the pool holds max pods addresses it no longer grows.
+	for assigned < podIPs && total() < in.maxPods {
 		// Skip to the next pod that makes the pool low: nothing changes in between.
-		next := assigned + 1
-		if t := total(); t < in.maxPods {
-			switch {
-			case warmIPDefined:
-				next = max(next, t-warmIP+1)
-			default:
-				target := warmENI * slots
-				if in.prefixDelegation {
-					target = warmPrefix * ipsPerPrefix
-				}
-				next = max(next, t-max(target, 1)+1)
-			}
-		} else {
-			break // the pool holds max pods addresses: it no longer grows
+		next := total() - max(warmFree, 1) + 1
+		if warmIPDefined {
+			next = total() - warmIP + 1
 		}
-		assigned = min(next, podIPs)
+		assigned = min(max(next, assigned+1), podIPs)
 		reconcile(assigned)
-		if total() < assigned {
-			// No room left for the pods that remain (cannot happen with podIPs capped above).
-			break
-		}
 	}
 	return enis, units
 }
