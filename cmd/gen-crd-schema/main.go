@@ -23,27 +23,9 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
-
-// Schema is one generated file; internal/manifest reads the same shape.
-type Schema struct {
-	Source  Source `json:"source"`
-	Group   string `json:"group"`
-	Version string `json:"version"`
-	Kind    string `json:"kind"`
-	Scope   string `json:"scope"`
-	// PrinterColumns are the version's additionalPrinterColumns (what kubectl get shows), without
-	// descriptions.
-	PrinterColumns []apiextensionsv1.CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty"`
-	Schema         *apiextensionsv1.JSONSchemaProps                 `json:"openAPIV3Schema"`
-}
-
-// Source names where the schema came from.
-type Source struct {
-	File             string `json:"file"`
-	KarpenterVersion string `json:"karpenterVersion"`
-	ControllerGen    string `json:"controllerGen,omitempty"`
-}
 
 func main() {
 	version := flag.String("karpenter-version", "", "Karpenter release the CRD files belong to, e.g. v1.14.1 (required)")
@@ -89,8 +71,8 @@ func generate(path, karpenterVersion string) (string, []byte, error) {
 	}
 	schema := version.Schema.OpenAPIV3Schema
 	stripDescriptions(schema)
-	doc := Schema{
-		Source: Source{File: filepath.Base(path), KarpenterVersion: karpenterVersion,
+	doc := manifest.GeneratedFile{
+		Source: manifest.GeneratedSource{File: filepath.Base(path), KarpenterVersion: karpenterVersion,
 			ControllerGen: crd.Annotations["controller-gen.kubebuilder.io/version"]},
 		Group: crd.Spec.Group, Version: version.Name, Kind: crd.Spec.Names.Kind, Scope: string(crd.Spec.Scope), Schema: schema,
 	}

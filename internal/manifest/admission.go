@@ -51,17 +51,25 @@ type CRD struct {
 	cel        *cel.Validator
 }
 
-// generatedFile is the shape cmd/gen-crd-schema writes.
-type generatedFile struct {
-	Source struct {
-		KarpenterVersion string `json:"karpenterVersion"`
-	} `json:"source"`
-	Group          string                                           `json:"group"`
-	Version        string                                           `json:"version"`
-	Kind           string                                           `json:"kind"`
-	Scope          string                                           `json:"scope"`
-	PrinterColumns []apiextensionsv1.CustomResourceColumnDefinition `json:"additionalPrinterColumns"`
+// GeneratedFile is one crds/zz_generated.*.json file: what cmd/gen-crd-schema writes and
+// loadCRDs reads, one type for both.
+type GeneratedFile struct {
+	Source  GeneratedSource `json:"source"`
+	Group   string          `json:"group"`
+	Version string          `json:"version"`
+	Kind    string          `json:"kind"`
+	Scope   string          `json:"scope"`
+	// PrinterColumns are the version's additionalPrinterColumns (what kubectl get shows), without
+	// descriptions.
+	PrinterColumns []apiextensionsv1.CustomResourceColumnDefinition `json:"additionalPrinterColumns,omitempty"`
 	Schema         *apiextensionsv1.JSONSchemaProps                 `json:"openAPIV3Schema"`
+}
+
+// GeneratedSource names where a generated file's schema came from.
+type GeneratedSource struct {
+	File             string `json:"file"`
+	KarpenterVersion string `json:"karpenterVersion"`
+	ControllerGen    string `json:"controllerGen,omitempty"`
 }
 
 // CRDs returns the embedded CRDs by kind, compiled once per process (about 50 ms: the CEL
@@ -92,7 +100,7 @@ func loadCRDs() (map[string]*CRD, error) {
 }
 
 func compileCRD(raw []byte) (*CRD, error) {
-	var f generatedFile
+	var f GeneratedFile
 	if err := utiljson.Unmarshal(raw, &f); err != nil {
 		return nil, err
 	}
