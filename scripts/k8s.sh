@@ -213,25 +213,28 @@ require_free() {
 # stop NAME stops the process this directory started for NAME, if it runs: TERM, then KILL
 # after 30 s, and waits until it is gone (the API server holds its port for a few seconds while
 # it shuts down).
+# wait_exit waits up to $2 half-seconds for pid $1 to exit.
+wait_exit() {
+  local i
+  for i in $(seq 1 "$2"); do
+    alive "$1" || return 0
+    sleep 0.5
+  done
+}
+
 stop() {
-  local name="$1" f pid i
+  local name="$1" f pid
   f="$(pidfile "$name")"
   if ! pid="$(pid_of "$name")"; then
     rm -f "$f"
     return 0
   fi
   kill "$pid" 2>/dev/null || true
-  for i in $(seq 1 60); do
-    alive "$pid" || break
-    sleep 0.5
-  done
+  wait_exit "$pid" 60
   if alive "$pid"; then
     say "$name (pid $pid) did not stop within 30s: killing it"
     kill -9 "$pid" 2>/dev/null || true
-    for i in $(seq 1 20); do
-      alive "$pid" || break
-      sleep 0.5
-    done
+    wait_exit "$pid" 20
   fi
   if alive "$pid"; then
     say "$name (pid $pid) is still running after SIGKILL"
