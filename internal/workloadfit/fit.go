@@ -1,0 +1,572 @@
+// Package workloadfit answers, at plan time, whether a workload fits a node pool: which
+// instance type of the pool it would run on, how many nodes that takes, whether the pool's
+// subnets have the addresses those nodes hold, and whether the pool's limits allow them.
+//
+// The rule, for a workload of Replicas pods that each request CPU and Memory:
+//
+//  1. Each candidate type's allocatable is Karpenter's (see Allocatable). A node holds
+//     min(floor(allocatable cpu / pod cpu), floor(allocatable memory / pod memory),
+//     max pods - DaemonSetPods, MaxPodsPerNode when set) pods; a type that holds none, or that
+//     is offered in no zone with a subnet of the pool, is out.
+//  2. The type with the most pods per dollar (pods per node / hourly price) is chosen; types
+//     without a price rank after priced ones, in the pool's launch order; ties go to the lower
+//     price, then the name.
+//  3. Nodes = ceil(Replicas / pods per node): full nodes, the last one holding the rest.
+//  4. Nodes go round-robin over the type's zones (those with a subnet of the pool) in zone
+//     name order: the even spread a zone topology spread constraint with maxSkew 1 gives.
+//  5. A node running p pods (DaemonSetPods included) holds IPsAt(p) addresses in the node
+//     subnet (and the pod subnet with custom networking); each zone's sum is checked against
+//     its free addresses.
+//  6. Nodes x (vCPUs, memory capacity) and the node count are checked against the pool's
+//     limits, assuming the pool has no nodes yet. Like Karpenter, limits count capacity:
+//     memory after the VM overhead, before kube-reserved.
+//
+// Where this differs from Karpenter's scheduler: Karpenter packs a batch of pending pods onto
+// new NodeClaims, each keeping every instance type that can still hold its pods, and lets EC2
+// Fleet launch the cheapest of those; nodes of several types and sizes result, and
+// consolidation later replaces them with cheaper ones. This package picks one type, the
+// cheapest per pod, as a steady-state estimate for a uniform workload. Karpenter bin-packs
+// without regard to zones unless a topology spread constraint asks for a spread; step 4
+// assumes one. DaemonSetPods only takes pod slots and addresses here: the daemonsets' own
+// cpu and memory requests, which Karpenter subtracts from every node, are not modelled. And
+// Karpenter itself does not check that a workload's addresses fit the subnets.
+package workloadfit
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Bounds: the resource that limits a type's pods per node.
+const (
+	BoundCPU            = "cpu"
+	BoundMemory         = "memory"
+	BoundMaxPods        = "max pods"
+	BoundMaxPodsPerNode = "max_pods_per_node"
+)
+
+// Workload is one deployment's shape.
+type Workload struct {
+	CPU            string // cpu request of one pod, a Kubernetes quantity ("500m"); "" = none
+	Memory         string // memory request of one pod ("1Gi"); "" = none
+	Replicas       int
+	MaxPodsPerNode int // 0: no cap (otherwise e.g. a hostname spread or anti-affinity)
+	// DaemonSetPods are the pods every node runs besides the workload. IPsAt takes the first two
+	// pods of a node to be aws-node and kube-proxy (host network, no address), so on EKS count
+	// those two here as well.
+	DaemonSetPods int
+}
+
+// Type is a candidate instance type as the pool's plan knows it.
+type Type struct {
+	Name         string
+	VCPUs        int
+	MemoryMiB    int // EC2's MemoryInfo.SizeInMiB
+	MaxPods      int // what Karpenter schedules against
+	Price        float64
+	CapacityType string   // of the cheapest allowed offering ("spot", "on-demand")
+	Zones        []string // zones it is offered in; nil: every zone of Input.Zones
+	// IPsAt gives the node-subnet and pod-subnet addresses a node running pods pods holds
+	// (capacity.IPsAtPods); nil: addresses are not checked.
+	IPsAt func(pods int) (nodeSubnet, podSubnet int)
+	// Arm64: Graviton types lose 64 MiB of CMA memory before Karpenter's VM overhead.
+	Arm64 bool
+	// KubeReservedPods is the pod count default kube-reserved memory scales with; 0: MaxPods.
+	// Karpenter uses the ENI-limited pod count (no reserved ENIs) on AL2 and AL2023 and max pods
+	// on Bottlerocket and Windows.
+	KubeReservedPods int
+}
+
+// Zone is one zone of the pool's subnets.
+type Zone struct {
+	Name             string
+	FreeIPs          int // free addresses of the pool's subnets in the zone; -1: unknown, not checked
+	PodSubnetFreeIPs int // free addresses of the ENIConfig subnet; -1 without custom networking
+}
+
+// Limits are the pool's spec.limits; -1 for a limit that is not set (see NoLimits).
+type Limits struct {
+	CPUMilli  int64
+	MemoryMiB int64
+	Nodes     int64
+}
+
+// NoLimits is a pool without limits.
+func NoLimits() Limits { return Limits{CPUMilli: -1, MemoryMiB: -1, Nodes: -1} }
+
+// Input is one question: does Workload fit the pool of these types, zones and limits?
+type Input struct {
+	Workload Workload
+	Types    []Type // the pool's candidates in its launch order (cheapest first)
+	Zones    []Zone
+	Limits   Limits
+	Kubelet  Kubelet
+}
+
+// Candidate is a type that holds at least one pod, with its standing.
+type Candidate struct {
+	Name        string
+	PodsPerNode int
+	BoundBy     string
+	Price       float64
+}
+
+// ZoneRow is the chosen type's share of one zone.
+type ZoneRow struct {
+	Zone             string
+	Nodes            int
+	Pods             int // workload pods, daemonsets not counted
+	NodeSubnetIPs    int // -1 when the type has no IPsAt
+	FreeIPs          int
+	PodSubnetIPs     int
+	PodSubnetFreeIPs int
+	Fits             bool
+}
+
+// Check is one constraint and how the workload stands against it.
+type Check struct {
+	Name      string // "IPs in zone a", "pod-subnet IPs in zone a", "limits: cpu", "limits: memory", "limits: nodes"
+	Needed    int64  // addresses, or nodes for limits
+	Available int64  // free addresses, or the nodes the limit allows
+	Fits      bool
+	Text      string
+}
+
+// Result is the answer for the chosen type.
+type Result struct {
+	Type         string
+	CapacityType string
+	Price        float64 // USD/h of one node; 0: unknown
+	Allocation   Allocation
+	PodsPerNode  int
+	BoundBy      string // BoundCPU, BoundMemory, BoundMaxPods or BoundMaxPodsPerNode
+	Nodes        int
+	HourlyCost   float64 // Nodes x Price
+	Zones        []ZoneRow
+	Checks       []Check     // limits first, then zones by name
+	Candidates   []Candidate // every type that holds a pod, best first
+	Fits         bool
+	// Binding is the check that fails worst, or when all fit the one with the least headroom;
+	// empty when nothing was checked.
+	Binding string
+	Summary string
+}
+
+// Fit applies the package rule to in.
+func Fit(in Input) (Result, error) {
+	w := in.Workload
+	podCPU, err := optionalQuantity(w.CPU, parseCPUMilli)
+	if err != nil {
+		return Result{}, fmt.Errorf("workload cpu: %w", err)
+	}
+	podMem, err := optionalQuantity(w.Memory, parseBytes)
+	if err != nil {
+		return Result{}, fmt.Errorf("workload memory: %w", err)
+	}
+	if w.Replicas < 0 || w.MaxPodsPerNode < 0 || w.DaemonSetPods < 0 {
+		return Result{}, fmt.Errorf("workload replicas %d, max pods per node %d and daemonset pods %d must not be negative",
+			w.Replicas, w.MaxPodsPerNode, w.DaemonSetPods)
+	}
+	if len(in.Types) == 0 {
+		return Result{}, errors.New("the node pool has no candidate instance types")
+	}
+	o, err := parseKubelet(in.Kubelet)
+	if err != nil {
+		return Result{}, err
+	}
+	zones := map[string]Zone{}
+	for _, z := range in.Zones {
+		if _, dup := zones[z.Name]; dup {
+			return Result{}, fmt.Errorf("zone %q is listed twice", z.Name)
+		}
+		zones[z.Name] = z
+	}
+
+	type scored struct {
+		Candidate
+		order int
+		t     Type
+		alloc Allocation
+		zones []string
+	}
+	var fits []scored
+	var tooSmall []scored
+	var zoneless []string
+	for i, t := range in.Types {
+		a, err := allocatable(t, o)
+		if err != nil {
+			return Result{}, err
+		}
+		pods, bound := podsPerNode(a.Allocatable, podCPU, podMem, w)
+		s := scored{Candidate: Candidate{Name: t.Name, PodsPerNode: pods, BoundBy: bound, Price: t.Price},
+			order: i, t: t, alloc: a, zones: typeZones(t, in.Zones, zones)}
+		switch {
+		case pods <= 0:
+			tooSmall = append(tooSmall, s)
+		case len(in.Zones) > 0 && len(s.zones) == 0:
+			zoneless = append(zoneless, t.Name)
+		default:
+			fits = append(fits, s)
+		}
+	}
+	if len(fits) == 0 {
+		if len(tooSmall) > 0 {
+			largest := tooSmall[0]
+			for _, s := range tooSmall[1:] {
+				if larger(s.t, largest.t) {
+					largest = s
+				}
+			}
+			al := largest.alloc.Allocatable
+			return Result{}, fmt.Errorf("no candidate type holds one pod of %s cpu / %s memory: the largest, %s, has %s cpu, %s memory and %d pods allocatable (%d after %d daemonset pods)",
+				fmtMilli(podCPU), fmtBytes(podMem), largest.t.Name, fmtMilli(al.CPUMilli), fmtBytes(al.MemoryBytes),
+				al.Pods, max(al.Pods-int64(w.DaemonSetPods), 0), w.DaemonSetPods)
+		}
+		return Result{}, fmt.Errorf("no candidate type is offered in a zone of the pool's subnets (%s): %s",
+			strings.Join(sortedZoneNames(in.Zones), ", "), strings.Join(zoneless, ", "))
+	}
+	sort.SliceStable(fits, func(i, j int) bool { return better(fits[i].Candidate, fits[i].order, fits[j].Candidate, fits[j].order) })
+
+	best := fits[0]
+	r := Result{
+		Type: best.t.Name, CapacityType: best.t.CapacityType, Price: best.t.Price, Allocation: best.alloc,
+		PodsPerNode: best.PodsPerNode, BoundBy: best.BoundBy,
+		Nodes: ceilDiv(w.Replicas, best.PodsPerNode),
+	}
+	r.HourlyCost = float64(r.Nodes) * best.t.Price
+	for _, s := range fits {
+		r.Candidates = append(r.Candidates, s.Candidate)
+	}
+	r.Checks = limitChecks(in.Limits, best.t, best.alloc, r.Nodes)
+	var zoneChecks []Check
+	r.Zones, zoneChecks = spread(best.t, best.zones, zones, w, best.PodsPerNode, r.Nodes)
+	r.Checks = append(r.Checks, zoneChecks...)
+
+	r.Fits = true
+	worst := -1
+	worstRatio := -1.0
+	for i, c := range r.Checks {
+		r.Fits = r.Fits && c.Fits
+		if ratio := useRatio(c); ratio > worstRatio {
+			worst, worstRatio = i, ratio
+		}
+	}
+	if worst >= 0 {
+		r.Binding = r.Checks[worst].Text
+	}
+	r.Summary = summary(w, r)
+	return r, nil
+}
+
+func optionalQuantity(s string, parse func(string) (int64, error)) (int64, error) {
+	if strings.TrimSpace(s) == "" {
+		return 0, nil
+	}
+	return parse(s)
+}
+
+// podsPerNode is step 1 of the rule: the pods a node of allocatable a holds, and what bounds it
+// (on a tie the first of cpu, memory, max pods, max_pods_per_node).
+func podsPerNode(a Resources, podCPU, podMem int64, w Workload) (int, string) {
+	pods, bound := int64(math.MaxInt64), ""
+	consider := func(n int64, name string) {
+		if n < pods {
+			pods, bound = n, name
+		}
+	}
+	if podCPU > 0 {
+		consider(a.CPUMilli/podCPU, BoundCPU)
+	}
+	if podMem > 0 {
+		consider(a.MemoryBytes/podMem, BoundMemory)
+	}
+	consider(a.Pods-int64(w.DaemonSetPods), BoundMaxPods)
+	if w.MaxPodsPerNode > 0 {
+		consider(int64(w.MaxPodsPerNode), BoundMaxPodsPerNode)
+	}
+	return int(max(pods, 0)), bound
+}
+
+// typeZones are the zones of t that have a subnet of the pool, by name; t.Zones when the pool
+// lists none.
+func typeZones(t Type, poolZones []Zone, byName map[string]Zone) []string {
+	var out []string
+	switch {
+	case len(poolZones) == 0:
+		out = append(out, t.Zones...)
+	case t.Zones == nil:
+		out = sortedZoneNames(poolZones)
+	default:
+		for _, z := range t.Zones {
+			if _, ok := byName[z]; ok && !contains(out, z) {
+				out = append(out, z)
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func sortedZoneNames(zones []Zone) []string {
+	names := make([]string, 0, len(zones))
+	for _, z := range zones {
+		names = append(names, z.Name)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// larger orders types by vCPUs, then memory, then max pods.
+func larger(a, b Type) bool {
+	if a.VCPUs != b.VCPUs {
+		return a.VCPUs > b.VCPUs
+	}
+	if a.MemoryMiB != b.MemoryMiB {
+		return a.MemoryMiB > b.MemoryMiB
+	}
+	return a.MaxPods > b.MaxPods
+}
+
+// better is step 2 of the rule: most pods per dollar; unpriced types after priced ones in
+// launch order; ties by lower price, then name.
+func better(a Candidate, aOrder int, b Candidate, bOrder int) bool {
+	aPriced, bPriced := a.Price > 0, b.Price > 0
+	if aPriced != bPriced {
+		return aPriced
+	}
+	if !aPriced {
+		return aOrder < bOrder
+	}
+	// Pods per dollar, compared cross-multiplied with a tolerance for the prices' rounding.
+	lhs, rhs := float64(a.PodsPerNode)*b.Price, float64(b.PodsPerNode)*a.Price
+	if math.Abs(lhs-rhs) > 1e-9*math.Max(lhs, rhs) {
+		return lhs > rhs
+	}
+	if a.Price != b.Price {
+		return a.Price < b.Price
+	}
+	return a.Name < b.Name
+}
+
+func ceilDiv(a, b int) int {
+	return (a + b - 1) / b
+}
+
+// limitChecks are step 6: the nodes each limit allows against the nodes needed.
+func limitChecks(l Limits, t Type, a Allocation, nodes int) []Check {
+	var out []Check
+	add := func(name, limit string, allowed int64) {
+		c := Check{Name: "limits: " + name, Needed: int64(nodes), Available: allowed, Fits: int64(nodes) <= allowed}
+		c.Text = fmt.Sprintf("limits: %s %s allows %s nodes of %s, %s needed", name, limit, group(allowed), t.Name, group(int64(nodes)))
+		if c.Fits {
+			c.Text += fmt.Sprintf(" (%s to spare)", group(allowed-int64(nodes)))
+		}
+		out = append(out, c)
+	}
+	if l.Nodes >= 0 {
+		add("nodes", group(l.Nodes), l.Nodes)
+	}
+	if l.CPUMilli >= 0 {
+		add("cpu", fmtMilli(l.CPUMilli), l.CPUMilli/a.Capacity.CPUMilli)
+	}
+	if l.MemoryMiB >= 0 {
+		perNode := a.Capacity.MemoryBytes / mebibyte
+		allowed := int64(math.MaxInt64)
+		if perNode > 0 {
+			allowed = l.MemoryMiB / perNode
+		}
+		add("memory", fmtBytes(l.MemoryMiB*mebibyte), allowed)
+	}
+	return out
+}
+
+// spread is steps 4 and 5: node k goes to zone k mod len(zones), holding podsPerNode pods but
+// the last one, which holds the rest; each zone's addresses are summed from t.IPsAt.
+func spread(t Type, names []string, byName map[string]Zone, w Workload, podsPerNode, nodes int) ([]ZoneRow, []Check) {
+	if len(names) == 0 {
+		return nil, nil
+	}
+	lastPods := w.Replicas - (nodes-1)*podsPerNode
+	lastZone := (nodes - 1) % len(names)
+	type ips struct{ node, pod int }
+	memo := map[int]ips{}
+	at := func(pods int) ips {
+		if v, ok := memo[pods]; ok {
+			return v
+		}
+		n, p := t.IPsAt(pods + w.DaemonSetPods)
+		memo[pods] = ips{n, p}
+		return memo[pods]
+	}
+	var rows []ZoneRow
+	var checks []Check
+	for i, name := range names {
+		z, known := byName[name]
+		if !known {
+			z = Zone{Name: name, FreeIPs: -1, PodSubnetFreeIPs: -1}
+		}
+		row := ZoneRow{Zone: name, Nodes: nodes / len(names), FreeIPs: z.FreeIPs, PodSubnetFreeIPs: z.PodSubnetFreeIPs, Fits: true}
+		if i < nodes%len(names) {
+			row.Nodes++
+		}
+		full := row.Nodes
+		partial := nodes > 0 && i == lastZone && lastPods != podsPerNode
+		if partial {
+			full--
+		}
+		row.Pods = full*podsPerNode + boolInt(partial)*lastPods
+		if t.IPsAt == nil {
+			row.NodeSubnetIPs, row.PodSubnetIPs = -1, -1
+			rows = append(rows, row)
+			continue
+		}
+		if full > 0 {
+			v := at(podsPerNode)
+			row.NodeSubnetIPs += full * v.node
+			row.PodSubnetIPs += full * v.pod
+		}
+		if partial {
+			v := at(lastPods)
+			row.NodeSubnetIPs += v.node
+			row.PodSubnetIPs += v.pod
+		}
+		if z.FreeIPs >= 0 {
+			c := ipCheck("IPs in zone "+name, row.NodeSubnetIPs, z.FreeIPs)
+			row.Fits = row.Fits && c.Fits
+			checks = append(checks, c)
+		}
+		if z.PodSubnetFreeIPs >= 0 {
+			c := ipCheck("pod-subnet IPs in zone "+name, row.PodSubnetIPs, z.PodSubnetFreeIPs)
+			row.Fits = row.Fits && c.Fits
+			checks = append(checks, c)
+		}
+		rows = append(rows, row)
+	}
+	return rows, checks
+}
+
+func ipCheck(name string, needed, free int) Check {
+	c := Check{Name: name, Needed: int64(needed), Available: int64(free), Fits: needed <= free}
+	c.Text = fmt.Sprintf("%s: needs %s, %s free", name, group(int64(needed)), group(int64(free)))
+	if c.Fits {
+		c.Text += fmt.Sprintf(" (%s to spare)", group(int64(free-needed)))
+	}
+	return c
+}
+
+// useRatio is how much of a constraint the workload takes: above 1 when it does not fit.
+func useRatio(c Check) float64 {
+	switch {
+	case c.Needed == 0:
+		return 0
+	case c.Available <= 0:
+		return math.Inf(1)
+	}
+	return float64(c.Needed) / float64(c.Available)
+}
+
+func summary(w Workload, r Result) string {
+	var sb strings.Builder
+	fmt.Fprintf(&sb, "%s pods of %s/%s → %s × %s (", group(int64(w.Replicas)), orZero(w.CPU), orZero(w.Memory), group(int64(r.Nodes)), r.Type)
+	if r.CapacityType != "" {
+		sb.WriteString(r.CapacityType + ", ")
+	}
+	fmt.Fprintf(&sb, "%d pods each, bound by %s), ", r.PodsPerNode, r.BoundBy)
+	if r.Price > 0 {
+		sb.WriteString(fmtUSD(r.HourlyCost) + " USD/h")
+	} else {
+		sb.WriteString("price unknown")
+	}
+	failing := 0
+	for _, c := range r.Checks {
+		if !c.Fits {
+			failing++
+		}
+	}
+	switch {
+	case len(r.Checks) == 0:
+		sb.WriteString("; fits (no subnet or limit to check)")
+	case r.Fits:
+		sb.WriteString("; fits, tightest: " + r.Binding)
+	default:
+		sb.WriteString("; does not fit: " + r.Binding)
+		if failing > 1 {
+			fmt.Fprintf(&sb, " (and %d more)", failing-1)
+		}
+	}
+	return sb.String()
+}
+
+func orZero(s string) string {
+	if s = strings.TrimSpace(s); s == "" {
+		return "0"
+	}
+	return s
+}
+
+func fmtUSD(v float64) string {
+	if v >= 1 || v == 0 {
+		return strconv.FormatFloat(v, 'f', 2, 64)
+	}
+	return strconv.FormatFloat(v, 'f', 4, 64)
+}
+
+// group writes n with thousands separators: 2100 -> "2,100".
+func group(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var sb strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			sb.WriteByte(',')
+		}
+		sb.WriteRune(c)
+	}
+	if neg {
+		return "-" + sb.String()
+	}
+	return sb.String()
+}
+
+// fmtMilli writes millicores as cores when whole ("4"), else with the m suffix ("3920m").
+func fmtMilli(m int64) string {
+	if m%1000 == 0 {
+		return group(m / 1000)
+	}
+	return strconv.FormatInt(m, 10) + "m"
+}
+
+// fmtBytes writes bytes in the largest binary unit that divides them, else in MiB with a
+// fraction.
+func fmtBytes(b int64) string {
+	switch {
+	case b == 0:
+		return "0"
+	case b%(1<<30) == 0:
+		return strconv.FormatInt(b>>30, 10) + "Gi"
+	case b%mebibyte == 0:
+		return strconv.FormatInt(b/mebibyte, 10) + "Mi"
+	}
+	return strconv.FormatFloat(float64(b)/mebibyte, 'f', 1, 64) + "Mi"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
