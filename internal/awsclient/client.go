@@ -38,7 +38,8 @@ type Settings struct {
 	SSMEndpoint               string
 	IAMEndpoint               string
 	EKSEndpoint               string
-	MaxRetries                int // 0: DefaultMaxRetries
+	PricingEndpoint           string // default: the Pricing API region Karpenter uses (PricingAPIRegion)
+	MaxRetries                int    // 0: DefaultMaxRetries
 	SkipCredentialsValidation bool
 	SkipRequestingAccountID   bool
 	UserAgent                 string
@@ -70,6 +71,7 @@ type Client struct {
 	SSM       SSMAPI
 	IAM       IAMAPI
 	EKS       EKSAPI
+	Pricing   PricingAPI // on-demand prices (see Prices); nil: Karpenter's embedded table
 	Region    string
 	AccountID string
 	Calls     *CallCounter
@@ -83,7 +85,7 @@ type Client struct {
 	listings memo // shared resource-read listings, see listing.go
 }
 
-// New loads the SDK config, builds the EC2, SSM, IAM, EKS and STS clients, and (unless skipped) proves
+// New loads the SDK config, builds the EC2, SSM, IAM, EKS, Pricing and STS clients, and (unless skipped) proves
 // the credentials work with STS GetCallerIdentity. AWS_ENDPOINT_URL and AWS_ENDPOINT_URL_<SERVICE>
 // are honoured by the SDK itself; explicit endpoints in Settings take precedence over them.
 func New(ctx context.Context, s Settings) (*Client, error) {
@@ -149,6 +151,7 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 				o.BaseEndpoint = aws.String(s.EKSEndpoint)
 			}
 		}),
+		Pricing:        newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
 		Region:         cfg.Region,
 		Calls:          counter,
 		Retries:        retries,

@@ -75,11 +75,12 @@ type catalogCacheModel struct {
 }
 
 type endpointsModel struct {
-	EC2 types.String `tfsdk:"ec2"`
-	STS types.String `tfsdk:"sts"`
-	SSM types.String `tfsdk:"ssm"`
-	IAM types.String `tfsdk:"iam"`
-	EKS types.String `tfsdk:"eks"`
+	EC2     types.String `tfsdk:"ec2"`
+	STS     types.String `tfsdk:"sts"`
+	SSM     types.String `tfsdk:"ssm"`
+	IAM     types.String `tfsdk:"iam"`
+	EKS     types.String `tfsdk:"eks"`
+	Pricing types.String `tfsdk:"pricing"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -114,13 +115,14 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 			"endpoints": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
-					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`) variables work too; values set here win.",
+					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`, `_PRICING`) variables work too; values set here win.",
 				Attributes: map[string]schema.Attribute{
-					"ec2": schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
-					"sts": schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
-					"ssm": schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
-					"iam": schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
-					"eks": schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
+					"ec2":     schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
+					"sts":     schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
+					"ssm":     schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
+					"iam":     schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
+					"eks":     schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
+					"pricing": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS Pricing API endpoint URL (on-demand prices; by default the Pricing API region Karpenter uses)."},
 				},
 			},
 			"skip_credentials_validation": schema.BoolAttribute{
@@ -255,6 +257,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		s.SSMEndpoint = cfg.Endpoints.SSM.ValueString()
 		s.IAMEndpoint = cfg.Endpoints.IAM.ValueString()
 		s.EKSEndpoint = cfg.Endpoints.EKS.ValueString()
+		s.PricingEndpoint = cfg.Endpoints.Pricing.ValueString()
 	}
 	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
 	if err != nil {

@@ -38,11 +38,12 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 	if stsEndpoint != "" {
 		et := objType.AttributeTypes["endpoints"].(tftypes.Object)
 		vals["endpoints"] = tftypes.NewValue(et, map[string]tftypes.Value{
-			"ec2": tftypes.NewValue(tftypes.String, stsEndpoint),
-			"sts": tftypes.NewValue(tftypes.String, stsEndpoint),
-			"ssm": tftypes.NewValue(tftypes.String, nil),
-			"iam": tftypes.NewValue(tftypes.String, nil),
-			"eks": tftypes.NewValue(tftypes.String, nil),
+			"ec2":     tftypes.NewValue(tftypes.String, stsEndpoint),
+			"sts":     tftypes.NewValue(tftypes.String, stsEndpoint),
+			"ssm":     tftypes.NewValue(tftypes.String, nil),
+			"iam":     tftypes.NewValue(tftypes.String, nil),
+			"eks":     tftypes.NewValue(tftypes.String, nil),
+			"pricing": tftypes.NewValue(tftypes.String, nil),
 		})
 	}
 	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
@@ -233,12 +234,30 @@ func TestConfigure_eksEndpoint(t *testing.T) {
 		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
 	}}
 	endpoints := map[string]tftypes.Value{"eks": tftypes.NewValue(tftypes.String, "http://127.0.0.1:4566")}
-	for _, name := range []string{"ec2", "sts", "ssm", "iam"} {
+	for _, name := range []string{"ec2", "sts", "ssm", "iam", "pricing"} {
 		endpoints[name] = tftypes.NewValue(tftypes.String, nil)
 	}
 	var resp provider.ConfigureResponse
 	p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, map[string]any{"endpoints": endpoints}, "")}, &resp)
 	if resp.Diagnostics.HasError() || got.EKSEndpoint != "http://127.0.0.1:4566" {
 		t.Fatalf("EKSEndpoint = %q; diags: %v", got.EKSEndpoint, resp.Diagnostics)
+	}
+}
+
+// endpoints.pricing reaches the client settings.
+func TestConfigure_pricingEndpoint(t *testing.T) {
+	var got awsclient.Settings
+	p := &karpenterProvider{version: "test", newClient: func(_ context.Context, s awsclient.Settings) (*awsclient.Client, error) {
+		got = s
+		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
+	}}
+	endpoints := map[string]tftypes.Value{"pricing": tftypes.NewValue(tftypes.String, "http://127.0.0.1:4567")}
+	for _, name := range []string{"ec2", "sts", "ssm", "iam", "eks"} {
+		endpoints[name] = tftypes.NewValue(tftypes.String, nil)
+	}
+	var resp provider.ConfigureResponse
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, map[string]any{"endpoints": endpoints}, "")}, &resp)
+	if resp.Diagnostics.HasError() || got.PricingEndpoint != "http://127.0.0.1:4567" {
+		t.Fatalf("PricingEndpoint = %q; diags: %v", got.PricingEndpoint, resp.Diagnostics)
 	}
 }

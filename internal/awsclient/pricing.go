@@ -1,0 +1,616 @@
+package awsclient
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/gob"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+	"unicode/utf8"
+	"weak"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	awspricing "github.com/aws/aws-sdk-go-v2/service/pricing"
+	pricingtypes "github.com/aws/aws-sdk-go-v2/service/pricing/types"
+	smithy "github.com/aws/smithy-go"
+	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
+)
+
+// PricingAPI is the one AWS Pricing API call the provider makes; *pricing.Client satisfies it.
+type PricingAPI interface {
+	GetProducts(context.Context, *awspricing.GetProductsInput, ...func(*awspricing.Options)) (*awspricing.GetProductsOutput, error)
+}
+
+var _ PricingAPI = (*awspricing.Client)(nil)
+
+// SpotPriceAPI is EC2's spot price history. It is kept out of EC2API so that the test fakes of
+// that interface need not implement it: Prices type-asserts Client.EC2 to it, and an EC2 client
+// without it has no spot prices (spot is then priced as on-demand).
+type SpotPriceAPI interface {
+	DescribeSpotPriceHistory(context.Context, *ec2.DescribeSpotPriceHistoryInput, ...func(*ec2.Options)) (*ec2.DescribeSpotPriceHistoryOutput, error)
+}
+
+var _ SpotPriceAPI = (*ec2.Client)(nil)
+
+// The Pricing API client's budget: a plan must not wait long on an API that is unreachable
+// (an isolated VPC) or denied; the embedded table stands in then.
+const (
+	pricingMaxAttempts = 3
+	pricingMaxBackoff  = 2 * time.Second
+	pricingDialTimeout = 5 * time.Second
+	pricingCallTimeout = 30 * time.Second // one HTTP attempt, response body included
+	pricesLoadTimeout  = time.Minute      // both sides of one Prices load
+)
+
+const (
+	getProductsPageSize = 100  // the Pricing API's maximum
+	spotHistoryPageSize = 2000 // as Karpenter asks
+	maxReasonRunes      = 240  // of a fallback reason
+	pricingServiceCode  = "AmazonEC2"
+)
+
+// PricingAPIRegion is the region whose Pricing API endpoint serves region, as Karpenter picks
+// it: the API has endpoints in a few regions only.
+func PricingAPIRegion(region string) string {
+	switch {
+	case strings.HasPrefix(region, "ap-"):
+		return "ap-south-1"
+	case strings.HasPrefix(region, "cn-"):
+		return "cn-northwest-1"
+	case strings.HasPrefix(region, "eu-"):
+		return "eu-central-1"
+	}
+	return "us-east-1"
+}
+
+// newPricingClient builds the Pricing API client from the provider's config: the Pricing API
+// region of cfg.Region, endpoint (when set) as the base endpoint, and a small retry and
+// connect budget of its own.
+func newPricingClient(cfg aws.Config, endpoint string, maxAttempts int) *awspricing.Client {
+	pcfg := cfg.Copy()
+	pcfg.Region = PricingAPIRegion(cfg.Region)
+	attempts := min(max(maxAttempts, 1), pricingMaxAttempts)
+	return awspricing.NewFromConfig(pcfg, func(o *awspricing.Options) {
+		if endpoint != "" {
+			o.BaseEndpoint = aws.String(endpoint)
+		}
+		o.RetryMaxAttempts = 0 // AWS_MAX_ATTEMPTS must not lift the budget below
+		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
+			so.MaxAttempts = attempts
+			so.MaxBackoff = pricingMaxBackoff
+		})
+		if hc, ok := o.HTTPClient.(*awshttp.BuildableClient); ok { // keeps a configured CA bundle or proxy
+			o.HTTPClient = hc.WithDialerOptions(func(d *net.Dialer) { d.Timeout = pricingDialTimeout }).WithTimeout(pricingCallTimeout)
+		}
+	})
+}
+
+// isGovCloud reports whether region is an AWS GovCloud (US) region, where the Pricing API is
+// not offered.
+func isGovCloud(region string) bool { return strings.HasPrefix(region, "us-gov-") }
+
+// Prices returns the region's hourly prices, loading them on first use; it never fails. When the
+// Pricing API cannot be used (denied, unreachable, not implemented, answering nothing, or the
+// region is GovCloud), the on-demand side is Karpenter's embedded table (Prices.Fallback says
+// why); when the spot price history cannot be read, spot is priced as on-demand
+// (Prices.SpotFromOnDemand, Prices.SpotError), as Karpenter prices it before its first spot
+// update.
+//
+// Loads are shared like the catalog's (see catalogKeyFor): one per process and key, concurrent
+// callers waiting on the one in flight. A result whose both sides are live is also kept on disk
+// with the catalog cache (Client.CatalogDisk) for its TTL; a result with any fallback is kept
+// in-process only, so the next provider process asks the APIs again. The returned Prices is
+// shared: callers must not modify it.
+func (c *Client) Prices(ctx context.Context) *pricing.Prices {
+	e := pricesEntryFor(c)
+	for {
+		e.mu.Lock()
+		if e.prices != nil {
+			p := e.prices
+			e.mu.Unlock()
+			return p
+		}
+		if f := e.flight; f != nil {
+			e.mu.Unlock()
+			select {
+			case <-f.done:
+			case <-ctx.Done():
+				return pricing.Fallback(c.Region, "the price lookup was interrupted: "+ctx.Err().Error())
+			}
+			if !f.kept && ctx.Err() == nil {
+				continue // the loader was cancelled, not us: load again
+			}
+			return f.prices
+		}
+		f := &pricesFlight{done: make(chan struct{})}
+		e.flight = f
+		e.mu.Unlock()
+		e.load(ctx, c, f)
+		return f.prices
+	}
+}
+
+// The prices cache is process-wide, keyed by what decides the answer: the EC2 and Pricing API
+// endpoints, the region and the account. Clients whose key is not shared (no account id, or
+// clients that are not the SDK's) keep their own entry, dropped with the client.
+var (
+	pricesMu      sync.Mutex
+	pricesEntries = map[pricesKey]*pricesEntry{}
+)
+
+type pricesKey struct {
+	ec2Endpoint, pricingEndpoint, region, account string
+	client                                        weak.Pointer[Client] // zero for shared keys
+}
+
+func (k pricesKey) shared() bool { return k.client == (weak.Pointer[Client]{}) }
+
+func pricesKeyFor(c *Client) pricesKey {
+	ec, okEC2 := c.EC2.(*ec2.Client)
+	pc, okPricing := c.Pricing.(*awspricing.Client)
+	if !okEC2 || !okPricing || c.AccountID == "" {
+		return pricesKey{client: weak.Make(c)}
+	}
+	eo := ec.Options()
+	region := c.Region
+	if region == "" {
+		region = eo.Region
+	}
+	return pricesKey{ec2Endpoint: aws.ToString(eo.BaseEndpoint), pricingEndpoint: aws.ToString(pc.Options().BaseEndpoint),
+		region: region, account: c.AccountID}
+}
+
+type pricesEntry struct {
+	mu     sync.Mutex
+	prices *pricing.Prices // set once a load landed that is kept
+	flight *pricesFlight
+}
+
+// pricesFlight is one load; done is closed when prices and kept are set.
+type pricesFlight struct {
+	done   chan struct{}
+	prices *pricing.Prices
+	kept   bool // false when the loader's own context ended: waiters load again
+}
+
+func pricesEntryFor(c *Client) *pricesEntry {
+	key := pricesKeyFor(c)
+	pricesMu.Lock()
+	defer pricesMu.Unlock()
+	e, ok := pricesEntries[key]
+	if !ok {
+		e = &pricesEntry{}
+		pricesEntries[key] = e
+		if !key.shared() {
+			runtime.AddCleanup(c, func(k pricesKey) {
+				pricesMu.Lock()
+				delete(pricesEntries, k)
+				pricesMu.Unlock()
+			}, key)
+		}
+	}
+	return e
+}
+
+// load runs one flight and always lands it, even if the load panics, so waiters never hang.
+func (e *pricesEntry) load(ctx context.Context, c *Client, f *pricesFlight) {
+	f.prices = pricing.Fallback(c.Region, "the price lookup did not complete")
+	defer func() {
+		e.mu.Lock()
+		if f.kept {
+			e.prices = f.prices
+		}
+		e.flight = nil
+		e.mu.Unlock()
+		close(f.done)
+	}()
+	f.prices = c.pricesThroughDisk(ctx, pricesKeyFor(c))
+	f.kept = ctx.Err() == nil
+}
+
+// pricesThroughDisk reads a fresh cache file of key when key is shared and the disk cache is
+// on, and otherwise asks the APIs; a fully live answer refreshes the file.
+func (c *Client) pricesThroughDisk(ctx context.Context, key pricesKey) *pricing.Prices {
+	disk := c.CatalogDisk
+	useDisk := key.shared() && disk.enabled()
+	if useDisk {
+		if p, ok := readPrices(ctx, disk, key); ok {
+			return p
+		}
+	}
+	p := c.loadPrices(ctx)
+	if useDisk && p.Fallback == nil && !p.SpotFromOnDemand && ctx.Err() == nil {
+		writePrices(ctx, disk, key, p)
+	}
+	return p
+}
+
+// loadPrices asks the Pricing API (on-demand) and EC2 (spot) concurrently.
+func (c *Client) loadPrices(ctx context.Context) *pricing.Prices {
+	region := c.Region
+	ctx, cancel := context.WithTimeout(ctx, pricesLoadTimeout)
+	defer cancel()
+
+	var (
+		wg                   sync.WaitGroup
+		onDemand             map[string]float64
+		spot                 map[string]map[string]float64
+		onDemandWhy, spotWhy string
+	)
+	wg.Go(func() {
+		switch {
+		case isGovCloud(region):
+			onDemandWhy = "the AWS Pricing API is not available in GovCloud regions (" + region + ")"
+		case c.Pricing == nil:
+			onDemandWhy = "no AWS Pricing API client is configured"
+		default:
+			var err error
+			if onDemand, err = LoadOnDemandPrices(ctx, c.Pricing, region); err != nil {
+				onDemandWhy = failureReason(err)
+			}
+		}
+	})
+	wg.Go(func() {
+		api, ok := c.EC2.(SpotPriceAPI)
+		if !ok {
+			spotWhy = "ec2:DescribeSpotPriceHistory is not available on this EC2 client"
+			return
+		}
+		var err error
+		if spot, err = LoadSpotPrices(ctx, api); err != nil {
+			spotWhy = failureReason(err)
+		}
+	})
+	wg.Wait()
+
+	var p *pricing.Prices
+	if onDemandWhy != "" {
+		p = pricing.Fallback(region, onDemandWhy)
+		tflog.Info(ctx, "on-demand prices from Karpenter's embedded table", map[string]any{"region": region, "reason": onDemandWhy,
+			"table_region": p.Fallback.TableRegion, "types": len(p.OnDemand)})
+	} else {
+		p = &pricing.Prices{Region: region, OnDemand: onDemand, OnDemandSource: pricing.SourcePricingAPI}
+		tflog.Debug(ctx, "on-demand prices from the AWS Pricing API", map[string]any{"region": region, "types": len(onDemand)})
+	}
+	if spotWhy != "" {
+		p.Spot, p.SpotFromOnDemand, p.SpotSource, p.SpotError = nil, true, p.OnDemandSource, spotWhy
+		tflog.Info(ctx, "spot prices unavailable, spot priced as on-demand", map[string]any{"region": region, "reason": spotWhy})
+	} else {
+		p.Spot, p.SpotFromOnDemand, p.SpotSource, p.SpotError = spot, false, pricing.SourceSpotAPI, ""
+		tflog.Debug(ctx, "spot prices from the EC2 spot price history", map[string]any{"region": region, "types": len(spot)})
+	}
+	return p
+}
+
+// apiFailure is an error of one API action, told in a short line (failureReason).
+type apiFailure struct {
+	action string // IAM-style, e.g. pricing:GetProducts
+	err    error  // nil: the call answered, but with nothing usable
+	empty  string // what was missing when err is nil
+}
+
+func (f *apiFailure) Error() string {
+	if f.err == nil {
+		return f.action + " " + f.empty
+	}
+	return f.action + " failed: " + f.err.Error()
+}
+
+func (f *apiFailure) Unwrap() error { return f.err }
+
+// failureReason is err as one short readable line: the action, then the API's error code and
+// message, or the network error, without the SDK's request details.
+func failureReason(err error) string {
+	var f *apiFailure
+	if !errors.As(err, &f) {
+		return clip(oneLine(err.Error()))
+	}
+	if f.err == nil {
+		return clip(oneLine(f.Error()))
+	}
+	return clip(oneLine(f.action + " failed: " + briefError(f.err)))
+}
+
+func briefError(err error) string {
+	var ae smithy.APIError
+	if errors.As(err, &ae) {
+		if msg := ae.ErrorMessage(); msg != "" {
+			return ae.ErrorCode() + ": " + msg
+		}
+		return ae.ErrorCode()
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return "timed out"
+	}
+	if errors.Is(err, context.Canceled) {
+		return "cancelled"
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxReasonRunes {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:maxReasonRunes-1]) + "…"
+}
+
+// On-demand queries: Karpenter's two, the shared-tenancy instances and the bare-metal ones.
+var onDemandQueries = []struct {
+	tenancy, productFamily string
+}{
+	{"Shared", "Compute Instance"},
+	{"Dedicated", "Compute Instance (bare metal)"},
+}
+
+// OnDemandFilters are the GetProducts filters of one of Karpenter's on-demand queries.
+func OnDemandFilters(region, tenancy, productFamily string) []pricingtypes.Filter {
+	term := func(field, value string) pricingtypes.Filter {
+		return pricingtypes.Filter{Field: aws.String(field), Type: pricingtypes.FilterTypeTermMatch, Value: aws.String(value)}
+	}
+	return []pricingtypes.Filter{
+		term("regionCode", region),
+		term("serviceCode", pricingServiceCode),
+		term("preInstalledSw", "NA"),
+		term("operatingSystem", "Linux"),
+		term("capacitystatus", "Used"),
+		term("marketoption", "OnDemand"),
+		term("tenancy", tenancy),
+		term("productFamily", productFamily),
+	}
+}
+
+// LoadOnDemandPrices reads the region's Linux on-demand prices (USD per hour; CNY in the China
+// regions) with Karpenter's two GetProducts queries, run concurrently and paginated. Either
+// query answering no price is an error, as it is for Karpenter.
+func LoadOnDemandPrices(ctx context.Context, api PricingAPI, region string) (map[string]float64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	results := make([]map[string]float64, len(onDemandQueries))
+	errs := make([]error, len(onDemandQueries))
+	var wg sync.WaitGroup
+	for i, q := range onDemandQueries {
+		wg.Go(func() {
+			results[i], errs[i] = loadOnDemandQuery(ctx, api, region, q.tenancy, q.productFamily)
+			if errs[i] != nil {
+				cancel() // no point finishing the other query
+			}
+		})
+	}
+	wg.Wait()
+	// Report the failure that cancelled the other query, not the cancellation.
+	var firstErr error
+	for _, err := range errs {
+		if err != nil && (firstErr == nil || (isContextError(firstErr) && !isContextError(err))) {
+			firstErr = err
+		}
+	}
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	out := make(map[string]float64, len(results[0])+len(results[1]))
+	for _, r := range results {
+		for t, v := range r {
+			out[t] = v
+		}
+	}
+	return out, nil
+}
+
+func loadOnDemandQuery(ctx context.Context, api PricingAPI, region, tenancy, family string) (map[string]float64, error) {
+	in := &awspricing.GetProductsInput{
+		ServiceCode: aws.String(pricingServiceCode),
+		Filters:     OnDemandFilters(region, tenancy, family),
+		MaxResults:  aws.Int32(getProductsPageSize),
+	}
+	currency := "USD"
+	if strings.HasPrefix(region, "cn-") {
+		currency = "CNY"
+	}
+	out := map[string]float64{}
+	p := awspricing.NewGetProductsPaginator(api, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, &apiFailure{action: "pricing:GetProducts", err: err}
+		}
+		for _, doc := range page.PriceList {
+			if t, v, ok := parsePriceListItem(doc, currency); ok {
+				out[t] = v
+			}
+		}
+	}
+	if len(out) == 0 {
+		return nil, &apiFailure{action: "pricing:GetProducts",
+			empty: fmt.Sprintf("returned no on-demand prices for %s (tenancy %s, product family %q)", region, tenancy, family)}
+	}
+	return out, nil
+}
+
+// priceListItem is the part of one GetProducts PriceList document the provider reads.
+type priceListItem struct {
+	Product struct {
+		Attributes struct {
+			InstanceType string `json:"instanceType"`
+		} `json:"attributes"`
+	} `json:"product"`
+	Terms struct {
+		OnDemand map[string]struct {
+			PriceDimensions map[string]struct {
+				PricePerUnit map[string]string `json:"pricePerUnit"`
+			} `json:"priceDimensions"`
+		} `json:"OnDemand"`
+	} `json:"terms"`
+}
+
+// parsePriceListItem returns the instance type and hourly price in currency of one PriceList
+// document; ok is false for a document that does not parse or has no non-zero price. Of
+// several priced dimensions (not seen in practice), the first in key order wins.
+func parsePriceListItem(doc, currency string) (instanceType string, price float64, ok bool) {
+	var item priceListItem
+	if err := json.Unmarshal([]byte(doc), &item); err != nil || item.Product.Attributes.InstanceType == "" {
+		return "", 0, false
+	}
+	for _, tk := range sortedKeys(item.Terms.OnDemand) {
+		dims := item.Terms.OnDemand[tk].PriceDimensions
+		for _, dk := range sortedKeys(dims) {
+			v, err := strconv.ParseFloat(dims[dk].PricePerUnit[currency], 64)
+			if err == nil && v > 0 {
+				return item.Product.Attributes.InstanceType, v, true
+			}
+		}
+	}
+	return "", 0, false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// LoadSpotPrices reads the current Linux spot price of every instance type in every zone of
+// the region from EC2's spot price history (Karpenter's query: StartTime now, so EC2 answers the
+// price in force per type and zone), keeping per type and zone the record with the newest
+// timestamp. An empty history is an error, as it is for Karpenter.
+func LoadSpotPrices(ctx context.Context, api SpotPriceAPI) (map[string]map[string]float64, error) {
+	in := &ec2.DescribeSpotPriceHistoryInput{
+		ProductDescriptions: []string{"Linux/UNIX", "Linux/UNIX (Amazon VPC)"},
+		StartTime:           aws.Time(time.Now()),
+		MaxResults:          aws.Int32(spotHistoryPageSize),
+	}
+	type stamped struct {
+		price float64
+		at    time.Time
+	}
+	newest := map[string]map[string]stamped{}
+	p := ec2.NewDescribeSpotPriceHistoryPaginator(api, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, &apiFailure{action: "ec2:DescribeSpotPriceHistory", err: err}
+		}
+		for _, r := range page.SpotPriceHistory {
+			v, err := strconv.ParseFloat(aws.ToString(r.SpotPrice), 64)
+			if err != nil || r.Timestamp == nil || r.InstanceType == "" || aws.ToString(r.AvailabilityZone) == "" {
+				continue
+			}
+			t, zone := string(r.InstanceType), aws.ToString(r.AvailabilityZone)
+			zones := newest[t]
+			if zones == nil {
+				zones = map[string]stamped{}
+				newest[t] = zones
+			}
+			if old, seen := zones[zone]; !seen || r.Timestamp.After(old.at) {
+				zones[zone] = stamped{v, *r.Timestamp}
+			}
+		}
+	}
+	if len(newest) == 0 {
+		return nil, &apiFailure{action: "ec2:DescribeSpotPriceHistory", empty: "returned no spot prices"}
+	}
+	out := make(map[string]map[string]float64, len(newest))
+	for t, zones := range newest {
+		m := make(map[string]float64, len(zones))
+		for z, s := range zones {
+			m[z] = s.price
+		}
+		out[t] = m
+	}
+	return out, nil
+}
+
+// pricesFileVersion changes whenever pricesFile or what it holds changes meaning; files of
+// another version are ignored (and overwritten).
+const pricesFileVersion = 1
+
+// pricesFile is what a prices cache file holds: a fully live answer only.
+type pricesFile struct {
+	Version                                       int
+	EC2Endpoint, PricingEndpoint, Region, Account string
+	Written                                       time.Time
+	OnDemand                                      map[string]float64
+	Spot                                          map[string]map[string]float64
+}
+
+// pricesPath is the prices file of k in the catalog cache's directory: a hash, so that
+// endpoints and account ids never become paths.
+func pricesPath(d *CatalogDisk, k pricesKey) string {
+	sum := sha256.Sum256(fmt.Appendf(nil, "prices\x00%d\x00%s\x00%s\x00%s\x00%s", pricesFileVersion, k.ec2Endpoint, k.pricingEndpoint, k.region, k.account))
+	return filepath.Join(d.Dir, "prices-"+hex.EncodeToString(sum[:12])+".gob")
+}
+
+// readPrices returns the cached prices of k when a fresh file of this version and key exists.
+func readPrices(ctx context.Context, d *CatalogDisk, k pricesKey) (*pricing.Prices, bool) {
+	p := pricesPath(d, k)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			tflog.Debug(ctx, "prices cache unreadable", map[string]any{"path": p, "error": err.Error()})
+		}
+		return nil, false
+	}
+	var f pricesFile
+	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&f); err != nil {
+		tflog.Debug(ctx, "prices cache corrupt, asking the APIs", map[string]any{"path": p, "error": err.Error()})
+		return nil, false
+	}
+	age := d.clock().Sub(f.Written)
+	switch {
+	case f.Version != pricesFileVersion || f.EC2Endpoint != k.ec2Endpoint || f.PricingEndpoint != k.pricingEndpoint ||
+		f.Region != k.region || f.Account != k.account:
+		tflog.Debug(ctx, "prices cache belongs to another version or key, asking the APIs", map[string]any{"path": p})
+		return nil, false
+	case age < 0 || age >= d.TTL || len(f.OnDemand) == 0 || len(f.Spot) == 0:
+		tflog.Debug(ctx, "prices cache expired, asking the APIs", map[string]any{"path": p, "age": age.String()})
+		return nil, false
+	}
+	tflog.Debug(ctx, "prices from the disk cache", map[string]any{"path": p, "age": age.Round(time.Second).String(),
+		"on_demand_types": len(f.OnDemand), "spot_types": len(f.Spot)})
+	return &pricing.Prices{Region: f.Region, OnDemand: f.OnDemand, Spot: f.Spot,
+		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}, true
+}
+
+// writePrices stores a fully live p for k atomically (temporary file, then rename).
+func writePrices(ctx context.Context, d *CatalogDisk, k pricesKey, p *pricing.Prices) {
+	path := pricesPath(d, k)
+	var buf bytes.Buffer
+	err := gob.NewEncoder(&buf).Encode(pricesFile{Version: pricesFileVersion, EC2Endpoint: k.ec2Endpoint, PricingEndpoint: k.pricingEndpoint,
+		Region: k.region, Account: k.account, Written: d.clock(), OnDemand: p.OnDemand, Spot: p.Spot})
+	if err == nil {
+		err = writeFileAtomic(path, buf.Bytes())
+	}
+	if err != nil {
+		tflog.Debug(ctx, "prices cache not written", map[string]any{"path": path, "error": err.Error()})
+		return
+	}
+	tflog.Debug(ctx, "prices written to the disk cache", map[string]any{"path": path, "bytes": buf.Len()})
+}
