@@ -112,12 +112,12 @@ type Override struct {
 	SubnetID         string
 	Zone             string
 	ImageID          string
-	Priority         float64
+	Priority         float64 // the offering's hourly price, as Karpenter sets it
 }
 
 // LaunchRequest is one instant fleet.
 type LaunchRequest struct {
-	Overrides    []Override // in priority order; grouped per launch template in the request
+	Overrides    []Override // in launch order; grouped per launch template in the request
 	Count        int
 	CapacityType string // on-demand or spot
 	Tags         map[string]string
@@ -177,7 +177,7 @@ func (x Instances) Launch(ctx context.Context, req LaunchRequest) ([]string, []F
 	if req.CapacityType == "spot" {
 		in.SpotOptions = &ec2types.SpotOptionsRequest{AllocationStrategy: ec2types.SpotAllocationStrategyPriceCapacityOptimized}
 	} else {
-		in.OnDemandOptions = &ec2types.OnDemandOptionsRequest{AllocationStrategy: ec2types.FleetOnDemandAllocationStrategyPrioritized}
+		in.OnDemandOptions = &ec2types.OnDemandOptionsRequest{AllocationStrategy: ec2types.FleetOnDemandAllocationStrategyLowestPrice}
 	}
 	out, err := x.EC2.CreateFleet(ctx, in)
 	if err != nil {

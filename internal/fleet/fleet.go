@@ -287,7 +287,7 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 					continue
 				}
 				overrides = append(overrides, awsclient.Override{LaunchTemplateID: p.Templates[o.LaunchTemplate].ID, InstanceType: o.InstanceType,
-					SubnetID: subnet.ID, Zone: zl.Zone, Priority: float64(len(overrides))})
+					SubnetID: subnet.ID, Zone: zl.Zone, Priority: o.Price})
 			}
 			if len(overrides) == 0 {
 				errs = append(errs, fmt.Sprintf("%s: no instance type of the plan is offered there as %s", zl.Zone, p.CapacityType))

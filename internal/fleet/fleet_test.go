@@ -29,6 +29,7 @@ type fakeEC2 struct {
 	// profileMissing answers that many launches with EC2's per-override error for an instance
 	// profile it does not see yet, launching nothing.
 	profileMissing int
+	requests       []awsclient.LaunchRequest
 }
 
 func (f *fakeEC2) FindByTags(_ context.Context, tags map[string]string) ([]awsclient.Instance, error) {
@@ -60,6 +61,7 @@ func (f *fakeEC2) Launch(_ context.Context, req awsclient.LaunchRequest) ([]stri
 	}
 	f.launches++
 	f.tokens = append(f.tokens, req.ClientToken)
+	f.requests = append(f.requests, req)
 	if f.profileMissing > 0 {
 		f.profileMissing--
 		return nil, []awsclient.FleetError{{Code: "InvalidParameterValue", InstanceType: req.Overrides[0].InstanceType, SubnetID: req.Overrides[0].SubnetID,
@@ -351,5 +353,32 @@ func TestReconcileWaitsForANewInstanceProfile(t *testing.T) {
 	if len(res.Live) != 0 || len(res.Errors) == 0 || f.launches != profileAttempts ||
 		!strings.Contains(res.Errors[0].Error(), "Invalid IAM Instance Profile name") {
 		t.Fatalf("live %d, launches %d, errors %v", len(res.Live), f.launches, res.Errors)
+	}
+}
+
+// The overrides of a zone are the plan's options of the pool's capacity type, in the plan's
+// (price) order, each with its offering's price as the priority, as Karpenter sends them.
+func TestReconcileOverridesCarryThePlansPrices(t *testing.T) {
+	f := &fakeEC2{}
+	p := pool("o1", 1)
+	p.Zones = []string{"za"}
+	p.LaunchPlan = []launchplan.Option{
+		{Zone: "za", CapacityType: "on-demand", InstanceType: "t3.large", LaunchTemplate: "lt-a", Price: 0.0832},
+		{Zone: "za", CapacityType: "on-demand", InstanceType: "c5.large", LaunchTemplate: "lt-a", Price: 0.085},
+		{Zone: "za", CapacityType: "spot", InstanceType: "m5.large", LaunchTemplate: "lt-a", Price: 0.03},
+		{Zone: "zb", CapacityType: "on-demand", InstanceType: "m5.large", LaunchTemplate: "lt-a", Price: 0.096},
+	}
+	if res := stageOf(f).Reconcile(context.Background(), p); len(res.Errors) > 0 || len(res.Live) != 1 {
+		t.Fatalf("errors %v, live %d", res.Errors, len(res.Live))
+	}
+	if len(f.requests) != 1 {
+		t.Fatalf("%d launches", len(f.requests))
+	}
+	var got []string
+	for _, o := range f.requests[0].Overrides {
+		got = append(got, fmt.Sprintf("%s %s %v", o.InstanceType, o.Zone, o.Priority))
+	}
+	if want := []string{"t3.large za 0.0832", "c5.large za 0.085"}; !slices.Equal(got, want) {
+		t.Errorf("overrides %v, want %v", got, want)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -111,7 +112,29 @@ func baseInput() Input {
 			Tags:             map[string]string{"team": "platform"},
 		},
 		Catalog: fixtureCatalog(),
+		Prices:  fixturePrices(),
 	}
+}
+
+// fixturePrices are hourly prices for the fixture and synthetic catalogs, in an order that
+// size order does not give: m5.large (2 vCPUs, 8 GiB) is cheaper than m4.large (same size),
+// and the synthetic x*.s* types cost more per vCPU the higher their family number. Spot is
+// 30 % of on-demand in zone A, 40 % in B, 50 % in C.
+func fixturePrices() *pricing.Prices {
+	od := map[string]float64{
+		"t3.micro": 0.0104, "c7g.large": 0.0725, "m5.large": 0.096, "m4.large": 0.10, "m5.xlarge": 0.192,
+		"c5n.18xlarge": 3.888, "p5.48xlarge": 55.04, "g5.xlarge": 1.006,
+	}
+	for i := range 1000 {
+		vcpus := 2 << (i % 7)
+		od[fmt.Sprintf("x%d.s%d", i/7+1, i%7)] = float64(vcpus) * (0.02 + 0.001*float64(i/7))
+	}
+	spot := map[string]map[string]float64{}
+	for name, v := range od {
+		spot[name] = map[string]float64{zoneA: v * 0.3, zoneB: v * 0.4, zoneC: v * 0.5}
+	}
+	return &pricing.Prices{Region: "us-west-2", OnDemand: od, Spot: spot,
+		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
 }
 
 func req(key string, op requirements.Operator, values ...string) requirements.Requirement {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math/big"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -13,6 +12,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -37,9 +37,11 @@ var windowsBuilds = map[string]string{
 // The returned problems are errors; an empty slice means success, and Plan.Warnings then holds
 // the warnings. On error the plan holds only the warnings gathered so far.
 //
-// Ordering stands in for price, which the provider does not know: instance types are ordered
-// by (vCPUs, memory, name) ascending, the smallest first, as a proxy for Karpenter's cheapest
-// first, and that order decides which MaxInstanceTypes types reach the launch plan.
+// Instance types are ordered as Karpenter orders a NodeClaim's (InstanceTypes.OrderByPrice):
+// by the price of the cheapest offering each has among the capacity types and zones the pool
+// allows, ties by name; the first MaxInstanceTypes form the launch plan (Truncate), and
+// min_values is checked on those. A type with no priced offering is not launched (Karpenter
+// marks an offering without a price unavailable).
 //
 // The class's zones are the zones of its Subnets (a zone without a subnet cannot be launched
 // into); Class.Zones is not consulted. Every eligible type gets a launch template, not only the
@@ -66,6 +68,10 @@ type builder struct {
 	seen     map[string]bool // warnings given, by summary, path and message
 
 	noImage []string // kinds of eligible types no class image serves, e.g. "arm64", "amd64 with a GPU"
+
+	// spotCap is Karpenter's spot offering filter: spot offerings above the cheapest on-demand
+	// offering are left out of a launch that allows both (see launchSet); 0 when not applied.
+	spotCap float64
 }
 
 // eligible is one instance type that survived every filter.
@@ -78,6 +84,9 @@ type eligible struct {
 	efa           int      // EFA interfaces of its launch-template layout
 	ami           int      // index into Class.AMIs of the image it launches with; -1: none resolved
 	group         int      // index into the launch templates
+	price         float64  // cheapest allowed offering's hourly price (the sort key)
+	priceCT       string   // its capacity type
+	priceZone     string   // its zone
 }
 
 func (b *builder) warn(summary string, path attrpath.Path, format string, args ...any) {
@@ -101,6 +110,9 @@ func (b *builder) build() (Plan, []Problem) {
 		b.fail(pathPool, "no instance-type catalog: the provider could not describe the region's instance types")
 		return b.failed()
 	}
+	if b.in.Prices == nil {
+		b.in.Prices = pricing.Fallback(b.in.Region, "no prices were read for this plan")
+	}
 	b.resolveSettings()
 	b.resolveZones()
 	b.resolveCapacityTypes()
@@ -115,36 +127,30 @@ func (b *builder) build() (Plan, []Problem) {
 	if len(b.errs) > 0 {
 		return b.failed()
 	}
-	launch := types
-	if len(types) > MaxInstanceTypes {
-		launch = types[:MaxInstanceTypes]
-		// A static pool launches from this cut itself; a dynamic pool's cut is Karpenter's, by
-		// price, which the plan only approximates: broad pools are Karpenter's advice, not a finding.
-		if b.in.Replicas != nil {
-			b.warn(SummaryTruncated, pathRequirements, "%d instance types are eligible; the launch plan keeps the first %d by vCPUs, memory and name "+
-				"(a stand-in for price, which the provider does not know), as Karpenter truncates each CreateFleet call to %d; "+
-				"narrow the requirements to choose which types are launched", len(types), MaxInstanceTypes, MaxInstanceTypes)
-		}
-		if i, got, ok := minValuesShortfall(b.in.Requirements, launch); ok {
-			r := b.in.Requirements[i]
-			b.warn(SummaryMinValuesAtRisk, pathRequirements.Index(i).Attr("min_values"),
-				"after truncation to %d instance types only %d distinct values of %q remain, below min_values %d; Karpenter orders by price "+
-					"and may keep others, but with the Strict min-values policy a launch can fail", MaxInstanceTypes, got, r.Key, *r.MinValues)
-		}
+	launch := b.truncate(b.launchSet(types))
+	if len(b.errs) > 0 {
+		return b.failed()
 	}
 
-	plan := Plan{Zones: b.zones}
+	plan := Plan{Zones: b.zones, PriceSource: b.priceSource()}
 	plan.LaunchTemplates = b.launchTemplates(types)
 	plan.InstanceTypes = make([]TypePlan, 0, len(types))
 	for _, t := range types {
 		plan.InstanceTypes = append(plan.InstanceTypes, b.typePlan(t, plan.LaunchTemplates[t.group].Name))
 	}
 	plan.LaunchPlan = b.options(launch, plan.LaunchTemplates)
+	plan.LaunchTypes = make([]string, len(launch))
+	for i, t := range launch {
+		plan.LaunchTypes[i] = t.it.Name
+	}
 	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
+	plan.Cost = b.cost(launch)
+	plan.Workloads = b.workloads(launch)
 	b.capacityWarnings(plan)
 	b.consistencyWarning(types)
 	b.addressWarning(types)
 	b.fallbackWarning(types)
+	b.priceWarning()
 	plan.Warnings = b.warnings
 	if len(b.errs) > 0 {
 		return b.failed()
@@ -466,6 +472,7 @@ const (
 	dropOther
 	dropZones
 	dropCapacityType
+	dropNoPrice
 	dropReasons
 )
 
@@ -487,6 +494,9 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 		return fmt.Sprintf("%s not offered in the pool's zones %s (%s)", n, strings.Join(b.zoneNames(), ", "), names)
 	case dropCapacityType:
 		return fmt.Sprintf("%s not offered as %s (%s)", n, strings.Join(b.capTypes, " or "), names)
+	case dropNoPrice:
+		return fmt.Sprintf("%s with no %s price in the pool's zones, which Karpenter treats as unavailable (%s; prices from %s)", n,
+			strings.Join(b.capTypes, " or "), names, b.priceSource())
 	default:
 		return fmt.Sprintf("%s whose pod capacity could not be computed (%s)", n, names)
 	}
@@ -537,10 +547,14 @@ func (b *builder) eligibleTypes() []*eligible {
 	res, err := b.in.Catalog.Select(perType, opts)
 	var mv *requirements.MinValuesError
 	if errors.As(err, &mv) {
-		b.fail(pathRequirements.Index(origIndex[mv.Index]).Attr("min_values"),
-			"requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
+		at := pathRequirements.Index(origIndex[mv.Index]).Attr("min_values")
+		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
 			mv.Key, mv.Want, mv.Got)
-		return nil
+		if !b.in.MinValuesBestEffort {
+			b.fail(at, "%s", msg)
+			return nil
+		}
+		b.warn(SummaryMinValuesAtRisk, at, "%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
 	} else if err != nil {
 		b.fail(pathRequirements, "selecting instance types: %v", err)
 		return nil
@@ -616,6 +630,10 @@ func (b *builder) eligibleTypes() []*eligible {
 			dropped[dropCapacityType] = append(dropped[dropCapacityType], it.Name)
 			continue
 		}
+		if !b.price(e) {
+			dropped[dropNoPrice] = append(dropped[dropNoPrice], it.Name)
+			continue
+		}
 		if b.ifaces != nil || b.in.Class.EFA {
 			// The configured efa-only count, or the type's EFA maximum for an EFA class.
 			e.efa = r.EFAInterfaces
@@ -650,16 +668,7 @@ func (b *builder) eligibleTypes() []*eligible {
 		b.warn(SummaryNotInZones, pathRequirements, "%s", notInZones)
 	}
 
-	sort.Slice(out, func(i, j int) bool {
-		a, c := out[i].it, out[j].it
-		if a.VCPUs != c.VCPUs {
-			return a.VCPUs < c.VCPUs
-		}
-		if a.MemoryMiB != c.MemoryMiB {
-			return a.MemoryMiB < c.MemoryMiB
-		}
-		return a.Name < c.Name
-	})
+	sortByPrice(out)
 	if i, got, ok := minValuesShortfall(b.in.Requirements, out); ok {
 		r := b.in.Requirements[i]
 		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the eligible instance types offer only %d",
@@ -667,8 +676,12 @@ func (b *builder) eligibleTypes() []*eligible {
 		if len(summary) > 0 {
 			msg += " after the node class's filters: " + strings.Join(summary, "; ")
 		}
-		b.fail(pathRequirements.Index(i).Attr("min_values"), "%s", msg)
-		return nil
+		if !b.in.MinValuesBestEffort {
+			b.fail(pathRequirements.Index(i).Attr("min_values"), "%s", msg)
+			return nil
+		}
+		b.warn(SummaryMinValuesAtRisk, pathRequirements.Index(i).Attr("min_values"),
+			"%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
 	}
 	return out
 }
@@ -748,10 +761,16 @@ func (b *builder) typePlan(t *eligible, lt string) TypePlan {
 		EFAInterfaces:         t.res.EFAInterfaces,
 		PodSubnetIPsAtMaxPods: t.res.PodSubnetIPsAtMaxPods,
 		LaunchTemplate:        lt,
+		Price:                 t.price,
+		PriceCapacityType:     t.priceCT,
+		PriceZone:             t.priceZone,
+		OnDemandPrice:         b.cheapestOf(t, requirements.CapacityTypeOnDemand),
+		SpotPrice:             b.cheapestOf(t, requirements.CapacityTypeSpot),
 	}
 }
 
-// options are the CreateFleet overrides: capacity type (spot first), then type order, then zone.
+// options are the CreateFleet overrides: capacity type (spot first), then price order, then
+// zone; offerings without a price are left out, as Karpenter leaves unavailable offerings out.
 func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 	subnet := map[string]string{}
 	for _, z := range b.zones {
@@ -768,7 +787,12 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 				continue
 			}
 			for _, z := range t.zones {
+				price, ok := b.offerPrice(t.it.Name, ct, z)
+				if !ok {
+					continue // Karpenter's offering without a price is unavailable
+				}
 				out = append(out, Option{
+					Price:          price,
 					InstanceType:   t.it.Name,
 					Zone:           z,
 					SubnetID:       subnet[z],

@@ -14,9 +14,10 @@ import (
 
 func TestEligibleTypesOrderAndCapacity(t *testing.T) {
 	plan := mustBuild(t, baseInput())
-	want := []string{"t3.micro", "c7g.large", "m4.large", "m5.large", "m5.xlarge", "c5n.18xlarge", "p5.48xlarge"}
+	// Price order: m5.large (0.096) before m4.large (0.10), which size and name order put after it.
+	want := []string{"t3.micro", "c7g.large", "m5.large", "m4.large", "m5.xlarge", "c5n.18xlarge", "p5.48xlarge"}
 	if got := typeNames(plan); !reflect.DeepEqual(got, want) {
-		t.Fatalf("types = %v, want %v (vCPUs, memory, name)", got, want)
+		t.Fatalf("types = %v, want %v (cheapest on-demand offering first)", got, want)
 	}
 	for _, tc := range []struct {
 		name         string
@@ -222,7 +223,9 @@ func TestLaunchPlanOrder(t *testing.T) {
 	want := []string{
 		"spot c7g.large us-west-2a", // c7g.large is offered in a and b only
 		"spot m5.large us-west-2a", "spot m5.large us-west-2c",
-		"spot m5.xlarge us-west-2a", "spot m5.xlarge us-west-2c",
+		// m5.xlarge's spot price in c (0.096) is above the cheapest on-demand offering (c7g.large,
+		// 0.0725): Karpenter's spot offering filter leaves it out; in a (0.0576) it stays.
+		"spot m5.xlarge us-west-2a",
 		"on-demand c7g.large us-west-2a",
 		"on-demand m5.large us-west-2a", "on-demand m5.large us-west-2c",
 		"on-demand m5.xlarge us-west-2a", "on-demand m5.xlarge us-west-2c",
@@ -258,15 +261,28 @@ func TestTruncation(t *testing.T) {
 		}
 		if i > 0 {
 			prev := plan.InstanceTypes[i-1]
-			if prev.VCPUs > tp.VCPUs || (prev.VCPUs == tp.VCPUs && prev.MemoryMiB > tp.MemoryMiB) {
-				t.Errorf("types %s and %s out of order", prev.Name, tp.Name)
+			if prev.Price > tp.Price || (prev.Price == tp.Price && prev.Name > tp.Name) {
+				t.Errorf("types %s (%v) and %s (%v) out of price order", prev.Name, prev.Price, tp.Name, tp.Price)
 			}
 		}
 	}
-	// A dynamic pool's cut is Karpenter's (by price): broad requirements are no finding. A static
-	// pool launches from the cut itself, so it says so.
-	if hasProblem(plan.Warnings, "template.requirements", "instance types are eligible") {
-		t.Errorf("dynamic pool: warnings = %v, want no truncation warning", plan.Warnings)
+	// The spot prices of the fixture are 30 % of on-demand in zone A: every type's key is its zone
+	// A spot price, and the 60 kept are the 60 cheapest, not the 60 smallest.
+	if first := plan.InstanceTypes[0]; first.PriceCapacityType != "spot" || first.PriceZone != zoneA {
+		t.Errorf("first type %s priced as %s in %s, want spot in %s", first.Name, first.PriceCapacityType, first.PriceZone, zoneA)
+	}
+	smallest := 0
+	for _, tp := range plan.InstanceTypes[:MaxInstanceTypes] {
+		if tp.VCPUs == 2 {
+			smallest++
+		}
+	}
+	if smallest == 100/7+1 && plan.InstanceTypes[MaxInstanceTypes-1].VCPUs == 2 {
+		t.Errorf("the cut looks like size order: %d two-vCPU types kept", smallest)
+	}
+	// The truncation is Karpenter's for a dynamic and a static pool alike: no finding.
+	if hasSummary(plan.Warnings, SummaryMinValuesAtRisk) {
+		t.Errorf("dynamic pool: warnings = %v", plan.Warnings)
 	}
 	in.Bootstrap, in.Replicas = demoBootstrap, intPtr(2)
 	in.Class.AMIs = []nodeclass.AMI{{ID: "ami-x86", Architecture: "amd64"}, {ID: "ami-arm", Architecture: "arm64"}}
@@ -274,8 +290,10 @@ func TestTruncation(t *testing.T) {
 	if len(errs) > 0 {
 		t.Fatalf("static pool: %v", errs)
 	}
-	if !hasProblem(static.Warnings, "template.requirements", "100 instance types are eligible", "first 60") {
-		t.Errorf("static pool: warnings = %v, want the truncation warning", static.Warnings)
+	for _, o := range static.LaunchPlan {
+		if p, _ := in.Prices.Price(o.InstanceType, o.CapacityType, o.Zone); o.Price != p || p == 0 {
+			t.Errorf("override %+v: price %v, want %v", o, o.Price, p)
+		}
 	}
 	// Every eligible type still has a launch template.
 	names := map[string]bool{}
@@ -744,15 +762,29 @@ func TestQuantity(t *testing.T) {
 	}
 }
 
-func TestTruncationMinValuesWarning(t *testing.T) {
+// TestTruncationMinValues: min_values is checked on the 60 cheapest types, as Karpenter's
+// Truncate does: an error under the Strict policy (Karpenter's default), a warning under
+// BestEffort.
+func TestTruncationMinValues(t *testing.T) {
 	in := baseInput()
-	in.Catalog = syntheticCatalog(100) // 7 vCPU sizes; the smallest 60 types cover 5 of them
+	in.Catalog = syntheticCatalog(100) // 7 vCPU sizes; the 60 cheapest cover 5 of them
 	r := req(requirements.LabelInstanceCPU, requirements.OpExists)
 	r.MinValues = intPtr(7)
 	in.Requirements = []requirements.Requirement{r}
+	_, errs := Build(in)
+	if !hasProblem(errs, "template.requirements[0].min_values", "60 cheapest of 100", "only 5 distinct values", requirements.LabelInstanceCPU,
+		"BestEffort") {
+		t.Errorf("errors = %v", errs)
+	}
+	in.MinValuesBestEffort = true
 	plan := mustBuild(t, in)
-	if !hasProblem(plan.Warnings, "template.requirements[0].min_values", "only 5 distinct values", requirements.LabelInstanceCPU) {
+	if !hasProblem(plan.Warnings, "template.requirements[0].min_values", "only 5 distinct values", "launches them anyway") {
 		t.Errorf("warnings = %v", plan.Warnings)
+	}
+	r.MinValues = intPtr(5)
+	in.Requirements, in.MinValuesBestEffort = []requirements.Requirement{r}, false
+	if plan := mustBuild(t, in); hasSummary(plan.Warnings, SummaryMinValuesAtRisk) {
+		t.Errorf("min_values 5 is met: %v", plan.Warnings)
 	}
 }
 

@@ -10,7 +10,9 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
 // MaxInstanceTypes is Karpenter's cap on the instance types one CreateFleet call carries.
@@ -121,6 +123,14 @@ type Input struct {
 	Limits       map[string]string // cpu, memory, nodes, … as Kubernetes quantities
 	Replicas     *int              // static capacity
 	Catalog      *catalog.Catalog
+	// Prices order the eligible types as Karpenter does (cheapest compatible offering first);
+	// nil plans with Karpenter's embedded on-demand table, as Karpenter starts.
+	Prices *pricing.Prices
+	// MinValuesBestEffort is Karpenter's BestEffort min-values policy: a launch whose 60
+	// cheapest types miss a requirement's min_values goes ahead (a warning) instead of failing.
+	MinValuesBestEffort bool
+	// Workloads are deployments to fit into the pool, by name (the pool's `workloads` keys).
+	Workloads map[string]workloadfit.Workload
 }
 
 // TypePlan is one eligible instance type.
@@ -139,6 +149,12 @@ type TypePlan struct {
 	// (0 without custom networking).
 	PodSubnetIPsAtMaxPods int
 	LaunchTemplate        string // name of its group
+	// Price is the hourly price of its cheapest offering the pool allows (Karpenter's sort key),
+	// as PriceCapacityType in PriceZone.
+	Price                    float64
+	PriceCapacityType        string
+	PriceZone                string
+	OnDemandPrice, SpotPrice *float64 // cheapest allowed offering of each capacity type; nil: none
 }
 
 // ZonePlan is one zone the pool can launch into.
@@ -160,6 +176,7 @@ type Option struct {
 	MaxPods        int
 	VPCIPsAtMax    int
 	LaunchTemplate string
+	Price          float64 // the offering's hourly price: CreateFleet's override priority, as Karpenter sets it
 }
 
 // ZoneCapacity says how many nodes a zone can hold.
@@ -221,8 +238,9 @@ type Problem = nodepool.Problem
 const (
 	SummarySubnetsTooSmall    = "Subnets too small for the pool's limits"
 	SummarySubnetsTooSmallFor = "Subnets too small for the pool's replicas"
-	SummaryTruncated          = "More eligible instance types than one launch takes"
-	SummaryMinValuesAtRisk    = "min_values at risk after truncation"
+	SummaryMinValuesAtRisk    = "min_values not met"
+	SummaryPriceFallback      = "Prices from Karpenter's embedded table"
+	SummaryNoPrice            = "Instance types without a price"
 	SummaryMaxPodsDisagree    = "Karpenter and the kubelet disagree on max pods"
 	SummaryMaxPodsUnaddressed = "Max pods above what the ENIs can address"
 	SummaryPrefixFallback     = "Prefix delegation falls back to secondary IPs"
@@ -251,6 +269,28 @@ type Plan struct {
 	// NodesByLimits is the most nodes the pool's limits allow, computed with the smallest
 	// launchable type; -1 when no limit bounds nodes.
 	NodesByLimits int
+
+	// Cost bounds what the pool costs per hour at the plan's prices.
+	Cost Cost
+	// PriceSource names where the plan's prices came from.
+	PriceSource string
+	// LaunchTypes are the types of LaunchPlan in Karpenter's order (at most MaxInstanceTypes):
+	// InstanceTypes after the launch filters (exotic types, dear spot offerings) and the cut.
+	LaunchTypes []string
+	// Workloads answers Input.Workloads, by name.
+	Workloads map[string]workloadfit.Result
+}
+
+// Cost is a pool's hourly cost bound: a static pool's replicas at the price of the type
+// CreateFleet would choose; a dynamic pool's nodes the limits allow at its cheapest type.
+type Cost struct {
+	Bounded      bool    // false: a dynamic pool without cpu, memory or nodes limits
+	Nodes        int     // nodes counted
+	InstanceType string  // the type priced
+	CapacityType string  // its capacity type
+	Price        float64 // its hourly price
+	Hourly       float64 // Nodes × Price
+	Basis        string  // what bounds Nodes: "replicas", or the limit, e.g. "cpu 1000"
 }
 
 // Ownership tag keys written on every EC2 object the provider creates for a pool (defined in

@@ -101,6 +101,17 @@ func (p *Prices) Cheapest(instanceType string, offerings []Offering) (best Offer
 	return best, price, ok
 }
 
+// CheapestIn is the lowest price of instanceType as capacityType over zones; ok is false when
+// no zone has one.
+func (p *Prices) CheapestIn(instanceType, capacityType string, zones []string) (price float64, ok bool) {
+	offerings := make([]Offering, len(zones))
+	for i, z := range zones {
+		offerings[i] = Offering{CapacityType: capacityType, Zone: z}
+	}
+	_, price, ok = p.Cheapest(instanceType, offerings)
+	return price, ok
+}
+
 // Len is how many instance types have an on-demand price.
 func (p *Prices) Len() int {
 	if p == nil {

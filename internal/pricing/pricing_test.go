@@ -50,6 +50,12 @@ func TestCheapest(t *testing.T) {
 	if _, _, ok := p.Cheapest("c5.large", []Offering{{Spot, "eu-west-1a"}}); ok {
 		t.Error("c5.large has no spot price, yet an offering was found")
 	}
+	if v, ok := p.CheapestIn("m5.large", Spot, []string{"eu-west-1b", "eu-west-1c"}); !ok || v != 0.05 {
+		t.Errorf("CheapestIn spot b, c = %v %v", v, ok)
+	}
+	if _, ok := p.CheapestIn("m5.large", Spot, []string{"eu-west-1c"}); ok {
+		t.Error("no spot price in c, yet one was found")
+	}
 	if got := p.Types(); len(got) != 2 || got[0] != "c5.large" || got[1] != "m5.large" {
 		t.Errorf("Types = %v", got)
 	}

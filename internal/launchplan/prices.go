@@ -1,0 +1,287 @@
+package launchplan
+
+import (
+	"fmt"
+	"math/big"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// price sets e's sort key: the cheapest priced offering among its allowed zones and capacity
+// types, as Karpenter's OrderByPrice takes the cheapest available, compatible offering. It
+// reports false when no offering has a price.
+func (b *builder) price(e *eligible) bool {
+	best := -1.0
+	for _, ct := range e.capacityTypes {
+		for _, z := range e.zones {
+			v, ok := b.offerPrice(e.it.Name, ct, z)
+			if ok && (best < 0 || v < best) {
+				best, e.priceCT, e.priceZone = v, ct, z
+			}
+		}
+	}
+	e.price = best
+	return best >= 0
+}
+
+// sortByPrice is Karpenter's order: cheapest offering first; equal prices by name, so that the
+// plan is deterministic where Karpenter's sort is not.
+func sortByPrice(types []*eligible) {
+	sort.Slice(types, func(i, j int) bool {
+		if types[i].price != types[j].price {
+			return types[i].price < types[j].price
+		}
+		return types[i].it.Name < types[j].it.Name
+	})
+}
+
+// truncate keeps the first MaxInstanceTypes types, as Karpenter's Truncate does before each
+// CreateFleet, and checks min_values on what is kept: with the Strict policy (Karpenter's
+// default) a shortfall fails the plan, since Karpenter would not launch; with BestEffort it
+// launches the cut anyway, and the plan warns.
+func (b *builder) truncate(types []*eligible) []*eligible {
+	if len(types) <= MaxInstanceTypes {
+		return types // min_values was checked on every eligible type
+	}
+	launch := types[:MaxInstanceTypes]
+	i, got, short := minValuesShortfall(b.in.Requirements, launch)
+	if !short {
+		return launch
+	}
+	r := b.in.Requirements[i]
+	at := pathRequirements.Index(i).Attr("min_values")
+	msg := fmt.Sprintf("the %d cheapest of %d eligible instance types, which Karpenter sends to CreateFleet, offer only %d distinct values "+
+		"of %q, below min_values %d", MaxInstanceTypes, len(types), got, r.Key, *r.MinValues)
+	if b.in.MinValuesBestEffort {
+		b.warn(SummaryMinValuesAtRisk, at, "%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
+		return launch
+	}
+	b.fail(at, "%s: Karpenter (Strict min-values policy, its default) will not launch. Narrow the requirements to fewer, more varied "+
+		"types, lower min_values, or set min_values_policy = \"BestEffort\" if the cluster's Karpenter runs with it", msg)
+	return nil
+}
+
+// priceSource names where the prices came from, for the plan and its warnings.
+func (b *builder) priceSource() string { return PriceSource(b.in.Prices) }
+
+// PriceSource names where prices came from, in a line.
+func PriceSource(p *pricing.Prices) string {
+	if p == nil {
+		return ""
+	}
+	if f := p.Fallback; f != nil {
+		return fmt.Sprintf("Karpenter %s's on-demand table of %s (%s prices)", f.KarpenterVersion, f.Generated, f.TableRegion)
+	}
+	if p.SpotFromOnDemand {
+		return p.OnDemandSource + " (spot priced as on-demand)"
+	}
+	return p.OnDemandSource + " and " + p.SpotSource
+}
+
+// priceWarning says, once per pool, that the prices are Karpenter's embedded table and not
+// AWS's current ones, or that spot prices could not be read.
+func (b *builder) priceWarning() {
+	p := b.in.Prices
+	switch {
+	case p.Fallback != nil:
+		b.warn(SummaryPriceFallback, pathPool, "launch order and costs use %s, as Karpenter does when the Pricing API cannot be read: %s",
+			b.priceSource(), p.Fallback.Reason)
+	case p.SpotFromOnDemand && slices.Contains(b.capTypes, requirements.CapacityTypeSpot):
+		b.warn(SummaryPriceFallback, pathPool, "spot offerings are priced as on-demand, as Karpenter does until it reads spot prices: %s", p.SpotError)
+	}
+}
+
+// cost bounds the pool's hourly cost. A static pool: replicas at the first type's cheapest
+// offering of the capacity type it launches as (EC2 Fleet's lowest-price choice among the
+// overrides). A dynamic pool: the nodes its limits allow at the cheapest type.
+func (b *builder) cost(launch []*eligible) Cost {
+	if len(launch) == 0 {
+		return Cost{}
+	}
+	first := launch[0]
+	if r := b.in.Replicas; r != nil {
+		ct := b.capTypes[0]
+		best, bestPrice := (*eligible)(nil), 0.0
+		for _, t := range launch {
+			if !slices.Contains(t.capacityTypes, ct) {
+				continue
+			}
+			for _, z := range t.zones {
+				if v, ok := b.offerPrice(t.it.Name, ct, z); ok && (best == nil || v < bestPrice) {
+					best, bestPrice = t, v
+				}
+			}
+		}
+		if best == nil {
+			return Cost{}
+		}
+		return Cost{Bounded: true, Nodes: *r, InstanceType: best.it.Name, CapacityType: ct, Price: bestPrice,
+			Hourly: float64(*r) * bestPrice, Basis: "replicas"}
+	}
+	nodes, basis := -1, ""
+	take := func(n int, why string) {
+		if nodes < 0 || n < nodes {
+			nodes, basis = n, why
+		}
+	}
+	if q, ok := b.limits[limitNodes]; ok {
+		take(floorDiv(q, 1), "nodes "+b.in.Limits[limitNodes])
+	}
+	if q, ok := b.limits[limitCPU]; ok && first.it.VCPUs > 0 {
+		take(floorDiv(q, int64(first.it.VCPUs)), "cpu "+b.in.Limits[limitCPU])
+	}
+	if q, ok := b.limits[limitMemory]; ok && first.it.MemoryMiB > 0 {
+		take(floorDiv(q, int64(first.it.MemoryMiB)*bytesPerMiB), "memory "+b.in.Limits[limitMemory])
+	}
+	if nodes < 0 {
+		return Cost{InstanceType: first.it.Name, CapacityType: first.priceCT, Price: first.price}
+	}
+	return Cost{Bounded: true, Nodes: nodes, InstanceType: first.it.Name, CapacityType: first.priceCT, Price: first.price,
+		Hourly: float64(nodes) * first.price, Basis: basis}
+}
+
+// String is the cost in one line, e.g. "cpu 1000 → at most 250 × c5.xlarge, 42.50 USD/h on-demand".
+func (c Cost) String() string {
+	if c.InstanceType == "" {
+		return ""
+	}
+	if !c.Bounded {
+		return fmt.Sprintf("no cpu, memory or nodes limit bounds the cost; the cheapest type, %s, costs %s USD/h %s", c.InstanceType,
+			FormatPrice(c.Price), c.CapacityType)
+	}
+	if c.Basis == "replicas" {
+		return fmt.Sprintf("%d replicas × %s %s at %s USD/h = %s USD/h", c.Nodes, c.InstanceType, c.CapacityType, FormatPrice(c.Price),
+			formatUSD(c.Hourly))
+	}
+	return fmt.Sprintf("%s → at most %d × %s, %s USD/h %s", c.Basis, c.Nodes, c.InstanceType, formatUSD(c.Hourly), c.CapacityType)
+}
+
+// FormatPrice writes an hourly price with the precision AWS lists it at, without trailing zeros.
+func FormatPrice(v float64) string {
+	s := strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.6f", v), "0"), ".")
+	if s == "" || s == "-" {
+		return "0"
+	}
+	return s
+}
+
+// formatUSD writes a total in dollars and cents.
+func formatUSD(v float64) string {
+	return new(big.Float).SetFloat64(v).Text('f', 2)
+}
+
+// cheapestOf is t's cheapest allowed offering of capacity type ct; nil when it has none.
+func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
+	if !slices.Contains(t.capacityTypes, ct) {
+		return nil
+	}
+	best := -1.0
+	for _, z := range t.zones {
+		if v, ok := b.offerPrice(t.it.Name, ct, z); ok && (best < 0 || v < best) {
+			best = v
+		}
+	}
+	if best < 0 {
+		return nil
+	}
+	return &best
+}
+
+// offerPrice is an offering's price as the launch sees it: the price, unless Karpenter's spot
+// offering filter leaves a spot offering out (above the cheapest on-demand one).
+func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
+	v, ok := b.in.Prices.Price(name, ct, zone)
+	if ok && ct == pricing.Spot && b.spotCap > 0 && v > b.spotCap {
+		return 0, false
+	}
+	return v, ok
+}
+
+// launchSet applies the filters Karpenter's instance provider runs before it truncates a
+// launch's types (pkg/providers/instance: filterInstanceTypes), for a NodeClaim of generic pods,
+// when no requirement has min_values:
+//   - exotic types — bare metal, or with NVIDIA, AMD or Habana GPUs or AWS Neuron devices —
+//     are left out while a generic type remains;
+//   - when both spot and on-demand are allowed, spot offerings priced above the cheapest
+//     on-demand offering are left out, which reprices (and can drop) types.
+//
+// types stay the pool's eligible types, repriced and reordered; the result is the launch's.
+func (b *builder) launchSet(types []*eligible) []*eligible {
+	if hasMinValues(b.in.Requirements) {
+		return types
+	}
+	set := types
+	generic := make([]*eligible, 0, len(types))
+	for _, t := range types {
+		if !isExotic(t) {
+			generic = append(generic, t)
+		}
+	}
+	if len(generic) > 0 {
+		set = generic
+	}
+	if !slices.Contains(b.capTypes, pricing.Spot) || !slices.Contains(b.capTypes, pricing.OnDemand) {
+		return set
+	}
+	cheapestOD := -1.0
+	for _, t := range set {
+		if v := b.cheapestOf(t, pricing.OnDemand); v != nil && (cheapestOD < 0 || *v < cheapestOD) {
+			cheapestOD = *v
+		}
+	}
+	if cheapestOD <= 0 {
+		return set // no on-demand offering (or a free one): Karpenter's filter leaves spot alone
+	}
+	b.spotCap = cheapestOD
+	for _, t := range types {
+		b.price(t)
+	}
+	sortByPrice(types)
+	kept := make([]*eligible, 0, len(set))
+	inSet := make(map[*eligible]bool, len(set))
+	for _, t := range set {
+		inSet[t] = true
+	}
+	for _, t := range types {
+		if inSet[t] && t.price >= 0 {
+			kept = append(kept, t)
+		}
+	}
+	return kept
+}
+
+func hasMinValues(reqs []requirements.Requirement) bool {
+	for _, r := range reqs {
+		if r.MinValues != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isExotic is Karpenter's exotic instance type: a metal size, or a type with a GPU, Neuron or
+// Gaudi capacity Karpenter advertises.
+func isExotic(t *eligible) bool {
+	if t.it.BareMetal || strings.Contains(t.it.Name, "metal") {
+		return true
+	}
+	for _, g := range t.it.GPUs {
+		switch strings.ToLower(g.Manufacturer) {
+		case "nvidia", "amd", "habana":
+			return true
+		}
+	}
+	if len(t.it.NeuronDevices) > 0 {
+		return true
+	}
+	for _, a := range t.it.InferenceAccelerators {
+		if strings.EqualFold(a.Manufacturer, "aws") {
+			return true
+		}
+	}
+	return false
+}
