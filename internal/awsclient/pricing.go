@@ -63,7 +63,7 @@ const (
 const (
 	getProductsPageSize = 100  // the Pricing API's maximum
 	spotHistoryPageSize = 2000 // as Karpenter asks
-	maxReasonRunes      = 240  // of a fallback reason
+	maxReasonRunes      = 180  // of a fallback reason: one line of a plan warning
 	pricingServiceCode  = "AmazonEC2"
 )
 
@@ -115,10 +115,9 @@ func isGovCloud(region string) bool { return strings.HasPrefix(region, "us-gov-"
 // update.
 //
 // Loads are shared like the catalog's (see catalogKeyFor): one per process and key, concurrent
-// callers waiting on the one in flight. A result whose both sides are live is also kept on disk
-// with the catalog cache (Client.CatalogDisk) for its TTL; a result with any fallback is kept
-// in-process only, so the next provider process asks the APIs again. The returned Prices is
-// shared: callers must not modify it.
+// callers waiting on the one in flight. The result is also kept on disk with the catalog cache
+// (Client.CatalogDisk): for its TTL when both sides are live, for degradedPricesTTL at most when
+// either fell back. The returned Prices is shared: callers must not modify it.
 func (c *Client) Prices(ctx context.Context) *pricing.Prices {
 	e := pricesEntryFor(c)
 	for {
@@ -227,7 +226,8 @@ func (e *pricesEntry) load(ctx context.Context, c *Client, f *pricesFlight) {
 }
 
 // pricesThroughDisk reads a fresh cache file of key when key is shared and the disk cache is
-// on, and otherwise asks the APIs; a fully live answer refreshes the file.
+// on, and otherwise asks the APIs and refreshes the file (see degradedPricesTTL for answers
+// with a fallback).
 func (c *Client) pricesThroughDisk(ctx context.Context, key pricesKey) *pricing.Prices {
 	disk := c.CatalogDisk
 	useDisk := key.shared() && disk.enabled()
@@ -237,11 +237,17 @@ func (c *Client) pricesThroughDisk(ctx context.Context, key pricesKey) *pricing.
 		}
 	}
 	p := c.loadPrices(ctx)
-	if useDisk && p.Fallback == nil && !p.SpotFromOnDemand && ctx.Err() == nil {
+	if useDisk && ctx.Err() == nil {
 		writePrices(ctx, disk, key, p)
 	}
 	return p
 }
+
+// degradedPricesTTL bounds how long a file holding a fallback (either side) is used: long
+// enough that the provider processes of one workflow do not ask again (reading spot prices
+// takes seconds), short enough that a granted permission or a recovered API shows soon.
+// Karpenter itself refreshes on-demand prices every 12 hours.
+const degradedPricesTTL = 10 * time.Minute
 
 // loadPrices asks the Pricing API (on-demand) and EC2 (spot) concurrently.
 func (c *Client) loadPrices(ctx context.Context) *pricing.Prices {
@@ -265,6 +271,7 @@ func (c *Client) loadPrices(ctx context.Context) *pricing.Prices {
 			var err error
 			if onDemand, err = LoadOnDemandPrices(ctx, c.Pricing, region); err != nil {
 				onDemandWhy = failureReason(err)
+				tflog.Info(ctx, "the AWS Pricing API could not be read", map[string]any{"region": region, "error": err.Error()})
 			}
 		}
 	})
@@ -277,6 +284,7 @@ func (c *Client) loadPrices(ctx context.Context) *pricing.Prices {
 		var err error
 		if spot, err = LoadSpotPrices(ctx, api); err != nil {
 			spotWhy = failureReason(err)
+			tflog.Info(ctx, "the spot price history could not be read", map[string]any{"region": region, "error": err.Error()})
 		}
 	})
 	wg.Wait()
@@ -330,11 +338,11 @@ func failureReason(err error) string {
 }
 
 func briefError(err error) string {
+	// The code says what went wrong (denied, not implemented, throttled); the message, often a
+	// principal's ARN or an emulator's excuse, would fill the plan warning it ends up in, so it
+	// goes to the debug log only.
 	var ae smithy.APIError
 	if errors.As(err, &ae) {
-		if msg := ae.ErrorMessage(); msg != "" {
-			return ae.ErrorCode() + ": " + msg
-		}
 		return ae.ErrorCode()
 	}
 	if errors.Is(err, context.DeadlineExceeded) {
@@ -550,15 +558,36 @@ func LoadSpotPrices(ctx context.Context, api SpotPriceAPI) (map[string]map[strin
 
 // pricesFileVersion changes whenever pricesFile or what it holds changes meaning; files of
 // another version are ignored (and overwritten).
-const pricesFileVersion = 1
+const pricesFileVersion = 2
 
-// pricesFile is what a prices cache file holds: a fully live answer only.
+// pricesFile is what a prices cache file holds: the live prices of each side, or why a side
+// fell back (the embedded table is not copied: it is rebuilt from the binary).
 type pricesFile struct {
 	Version                                       int
 	EC2Endpoint, PricingEndpoint, Region, Account string
 	Written                                       time.Time
-	OnDemand                                      map[string]float64
+	OnDemand                                      map[string]float64 // nil when FallbackReason is set
 	Spot                                          map[string]map[string]float64
+	FallbackReason                                string // why on-demand is the embedded table
+	SpotError                                     string // why spot is priced as on-demand
+}
+
+func (f *pricesFile) degraded() bool { return f.FallbackReason != "" || f.SpotError != "" }
+
+// prices rebuilds what loadPrices returned.
+func (f *pricesFile) prices() *pricing.Prices {
+	var p *pricing.Prices
+	if f.FallbackReason != "" {
+		p = pricing.Fallback(f.Region, f.FallbackReason)
+	} else {
+		p = &pricing.Prices{Region: f.Region, OnDemand: f.OnDemand, OnDemandSource: pricing.SourcePricingAPI}
+	}
+	if f.SpotError != "" {
+		p.Spot, p.SpotFromOnDemand, p.SpotSource, p.SpotError = nil, true, p.OnDemandSource, f.SpotError
+	} else {
+		p.Spot, p.SpotFromOnDemand, p.SpotSource, p.SpotError = f.Spot, false, pricing.SourceSpotAPI, ""
+	}
+	return p
 }
 
 // pricesPath is the prices file of k in the catalog cache's directory: a hash, so that
@@ -584,27 +613,37 @@ func readPrices(ctx context.Context, d *CatalogDisk, k pricesKey) (*pricing.Pric
 		return nil, false
 	}
 	age := d.clock().Sub(f.Written)
+	ttl := d.TTL
+	if f.degraded() {
+		ttl = min(ttl, degradedPricesTTL)
+	}
 	switch {
 	case f.Version != pricesFileVersion || f.EC2Endpoint != k.ec2Endpoint || f.PricingEndpoint != k.pricingEndpoint ||
 		f.Region != k.region || f.Account != k.account:
 		tflog.Debug(ctx, "prices cache belongs to another version or key, asking the APIs", map[string]any{"path": p})
 		return nil, false
-	case age < 0 || age >= d.TTL || len(f.OnDemand) == 0 || len(f.Spot) == 0:
+	case age < 0 || age >= ttl || (f.FallbackReason == "" && len(f.OnDemand) == 0) || (f.SpotError == "" && len(f.Spot) == 0):
 		tflog.Debug(ctx, "prices cache expired, asking the APIs", map[string]any{"path": p, "age": age.String()})
 		return nil, false
 	}
 	tflog.Debug(ctx, "prices from the disk cache", map[string]any{"path": p, "age": age.Round(time.Second).String(),
-		"on_demand_types": len(f.OnDemand), "spot_types": len(f.Spot)})
-	return &pricing.Prices{Region: f.Region, OnDemand: f.OnDemand, Spot: f.Spot,
-		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}, true
+		"on_demand_types": len(f.OnDemand), "spot_types": len(f.Spot), "fallback": f.FallbackReason, "spot_error": f.SpotError})
+	return f.prices(), true
 }
 
-// writePrices stores a fully live p for k atomically (temporary file, then rename).
+// writePrices stores p for k atomically (temporary file, then rename).
 func writePrices(ctx context.Context, d *CatalogDisk, k pricesKey, p *pricing.Prices) {
 	path := pricesPath(d, k)
+	f := pricesFile{Version: pricesFileVersion, EC2Endpoint: k.ec2Endpoint, PricingEndpoint: k.pricingEndpoint,
+		Region: k.region, Account: k.account, Written: d.clock(), OnDemand: p.OnDemand, Spot: p.Spot, SpotError: p.SpotError}
+	if p.Fallback != nil {
+		f.OnDemand, f.FallbackReason = nil, p.Fallback.Reason
+	}
+	if p.SpotFromOnDemand && f.SpotError == "" {
+		f.SpotError = "spot priced as on-demand"
+	}
 	var buf bytes.Buffer
-	err := gob.NewEncoder(&buf).Encode(pricesFile{Version: pricesFileVersion, EC2Endpoint: k.ec2Endpoint, PricingEndpoint: k.pricingEndpoint,
-		Region: k.region, Account: k.account, Written: d.clock(), OnDemand: p.OnDemand, Spot: p.Spot})
+	err := gob.NewEncoder(&buf).Encode(f)
 	if err == nil {
 		err = writeFileAtomic(path, buf.Bytes())
 	}

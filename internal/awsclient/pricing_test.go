@@ -339,10 +339,9 @@ func TestPricesFallback(t *testing.T) {
 		wantReason string
 		wantCalls  int
 	}{
-		{"denied", "us-east-1", &pricingFake{err: denied}, "pricing:GetProducts failed: AccessDeniedException: User: arn:aws:sts::123456789012:assumed-role/plan/x " +
-			"is not authorized to perform: pricing:GetProducts with an explicit deny", 2},
+		{"denied", "us-east-1", &pricingFake{err: denied}, "pricing:GetProducts failed: AccessDeniedException", 2},
 		{"not implemented", "ap-southeast-1", &pricingFake{err: &smithy.GenericAPIError{Code: "InternalFailure",
-			Message: "The GetProducts action has not been implemented"}}, "pricing:GetProducts failed: InternalFailure: The GetProducts action has not been implemented", 2},
+			Message: "The GetProducts action has not been implemented"}}, "pricing:GetProducts failed: InternalFailure", 2},
 		{"empty", "eu-west-1", &pricingFake{pages: map[string][][]string{"Shared": {{priceDoc("m5.large", "USD", "0.107")}}}},
 			`pricing:GetProducts returned no on-demand prices for eu-west-1 (tenancy Dedicated, product family "Compute Instance (bare metal)")`, 2},
 		{"GovCloud", "us-gov-west-1", newPricingFake(), "the AWS Pricing API is not available in GovCloud regions (us-gov-west-1)", 0},
@@ -380,7 +379,7 @@ func TestPricesSpotUnavailable(t *testing.T) {
 		wantReason string
 	}{
 		{"denied", &spotFake{err: &smithy.GenericAPIError{Code: "UnauthorizedOperation", Message: "You are not authorized to perform this operation."}},
-			"ec2:DescribeSpotPriceHistory failed: UnauthorizedOperation: You are not authorized to perform this operation."},
+			"ec2:DescribeSpotPriceHistory failed: UnauthorizedOperation"},
 		{"empty", &spotFake{}, "ec2:DescribeSpotPriceHistory returned no spot prices"},
 		{"not implemented by the client", &catalogFake{}, "ec2:DescribeSpotPriceHistory is not available on this EC2 client"},
 	} {
@@ -474,21 +473,41 @@ func TestPricesDiskSecondProcessReadsFile(t *testing.T) {
 	}
 }
 
-// Only a fully live answer goes to disk: a fallback on either side stays in the process.
-func TestPricesDiskSkipsFallback(t *testing.T) {
-	for name, c := range map[string]*Client{
-		"on-demand denied": pricesTestClient("us-east-1", &pricingFake{err: &smithy.GenericAPIError{Code: "AccessDeniedException"}}, newSpotFake()),
-		"spot denied":      pricesTestClient("us-east-1", newPricingFake(), &spotFake{err: &smithy.GenericAPIError{Code: "UnauthorizedOperation"}}),
-		"GovCloud":         pricesTestClient("us-gov-east-1", newPricingFake(), newSpotFake()),
+// An answer with a fallback on either side goes to disk too (spot prices take seconds to read),
+// but is used for degradedPricesTTL only, so a granted permission shows soon.
+func TestPricesDiskKeepsFallbackBriefly(t *testing.T) {
+	for name, mk := range map[string]func() *Client{
+		"on-demand denied": func() *Client {
+			return pricesTestClient("us-east-1", &pricingFake{err: &smithy.GenericAPIError{Code: "AccessDeniedException"}}, newSpotFake())
+		},
+		"spot denied": func() *Client {
+			return pricesTestClient("us-east-1", newPricingFake(), &spotFake{err: &smithy.GenericAPIError{Code: "UnauthorizedOperation"}})
+		},
+		"GovCloud": func() *Client { return pricesTestClient("us-gov-east-1", newPricingFake(), newSpotFake()) },
 	} {
 		t.Run(name, func(t *testing.T) {
-			c.CatalogDisk = &CatalogDisk{Dir: t.TempDir(), TTL: time.Hour}
-			p := c.pricesThroughDisk(context.Background(), diskPricesKey("000000000000"))
+			now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+			disk := &CatalogDisk{Dir: t.TempDir(), TTL: time.Hour, now: func() time.Time { return now }}
+			c := mk()
+			c.CatalogDisk = disk
+			key := diskPricesKey("000000000000")
+			key.region = c.Region
+			p := c.pricesThroughDisk(context.Background(), key)
 			if p.Fallback == nil && !p.SpotFromOnDemand {
 				t.Fatalf("want a fallback, got %+v", p)
 			}
-			if files, _ := filepath.Glob(filepath.Join(c.CatalogDisk.Dir, "*")); len(files) != 0 {
-				t.Errorf("fallback written to disk: %v", files)
+			again, ok := readPrices(context.Background(), disk, key)
+			if !ok {
+				t.Fatal("the fallback answer was not kept on disk")
+			}
+			if (again.Fallback == nil) != (p.Fallback == nil) || again.SpotFromOnDemand != p.SpotFromOnDemand ||
+				(p.Fallback != nil && again.Fallback.Reason != p.Fallback.Reason) || again.SpotError != p.SpotError ||
+				again.OnDemandSource != p.OnDemandSource || again.SpotSource != p.SpotSource || len(again.OnDemand) != len(p.OnDemand) {
+				t.Errorf("read back %+v, wrote %+v", again, p)
+			}
+			now = now.Add(degradedPricesTTL)
+			if _, ok := readPrices(context.Background(), disk, key); ok {
+				t.Errorf("a fallback answer is used after %v", degradedPricesTTL)
 			}
 		})
 	}
@@ -566,7 +585,13 @@ func TestPricesUnreachableReason(t *testing.T) {
 
 func TestFailureReasonIsShort(t *testing.T) {
 	long := strings.Repeat("very long message ", 40)
+	// An API error is told by its code: the message stays in the log.
 	r := failureReason(&apiFailure{action: "pricing:GetProducts", err: &smithy.GenericAPIError{Code: "AccessDeniedException", Message: long}})
+	if r != "pricing:GetProducts failed: AccessDeniedException" {
+		t.Errorf("%q", r)
+	}
+	// Anything else is clipped.
+	r = failureReason(&apiFailure{action: "pricing:GetProducts", err: errors.New(long)})
 	if n := len([]rune(r)); n > maxReasonRunes || !strings.HasSuffix(r, "…") {
 		t.Errorf("%d runes: %q", n, r)
 	}
