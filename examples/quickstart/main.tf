@@ -45,6 +45,10 @@ module "default" {
         { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
       ]
       limits = { cpu = "1000", memory = "1000Gi" }
+      # The tutorial's question for a real deployment: do 400 pods of 500m / 1Gi fit the subnets?
+      workloads = {
+        web = { cpu = "500m", memory = "1Gi", replicas = 400 }
+      }
     }
   }
 }

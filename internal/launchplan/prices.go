@@ -88,8 +88,7 @@ func (b *builder) priceWarning() {
 	p := b.in.Prices
 	switch {
 	case p.Fallback != nil:
-		b.warn(SummaryPriceFallback, pathPool, "launch order and costs use %s, as Karpenter does when the Pricing API cannot be read: %s",
-			b.priceSource(), p.Fallback.Reason)
+		b.warn(SummaryPriceFallback, pathPool, "launch order and cost from %s, as Karpenter falls back: %s", b.priceSource(), p.Fallback.Reason)
 	case p.SpotFromOnDemand && slices.Contains(b.capTypes, requirements.CapacityTypeSpot):
 		b.warn(SummaryPriceFallback, pathPool, "spot offerings are priced as on-demand, as Karpenter does until it reads spot prices: %s", p.SpotError)
 	}

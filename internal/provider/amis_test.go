@@ -115,7 +115,7 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("instance_types"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("m5.large")})),
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("image_id"), knownvalue.StringExact(amd)),
-					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("summary").AtMapKey("first_instance_types"), knownvalue.StringExact("m5.large")),
+					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("summary").AtMapKey("first_instance_types"), knownvalue.StringExact("m5.large 0.096 on-demand (USD/h)")),
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("warnings"), knownvalue.ListPartial(map[int]knownvalue.Check{
 						0: knownvalue.StringRegexp(regexp.MustCompile(`dropped 1 instance type of a kind no image of node class "images" serves, arm64 \(m6g.large\)`)),
 					})),

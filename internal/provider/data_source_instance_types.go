@@ -20,6 +20,8 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -39,6 +41,7 @@ type instanceTypesModel struct {
 
 	InstanceTypes []itTypeModel  `tfsdk:"instance_types"`
 	Names         []types.String `tfsdk:"names"`
+	Prices        types.String   `tfsdk:"prices"`
 }
 
 type itRequirementModel struct {
@@ -62,6 +65,8 @@ type itTypeModel struct {
 	Labels         types.Map      `tfsdk:"labels"`
 	ENILimitedPods types.Int64    `tfsdk:"eni_limited_pods"`
 	MaxPods        types.Int64    `tfsdk:"max_pods"`
+	OnDemandPrice  types.Float64  `tfsdk:"on_demand_price"`
+	SpotPrice      types.Float64  `tfsdk:"spot_price"`
 }
 
 // windowsBuilds are the node.kubernetes.io/windows-build values of the Windows AMI families.
@@ -122,8 +127,15 @@ func (d *instanceTypesDataSource) Schema(_ context.Context, _ datasource.SchemaR
 						"`karpenter.k8s.aws/instance-*`)."},
 				"eni_limited_pods": computedInt("Karpenter's ENI-limited pod count with `reserved_enis` and `network_interfaces`."),
 				"max_pods":         computedInt("Pods the kubelet runs with under the CNI inputs (see `karpenter_pod_capacity`)."),
+				"on_demand_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "On-demand price per hour (USD) in the region, " +
+					"from the AWS Pricing API or, when it cannot be read, Karpenter's embedded table (see `prices`); null when unknown."},
+				"spot_price": schema.Float64Attribute{Computed: true, MarkdownDescription: "Lowest spot price per hour (USD) over the type's `zones`, " +
+					"from EC2's spot price history (the newest per zone); null when there is none. When spot prices cannot be read, the " +
+					"on-demand price, as Karpenter assumes."},
 			}},
 		},
+		"prices": schema.StringAttribute{Computed: true, MarkdownDescription: "Where the prices come from: the AWS Pricing API and EC2's " +
+			"spot price history, or Karpenter's embedded on-demand table (its version and date) when the Pricing API cannot be read."},
 		"names": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "Names of `instance_types`, sorted, e.g. for a NodePool `node.kubernetes.io/instance-type` requirement."},
 	}
@@ -281,6 +293,8 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 	}
 
 	data.resolveAMIFamily()
+	prices := d.meta.Client.Prices(ctx)
+	data.Prices = types.StringValue(launchplan.PriceSource(prices))
 	data.InstanceTypes = make([]itTypeModel, 0, len(sel.Types))
 	data.Names = make([]types.String, 0, len(sel.Types))
 	dropped := map[string][]string{}
@@ -291,13 +305,24 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 			dropped[reason] = append(dropped[reason], st.Type.Name)
 			continue
 		}
-		data.InstanceTypes = append(data.InstanceTypes, instanceTypeModelOf(st, r))
+		m := instanceTypeModelOf(st, r)
+		m.OnDemandPrice, m.SpotPrice = priceValue(prices.CheapestIn(st.Type.Name, pricing.OnDemand, st.Zones)),
+			priceValue(prices.CheapestIn(st.Type.Name, pricing.Spot, st.Zones))
+		data.InstanceTypes = append(data.InstanceTypes, m)
 		data.Names = append(data.Names, types.StringValue(st.Type.Name))
 	}
 	if len(dropped) > 0 {
 		resp.Diagnostics.AddWarning(droppedSummary(dropped), droppedDetail(dropped))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+}
+
+// priceValue is a price, or null when there is none.
+func priceValue(v float64, ok bool) types.Float64 {
+	if !ok {
+		return types.Float64Null()
+	}
+	return types.Float64Value(v)
 }
 
 func instanceTypeModelOf(st catalog.Selected, r capacity.Result) itTypeModel {

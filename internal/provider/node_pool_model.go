@@ -17,6 +17,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
 type nodePoolModel struct {
@@ -29,11 +30,15 @@ type nodePoolModel struct {
 	Weight     types.Int64      `tfsdk:"weight"`
 	Replicas   types.Int64      `tfsdk:"replicas"`
 
-	Details types.Bool `tfsdk:"details"`
+	Details         types.Bool               `tfsdk:"details"`
+	MinValuesPolicy types.String             `tfsdk:"min_values_policy"`
+	Workloads       map[string]workloadModel `tfsdk:"workloads"`
+	WorkloadFit     types.Map                `tfsdk:"workload_fit"`
 
 	Summary         types.Object   `tfsdk:"summary"`
 	Zones           types.Map      `tfsdk:"zones"`
 	InstanceTypes   types.List     `tfsdk:"instance_types"`
+	Prices          types.Map      `tfsdk:"prices"`
 	MaxPods         types.Map      `tfsdk:"max_pods"`
 	KarpenterPods   types.Map      `tfsdk:"karpenter_assumed_pods"`
 	LaunchPlan      types.List     `tfsdk:"launch_plan"`
@@ -74,12 +79,74 @@ type disruptionModel struct {
 	Budgets             []budgetTF   `tfsdk:"budgets"`
 }
 
+// workloadModel is one `workloads` entry.
+type workloadModel struct {
+	CPU            types.String `tfsdk:"cpu"`
+	Memory         types.String `tfsdk:"memory"`
+	Replicas       types.Int64  `tfsdk:"replicas"`
+	MaxPodsPerNode types.Int64  `tfsdk:"max_pods_per_node"`
+	DaemonSetPods  types.Int64  `tfsdk:"daemonset_pods"`
+}
+
+// defaultDaemonSetPods are aws-node and kube-proxy, which every EKS node runs.
+const defaultDaemonSetPods = 2
+
+// workloads are the pool's `workloads` for the planner; unknown values read as zero, which the
+// plan after apply corrects.
+func (m *nodePoolModel) workloads() map[string]workloadfit.Workload {
+	if len(m.Workloads) == 0 {
+		return nil
+	}
+	out := make(map[string]workloadfit.Workload, len(m.Workloads))
+	for name, w := range m.Workloads {
+		ds := defaultDaemonSetPods
+		if !w.DaemonSetPods.IsNull() && !w.DaemonSetPods.IsUnknown() {
+			ds = int(w.DaemonSetPods.ValueInt64())
+		}
+		out[name] = workloadfit.Workload{CPU: w.CPU.ValueString(), Memory: w.Memory.ValueString(), Replicas: int(w.Replicas.ValueInt64()),
+			MaxPodsPerNode: int(w.MaxPodsPerNode.ValueInt64()), DaemonSetPods: ds}
+	}
+	return out
+}
+
+// workloadFitTF is one `workload_fit` entry.
+type workloadFitTF struct {
+	Fits         bool    `tfsdk:"fits"`
+	Summary      string  `tfsdk:"summary"`
+	InstanceType string  `tfsdk:"instance_type"`
+	CapacityType string  `tfsdk:"capacity_type"`
+	PodsPerNode  int64   `tfsdk:"pods_per_node"`
+	BoundBy      string  `tfsdk:"bound_by"`
+	Nodes        int64   `tfsdk:"nodes"`
+	HourlyCost   float64 `tfsdk:"hourly_cost"`
+	Binding      string  `tfsdk:"binding"`
+}
+
+var workloadFitObjType = types.ObjectType{AttrTypes: attrTypesOf(workloadFitTF{})}
+
+// workloadFitValue is `workload_fit`: null without workloads.
+func workloadFitValue(ctx context.Context, p launchplan.Plan, diags *diag.Diagnostics) types.Map {
+	if p.Workloads == nil {
+		return types.MapNull(workloadFitObjType)
+	}
+	out := make(map[string]workloadFitTF, len(p.Workloads))
+	for name, r := range p.Workloads {
+		out[name] = workloadFitTF{Fits: r.Fits, Summary: r.Summary, InstanceType: r.Type, CapacityType: r.CapacityType,
+			PodsPerNode: int64(r.PodsPerNode), BoundBy: r.BoundBy, Nodes: int64(r.Nodes), HourlyCost: r.HourlyCost, Binding: r.Binding}
+	}
+	v, d := types.MapValueFrom(ctx, workloadFitObjType, out)
+	diags.Append(d...)
+	return v
+}
+
 // Computed element shapes; their Go form defines their Terraform type.
 
 // poolSummaryTF is `summary`: what a reviewer reads of a pool's plan, in a few lines.
 type poolSummaryTF struct {
 	InstanceTypes      int64  `tfsdk:"instance_types"`
 	FirstInstanceTypes string `tfsdk:"first_instance_types"`
+	Cost               string `tfsdk:"cost"`
+	Prices             string `tfsdk:"prices"`
 	MaxPodsMin         int64  `tfsdk:"max_pods_min"`
 	MaxPodsMax         int64  `tfsdk:"max_pods_max"`
 	KarpenterDisagrees int64  `tfsdk:"karpenter_disagrees"`

@@ -73,7 +73,13 @@ func nodePoolSchema() schema.Schema {
 			"and IPs each, and the launch template groups. A dynamic pool (no `replicas`) holds no EC2 objects: Karpenter launches its nodes " +
 			"from the NodePool `manifest` and builds its own launch templates from the EC2NodeClass, so the provider only plans. A static " +
 			"pool (`replicas`) is launched by the provider itself: apply creates its launch templates and instances in EC2 (tagged for " +
-			"ownership), and it has no NodePool manifest.",
+			"ownership), and it has no NodePool manifest.\n\n" +
+			"**Launch order and prices.** Types are ordered as Karpenter orders them: by the hourly price of the cheapest offering each has " +
+			"among the zones and capacity types the pool allows (ties by name), and the first 60 form the launch (`launch_plan`; a static " +
+			"pool's CreateFleet). On-demand prices come from the AWS Pricing API (`pricing:GetProducts`), spot prices from EC2's spot " +
+			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
+			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
+			"with spot priced as on-demand. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The pool name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -146,9 +152,16 @@ func nodePoolSchema() schema.Schema {
 				Attributes: map[string]schema.Attribute{
 					"instance_types": cInt("Eligible instance types: requirements ∩ offered in the class's zones ∩ compatible with its network " +
 						"spec and images. Karpenter's CreateFleet takes the first 60 of them (`launch_plan`)."),
-					"first_instance_types": cStr("The first eligible types in launch order (vCPUs, memory, name), and how many more there are."),
-					"max_pods_min":         cInt("The smallest max pods (the kubelet's `maxPods`) of an eligible type."),
-					"max_pods_max":         cInt("The largest max pods of an eligible type."),
+					"first_instance_types": cStr("The first types Karpenter would send to CreateFleet, in its order (cheapest offering the pool " +
+						"allows first, ties by name), each with that offering's hourly price (USD) and capacity type, and how many more of the (at most 60) " +
+						"types of the launch there are. Exotic types (GPU, Neuron, metal) leave the launch while generic ones remain, as Karpenter filters them."),
+					"cost": cStr("What the pool costs per hour at these prices: a static pool's `replicas` × the cheapest offering EC2 Fleet " +
+						"would choose; a dynamic pool's nodes the `limits` allow at its cheapest type (e.g. `cpu 1000 → at most 250 × c5.xlarge, " +
+						"42.50 USD/h on-demand`)."),
+					"prices": cStr("Where the prices come from: the AWS Pricing API and EC2's spot price history, or Karpenter's embedded " +
+						"on-demand table (its version and date) when the Pricing API cannot be read, as Karpenter falls back."),
+					"max_pods_min": cInt("The smallest max pods (the kubelet's `maxPods`) of an eligible type."),
+					"max_pods_max": cInt("The largest max pods of an eligible type."),
 					"karpenter_disagrees": cInt("Eligible types where Karpenter would schedule against another pod count than the kubelet runs " +
 						"with (e.g. prefix delegation without `kubelet.max_pods`); the pool then warns. `self.summary.karpenter_disagrees == 0` " +
 						"is a plan-time postcondition."),
@@ -164,7 +177,40 @@ func nodePoolSchema() schema.Schema {
 						"the smaller of the node and pod subnets' bounds)."),
 					"pod_subnet_id": cStr("Custom networking: the zone's pod subnet."),
 				}}},
-			"instance_types": cStrList("With `details`: the eligible instance types in the order the launch plan tries them (null otherwise)."),
+			"instance_types": cStrList("With `details`: the eligible instance types in Karpenter's launch order, cheapest offering first (null otherwise)."),
+			"prices": schema.MapAttribute{Computed: true, ElementType: types.Float64Type,
+				MarkdownDescription: "With `details`: per eligible type, the hourly price (USD) of its cheapest offering the pool allows, Karpenter's sort key (null otherwise)."},
+			"workloads": schema.MapNestedAttribute{Optional: true, MarkdownDescription: "Deployments to fit into the pool, by a name of " +
+				"yours: each pod's requests × `replicas`. The plan answers in `workload_fit` (and warns when one does not fit): which of the " +
+				"pool's types would run it, on how many nodes, the addresses those nodes and pods take per zone, and whether the subnets and " +
+				"`limits` hold them. Plan-time only: not part of the NodePool. See the pod-capacity guide for the rule.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"cpu":      optStr("CPU request of one pod, e.g. `500m`."),
+					"memory":   optStr("Memory request of one pod, e.g. `1Gi`."),
+					"replicas": schema.Int64Attribute{Required: true, MarkdownDescription: "Pods.", Validators: []validator.Int64{int64validator.AtLeast(0)}},
+					"max_pods_per_node": schema.Int64Attribute{Optional: true, MarkdownDescription: "At most this many of its pods on one node " +
+						"(e.g. a hostname spread); unset: no cap.", Validators: []validator.Int64{int64validator.AtLeast(1)}},
+					"daemonset_pods": schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods every node runs besides the workload, " +
+						"aws-node and kube-proxy included (default 2: those two). They take pod slots and, unless on the host network, addresses.",
+						Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				}}},
+			"workload_fit": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per `workloads` key, the answer.",
+				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+					"fits":          schema.BoolAttribute{Computed: true, MarkdownDescription: "The subnets and limits hold the workload's nodes and addresses."},
+					"summary":       cStr("The answer in one line, with the numbers."),
+					"instance_type": cStr("The type with the most pods per dollar among the launch plan's."),
+					"capacity_type": cStr("Its cheapest allowed offering's capacity type."),
+					"pods_per_node": cInt("Workload pods one node of that type holds."),
+					"bound_by":      cStr("What bounds pods per node: `cpu`, `memory`, `max pods` or `max_pods_per_node`."),
+					"nodes":         cInt("Nodes the workload takes."),
+					"hourly_cost":   schema.Float64Attribute{Computed: true, MarkdownDescription: "Nodes × the type's hourly price (USD)."},
+					"binding":       cStr("The constraint that fails worst or, when it fits, the one with the least headroom: a zone's IPs, a pod subnet's, or a limit."),
+				}}},
+			"min_values_policy": schema.StringAttribute{Optional: true, MarkdownDescription: "The min-values policy of the cluster's Karpenter " +
+				"controller (`--min-values-policy`): `Strict` (Karpenter's default) fails the plan when the 60 cheapest eligible types, which " +
+				"Karpenter sends to CreateFleet, miss a requirement's `min_values`; `BestEffort` warns instead, as that Karpenter launches anyway. " +
+				"Not part of the NodePool.",
+				Validators: []validator.String{stringvalidator.OneOf("Strict", "BestEffort")}},
 			"max_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,
 				MarkdownDescription: "With `details`: max pods per eligible instance type, the kubelet's `maxPods` written into the user data (null otherwise)."},
 			"karpenter_assumed_pods": schema.MapAttribute{Computed: true, ElementType: types.Int64Type,

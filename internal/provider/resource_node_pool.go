@@ -219,6 +219,8 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 	set("zones", types.MapUnknown(zonePlanObjType))
 	set("instance_types", detail(types.ListUnknown(types.StringType), types.ListNull(types.StringType)))
 	set("max_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
+	set("prices", detail(types.MapUnknown(types.Float64Type), types.MapNull(types.Float64Type)))
+	set("workload_fit", types.MapUnknown(workloadFitObjType))
 	set("karpenter_assumed_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
 	set("launch_plan", detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)))
 	set("launch_templates", types.ListUnknown(launchTemplateObjType))
@@ -247,7 +249,8 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
 		Class: class, Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(m.Limits),
-		Replicas: intPtr(m.Replicas), Catalog: cat,
+		Replicas: intPtr(m.Replicas), Catalog: cat, Prices: r.meta.Client.Prices(ctx),
+		MinValuesBestEffort: m.MinValuesPolicy.ValueString() == "BestEffort", Workloads: m.workloads(),
 	})
 	addProblems(diags, errs, "Node pool cannot launch nodes", false)
 	addProblems(diags, p.Warnings, "Node pool warning", true)
@@ -273,15 +276,19 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	diags.Append(d...)
 	m.Summary = summary
 	m.Zones = zonesValue(p)
+	m.WorkloadFit = workloadFitValue(ctx, p, &diags)
 
 	m.InstanceTypes, m.MaxPods, m.KarpenterPods = types.ListNull(types.StringType), types.MapNull(types.Int64Type), types.MapNull(types.Int64Type)
+	m.Prices = types.MapNull(types.Float64Type)
 	m.LaunchPlan = types.ListNull(optionGroupObjType)
 	if details {
 		names := make([]string, 0, len(p.InstanceTypes))
 		maxPods := make(map[string]int64, len(p.InstanceTypes))
+		prices := make(map[string]attr.Value, len(p.InstanceTypes))
 		assumed := map[string]int64{}
 		for _, t := range p.InstanceTypes {
 			names = append(names, t.Name)
+			prices[t.Name] = types.Float64Value(t.Price)
 			maxPods[t.Name] = int64(t.MaxPods)
 			if t.KarpenterAssumedPods != t.MaxPods {
 				assumed[t.Name] = int64(t.KarpenterAssumedPods)
@@ -289,6 +296,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 		}
 		m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
 		m.LaunchPlan = optionGroupList(groupOptions(p.LaunchPlan))
+		m.Prices = types.MapValueMust(types.Float64Type, prices)
 	}
 
 	m.LaunchTemplates = types.ListNull(launchTemplateObjType)
@@ -325,12 +333,19 @@ const firstTypesShown = 5
 
 // summaryOf condenses a plan into `summary`.
 func summaryOf(p launchplan.Plan) poolSummaryTF {
-	s := poolSummaryTF{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs)}
+	s := poolSummaryTF{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs),
+		Cost: p.Cost.String(), Prices: p.PriceSource}
+	byName := make(map[string]*launchplan.TypePlan, len(p.InstanceTypes))
+	for i := range p.InstanceTypes {
+		byName[p.InstanceTypes[i].Name] = &p.InstanceTypes[i]
+	}
 	names := make([]string, 0, firstTypesShown)
-	for i, t := range p.InstanceTypes {
-		if i < firstTypesShown {
-			names = append(names, t.Name)
+	for _, name := range p.LaunchTypes[:min(firstTypesShown, len(p.LaunchTypes))] {
+		if t := byName[name]; t != nil {
+			names = append(names, fmt.Sprintf("%s %s %s", t.Name, launchplan.FormatPrice(t.Price), t.PriceCapacityType))
 		}
+	}
+	for i, t := range p.InstanceTypes {
 		if i == 0 || int64(t.MaxPods) < s.MaxPodsMin {
 			s.MaxPodsMin = int64(t.MaxPods)
 		}
@@ -342,14 +357,32 @@ func summaryOf(p launchplan.Plan) poolSummaryTF {
 		}
 	}
 	s.FirstInstanceTypes = strings.Join(names, ", ")
-	if more := len(p.InstanceTypes) - len(names); more > 0 {
+	if more := len(p.LaunchTypes) - len(names); more > 0 {
 		s.FirstInstanceTypes += fmt.Sprintf(" and %d more", more)
+	}
+	if len(names) > 0 {
+		s.FirstInstanceTypes += " (USD/h)"
 	}
 	if p.NodesByLimits >= 0 {
 		n := int64(p.NodesByLimits)
 		s.NodesByLimits = &n
 	}
 	return s
+}
+
+// firstTypeNames are the type names of `summary.first_instance_types`, without their prices:
+// what apply compares with its own plan, since a price may move between plan and apply while
+// the launch stays the same.
+func firstTypeNames(first string) []string {
+	first = strings.TrimSuffix(first, " (USD/h)")
+	first, _, _ = strings.Cut(first, " and ")
+	var out []string
+	for _, part := range strings.Split(first, ", ") {
+		if name, _, _ := strings.Cut(part, " "); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
 }
 
 // zonesValue is `zones`: per pool zone, the subnet Karpenter would pick and the nodes it holds.
@@ -526,7 +559,7 @@ func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *d
 	var planned poolSummaryTF
 	diags.Append(m.Summary.As(ctx, &planned, basetypes.ObjectAsOptions{})...)
 	now := summaryOf(p)
-	same := planned.InstanceTypes == now.InstanceTypes && planned.FirstInstanceTypes == now.FirstInstanceTypes &&
+	same := planned.InstanceTypes == now.InstanceTypes && slices.Equal(firstTypeNames(planned.FirstInstanceTypes), firstTypeNames(now.FirstInstanceTypes)) &&
 		planned.MaxPodsMin == now.MaxPodsMin && planned.MaxPodsMax == now.MaxPodsMax && planned.LaunchTemplates == now.LaunchTemplates
 	if !m.InstanceTypes.IsNull() && !m.InstanceTypes.IsUnknown() {
 		var types []string

@@ -197,12 +197,34 @@ func checkSummaryMatchesDetails(res string) resource.TestCheckFunc {
 		if a["summary.max_pods_min"] != strconv.Itoa(lo) || a["summary.max_pods_max"] != strconv.Itoa(hi) {
 			return fmt.Errorf("%s: summary max pods %s..%s, max_pods spans %d..%d", res, a["summary.max_pods_min"], a["summary.max_pods_max"], lo, hi)
 		}
-		first := strings.Join(names[:min(5, n)], ", ")
-		if n > 5 {
-			first += fmt.Sprintf(" and %d more", n-5)
+		// first_instance_types: the head of instance_types that the launch plan launches (exotic
+		// types leave the launch), each with its price from `prices`.
+		launched := map[string]bool{}
+		groups, _ := strconv.Atoi(a["launch_plan.#"])
+		for g := range groups {
+			m, _ := strconv.Atoi(a[fmt.Sprintf("launch_plan.%d.instance_types.#", g)])
+			for j := range m {
+				launched[a[fmt.Sprintf("launch_plan.%d.instance_types.%d", g, j)]] = true
+			}
 		}
-		if a["summary.first_instance_types"] != first {
-			return fmt.Errorf("%s: summary.first_instance_types = %q, want %q", res, a["summary.first_instance_types"], first)
+		var head []string
+		for _, name := range names {
+			if launched[name] && len(head) < 5 {
+				v, _ := strconv.ParseFloat(a["prices."+name], 64)
+				head = append(head, name+" "+launchplan.FormatPrice(v)+" ")
+			}
+		}
+		parts := strings.Split(strings.TrimSuffix(a["summary.first_instance_types"], " (USD/h)"), ", ")
+		if len(parts) != len(head) {
+			return fmt.Errorf("%s: summary.first_instance_types = %q, want the types %q", res, a["summary.first_instance_types"], head)
+		}
+		for i := range head {
+			if !strings.HasPrefix(parts[i], head[i]) {
+				return fmt.Errorf("%s: summary.first_instance_types = %q, want %q at %d", res, a["summary.first_instance_types"], head[i], i)
+			}
+		}
+		if more := len(launched) - len(head); more > 0 && !strings.Contains(a["summary.first_instance_types"], fmt.Sprintf(" and %d more", more)) {
+			return fmt.Errorf("%s: summary.first_instance_types = %q, want %d more", res, a["summary.first_instance_types"], more)
 		}
 		if a["summary.karpenter_disagrees"] != a["karpenter_assumed_pods.%"] {
 			return fmt.Errorf("%s: summary.karpenter_disagrees = %s, karpenter_assumed_pods has %s", res, a["summary.karpenter_disagrees"], a["karpenter_assumed_pods.%"])
@@ -329,7 +351,10 @@ func TestAccNodePool_general(t *testing.T) {
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"instance_types": int64Above(5),
 						"first_instance_types": knownvalue.StringRegexp(regexp.MustCompile(
-							`^[a-z0-9]+\.x?large(, [a-z0-9]+\.x?large){4} and [0-9]+ more$`)),
+							`^[a-z0-9-]+\.x?large [0-9.]+ on-demand(, [a-z0-9-]+\.x?large [0-9.]+ on-demand){4} and [0-9]+ more \(USD/h\)$`)),
+						// The emulator has no Pricing API: Karpenter's table, and a cost at the limits.
+						"cost":   knownvalue.StringRegexp(regexp.MustCompile(`^(cpu|memory) [0-9A-Za-z]+ → at most [0-9]+ × [a-z0-9-]+\.x?large, [0-9.]+ USD/h on-demand$`)),
+						"prices": knownvalue.StringRegexp(regexp.MustCompile(`^Karpenter v[0-9.]+'s on-demand table of `)),
 						"max_pods_min": knownvalue.Int64Func(func(v int64) error { // m5.large: 29
 							if v < 1 || v > 29 {
 								return fmt.Errorf("%d, want 1..29", v)
@@ -837,15 +862,16 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 				Config: poolConfig(cluster, secondary, pool),
 				Check: resource.ComposeAggregateTestCheckFunc(
 					resource.TestCheckResourceAttr(nodePoolRes, "summary.instance_types", "1"),
-					resource.TestCheckResourceAttr(nodePoolRes, "summary.first_instance_types", "m5.large"),
+					resource.TestCheckResourceAttr(nodePoolRes, "summary.first_instance_types", "m5.large 0.096 on-demand (USD/h)"),
 					resource.TestCheckResourceAttr(nodePoolRes, "summary.max_pods_min", "29"),
 					resource.TestCheckResourceAttr(nodePoolRes, "summary.max_pods_max", "29"),
 					resource.TestCheckResourceAttr(nodePoolRes, "summary.karpenter_disagrees", "0"),
 					resource.TestCheckResourceAttr(nodePoolRes, "summary.nodes_by_limits", "1"),
 					checkZones(nodePoolRes, map[string]string{c.Zone: c.ID}),
 					func(s *terraform.State) error {
+						// The emulator has no Pricing API: the embedded table's warning is the only one.
 						a := s.RootModule().Resources[nodePoolRes].Primary.Attributes
-						if a["warnings.#"] != "0" {
+						if a["warnings.#"] != "1" || !strings.Contains(a["warnings.0"], "on-demand table") {
 							return fmt.Errorf("unexpected warnings: %q", a["warnings.0"])
 						}
 						return nil

@@ -11,10 +11,11 @@ import (
 // Schema versions. Version 1 reshaped what a plan shows: the node class's `resolved` (maps of
 // subnets and pod subnets, defaults null), `subnets` (name and public flags) and
 // `manifest_object`; the node pool's `summary`,
-// `zones` as a map, `details`, and `capacity` gone.
+// `zones` as a map, `details`, and `capacity` gone. The node pool's version 2 added prices to
+// `summary` (`cost`, `prices`), `prices`, `min_values_policy`, `workloads` and `workload_fit`.
 const (
 	nodeClassSchemaVersion = 1
-	nodePoolSchemaVersion  = 1
+	nodePoolSchemaVersion  = 2
 )
 
 // upgradeKeeping upgrades a version-0 state by keeping every attribute whose type did not
@@ -59,7 +60,10 @@ func (r *nodeClassResource) UpgradeState(context.Context) map[int64]resource.Sta
 }
 
 func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: upgradeKeeping("node_class", "zones", "launch_templates")}
+	return map[int64]resource.StateUpgrader{
+		0: upgradeKeeping("node_class", "zones", "launch_templates", "summary"),
+		1: upgradeKeeping("summary"),
+	}
 }
 
 var (

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -28,6 +29,11 @@ const (
 "manifest":null,"warnings":[]}`
 )
 
+// v1NodePool is a version-1 state of a static pool: summary without cost and prices.
+const v1NodePool = `{"id":"general","name":"general","replicas":2,"owner_id":"0123456789abcdef","details":null,
+"summary":{"instance_types":1,"first_instance_types":"m5.large","max_pods_min":29,"max_pods_max":29,"karpenter_disagrees":0,"launch_templates":1,"nodes_by_ips":100,"nodes_by_limits":null},
+"zones":{"ap-southeast-1a":{"subnet_id":"subnet-1","nodes_by_ips":100,"pod_subnet_id":null}}}`
+
 // A state written before the reshaped attributes upgrades: what kept its type is kept, the
 // reshaped attributes are null (the next plan computes them, configuration sets node_class), and
 // the result decodes with the current schema.
@@ -42,21 +48,26 @@ func TestStateUpgradeFromVersion0(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
-		typeName, state string
-		kept            map[string]string // attribute -> a substring of its upgraded value
-		null            []string
+		typeName      string
+		from, version int64
+		state         string
+		kept          map[string]string // attribute -> a substring of its upgraded value
+		null          []string
 	}{
-		{"karpenter_node_class", v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+		{"karpenter_node_class", 0, 1, v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
 			[]string{"resolved", "subnets", "manifest_object"}},
-		{"karpenter_node_pool", v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
+		{"karpenter_node_pool", 0, 2, v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
 			[]string{"node_class", "zones", "launch_templates", "summary", "details"}},
+		// Version 2 added cost and prices to summary: a version-1 summary is dropped, the rest kept.
+		{"karpenter_node_pool", 1, 2, v1NodePool, map[string]string{"owner_id": "0123456789abcdef", "zones": "subnet-1", "replicas": "2"},
+			[]string{"summary", "workload_fit", "prices", "min_values_policy"}},
 	} {
-		t.Run(tc.typeName, func(t *testing.T) {
-			if v := schemas.ResourceSchemas[tc.typeName].Version; v != 1 {
-				t.Fatalf("schema version %d, want 1", v)
+		t.Run(fmt.Sprintf("%s/v%d", tc.typeName, tc.from), func(t *testing.T) {
+			if v := schemas.ResourceSchemas[tc.typeName].Version; v != tc.version {
+				t.Fatalf("schema version %d, want %d", v, tc.version)
 			}
 			resp, err := srv.UpgradeResourceState(ctx, &tfprotov6.UpgradeResourceStateRequest{
-				TypeName: tc.typeName, Version: 0, RawState: &tfprotov6.RawState{JSON: []byte(tc.state)},
+				TypeName: tc.typeName, Version: tc.from, RawState: &tfprotov6.RawState{JSON: []byte(tc.state)},
 			})
 			if err != nil {
 				t.Fatal(err)

@@ -37,7 +37,7 @@ variable "prefix_delegation" {
 }
 
 variable "pools" {
-  description = "Pools on this class: name => { zones, requirements, limits, details }."
+  description = "Pools on this class: name => { zones, requirements, limits, details, workloads }."
   type = map(object({
     zones = optional(list(string))
     requirements = optional(list(object({
@@ -50,6 +50,14 @@ variable "pools" {
     # Fill the pool's per-type attributes (instance_types, max_pods, launch_plan, the launch
     # templates); without it the pool shows its summary and zones.
     details = optional(bool)
+    # Deployments to fit into the pool: name => pod requests x replicas (see workload_fits).
+    workloads = optional(map(object({
+      cpu               = optional(string)
+      memory            = optional(string)
+      replicas          = number
+      max_pods_per_node = optional(number)
+      daemonset_pods    = optional(number)
+    })))
   }))
 }
 
@@ -72,8 +80,9 @@ resource "karpenter_node_pool" "this" {
       each.value.requirements,
     )
   }
-  limits  = each.value.limits
-  details = each.value.details
+  limits    = each.value.limits
+  details   = each.value.details
+  workloads = each.value.workloads
 }
 
 output "zones" {
@@ -110,8 +119,13 @@ output "node_pool_manifests" {
 }
 
 output "summaries" {
-  description = "Per pool: eligible types (count and the first few), max pods range, launch template groups, nodes by free IPs and by limits."
+  description = "Per pool: eligible types (count and the first few in Karpenter's price order), cost, max pods range, launch template groups, nodes by free IPs and by limits."
   value       = { for k, p in karpenter_node_pool.this : k => p.summary }
+}
+
+output "workload_fits" {
+  description = "Per pool with workloads: name => whether it fits, the type, nodes, cost and the binding constraint."
+  value       = { for k, p in karpenter_node_pool.this : k => p.workload_fit }
 }
 
 output "pool_zones" {

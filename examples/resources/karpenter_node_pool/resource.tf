@@ -25,13 +25,33 @@ resource "karpenter_node_pool" "general" {
     consolidation_policy = "WhenEmptyOrUnderutilized"
     consolidate_after    = "30s"
   }
+
+  # The deployments this pool is for: the plan says which type runs each, on how many nodes,
+  # and whether the subnets' free IPs and the limits hold them (workload_fit).
+  workloads = {
+    web = { cpu = "500m", memory = "1Gi", replicas = 300 }
+  }
+
+  lifecycle {
+    postcondition {
+      condition     = self.workload_fit["web"].fits
+      error_message = self.workload_fit["web"].summary
+    }
+  }
 }
 
-# What the plan comes to, in a few lines: the eligible types (the first five and how many more),
-# their max pods, the launch template groups, and the nodes the free IPs and the limits allow.
+# What the plan comes to, in a few lines: the first types Karpenter would launch, cheapest first
+# with their hourly price, the cost the limits allow, their max pods, the launch template groups,
+# and the nodes the free IPs and the limits allow.
 # Set `details = true` on the pool for every type's max pods, the launch plan and the templates.
 output "summary" {
   value = karpenter_node_pool.general.summary
+}
+
+# The web deployment's answer, e.g. "300 pods of 500m/1Gi → 100 × c6a.large (on-demand, 3 pods
+# each, bound by cpu), 7.65 USD/h; fits, tightest: ...".
+output "web_fit" {
+  value = karpenter_node_pool.general.workload_fit["web"].summary
 }
 
 # Per zone: the subnet Karpenter would launch into, and the nodes its free IPs address.
