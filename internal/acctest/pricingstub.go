@@ -162,7 +162,7 @@ func (s *PricingStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		op := strings.TrimPrefix(target, pricingTargetPrefix)
 		s.count(op)
 		if op != "GetProducts" {
-			writeJSONError(w, http.StatusBadRequest, "InvalidParameterException", "stub: only GetProducts is implemented, not "+op)
+			writeJSONError(w, "InvalidParameterException", "stub: only GetProducts is implemented, not "+op)
 			return
 		}
 		s.getProducts(w, body)
@@ -185,13 +185,13 @@ func (s *PricingStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	s.proxy.ServeHTTP(w, r)
 }
 
-// writeJSONError answers an AWS JSON 1.1 error, as the Pricing API does.
-func writeJSONError(w http.ResponseWriter, status int, code, msg string) {
+// writeJSONError answers an AWS JSON 1.1 client error (HTTP 400), as the Pricing API does.
+func writeJSONError(w http.ResponseWriter, code, msg string) {
 	b, _ := json.Marshal(map[string]string{"__type": code, "Message": msg})
 	w.Header().Set("Content-Type", "application/x-amz-json-1.1")
 	w.Header().Set("X-Amzn-ErrorType", code)
 	w.Header().Set("X-Amzn-RequestId", "stub")
-	w.WriteHeader(status)
+	w.WriteHeader(http.StatusBadRequest)
 	_, _ = w.Write(b)
 }
 
@@ -207,7 +207,7 @@ type getProductsRequest struct {
 func (s *PricingStub) getProducts(w http.ResponseWriter, body []byte) {
 	var req getProductsRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		writeJSONError(w, http.StatusBadRequest, "InvalidParameterException", "stub: "+err.Error())
+		writeJSONError(w, "InvalidParameterException", "stub: "+err.Error())
 		return
 	}
 	s.mu.Lock()
@@ -218,7 +218,7 @@ func (s *PricingStub) getProducts(w http.ResponseWriter, body []byte) {
 	}
 	s.mu.Unlock()
 	if denied {
-		writeJSONError(w, http.StatusBadRequest, "AccessDeniedException",
+		writeJSONError(w, "AccessDeniedException",
 			"User: arn:aws:sts::000000000000:assumed-role/stub/stub is not authorized to perform: pricing:GetProducts")
 		return
 	}
@@ -231,7 +231,7 @@ func (s *PricingStub) getProducts(w http.ResponseWriter, body []byte) {
 	}
 	start, ok := pageStart(req.NextToken, len(docs))
 	if !ok {
-		writeJSONError(w, http.StatusBadRequest, "InvalidNextTokenException", "stub: invalid NextToken")
+		writeJSONError(w, "InvalidNextTokenException", "stub: invalid NextToken")
 		return
 	}
 	end := min(start+size, len(docs))
