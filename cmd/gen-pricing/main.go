@@ -26,6 +26,7 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -380,10 +381,10 @@ func render(version, sum string, tables []table) ([]byte, error) {
 		version, aws.generated.UTC().Format(time.DateOnly), sum)
 	fmt.Fprintf(&b, "// fallbackOnDemand is the hourly on-demand price by region, then instance type (%d regions).\n", len(all))
 	fmt.Fprintf(&b, "var fallbackOnDemand = map[string]map[string]float64{\n")
-	for _, r := range sortedKeys(all) {
+	for _, r := range slices.Sorted(maps.Keys(all)) {
 		fmt.Fprintf(&b, "%q: {\n", r)
 		family, line := "", 0
-		for i, it := range sortedKeys(all[r]) {
+		for i, it := range slices.Sorted(maps.Keys(all[r])) {
 			fam, _, _ := strings.Cut(it, ".")
 			entry := fmt.Sprintf("%q: %s,", it, strconv.FormatFloat(all[r][it], 'g', -1, 64))
 			switch {
@@ -403,13 +404,4 @@ func render(version, sum string, tables []table) ([]byte, error) {
 	}
 	b.WriteString("}\n")
 	return format.Source(b.Bytes())
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

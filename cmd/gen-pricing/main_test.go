@@ -6,10 +6,12 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -51,7 +53,7 @@ func writeZip(t *testing.T, files map[string]string) string {
 	path := filepath.Join(t.TempDir(), testVersion+".zip")
 	var buf bytes.Buffer
 	zw := zip.NewWriter(&buf)
-	for _, name := range sortedKeys(files) {
+	for _, name := range slices.Sorted(maps.Keys(files)) {
 		w, err := zw.Create(module + "@" + testVersion + "/" + pricingDir + name)
 		if err != nil {
 			t.Fatal(err)

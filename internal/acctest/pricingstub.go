@@ -7,6 +7,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/http/httptest"
 	"net/http/httputil"
@@ -270,9 +271,9 @@ func (s *PricingStub) matchingProducts(req getProductsRequest) []string {
 		return nil
 	}
 	var docs []string
-	for _, region := range sortedKeys(s.onDemand) {
+	for _, region := range slices.Sorted(maps.Keys(s.onDemand)) {
 		prices := s.onDemand[region]
-		for _, typ := range sortedKeys(prices) {
+		for _, typ := range slices.Sorted(maps.Keys(prices)) {
 			fields := productFields(region, typ)
 			if productMatches(req.Filters, fields) {
 				docs = append(docs, priceListDocument(fields, prices[typ]))
@@ -405,12 +406,12 @@ func (s *PricingStub) describeSpotPriceHistory(w http.ResponseWriter, form url.V
 	var records []xmlSpotPrice
 	const desc = "Linux/UNIX"
 	if fault == "" && (len(descs) == 0 || slices.Contains(descs, desc)) {
-		for _, typ := range sortedKeys(s.spot) {
+		for _, typ := range slices.Sorted(maps.Keys(s.spot)) {
 			if len(types) > 0 && !slices.Contains(types, typ) {
 				continue
 			}
 			zones := s.spot[typ]
-			for _, z := range sortedKeys(zones) {
+			for _, z := range slices.Sorted(maps.Keys(zones)) {
 				if zone != "" && z != zone {
 					continue
 				}
@@ -469,13 +470,4 @@ func cloneForm(f url.Values) url.Values {
 		out[k] = slices.Clone(v)
 	}
 	return out
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -9,12 +9,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -484,9 +485,9 @@ func parsePriceListItem(doc, currency string) (instanceType string, price float6
 	if err := json.Unmarshal([]byte(doc), &item); err != nil || item.Product.Attributes.InstanceType == "" {
 		return "", 0, false
 	}
-	for _, tk := range sortedKeys(item.Terms.OnDemand) {
+	for _, tk := range slices.Sorted(maps.Keys(item.Terms.OnDemand)) {
 		dims := item.Terms.OnDemand[tk].PriceDimensions
-		for _, dk := range sortedKeys(dims) {
+		for _, dk := range slices.Sorted(maps.Keys(dims)) {
 			v, err := strconv.ParseFloat(dims[dk].PricePerUnit[currency], 64)
 			if err == nil && v > 0 {
 				return item.Product.Attributes.InstanceType, v, true
@@ -494,15 +495,6 @@ func parsePriceListItem(doc, currency string) (instanceType string, price float6
 		}
 	}
 	return "", 0, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // LoadSpotPrices reads the current Linux spot price of every instance type in every zone of

@@ -315,23 +315,7 @@ func Compute(n Network, s Settings) (Result, error) {
 	}
 	r.Warnings = warnings
 
-	// ipamd knows nothing of Karpenter's RESERVED_ENIS: it may attach every ENI of the default
-	// card but the efa-only ones, the trunk and, with custom networking, the primary.
-	podENIs := max(0, cardENIs-efaOnly0-cniReserved)
-	if windows {
-		podENIs = min(podENIs, 1)
-	}
-	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(ipInputs{
-		maxPods:          maxPods,
-		podIPs:           max(0, maxPods-hostNetworkPods),
-		podENIs:          podENIs,
-		ipv4PerENI:       n.IPv4PerENI,
-		prefixDelegation: s.PrefixDelegation,
-		customNetworking: s.CustomNetworking,
-		trunk:            s.SecurityGroupsForPods,
-		primaryOnly:      windows,
-		warm:             s.Warm,
-	})
+	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(projectionInputs(n, s, r))
 	return r, nil
 }
 

@@ -24,8 +24,8 @@ func IPsAtPods(n Network, s Settings, pods int) (nodeSubnet, podSubnet int, err 
 	return nodeSubnet, podSubnet, nil
 }
 
-// projectionInputs rebuilds the ipConsumption inputs Compute used for r (the same settings
-// after its prefix-delegation and trunk fallbacks), with the pods of a full node.
+// projectionInputs are the ipConsumption inputs of a full node of r (Compute's result for n
+// and s, whose prefix-delegation and trunk fallbacks it applies to s).
 func projectionInputs(n Network, s Settings, r Result) ipInputs {
 	if r.PrefixFallback {
 		s.PrefixDelegation = false
