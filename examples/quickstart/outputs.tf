@@ -52,6 +52,6 @@ output "summary" {
     [for t in module.prefix.instance_types.dense : format("  %-14s %4d pods (Karpenter assumes %d)", t, module.prefix.max_pods.dense[t],
     lookup(module.prefix.karpenter_assumed_pods.dense, t, module.prefix.max_pods.dense[t]))],
     ["", "Warnings:"],
-    [for w in flatten([values(module.default.warnings), values(module.efa.warnings), values(module.prefix.warnings)]) : "  - ${w}"],
+    [for w in distinct(flatten([values(module.default.warnings), values(module.efa.warnings), values(module.prefix.warnings)])) : "  - ${w}"],
   ))
 }
