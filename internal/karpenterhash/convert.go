@@ -1,0 +1,154 @@
+package karpenterhash
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
+	"sigs.k8s.io/yaml"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+)
+
+// placeholderName stands in for an empty object name when rendering: the name is not hashed,
+// but the renderer requires one.
+const placeholderName = "karpenterhash"
+
+// FromManifestNodePool returns the spec.template Karpenter hashes for np: np rendered by
+// manifest.RenderNodePool, then read back as DecodeNodePool does (CRD defaults applied).
+func FromManifestNodePool(np manifest.NodePool) (NodeClaimTemplate, error) {
+	if np.Name == "" {
+		np.Name = placeholderName
+	}
+	doc, err := manifest.RenderNodePool(np)
+	if err != nil {
+		return NodeClaimTemplate{}, err
+	}
+	return DecodeNodePool(doc)
+}
+
+// FromManifestEC2NodeClass returns the spec Karpenter hashes for nc: nc rendered by
+// manifest.RenderEC2NodeClass, then read back as DecodeEC2NodeClass does (CRD defaults
+// applied).
+func FromManifestEC2NodeClass(nc manifest.EC2NodeClass) (EC2NodeClassSpec, error) {
+	if nc.Name == "" {
+		nc.Name = placeholderName
+	}
+	doc, err := manifest.RenderEC2NodeClass(nc)
+	if err != nil {
+		return EC2NodeClassSpec{}, err
+	}
+	return DecodeEC2NodeClass(doc)
+}
+
+// DecodeNodePool reads spec.template of the karpenter.sh/v1 NodePool YAML (or JSON) document doc
+// the way Karpenter sees it once the API server has stored the object: unknown fields pruned and
+// the defaults of the embedded v1.14.1 CRD schema applied (expireAfter "720h" among them). It
+// does not validate the document (see manifest.Admit); it fails on a document of another kind
+// and on a field the mirror types do not know.
+func DecodeNodePool(doc string) (NodeClaimTemplate, error) {
+	var t NodeClaimTemplate
+	spec, err := storedSpec(doc, manifest.NodePoolAPIVersion, manifest.NodePoolKind)
+	if err != nil {
+		return t, err
+	}
+	template, ok := spec["template"]
+	if !ok {
+		return t, fmt.Errorf("%s: spec.template is missing", manifest.NodePoolKind)
+	}
+	if err := decodeStrict(template, &t); err != nil {
+		return t, fmt.Errorf("%s: spec.template: %w", manifest.NodePoolKind, err)
+	}
+	return t, nil
+}
+
+// DecodeEC2NodeClass reads spec of the karpenter.k8s.aws/v1 EC2NodeClass YAML (or JSON) document
+// doc the way Karpenter sees it once the API server has stored the object: unknown fields
+// pruned and the defaults of the embedded v1.14.1 CRD schema applied (metadataOptions). It
+// does not validate the document (see manifest.Admit); it fails on a document of another kind
+// and on a field the mirror types do not know.
+func DecodeEC2NodeClass(doc string) (EC2NodeClassSpec, error) {
+	var s EC2NodeClassSpec
+	spec, err := storedSpec(doc, manifest.EC2NodeClassAPIVersion, manifest.EC2NodeClassKind)
+	if err != nil {
+		return s, err
+	}
+	if err := decodeStrict(spec, &s); err != nil {
+		return s, fmt.Errorf("%s: spec: %w", manifest.EC2NodeClassKind, err)
+	}
+	return s, nil
+}
+
+// storedSpec parses doc, checks its apiVersion and kind, prunes and defaults it with the CRD's
+// structural schema as the API server does on create, and returns its spec.
+func storedSpec(doc, apiVersion, kind string) (map[string]any, error) {
+	raw, err := yaml.YAMLToJSON([]byte(doc))
+	if err != nil {
+		return nil, fmt.Errorf("%s: document is not YAML: %w", kind, err)
+	}
+	var obj map[string]any
+	if err := utiljson.Unmarshal(raw, &obj); err != nil {
+		return nil, fmt.Errorf("%s: document is not an object: %w", kind, err)
+	}
+	if obj["apiVersion"] != apiVersion || obj["kind"] != kind {
+		return nil, fmt.Errorf("document is %v %v, not %s %s", obj["apiVersion"], obj["kind"], apiVersion, kind)
+	}
+	schemas, err := structuralSchemas()
+	if err != nil {
+		return nil, err
+	}
+	s := schemas[kind]
+	if s == nil {
+		return nil, fmt.Errorf("no embedded CRD schema for %s", kind)
+	}
+	structuralpruning.Prune(obj, s, true)
+	structuraldefaulting.Default(obj, s)
+	spec, ok := obj["spec"].(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: spec is missing or not an object", kind)
+	}
+	return spec, nil
+}
+
+// structuralSchemas are the structural schemas of the CRDs package manifest embeds, by kind.
+var structuralSchemas = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) {
+	crds, err := manifest.CRDs()
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]*structuralschema.Structural{}
+	for kind, c := range crds {
+		s, err := toStructural(c.Schema)
+		if err != nil {
+			return nil, fmt.Errorf("%s CRD: %w", kind, err)
+		}
+		out[kind] = s
+	}
+	return out, nil
+})
+
+func toStructural(schema *apiextensionsv1.JSONSchemaProps) (*structuralschema.Structural, error) {
+	var internal apiextensions.JSONSchemaProps
+	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(schema, &internal, nil); err != nil {
+		return nil, err
+	}
+	return structuralschema.NewStructural(&internal)
+}
+
+// decodeStrict re-encodes v and decodes it into out, failing on fields out does not have.
+func decodeStrict(v any, out any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	return dec.Decode(out)
+}
