@@ -1,0 +1,185 @@
+// Package drift decides, at plan time, what Karpenter's drift controller will do to a dynamic
+// pool's running nodes once a change is applied: which of its drift reasons the change trips
+// (pkg/cloudprovider/drift.go in karpenter-provider-aws, and the core's static and requirement
+// drift), and which nodes that reaches. Pure: the shell hands it the pool and class as they
+// were (the prior state) and as they are planned.
+//
+// Without a view of the cluster the verdict is per pool: a reason reaches every node (a hash or
+// the security groups changed) or the nodes of a kind (an image, a subnet, an instance type, a
+// zone or a capacity type no longer allowed).
+package drift
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Karpenter's drift reasons (the NodeClaim's Drifted condition reason).
+const (
+	ReasonNodePool       = "NodePoolDrifted"     // the karpenter.sh/nodepool-hash annotation differs
+	ReasonNodeClass      = "NodeClassDrift"      // the karpenter.k8s.aws/ec2nodeclass-hash annotation differs
+	ReasonRequirements   = "RequirementsDrifted" // the node's labels fail the NodePool requirements
+	ReasonAMI            = "AMIDrift"            // the node's image is not among the class's resolved images
+	ReasonSubnet         = "SubnetDrift"         // the node's subnet is not among the class's resolved subnets
+	ReasonSecurityGroups = "SecurityGroupDrift"  // the node's security groups differ from the resolved set
+)
+
+// Side is a pool and its class as Karpenter sees them, before or after the change.
+type Side struct {
+	NodePoolHash   string   // Karpenter's NodePool hash of spec.template; "" unknown
+	NodeClassHash  string   // Karpenter's EC2NodeClass hash; "" unknown
+	AMIs           []string // the class's resolved images; nil when left to Karpenter (unknown)
+	Subnets        []string // the class's resolved subnet ids
+	SecurityGroups []string
+	InstanceTypes  []string // the types the pool's requirements allow (before the class's filters)
+	Zones          []string // the zones the pool's requirements and class allow
+	CapacityTypes  []string // the capacity types the requirements allow
+}
+
+// Finding is one drift reason the change trips.
+type Finding struct {
+	Reason   string
+	AllNodes bool     // every node of the pool drifts
+	Which    []string // otherwise the kinds of node that drift, e.g. the images or types no longer allowed
+	Detail   string   // one line, e.g. "AMI ami-0a… no longer selected (now ami-0b…)"
+}
+
+// Verdict is the outcome for one pool.
+type Verdict struct {
+	Findings []Finding
+	// AllNodes is set when a finding reaches every node of the pool.
+	AllNodes bool
+}
+
+// Drifts reports whether any node drifts.
+func (v Verdict) Drifts() bool { return len(v.Findings) > 0 }
+
+// Reasons are the findings' reasons, in report order.
+func (v Verdict) Reasons() []string {
+	out := make([]string, len(v.Findings))
+	for i, f := range v.Findings {
+		out[i] = f.Reason
+	}
+	return out
+}
+
+// Summary is the verdict in a line.
+func (v Verdict) Summary() string {
+	if !v.Drifts() {
+		return "no drift: running nodes are kept"
+	}
+	parts := make([]string, len(v.Findings))
+	for i, f := range v.Findings {
+		parts[i] = f.Detail
+	}
+	who := "some nodes drift"
+	if v.AllNodes {
+		who = "every node of the pool drifts"
+	}
+	return who + ": " + strings.Join(parts, "; ")
+}
+
+// Compare decides the drift a change from prior to planned causes. A prior without hashes (a
+// pool created by an earlier provider version, or one being created) trips no hash finding.
+func Compare(prior, planned Side) Verdict {
+	var v Verdict
+	add := func(f Finding) {
+		v.Findings = append(v.Findings, f)
+		v.AllNodes = v.AllNodes || f.AllNodes
+	}
+	if prior.NodePoolHash != "" && planned.NodePoolHash != "" && prior.NodePoolHash != planned.NodePoolHash {
+		add(Finding{Reason: ReasonNodePool, AllNodes: true, Detail: fmt.Sprintf("the NodePool template changed (hash %s → %s)",
+			prior.NodePoolHash, planned.NodePoolHash)})
+	}
+	if prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
+		add(Finding{Reason: ReasonNodeClass, AllNodes: true, Detail: fmt.Sprintf("the EC2NodeClass changed (hash %s → %s)",
+			prior.NodeClassHash, planned.NodeClassHash)})
+	}
+	if prior.AMIs != nil && planned.AMIs != nil {
+		if gone := missing(prior.AMIs, planned.AMIs); len(gone) > 0 {
+			add(Finding{Reason: ReasonAMI, AllNodes: len(gone) == len(set(prior.AMIs)), Which: gone,
+				Detail: fmt.Sprintf("nodes on %s drift (now %s)", list("image", gone), strings.Join(sorted(planned.AMIs), ", "))})
+		}
+	}
+	if gone := missing(prior.Subnets, planned.Subnets); len(gone) > 0 && len(prior.Subnets) > 0 {
+		add(Finding{Reason: ReasonSubnet, AllNodes: len(gone) == len(set(prior.Subnets)), Which: gone,
+			Detail: fmt.Sprintf("nodes in %s drift", list("subnet", gone))})
+	}
+	if len(prior.SecurityGroups) > 0 && !sameSet(prior.SecurityGroups, planned.SecurityGroups) {
+		add(Finding{Reason: ReasonSecurityGroups, AllNodes: true, Detail: fmt.Sprintf("the security groups changed (%s → %s)",
+			strings.Join(sorted(prior.SecurityGroups), ", "), strings.Join(sorted(planned.SecurityGroups), ", "))})
+	}
+	var narrowed []string
+	var which []string
+	all := false
+	for _, d := range []struct {
+		what          string
+		before, after []string
+	}{
+		{"instance type", prior.InstanceTypes, planned.InstanceTypes},
+		{"zone", prior.Zones, planned.Zones},
+		{"capacity type", prior.CapacityTypes, planned.CapacityTypes},
+	} {
+		if len(d.before) == 0 {
+			continue
+		}
+		gone := missing(d.before, d.after)
+		if len(gone) == 0 {
+			continue
+		}
+		which = append(which, gone...)
+		all = all || len(gone) == len(set(d.before))
+		narrowed = append(narrowed, "nodes of "+list(d.what, gone))
+	}
+	if len(narrowed) > 0 {
+		add(Finding{Reason: ReasonRequirements, AllNodes: all, Which: which,
+			Detail: strings.Join(narrowed, " and ") + " no longer meet the requirements"})
+	}
+	return v
+}
+
+// list names up to three values of a kind: "image ami-1", "3 instance types (a, b, c and 2 more)".
+func list(kind string, values []string) string {
+	if len(values) == 1 {
+		return kind + " " + values[0]
+	}
+	shown := values
+	more := ""
+	if len(values) > 3 {
+		shown, more = values[:3], fmt.Sprintf(" and %d more", len(values)-3)
+	}
+	return fmt.Sprintf("%d %ss (%s%s)", len(values), kind, strings.Join(shown, ", "), more)
+}
+
+func set(values []string) map[string]bool {
+	m := make(map[string]bool, len(values))
+	for _, v := range values {
+		m[v] = true
+	}
+	return m
+}
+
+// missing are the values of before that after lacks, sorted.
+func missing(before, after []string) []string {
+	in := set(after)
+	var out []string
+	for v := range set(before) {
+		if !in[v] {
+			out = append(out, v)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func sameSet(a, b []string) bool {
+	return len(missing(a, b)) == 0 && len(missing(b, a)) == 0
+}
+
+func sorted(values []string) []string {
+	out := slices.Clone(values)
+	slices.Sort(out)
+	return slices.Compact(out)
+}
