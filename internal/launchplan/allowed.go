@@ -1,0 +1,41 @@
+package launchplan
+
+import (
+	"slices"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// Allowed are what a pool's requirements allow, as Karpenter's requirement drift reads a node's
+// labels against them: the instance types of the catalog (before the node class's filters), the
+// zones among the class's, and the capacity types (on-demand when none is required).
+type Allowed struct {
+	InstanceTypes, Zones, CapacityTypes []string
+}
+
+// AllowedBy evaluates reqs over the catalog and the class's zones.
+func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirement, classZones []string) Allowed {
+	var perType []requirements.Requirement
+	for _, r := range reqs {
+		if r.Key != requirements.LabelZone && r.Key != requirements.LabelCapacityType {
+			r.MinValues = nil // a shortfall is the planner's finding, not a change of what is allowed
+			perType = append(perType, r)
+		}
+	}
+	var a Allowed
+	if cat != nil {
+		res, _ := cat.Select(perType, catalog.SelectOptions{Region: region})
+		for _, s := range res.Types {
+			a.InstanceTypes = append(a.InstanceTypes, s.Type.Name)
+		}
+	}
+	a.Zones = requirements.AllowedValues(reqs, requirements.LabelZone, classZones)
+	a.CapacityTypes = []string{requirements.CapacityTypeOnDemand}
+	if mentions(reqs, requirements.LabelCapacityType) {
+		a.CapacityTypes = requirements.AllowedValues(reqs, requirements.LabelCapacityType,
+			[]string{requirements.CapacityTypeOnDemand, requirements.CapacityTypeReserved, requirements.CapacityTypeSpot})
+	}
+	slices.Sort(a.InstanceTypes)
+	return a
+}
