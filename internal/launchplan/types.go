@@ -83,6 +83,9 @@ type Class struct {
 	UserData                 string
 	Tags                     map[string]string
 	InstanceProfile          string
+	// Hash is Karpenter's EC2NodeClass hash of the class ("" when unknown): what its nodes'
+	// karpenter.k8s.aws/ec2nodeclass-hash annotation must equal not to drift.
+	Hash string
 }
 
 // Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle

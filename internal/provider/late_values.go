@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -15,6 +16,10 @@ import (
 // The plan validates and renders them as placeholders; what names them (the manifest, resolved's
 // copy, a template's content) is unknown until apply.
 var lateClassAttrs = []string{"role", "instance_profile", "user_data", "tags"}
+
+// lateResolvedAttrs are the attributes of a class's `resolved` (a pool's `node_class`) that a
+// late value leaves unknown: those it names, and the class's hash, which covers them.
+var lateResolvedAttrs = append(slices.Clone(lateClassAttrs), "hash")
 
 const (
 	roleKnownAfterApply     = "role-known-after-apply"
@@ -82,10 +87,8 @@ func (l *lateValues) substitute(m *nodeClassModel, s *nodeclass.Spec) {
 
 // unknownInResolved marks resolved's copies of the late values unknown.
 func (l lateValues) unknownInResolved(ctx context.Context, obj types.Object, diags *diag.Diagnostics) types.Object {
-	if !l.profile && !l.userData && !l.tags && len(l.tagKeys) == 0 {
-		return obj
-	}
 	attrs := maps.Clone(obj.Attributes())
+	attrs["hash"] = types.StringUnknown() // the hash covers every late value, the role too
 	if l.profile {
 		attrs["instance_profile"] = types.StringUnknown()
 	}

@@ -223,6 +223,7 @@ type resolvedClass struct {
 	UserData                 *string                   `tfsdk:"user_data"`
 	Tags                     map[string]string         `tfsdk:"tags"`
 	InstanceProfile          *string                   `tfsdk:"instance_profile"`
+	Hash                     *string                   `tfsdk:"hash"`
 }
 
 // resolvedAMI is what a pool reads of an image: the id, and what decides the types it serves.
@@ -509,6 +510,7 @@ func classTF(c launchplan.Class) resolvedClass {
 		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
 		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
+		Hash: emptyNil(c.Hash),
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags

@@ -346,7 +346,9 @@ func nodeClassSchema() schema.Schema {
 				Computed:       true,
 				AttributeTypes: attrTypesOf(resolvedClass{}),
 				MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
-					"`node_class = karpenter_node_class.this.resolved`.",
+					"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
+					"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry; v1.14.1, hash version v5, counted with the provider's " +
+					"`cluster_certificate_authority_data`): when it changes, Karpenter drifts every node on the class (see a pool's `drift`).",
 			},
 			"connectivity": connectivityAttribute(),
 

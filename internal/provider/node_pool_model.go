@@ -34,6 +34,7 @@ type nodePoolModel struct {
 	MinValuesPolicy types.String             `tfsdk:"min_values_policy"`
 	Workloads       map[string]workloadModel `tfsdk:"workloads"`
 	WorkloadFit     types.Map                `tfsdk:"workload_fit"`
+	Drift           types.Object             `tfsdk:"drift"`
 
 	Summary         types.Object   `tfsdk:"summary"`
 	Zones           types.Map      `tfsdk:"zones"`
@@ -78,6 +79,17 @@ type disruptionModel struct {
 	ConsolidateAfter    types.String `tfsdk:"consolidate_after"`
 	Budgets             []budgetTF   `tfsdk:"budgets"`
 }
+
+// driftTF is `drift`.
+type driftTF struct {
+	NodePoolHash  *string  `tfsdk:"nodepool_hash"`
+	NodeClassHash *string  `tfsdk:"nodeclass_hash"`
+	Verdict       *string  `tfsdk:"verdict"` // null for a new pool: no nodes yet
+	Reasons       []string `tfsdk:"reasons"`
+	Pace          *string  `tfsdk:"pace"`
+}
+
+var driftAttrTypes = attrTypesOf(driftTF{})
 
 // workloadModel is one `workloads` entry.
 type workloadModel struct {
@@ -261,7 +273,7 @@ func planClass(rc resolvedClass) launchplan.Class {
 		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), SecurityGroupIDs: rc.SecurityGroupIDs,
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
-		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile),
+		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
 	}
 	if k := rc.Kubelet; k != nil {
 		c.Kubelet = launchplan.Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}

@@ -194,6 +194,24 @@ func nodePoolSchema() schema.Schema {
 						"aws-node and kube-proxy included (default 2: those two). They take pod slots and, unless on the host network, addresses.",
 						Validators: []validator.Int64{int64validator.AtLeast(0)}},
 				}}},
+			"drift": schema.SingleNestedAttribute{Computed: true, MarkdownDescription: "Dynamic pools: what Karpenter's drift controller will do " +
+				"to the pool's running nodes once the planned change is applied (null for static pools, whose nodes the provider replaces " +
+				"itself, see `nodes`). Recomputed when the NodePool or its node class changes; otherwise the last change's answer is kept.",
+				Attributes: map[string]schema.Attribute{
+					"nodepool_hash": cStr("Karpenter's `karpenter.sh/nodepool-hash` of the planned NodePool (v1.14.1's `NodePool.Hash()`, " +
+						"hash version v3): nodes whose annotation differs drift (`NodePoolDrifted`). Requirements, limits, weight and " +
+						"disruption are not in it."),
+					"nodeclass_hash": cStr("Karpenter's `karpenter.k8s.aws/ec2nodeclass-hash` of the node class (`resolved.hash`; hash " +
+						"version v5, counted with the provider's `cluster_certificate_authority_data`): nodes whose annotation differs " +
+						"drift (`NodeClassDrift`)."),
+					"verdict": cStr("Which nodes the change drifts and why, e.g. `every node of the pool drifts: the NodePool template " +
+						"changed (hash 1… → 2…)`, or `no drift: running nodes are kept` (limits, weight, budgets, a requirement that only widens). " +
+						"Without a view of the cluster the verdict is per pool. Null for a new (or just imported) pool: no nodes, nothing to compare."),
+					"reasons": cStrList("Karpenter's drift reasons the change trips: `NodePoolDrifted`, `NodeClassDrift`, `RequirementsDrifted`, " +
+						"`AMIDrift`, `SubnetDrift`, `SecurityGroupDrift`."),
+					"pace": cStr("How fast the disruption budgets let Karpenter replace drifted nodes now and in the coming 7 days (UTC), " +
+						"counted at the most nodes the pool's subnets and limits allow. Null with `verdict`."),
+				}},
 			"workload_fit": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Per `workloads` key, the answer.",
 				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 					"fits":          schema.BoolAttribute{Computed: true, MarkdownDescription: "The subnets and limits hold the workload's nodes and addresses."},

@@ -18,6 +18,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -187,7 +188,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if profile == "" { // no role: the configured instance_profile, if any
 		profile = s.InstanceProfile
 	}
-	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc)...)
+	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc, r.classHash(doc, &resp.Diagnostics))...)
 	if late.any() {
 		plan.Manifest = types.StringUnknown()
 		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, &resp.Diagnostics)
@@ -446,9 +447,10 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 }
 
 // setResolution fills every computed attribute of the plan from the spec and its resolution.
-func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest string) diag.Diagnostics {
+func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest, hash string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	rc := resolvedFrom(s, r, instanceProfile)
+	rc.Hash = emptyNil(hash)
 	var d diag.Diagnostics
 	m.VPCID = types.StringValue(r.VPCID)
 	subnets := make([]subnetTF, len(r.Subnets))
@@ -477,6 +479,21 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	diags.Append(d...)
 	m.Manifest = types.StringValue(manifest)
 	return diags
+}
+
+// classHash is Karpenter's EC2NodeClass hash of the admitted manifest, with the cluster's CA
+// bundle as Karpenter hashes it ("" when the provider has none: the value then differs from the
+// cluster's by that term, but still changes exactly when the class does).
+func (r *nodeClassResource) classHash(doc string, diags *diag.Diagnostics) string {
+	spec, err := karpenterhash.DecodeEC2NodeClass(doc)
+	if err == nil {
+		var h string
+		if h, err = karpenterhash.EC2NodeClassHash(spec, r.meta.Bootstrap.CABundle); err == nil {
+			return h
+		}
+	}
+	diags.AddWarning("Cannot compute Karpenter's EC2NodeClass hash", "The plan cannot say whether the change drifts nodes: "+err.Error())
+	return ""
 }
 
 // Create records the planned resolution under a new owner id and, for a class with `role`,

@@ -175,6 +175,8 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	_, class := poolClass(ctx, plan.NodeClass, &resp.Diagnostics)
+	r.planDrift(ctx, &plan, state, doc, class, p, &resp.Diagnostics)
 	if lateClass && !plan.LaunchTemplates.IsNull() { // their content names the late values
 		plan.LaunchTemplates = types.ListUnknown(launchTemplateObjType)
 	}
@@ -193,7 +195,7 @@ func poolPlannable(config tftypes.Value) bool {
 	}
 	for k, a := range attrs {
 		if k == "node_class" {
-			if !knownBesides(a, lateClassAttrs...) {
+			if !knownBesides(a, lateResolvedAttrs...) {
 				return false
 			}
 		} else if !a.IsFullyKnown() {
@@ -221,6 +223,7 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 	set("max_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
 	set("prices", detail(types.MapUnknown(types.Float64Type), types.MapNull(types.Float64Type)))
 	set("workload_fit", types.MapUnknown(workloadFitObjType))
+	set("drift", types.ObjectUnknown(driftAttrTypes))
 	set("karpenter_assumed_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
 	set("launch_plan", detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)))
 	set("launch_templates", types.ListUnknown(launchTemplateObjType))

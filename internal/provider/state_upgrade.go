@@ -12,9 +12,10 @@ import (
 // subnets and pod subnets, defaults null), `subnets` (name and public flags) and
 // `manifest_object`; the node pool's `summary`,
 // `zones` as a map, `details`, and `capacity` gone. The node pool's version 2 added prices to
-// `summary` (`cost`, `prices`), `prices`, `min_values_policy`, `workloads` and `workload_fit`.
+// `summary` (`cost`, `prices`), `prices`, `min_values_policy`, `workloads`, `workload_fit` and
+// `drift`; both versions 2 added Karpenter's class hash to `resolved` (the pool's `node_class`).
 const (
-	nodeClassSchemaVersion = 1
+	nodeClassSchemaVersion = 2
 	nodePoolSchemaVersion  = 2
 )
 
@@ -56,13 +57,16 @@ func upgradeKeeping(reshaped ...string) resource.StateUpgrader {
 }
 
 func (r *nodeClassResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
-	return map[int64]resource.StateUpgrader{0: upgradeKeeping("resolved", "subnets")}
+	return map[int64]resource.StateUpgrader{
+		0: upgradeKeeping("resolved", "subnets"),
+		1: upgradeKeeping("resolved"),
+	}
 }
 
 func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.StateUpgrader {
 	return map[int64]resource.StateUpgrader{
 		0: upgradeKeeping("node_class", "zones", "launch_templates", "summary"),
-		1: upgradeKeeping("summary"),
+		1: upgradeKeeping("summary", "node_class"),
 	}
 }
 

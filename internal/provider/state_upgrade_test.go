@@ -29,6 +29,11 @@ const (
 "manifest":null,"warnings":[]}`
 )
 
+// v1NodeClass is a version-1 state of a class: `resolved` without the hash.
+const v1NodeClass = `{"id":"default","name":"default","role":"KarpenterNodeRole","owner_id":"0123456789abcdef",
+"vpc_id":"vpc-1","zones":["ap-southeast-1a"],"manifest":"kind: EC2NodeClass\n",
+"resolved":{"name":"default","ami_family":"AL2023","subnets":{"subnet-a":{"zone":"ap-southeast-1a","zone_id":"apse1-az1","available_ip_address_count":4091}}}}`
+
 // v1NodePool is a version-1 state of a static pool: summary without cost and prices.
 const v1NodePool = `{"id":"general","name":"general","replicas":2,"owner_id":"0123456789abcdef","details":null,
 "summary":{"instance_types":1,"first_instance_types":"m5.large","max_pods_min":29,"max_pods_max":29,"karpenter_disagrees":0,"launch_templates":1,"nodes_by_ips":100,"nodes_by_limits":null},
@@ -54,13 +59,16 @@ func TestStateUpgradeFromVersion0(t *testing.T) {
 		kept          map[string]string // attribute -> a substring of its upgraded value
 		null          []string
 	}{
-		{"karpenter_node_class", 0, 1, v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+		{"karpenter_node_class", 0, 2, v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
 			[]string{"resolved", "subnets", "manifest_object"}},
 		{"karpenter_node_pool", 0, 2, v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
 			[]string{"node_class", "zones", "launch_templates", "summary", "details"}},
 		// Version 2 added cost and prices to summary: a version-1 summary is dropped, the rest kept.
 		{"karpenter_node_pool", 1, 2, v1NodePool, map[string]string{"owner_id": "0123456789abcdef", "zones": "subnet-1", "replicas": "2"},
-			[]string{"summary", "workload_fit", "prices", "min_values_policy"}},
+			[]string{"summary", "workload_fit", "prices", "min_values_policy", "drift", "node_class"}},
+		// Version 2 added the class hash to `resolved`: a version-1 resolved is dropped, the rest kept.
+		{"karpenter_node_class", 1, 2, v1NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+			[]string{"resolved"}},
 	} {
 		t.Run(fmt.Sprintf("%s/v%d", tc.typeName, tc.from), func(t *testing.T) {
 			if v := schemas.ResourceSchemas[tc.typeName].Version; v != tc.version {

@@ -1,0 +1,127 @@
+package provider
+
+import (
+	"context"
+	"maps"
+	"slices"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+)
+
+// planDrift fills a pool's `drift`: null for a static pool; the state's answer while neither
+// the NodePool nor its node class changes (the answer is the last change's, and its pace is
+// counted from the time of that plan); otherwise Karpenter's verdict for this change, with
+// warnings when it replaces nodes.
+func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolModel, doc string, class launchplan.Class,
+	p launchplan.Plan, diags *diag.Diagnostics) {
+	switch {
+	case !plan.Replicas.IsNull():
+		plan.Drift = types.ObjectNull(driftAttrTypes)
+		return
+	case lateClassHash(plan.NodeClass): // a late value of the class: its hash waits too
+		plan.Drift = types.ObjectUnknown(driftAttrTypes)
+		return
+	case state != nil && !state.Drift.IsNull() && !state.Drift.IsUnknown() && state.Manifest.Equal(plan.Manifest) &&
+		state.NodeClass.Equal(plan.NodeClass):
+		plan.Drift = state.Drift
+		return
+	}
+	cat, err := r.meta.Client.Catalog(ctx) // loaded by the plan already
+	if err != nil {
+		diags.AddError("Cannot load the instance-type catalog", err.Error())
+		return
+	}
+	region := r.meta.Client.Region
+	poolHash := ""
+	if t, err := karpenterhash.DecodeNodePool(doc); err == nil {
+		poolHash, err = karpenterhash.NodePoolHash(t)
+		if err != nil {
+			poolHash = ""
+		}
+	}
+	planned := driftSide(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), classZones(class)))
+	var prior *drift.Side
+	if state != nil && !state.NodeClass.IsNull() && !state.NodeClass.IsUnknown() { // null after an import
+		var before driftTF
+		if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
+			diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
+		}
+		var rc resolvedClass
+		diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
+		priorClass := planClass(rc)
+		side := driftSide(deref(before.NodePoolHash), priorClass,
+			launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), classZones(priorClass)))
+		prior = &side
+	}
+	nodes := p.NodesByIPs
+	if p.NodesByLimits >= 0 {
+		nodes = min(nodes, p.NodesByLimits)
+	}
+	bs, err := drift.Budgets(plan.poolSpec().Budgets)
+	var a drift.Assessment
+	if err == nil {
+		a, err = drift.Assess(prior, planned, bs, nodes, time.Now())
+	}
+	if err != nil {
+		diags.AddAttributeWarning(path.Root("disruption"), "Cannot count the drift pace", err.Error())
+	}
+	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
+	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
+	if prior != nil {
+		out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict.Summary()), a.Verdict.Reasons(), emptyNil(a.PaceText())
+	}
+	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
+	diags.Append(d...)
+	plan.Drift = v
+	if !a.Verdict.Drifts() {
+		return
+	}
+	summary := "Karpenter will replace some nodes of the pool"
+	if a.Verdict.AllNodes {
+		summary = "Karpenter will replace every node of the pool"
+	}
+	diags.AddWarning(summary, a.Verdict.Summary()+". Pace: "+a.PaceText()+".")
+	if a.Pace.Never {
+		diags.AddAttributeWarning(path.Root("disruption"), "Disruption budgets never let drift proceed",
+			"The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: "+a.Pace.Text+
+				". The nodes stay as they are until a budget lets them go; add a schedule window or raise nodes for Drifted.")
+	}
+}
+
+// driftSide is what drift compares of a pool and its class.
+func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.Side {
+	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, SecurityGroups: c.SecurityGroupIDs,
+		InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
+	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
+		for _, img := range c.AMIs {
+			s.AMIs = append(s.AMIs, img.ID)
+		}
+	}
+	for _, sn := range c.Subnets {
+		s.Subnets = append(s.Subnets, sn.ID)
+	}
+	return s
+}
+
+// classZones are the zones of a class's subnets, sorted.
+func classZones(c launchplan.Class) []string {
+	set := map[string]bool{}
+	for _, sn := range c.Subnets {
+		set[sn.Zone] = true
+	}
+	return slices.Sorted(maps.Keys(set))
+}
+
+// lateClassHash reports whether the class's hash is not known yet.
+func lateClassHash(class types.Object) bool {
+	h, ok := class.Attributes()["hash"]
+	return class.IsUnknown() || (ok && h.IsUnknown())
+}
