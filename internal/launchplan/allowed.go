@@ -9,13 +9,13 @@ import (
 
 // Allowed are what a pool's requirements allow, as Karpenter's requirement drift reads a node's
 // labels against them: the instance types of the catalog (before the node class's filters), the
-// zones among the class's, and the capacity types (on-demand when none is required).
+// zones among those given, and the capacity types (on-demand when none is required).
 type Allowed struct {
 	InstanceTypes, Zones, CapacityTypes []string
 }
 
-// AllowedBy evaluates reqs over the catalog and the class's zones.
-func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirement, classZones []string) Allowed {
+// AllowedBy evaluates reqs over the catalog and zones.
+func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirement, zones []string) Allowed {
 	var perType []requirements.Requirement
 	for _, r := range reqs {
 		if r.Key != requirements.LabelZone && r.Key != requirements.LabelCapacityType {
@@ -30,7 +30,7 @@ func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirem
 			a.InstanceTypes = append(a.InstanceTypes, s.Type.Name)
 		}
 	}
-	a.Zones = requirements.AllowedValues(reqs, requirements.LabelZone, classZones)
+	a.Zones = requirements.AllowedValues(reqs, requirements.LabelZone, zones)
 	a.CapacityTypes = []string{requirements.CapacityTypeOnDemand}
 	if mentions(reqs, requirements.LabelCapacityType) {
 		a.CapacityTypes = requirements.AllowedValues(reqs, requirements.LabelCapacityType,

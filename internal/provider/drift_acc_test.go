@@ -6,6 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -169,5 +173,67 @@ func TestAccNodePool_driftBlockedByBudgets(t *testing.T) {
 	wantWarning(t, got, "Disruption budgets never let drift proceed", "disruption", "allow no Drifted disruption", `nodes "0"`)
 	if strings.Contains(fmt.Sprint(got), "Cannot count") {
 		t.Errorf("warnings %v", got)
+	}
+}
+
+// TestAccNodePool_driftFromEC2: changes made in EC2, not in the configuration, drift nodes too: a
+// newer image the class's terms select (seeded with the SDK) is AMI drift for the nodes on the
+// old one, and a subnet untagged out of the class's selection is subnet drift for the nodes in it.
+func TestAccNodePool_driftFromEC2(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	tags := map[string]string{"team": cluster}
+	old := acctest.CopyImage(t, "x86_64", "nodes-"+cluster+"-1", tags)
+	var newer string
+	class := fmt.Sprintf(`  ami_family         = "AL2023"
+  ami_selector_terms = [{ tags = { team = %q } }]
+`, cluster)
+	cfg := strings.Replace(poolConfig(cluster, class, `
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }`), `  ami_selector_terms = [{ alias = "al2023@latest" }]
+`, "", 1)
+	c := n.Subnets[2]
+	drift := func(k string) tfjsonpath.Path { return tfjsonpath.New("drift").AtMapKey(k) }
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{Config: cfg},
+			{
+				// A newer image of the same terms: the class now resolves to it alone.
+				PreConfig: func() { newer = acctest.CopyImage(t, "x86_64", "nodes-"+cluster+"-2", tags) },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(nodePoolRes, drift("reasons"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("AMIDrift")})),
+					plancheck.ExpectKnownValue(nodePoolRes, drift("verdict"), knownvalue.StringFunc(func(v string) error {
+						if want := fmt.Sprintf("every node of the pool drifts: nodes on image %s drift (now %s)", old, newer); v != want {
+							return fmt.Errorf("verdict %q, want %q", v, want)
+						}
+						return nil
+					})),
+				}},
+			},
+			{
+				// The zone-c subnet loses the discovery tag: the nodes in it drift, nothing else.
+				PreConfig: func() { untagSubnet(t, c.ID, "karpenter.sh/discovery") },
+				Config:    cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(nodePoolRes, drift("reasons"), knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("SubnetDrift")})),
+					plancheck.ExpectKnownValue(nodePoolRes, drift("verdict"), knownvalue.StringExact("some nodes drift: nodes in subnet "+c.ID+" drift")),
+				}},
+			},
+		},
+	})
+}
+
+// untagSubnet removes a tag from a subnet of the test's network.
+func untagSubnet(t *testing.T, id, key string) {
+	t.Helper()
+	if _, err := acctest.EC2(t).DeleteTags(acctest.Context(t), &ec2.DeleteTagsInput{Resources: []string{id}, Tags: []ec2types.Tag{{Key: aws.String(key)}}}); err != nil {
+		t.Fatalf("untagging %s: %v", id, err)
 	}
 }

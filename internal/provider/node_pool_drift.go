@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"maps"
-	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -47,7 +45,10 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 			poolHash = ""
 		}
 	}
-	planned := driftSide(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), classZones(class)))
+	// Requirement drift reads a node's labels against the NodePool's requirements alone: the zones
+	// are the region's, not the class's (a subnet no longer selected is SubnetDrift).
+	zones := cat.Zones()
+	planned := driftSide(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), zones))
 	var prior *drift.Side
 	if state != nil && !state.NodeClass.IsNull() && !state.NodeClass.IsUnknown() { // null after an import
 		var before driftTF
@@ -56,9 +57,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 		}
 		var rc resolvedClass
 		diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-		priorClass := planClass(rc)
-		side := driftSide(deref(before.NodePoolHash), priorClass,
-			launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), classZones(priorClass)))
+		side := driftSide(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
 		prior = &side
 	}
 	nodes := p.NodesByIPs
@@ -109,15 +108,6 @@ func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.
 		s.Subnets = append(s.Subnets, sn.ID)
 	}
 	return s
-}
-
-// classZones are the zones of a class's subnets, sorted.
-func classZones(c launchplan.Class) []string {
-	set := map[string]bool{}
-	for _, sn := range c.Subnets {
-		set[sn.Zone] = true
-	}
-	return slices.Sorted(maps.Keys(set))
 }
 
 // lateClassHash reports whether the class's hash is not known yet.
