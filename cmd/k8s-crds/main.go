@@ -6,8 +6,8 @@
 //	go run ./cmd/k8s-crds > crds.yaml
 //
 // The embedded data carries group, version, kind, scope and the openAPIV3Schema (descriptions
-// removed); the names are those of Karpenter's own CRDs, and like them both CRDs serve a
-// status subresource.
+// removed); the names are those of Karpenter's own CRDs, and like them every CRD (EC2NodeClass,
+// NodeClaim, NodePool) serves a status subresource.
 package main
 
 import (
@@ -30,6 +30,7 @@ import (
 var shortNames = map[string][]string{
 	manifest.EC2NodeClassKind: {"ec2nc", "ec2ncs"},
 	manifest.NodePoolKind:     nil,
+	manifest.NodeClaimKind:    nil,
 }
 
 func main() {

@@ -16,11 +16,12 @@ func TestRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if len(docs) != 2 {
-		t.Fatalf("want 2 documents, got %d:\n%s", len(docs), out)
+	if len(docs) != 3 {
+		t.Fatalf("want 3 documents, got %d:\n%s", len(docs), out)
 	}
 	want := []struct{ name, plural, singular, kind, listKind, group string }{
 		{"ec2nodeclasses.karpenter.k8s.aws", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", "EC2NodeClassList", "karpenter.k8s.aws"},
+		{"nodeclaims.karpenter.sh", "nodeclaims", "nodeclaim", "NodeClaim", "NodeClaimList", "karpenter.sh"},
 		{"nodepools.karpenter.sh", "nodepools", "nodepool", "NodePool", "NodePoolList", "karpenter.sh"},
 	}
 	for i, d := range docs {

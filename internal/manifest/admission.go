@@ -72,6 +72,17 @@ type GeneratedSource struct {
 	ControllerGen    string `json:"controllerGen,omitempty"`
 }
 
+// NodeClaimAPIVersion and NodeClaimKind name Karpenter's NodeClaim. Its CRD is embedded for the
+// test API server (cmd/k8s-crds), not for admission: the provider renders no NodeClaim, and Admit
+// refuses one like any other kind it does not render.
+const (
+	NodeClaimAPIVersion = "karpenter.sh/v1"
+	NodeClaimKind       = "NodeClaim"
+)
+
+// admittedKinds are the kinds Admit validates: those this package renders.
+var admittedKinds = map[string]bool{EC2NodeClassKind: true, NodePoolKind: true}
+
 // CRDs returns the embedded CRDs by kind, compiled once per process (about 50 ms: the CEL
 // rules are compiled here, not per object).
 var CRDs = sync.OnceValues(loadCRDs)
@@ -93,8 +104,8 @@ func loadCRDs() (map[string]*CRD, error) {
 		}
 		out[c.Kind] = c
 	}
-	if out[EC2NodeClassKind] == nil || out[NodePoolKind] == nil {
-		return nil, errors.New("embedded CRDs: EC2NodeClass or NodePool missing")
+	if out[EC2NodeClassKind] == nil || out[NodePoolKind] == nil || out[NodeClaimKind] == nil {
+		return nil, errors.New("embedded CRDs: EC2NodeClass, NodePool or NodeClaim missing")
 	}
 	return out, nil
 }
@@ -184,7 +195,7 @@ func (v Violation) String() string { return v.Field.String() + ": " + v.Message 
 // validation does), CRD defaults, object metadata, the OpenAPI schema, list-type invariants and
 // the CRD's CEL rules (transition rules need an old object and do not apply to a create). It
 // returns the violations in a stable order; the error is for documents that are not a
-// Karpenter object at all.
+// Karpenter EC2NodeClass or NodePool at all (a NodeClaim included).
 func Admit(doc string) ([]Violation, error) {
 	crds, err := CRDs()
 	if err != nil {
@@ -200,7 +211,7 @@ func Admit(doc string) ([]Violation, error) {
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	c := crds[u.GetKind()]
-	if c == nil || u.GetAPIVersion() != c.APIVersion() {
+	if c == nil || !admittedKinds[c.Kind] || u.GetAPIVersion() != c.APIVersion() {
 		return nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass or NodePool", u.GetAPIVersion(), u.GetKind())
 	}
 	return c.admit(u), nil

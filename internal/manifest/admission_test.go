@@ -103,7 +103,7 @@ func TestEmbeddedCRDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for kind, apiVersion := range map[string]string{EC2NodeClassKind: EC2NodeClassAPIVersion, NodePoolKind: NodePoolAPIVersion} {
+	for kind, apiVersion := range map[string]string{EC2NodeClassKind: EC2NodeClassAPIVersion, NodePoolKind: NodePoolAPIVersion, NodeClaimKind: NodeClaimAPIVersion} {
 		c := crds[kind]
 		if c == nil || c.APIVersion() != apiVersion || !strings.HasPrefix(c.KarpenterVersion, "v1.14.") {
 			t.Fatalf("%s: %+v", kind, c)
@@ -115,5 +115,13 @@ func TestEmbeddedCRDs(t *testing.T) {
 		if strings.Contains(string(raw), `"description"`) {
 			t.Errorf("%s carries description text", f.Name())
 		}
+	}
+}
+
+// The NodeClaim CRD is embedded for the test API server only: Admit refuses a NodeClaim.
+func TestAdmitRefusesNodeClaim(t *testing.T) {
+	doc := "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n  name: x\nspec:\n  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n  requirements: []\n"
+	if v, err := Admit(doc); err == nil || !strings.Contains(err.Error(), "not a Karpenter EC2NodeClass or NodePool") {
+		t.Errorf("Admit(NodeClaim) = %v, %v; want an error", v, err)
 	}
 }
