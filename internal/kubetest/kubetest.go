@@ -32,9 +32,14 @@ const Fix = "start the local API server with `make k8s-up` and export what `scri
 type API struct {
 	Kubeconfig string
 	Server     string
-	token      string
-	client     *http.Client
+	// CAPEM is the PEM CA bundle of the server (from the kubeconfig; nil for New).
+	CAPEM  []byte
+	token  string
+	client *http.Client
 }
+
+// Token is the bearer token the API uses.
+func (a *API) Token() string { return a.token }
 
 // New is an API for server with token over client (tests with their own server).
 func New(server, token string, client *http.Client) *API {
@@ -95,6 +100,7 @@ func Load(path string) (*API, error) {
 		for _, cl := range cfg.Clusters {
 			if cl.Name == c.Context.Cluster {
 				a.Server = cl.Cluster.Server
+				a.CAPEM = cl.Cluster.CA
 				pool.AppendCertsFromPEM(cl.Cluster.CA)
 			}
 		}

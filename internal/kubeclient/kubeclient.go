@@ -1,0 +1,271 @@
+// Package kubeclient is the provider's small, read-only door to the Kubernetes API server: it
+// lists a NodePool's Karpenter v1 NodeClaims at plan time so that the plan can say which running
+// nodes a change drifts. It speaks plain HTTPS with the standard library and decodes only the
+// fields the provider reads; what those fields mean is decided elsewhere.
+package kubeclient
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Timeout bounds every request the client sends.
+const Timeout = 20 * time.Second
+
+// PageSize is the limit asked of the API server for each page of a list.
+const PageSize = 500
+
+// Label and annotation keys the client reads from NodeClaims.
+const (
+	LabelNodePool           = "karpenter.sh/nodepool"
+	AnnotationNodePoolHash  = "karpenter.sh/nodepool-hash"
+	AnnotationNodeClassHash = "karpenter.k8s.aws/ec2nodeclass-hash"
+)
+
+const nodeClaimsPath = "/apis/karpenter.sh/v1/nodeclaims"
+
+// Errors the caller can tell apart with errors.Is. The errors the client returns wrap one of
+// these together with the detail (host, status, server message or transport error).
+var (
+	// ErrForbidden: the server answered 401 or 403, so the token cannot list nodeclaims.
+	ErrForbidden = errors.New("the token cannot list nodeclaims (RBAC: get/list on nodeclaims.karpenter.sh)")
+	// ErrNotInstalled: the server answered 404 for the resource, so the CRD is missing.
+	ErrNotInstalled = errors.New("the Karpenter NodeClaim CRD (nodeclaims.karpenter.sh, v1) is not installed")
+	// ErrUnreachable: no HTTP answer came back (DNS, connection, TLS verification, timeout).
+	ErrUnreachable = errors.New("the Kubernetes API server is unreachable")
+	// ErrConfig: the Config cannot be used (empty host, CA certificate that does not parse).
+	ErrConfig = errors.New("invalid Kubernetes client configuration")
+)
+
+// Config is how to reach the API server.
+type Config struct {
+	// Host is the API server URL, e.g. https://ABC.gr7.ap-southeast-1.eks.amazonaws.com. A bare
+	// host[:port] gets https://.
+	Host string
+	// CACertificatePEM is the PEM of the cluster CA; empty means the system roots.
+	CACertificatePEM string
+	// Token is sent as a bearer token; empty sends no Authorization header.
+	Token string
+	// Insecure skips server certificate verification. For tests only.
+	Insecure bool
+}
+
+// Client lists NodeClaims. It is safe for concurrent use.
+type Client struct {
+	base  *url.URL
+	token string
+	http  *http.Client
+}
+
+// NodeClaim is the part of a karpenter.sh/v1 NodeClaim the provider reads.
+type NodeClaim struct {
+	Name string
+	// NodePool is the karpenter.sh/nodepool label.
+	NodePool string
+	Labels   map[string]string
+	// NodePoolHash and NodeClassHash are the karpenter.sh/nodepool-hash and
+	// karpenter.k8s.aws/ec2nodeclass-hash annotations ("" when absent).
+	NodePoolHash  string
+	NodeClassHash string
+	// ImageID is status.imageID.
+	ImageID string
+	// ProviderID is status.providerID, e.g. aws:///ap-southeast-1a/i-0123456789abcdef0.
+	ProviderID string
+	// InstanceID is the EC2 instance ID parsed from ProviderID ("" when it has none).
+	InstanceID string
+	// NodeName is status.nodeName.
+	NodeName string
+	// Deleting reports that metadata.deletionTimestamp is set.
+	Deleting bool
+}
+
+// New builds a Client from cfg. It sends nothing.
+func New(cfg Config) (*Client, error) {
+	host := strings.TrimSpace(cfg.Host)
+	if host == "" {
+		return nil, fmt.Errorf("%w: host is empty", ErrConfig)
+	}
+	if !strings.Contains(host, "://") {
+		host = "https://" + host
+	}
+	base, err := url.Parse(host)
+	if err != nil || base.Host == "" {
+		return nil, fmt.Errorf("%w: host %q is not a URL", ErrConfig, cfg.Host)
+	}
+	if base.Scheme != "https" && base.Scheme != "http" {
+		return nil, fmt.Errorf("%w: host %q: scheme must be https", ErrConfig, cfg.Host)
+	}
+	base.Path = strings.TrimRight(base.Path, "/")
+	base.RawQuery, base.Fragment = "", ""
+
+	tlsConfig := &tls.Config{MinVersion: tls.VersionTLS12}
+	if cfg.Insecure {
+		tlsConfig.InsecureSkipVerify = true //nolint:gosec // Config.Insecure is for tests only.
+	} else if strings.TrimSpace(cfg.CACertificatePEM) != "" {
+		pool := x509.NewCertPool()
+		if !pool.AppendCertsFromPEM([]byte(cfg.CACertificatePEM)) {
+			return nil, fmt.Errorf("%w: cluster_ca_certificate: no PEM certificate could be parsed", ErrConfig)
+		}
+		tlsConfig.RootCAs = pool
+	}
+
+	transport := &http.Transport{Proxy: http.ProxyFromEnvironment, TLSClientConfig: tlsConfig, TLSHandshakeTimeout: 10 * time.Second,
+		IdleConnTimeout: 90 * time.Second, MaxIdleConns: 10, ForceAttemptHTTP2: true}
+	return &Client{
+		base:  base,
+		token: cfg.Token,
+		http:  &http.Client{Transport: transport, Timeout: Timeout},
+	}, nil
+}
+
+// Host is the API server URL the client talks to.
+func (c *Client) Host() string { return c.base.String() }
+
+// NodeClaims lists the NodeClaims labelled karpenter.sh/nodepool=pool, following pagination,
+// sorted by name.
+func (c *Client) NodeClaims(ctx context.Context, pool string) ([]NodeClaim, error) {
+	if pool == "" {
+		return nil, errors.New("listing nodeclaims: NodePool name is empty")
+	}
+	var out []NodeClaim
+	seen := map[string]bool{}
+	cont := ""
+	for {
+		page, err := c.listPage(ctx, pool, cont)
+		if err != nil {
+			return nil, err
+		}
+		for _, item := range page.Items {
+			out = append(out, item.nodeClaim())
+		}
+		cont = page.Metadata.Continue
+		if cont == "" {
+			break
+		}
+		if seen[cont] {
+			return nil, fmt.Errorf("listing nodeclaims on %s: the server repeated continue token %q", c.base.Host, cont)
+		}
+		seen[cont] = true
+	}
+	slices.SortFunc(out, func(a, b NodeClaim) int { return strings.Compare(a.Name, b.Name) })
+	return out, nil
+}
+
+func (c *Client) listPage(ctx context.Context, pool, cont string) (*nodeClaimList, error) {
+	q := url.Values{}
+	q.Set("labelSelector", LabelNodePool+"="+pool)
+	q.Set("limit", fmt.Sprint(PageSize))
+	if cont != "" {
+		q.Set("continue", cont)
+	}
+	u := *c.base
+	u.Path = c.base.Path + nodeClaimsPath
+	u.RawQuery = q.Encode()
+
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("listing nodeclaims on %s: %w", c.base.Host, err)
+	}
+	req.Header.Set("Accept", "application/json")
+	if c.token != "" {
+		req.Header.Set("Authorization", "Bearer "+c.token)
+	}
+
+	resp, err := c.http.Do(req)
+	if err != nil {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return nil, fmt.Errorf("listing nodeclaims on %s: %w", c.base.Host, ctxErr)
+		}
+		return nil, fmt.Errorf("%w: %s: %w", ErrUnreachable, c.base.Host, err)
+	}
+	defer resp.Body.Close()
+
+	switch resp.StatusCode {
+	case http.StatusOK:
+	case http.StatusUnauthorized, http.StatusForbidden:
+		return nil, fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
+	case http.StatusNotFound:
+		return nil, fmt.Errorf("%w: %s answered %s for %s%s", ErrNotInstalled, c.base.Host, resp.Status, nodeClaimsPath, serverMessage(resp.Body))
+	default:
+		return nil, fmt.Errorf("listing nodeclaims on %s: %s%s", c.base.Host, resp.Status, serverMessage(resp.Body))
+	}
+
+	var list nodeClaimList
+	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
+		return nil, fmt.Errorf("listing nodeclaims on %s: decoding the response: %w", c.base.Host, err)
+	}
+	return &list, nil
+}
+
+// serverMessage returns ": <message>" from a Kubernetes Status body, or "" when there is none.
+func serverMessage(body io.Reader) string {
+	var status struct {
+		Message string `json:"message"`
+	}
+	raw, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+	if json.Unmarshal(raw, &status) != nil || status.Message == "" {
+		return ""
+	}
+	return ": " + status.Message
+}
+
+// InstanceID returns the EC2 instance ID in an AWS provider ID (aws:///<zone>/<instance-id>),
+// or "" when providerID is not one.
+func InstanceID(providerID string) string {
+	rest, ok := strings.CutPrefix(providerID, "aws://")
+	if !ok {
+		return ""
+	}
+	id := rest[strings.LastIndex(rest, "/")+1:]
+	if !strings.HasPrefix(id, "i-") || len(id) <= len("i-") {
+		return ""
+	}
+	return id
+}
+
+type nodeClaimList struct {
+	Metadata struct {
+		Continue string `json:"continue"`
+	} `json:"metadata"`
+	Items []nodeClaimItem `json:"items"`
+}
+
+type nodeClaimItem struct {
+	Metadata struct {
+		Name              string            `json:"name"`
+		Labels            map[string]string `json:"labels"`
+		Annotations       map[string]string `json:"annotations"`
+		DeletionTimestamp *string           `json:"deletionTimestamp"`
+	} `json:"metadata"`
+	Status struct {
+		ImageID    string `json:"imageID"`
+		ProviderID string `json:"providerID"`
+		NodeName   string `json:"nodeName"`
+	} `json:"status"`
+}
+
+func (it nodeClaimItem) nodeClaim() NodeClaim {
+	m := it.Metadata
+	return NodeClaim{
+		Name:          m.Name,
+		NodePool:      m.Labels[LabelNodePool],
+		Labels:        m.Labels,
+		NodePoolHash:  m.Annotations[AnnotationNodePoolHash],
+		NodeClassHash: m.Annotations[AnnotationNodeClassHash],
+		ImageID:       it.Status.ImageID,
+		ProviderID:    it.Status.ProviderID,
+		InstanceID:    InstanceID(it.Status.ProviderID),
+		NodeName:      it.Status.NodeName,
+		Deleting:      m.DeletionTimestamp != nil && *m.DeletionTimestamp != "",
+	}
+}
