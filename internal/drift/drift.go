@@ -18,12 +18,13 @@ import (
 
 // Karpenter's drift reasons (the NodeClaim's Drifted condition reason).
 const (
-	ReasonNodePool       = "NodePoolDrifted"     // the karpenter.sh/nodepool-hash annotation differs
-	ReasonNodeClass      = "NodeClassDrift"      // the karpenter.k8s.aws/ec2nodeclass-hash annotation differs
-	ReasonRequirements   = "RequirementsDrifted" // the node's labels fail the NodePool requirements
-	ReasonAMI            = "AMIDrift"            // the node's image is not among the class's resolved images
-	ReasonSubnet         = "SubnetDrift"         // the node's subnet is not among the class's resolved subnets
-	ReasonSecurityGroups = "SecurityGroupDrift"  // the node's security groups differ from the resolved set
+	ReasonNodePool       = "NodePoolDrifted"          // the karpenter.sh/nodepool-hash annotation differs
+	ReasonNodeClass      = "NodeClassDrift"           // the karpenter.k8s.aws/ec2nodeclass-hash annotation differs
+	ReasonRequirements   = "RequirementsDrifted"      // the node's labels fail the NodePool requirements
+	ReasonAMI            = "AMIDrift"                 // the node's image is not among the class's resolved images
+	ReasonSubnet         = "SubnetDrift"              // the node's subnet is not among the class's resolved subnets
+	ReasonSecurityGroups = "SecurityGroupDrift"       // the node's security groups differ from the resolved set
+	ReasonReservation    = "CapacityReservationDrift" // the node's capacity reservation is no longer selected
 )
 
 // Side is a pool and its class as Karpenter sees them, before or after the change.
@@ -33,9 +34,11 @@ type Side struct {
 	AMIs           []string // the class's resolved images; nil when left to Karpenter (unknown)
 	Subnets        []string // the class's resolved subnet ids
 	SecurityGroups []string
-	InstanceTypes  []string // the types the pool's requirements allow (before the class's filters)
-	Zones          []string // the zones the pool's requirements and class allow
-	CapacityTypes  []string // the capacity types the requirements allow
+	// CapacityReservations are the ids of the capacity reservations the class selects.
+	CapacityReservations []string
+	InstanceTypes        []string // the types the pool's requirements allow (before the class's filters)
+	Zones                []string // the zones the pool's requirements allow
+	CapacityTypes        []string // the capacity types the requirements allow
 }
 
 // Finding is one drift reason the change trips.
@@ -81,7 +84,9 @@ func (v Verdict) Summary() string {
 	return who + ": " + strings.Join(parts, "; ")
 }
 
-// Compare decides the drift a change from prior to planned causes. A prior without hashes (a
+// Compare decides the drift a change from prior to planned causes, its findings in Karpenter's
+// order of checks (the NodePool hash, the requirements, the class hash, the image, the security
+// groups, the subnet, the capacity reservation). A prior without hashes (a
 // pool created by an earlier provider version, or one being created) trips no hash finding.
 func Compare(prior, planned Side) Verdict {
 	var v Verdict
@@ -92,24 +97,6 @@ func Compare(prior, planned Side) Verdict {
 	if prior.NodePoolHash != "" && planned.NodePoolHash != "" && prior.NodePoolHash != planned.NodePoolHash {
 		add(Finding{Reason: ReasonNodePool, AllNodes: true, Detail: fmt.Sprintf("the NodePool template changed (hash %s → %s)",
 			prior.NodePoolHash, planned.NodePoolHash)})
-	}
-	if prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
-		add(Finding{Reason: ReasonNodeClass, AllNodes: true, Detail: fmt.Sprintf("the EC2NodeClass changed (hash %s → %s)",
-			prior.NodeClassHash, planned.NodeClassHash)})
-	}
-	if prior.AMIs != nil && planned.AMIs != nil {
-		if gone := missing(prior.AMIs, planned.AMIs); len(gone) > 0 {
-			add(Finding{Reason: ReasonAMI, AllNodes: len(gone) == len(set(prior.AMIs)), Which: gone,
-				Detail: fmt.Sprintf("nodes on %s drift (now %s)", list("image", gone), strings.Join(sorted(planned.AMIs), ", "))})
-		}
-	}
-	if gone := missing(prior.Subnets, planned.Subnets); len(gone) > 0 && len(prior.Subnets) > 0 {
-		add(Finding{Reason: ReasonSubnet, AllNodes: len(gone) == len(set(prior.Subnets)), Which: gone,
-			Detail: fmt.Sprintf("nodes in %s drift", list("subnet", gone))})
-	}
-	if len(prior.SecurityGroups) > 0 && !sameSet(prior.SecurityGroups, planned.SecurityGroups) {
-		add(Finding{Reason: ReasonSecurityGroups, AllNodes: true, Detail: fmt.Sprintf("the security groups changed (%s → %s)",
-			strings.Join(sorted(prior.SecurityGroups), ", "), strings.Join(sorted(planned.SecurityGroups), ", "))})
 	}
 	var narrowed []string
 	var which []string
@@ -136,6 +123,27 @@ func Compare(prior, planned Side) Verdict {
 	if len(narrowed) > 0 {
 		add(Finding{Reason: ReasonRequirements, AllNodes: all, Which: which,
 			Detail: strings.Join(narrowed, " and ") + " no longer meet the requirements"})
+	}
+	if prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
+		add(Finding{Reason: ReasonNodeClass, AllNodes: true, Detail: fmt.Sprintf("the EC2NodeClass changed (hash %s → %s)",
+			prior.NodeClassHash, planned.NodeClassHash)})
+	}
+	if prior.AMIs != nil && planned.AMIs != nil {
+		if gone := missing(prior.AMIs, planned.AMIs); len(gone) > 0 {
+			add(Finding{Reason: ReasonAMI, AllNodes: len(gone) == len(set(prior.AMIs)), Which: gone,
+				Detail: fmt.Sprintf("nodes on %s drift (now %s)", list("image", gone), strings.Join(sorted(planned.AMIs), ", "))})
+		}
+	}
+	if len(prior.SecurityGroups) > 0 && !sameSet(prior.SecurityGroups, planned.SecurityGroups) {
+		add(Finding{Reason: ReasonSecurityGroups, AllNodes: true, Detail: fmt.Sprintf("the security groups changed (%s → %s)",
+			strings.Join(sorted(prior.SecurityGroups), ", "), strings.Join(sorted(planned.SecurityGroups), ", "))})
+	}
+	if gone := missing(prior.Subnets, planned.Subnets); len(gone) > 0 && len(prior.Subnets) > 0 {
+		add(Finding{Reason: ReasonSubnet, AllNodes: len(gone) == len(set(prior.Subnets)), Which: gone,
+			Detail: fmt.Sprintf("nodes in %s drift", list("subnet", gone))})
+	}
+	if gone := missing(prior.CapacityReservations, planned.CapacityReservations); len(gone) > 0 {
+		add(Finding{Reason: ReasonReservation, Which: gone, Detail: fmt.Sprintf("nodes in %s drift", list("capacity reservation", gone))})
 	}
 	return v
 }

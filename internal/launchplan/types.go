@@ -86,6 +86,9 @@ type Class struct {
 	// Hash is Karpenter's EC2NodeClass hash of the class ("" when unknown): what its nodes'
 	// karpenter.k8s.aws/ec2nodeclass-hash annotation must equal not to drift.
 	Hash string
+	// CapacityReservationIDs are the capacity reservations the class selects (drift only: the
+	// planner launches no reserved capacity).
+	CapacityReservationIDs []string
 }
 
 // Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle

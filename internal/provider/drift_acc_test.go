@@ -237,3 +237,63 @@ func untagSubnet(t *testing.T, id, key string) {
 		t.Fatalf("untagging %s: %v", id, err)
 	}
 }
+
+// TestAccNodePool_driftCapacityReservation: a capacity reservation the class no longer selects
+// (it ended) is capacity-reservation drift for the nodes launched into it. The emulator has no
+// capacity reservations: acctest.CapacityStub serves them, as in the class's own test.
+func TestAccNodePool_driftCapacityReservation(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	stub := acctest.NewCapacityStub(t)
+	a := acctest.StubReservation{ID: "cr-0aaaaaaaaaaaaaaaa", InstanceType: "m5.large", Zone: n.Subnets[0].Zone, State: "active",
+		OwnerID: "000000000000", InstanceMatchCriteria: "open", ReservationType: "default", Available: 2, Total: 2, Tags: map[string]string{"team": cluster}}
+	b := a
+	b.ID, b.Zone = "cr-0bbbbbbbbbbbbbbbb", n.Subnets[1].Zone
+	stub.SetReservations(a, b)
+	cfg := providerConfigEC2(cluster, stub.URL()) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "reserved"
+  role               = "KarpenterNodeRole"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  capacity_reservation_selector_terms = [{ tags = { team = %q } }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "reserved"
+  node_class = karpenter_node_class.test.resolved
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }
+}
+`, cluster)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("capacity_reservation_ids"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(a.ID), knownvalue.StringExact(b.ID)})),
+				}},
+			},
+			{
+				PreConfig: func() {
+					ended := b
+					ended.State = "expired"
+					stub.SetReservations(a, ended)
+				},
+				Config: cfg,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("drift").AtMapKey("reasons"),
+						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("CapacityReservationDrift")})),
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("drift").AtMapKey("verdict"),
+						knownvalue.StringExact("some nodes drift: nodes in capacity reservation "+b.ID+" drift")),
+				}},
+			},
+		},
+	})
+}

@@ -224,6 +224,7 @@ type resolvedClass struct {
 	Tags                     map[string]string         `tfsdk:"tags"`
 	InstanceProfile          *string                   `tfsdk:"instance_profile"`
 	Hash                     *string                   `tfsdk:"hash"`
+	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
 }
 
 // resolvedAMI is what a pool reads of an image: the id, and what decides the types it serves.
@@ -510,7 +511,7 @@ func classTF(c launchplan.Class) resolvedClass {
 		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
 		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
-		Hash: emptyNil(c.Hash),
+		Hash: emptyNil(c.Hash), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -9,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -64,6 +66,14 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	if p.NodesByLimits >= 0 {
 		nodes = min(nodes, p.NodesByLimits)
 	}
+	// With access to the cluster, the pool's running nodes are judged one by one.
+	var count *drift.Count
+	if prior != nil && r.meta.Kube != nil {
+		count = r.countNodes(ctx, plan.Name.ValueString(), prior, planned, diags)
+		if count != nil {
+			nodes = count.Total
+		}
+	}
 	bs, err := drift.Budgets(plan.poolSpec().Budgets)
 	var a drift.Assessment
 	if err == nil {
@@ -72,22 +82,28 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	if err != nil {
 		diags.AddAttributeWarning(path.Root("disruption"), "Cannot count the drift pace", err.Error())
 	}
+	verdict, reasons, drifts, all, pace := a.Verdict.Summary(), a.Verdict.Reasons(), a.Verdict.Drifts(), a.Verdict.AllNodes, a.PaceText()
+	if count != nil {
+		verdict, reasons, drifts = count.Summary(), count.Reasons(), count.Drifted > 0
+		all = drifts && count.Drifted == count.Total
+		pace = a.Pace.Text + fmt.Sprintf(" (the pool's %d nodes)", count.Total)
+	}
 	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
 	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
 	if prior != nil {
-		out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict.Summary()), a.Verdict.Reasons(), emptyNil(a.PaceText())
+		out.Verdict, out.Reasons, out.Pace = emptyNil(verdict), reasons, emptyNil(pace)
 	}
 	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
 	diags.Append(d...)
 	plan.Drift = v
-	if !a.Verdict.Drifts() {
+	if !drifts {
 		return
 	}
 	summary := "Karpenter will replace some nodes of the pool"
-	if a.Verdict.AllNodes {
+	if all {
 		summary = "Karpenter will replace every node of the pool"
 	}
-	diags.AddWarning(summary, a.Verdict.Summary()+". Pace: "+a.PaceText()+".")
+	diags.AddWarning(summary, verdict+". Pace: "+pace+".")
 	if a.Pace.Never {
 		diags.AddAttributeWarning(path.Root("disruption"), "Disruption budgets never let drift proceed",
 			"The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: "+a.Pace.Text+
@@ -97,7 +113,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 
 // driftSide is what drift compares of a pool and its class.
 func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.Side {
-	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, SecurityGroups: c.SecurityGroupIDs,
+	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, SecurityGroups: c.SecurityGroupIDs, CapacityReservations: c.CapacityReservationIDs,
 		InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
 	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
 		for _, img := range c.AMIs {
@@ -114,4 +130,44 @@ func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.
 func lateClassHash(class types.Object) bool {
 	h, ok := class.Attributes()["hash"]
 	return class.IsUnknown() || (ok && h.IsUnknown())
+}
+
+// countNodes lists the pool's NodeClaims (and their instances' subnets) and judges each; nil,
+// with a warning, when the cluster cannot be read: the verdict is then per pool.
+func (r *nodePoolResource) countNodes(ctx context.Context, pool string, prior *drift.Side, planned drift.Side, diags *diag.Diagnostics) *drift.Count {
+	claims, err := r.meta.Kube.NodeClaims(ctx, pool)
+	if err != nil {
+		diags.AddAttributeWarning(path.Root("drift"), "Cannot read the pool's NodeClaims",
+			"The drift verdict is per pool: "+err.Error())
+		return nil
+	}
+	var ids []string
+	for _, c := range claims {
+		if c.InstanceID != "" {
+			ids = append(ids, c.InstanceID)
+		}
+	}
+	subnets := map[string]string{}
+	if len(ids) > 0 {
+		found, err := awsclient.Instances{EC2: r.meta.Client.EC2}.Describe(ctx, ids)
+		if err != nil {
+			diags.AddAttributeWarning(path.Root("drift"), "Cannot read the nodes' instances",
+				"Subnet drift is judged per pool: "+err.Error())
+		}
+		for _, in := range found {
+			subnets[in.ID] = in.SubnetID
+		}
+	}
+	nodes := make([]drift.Node, 0, len(claims))
+	for _, c := range claims {
+		if c.Deleting {
+			continue // already on its way out
+		}
+		nodes = append(nodes, drift.Node{Name: c.Name, InstanceType: c.Labels["node.kubernetes.io/instance-type"],
+			Zone: c.Labels["topology.kubernetes.io/zone"], CapacityType: c.Labels["karpenter.sh/capacity-type"],
+			ImageID: c.ImageID, SubnetID: subnets[c.InstanceID], NodePoolHash: c.NodePoolHash,
+			CapacityReservationID: c.Labels["karpenter.k8s.aws/capacity-reservation-id"]})
+	}
+	count := drift.CountNodes(nodes, prior, planned, drift.Compare(*prior, planned))
+	return &count
 }

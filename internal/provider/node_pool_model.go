@@ -274,6 +274,7 @@ func planClass(rc resolvedClass) launchplan.Class {
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
 		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
+		CapacityReservationIDs: rc.CapacityReservationIDs,
 	}
 	if k := rc.Kubelet; k != nil {
 		c.Kubelet = launchplan.Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}

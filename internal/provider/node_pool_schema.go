@@ -208,7 +208,7 @@ func nodePoolSchema() schema.Schema {
 						"changed (hash 1… → 2…)`, or `no drift: running nodes are kept` (limits, weight, budgets, a requirement that only widens). " +
 						"Without a view of the cluster the verdict is per pool. Null for a new (or just imported) pool: no nodes, nothing to compare."),
 					"reasons": cStrList("Karpenter's drift reasons the change trips: `NodePoolDrifted`, `NodeClassDrift`, `RequirementsDrifted`, " +
-						"`AMIDrift`, `SubnetDrift`, `SecurityGroupDrift`."),
+						"`AMIDrift`, `SecurityGroupDrift`, `SubnetDrift`, `CapacityReservationDrift`, in Karpenter's order of checks."),
 					"pace": cStr("How fast the disruption budgets let Karpenter replace drifted nodes now and in the coming 7 days (UTC), " +
 						"counted at the most nodes the pool's subnets and limits allow. Null with `verdict`."),
 				}},

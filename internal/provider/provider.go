@@ -26,6 +26,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -67,6 +68,14 @@ type providerModel struct {
 	KubernetesVersion         types.String       `tfsdk:"kubernetes_version"`
 	LookupCluster             types.Bool         `tfsdk:"lookup_cluster"`
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
+	Kubernetes                *kubernetesModel   `tfsdk:"kubernetes"`
+}
+
+// kubernetesModel is the optional read-only access to the cluster.
+type kubernetesModel struct {
+	Host                 types.String `tfsdk:"host"`
+	ClusterCACertificate types.String `tfsdk:"cluster_ca_certificate"`
+	Token                types.String `tfsdk:"token"`
 }
 
 type catalogCacheModel struct {
@@ -139,6 +148,21 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
 				Validators: []validator.Int64{int64validator.Between(1, 100)},
 			},
+			"kubernetes": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "Optional read-only access to the cluster, in the usual shape (`host`, `cluster_ca_certificate`, " +
+					"`token`; e.g. from terraform-aws-eks and `aws_eks_cluster_auth`). With it, a dynamic pool's plan lists the pool's " +
+					"Karpenter NodeClaims (`get`/`list` on `nodeclaims.karpenter.sh`) and, with `ec2:DescribeInstances`, their subnets, " +
+					"and `drift.verdict` counts exactly which running nodes a change drifts and why. Without it the verdict is per pool. " +
+					"Nothing is ever written to the cluster.",
+				Attributes: map[string]schema.Attribute{
+					"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
+					"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM CA bundle of the API server " +
+						"(`base64decode(module.eks.cluster_certificate_authority_data)`); unset: the system roots."},
+					"token": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Bearer token, e.g. " +
+						"`data.aws_eks_cluster_auth.this.token`."},
+				},
+			},
 			"catalog_cache": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "Where and how long the instance-type catalog (`DescribeInstanceTypes` and " +
@@ -201,8 +225,10 @@ type Meta struct {
 	Bootstrap   launchplan.Bootstrap
 	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
 	KubernetesVersion string
-	AfterLaunch       func(pool string) error // tests only
-	BeforeClaim       func(pool string)       // tests only
+	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
+	Kube        *kubeclient.Client
+	AfterLaunch func(pool string) error // tests only
+	BeforeClaim func(pool string)       // tests only
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
@@ -298,6 +324,14 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 
 	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
 		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
+		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("kubernetes"), "Invalid Kubernetes access", err.Error())
+			return
+		}
+		meta.Kube = kc
+	}
 	resp.DataSourceData = meta
 	resp.ResourceData = meta
 }

@@ -451,6 +451,13 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	var diags diag.Diagnostics
 	rc := resolvedFrom(s, r, instanceProfile)
 	rc.Hash = emptyNil(hash)
+	if !m.CapacityReservations.IsNull() && !m.CapacityReservations.IsUnknown() { // planned by planCapacity
+		var crs []capacityReservationOut
+		diags.Append(m.CapacityReservations.ElementsAs(ctx, &crs, false)...)
+		for _, cr := range crs {
+			rc.CapacityReservationIDs = append(rc.CapacityReservationIDs, cr.ID)
+		}
+	}
 	var d diag.Diagnostics
 	m.VPCID = types.StringValue(r.VPCID)
 	subnets := make([]subnetTF, len(r.Subnets))
