@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"runtime"
 	"sync"
 	"weak"
 
@@ -214,10 +213,7 @@ func gbpsToMbps(v *float64) int {
 // harnesses that configure many clients against one endpoint share one load too. When the
 // account is unknown (skip_requesting_account_id) or the EC2 client is not the SDK's, the
 // entry belongs to the one client, held by a weak pointer and dropped with it.
-var (
-	catalogsMu sync.Mutex
-	catalogs   = map[catalogKey]*catalogEntry{}
-)
+var catalogs sharedLoads[catalogKey, *catalog.Catalog]
 
 type catalogKey struct {
 	endpoint, region, account string
@@ -232,37 +228,14 @@ func catalogKeyFor(c *Client) catalogKey {
 	return catalogKey{client: weak.Make(c)}
 }
 
-type catalogEntry struct {
-	mu     sync.Mutex
-	cat    *catalog.Catalog // set once a load succeeds
-	flight *catalogFlight   // the load in progress, if any
-}
-
-// catalogFlight is one load; done is closed when cat/err are set.
-type catalogFlight struct {
-	done    chan struct{}
-	cat     *catalog.Catalog
-	err     error
-	waiters int // callers waiting on this load (under catalogEntry.mu)
-}
-
-func entryFor(c *Client) *catalogEntry {
+// entryFor is the catalog entry of c's key.
+func entryFor(c *Client) *sharedEntry[*catalog.Catalog] {
 	key := catalogKeyFor(c)
-	catalogsMu.Lock()
-	defer catalogsMu.Unlock()
-	e, ok := catalogs[key]
-	if !ok {
-		e = &catalogEntry{}
-		catalogs[key] = e
-		if key.client != (weak.Pointer[Client]{}) {
-			runtime.AddCleanup(c, func(k catalogKey) {
-				catalogsMu.Lock()
-				delete(catalogs, k)
-				catalogsMu.Unlock()
-			}, key)
-		}
+	var owner *Client
+	if key.client != (weak.Pointer[Client]{}) {
+		owner = c
 	}
-	return e
+	return catalogs.entry(key, owner)
 }
 
 // Catalog returns the region's instance-type catalog, loading it on first use. Concurrent
@@ -271,48 +244,11 @@ func entryFor(c *Client) *catalogEntry {
 // caller loads again. A caller whose own context ends stops waiting; if the loading caller's
 // context ends, waiters with live contexts start a new load instead of inheriting that error.
 func (c *Client) Catalog(ctx context.Context) (*catalog.Catalog, error) {
-	e := entryFor(c)
-	for {
-		e.mu.Lock()
-		if e.cat != nil {
-			cat := e.cat
-			e.mu.Unlock()
-			return cat, nil
-		}
-		if f := e.flight; f != nil {
-			f.waiters++
-			e.mu.Unlock()
-			select {
-			case <-f.done:
-			case <-ctx.Done():
-				return nil, ctx.Err()
-			}
-			if f.err != nil && isContextError(f.err) && ctx.Err() == nil {
-				continue // the loader was cancelled, not us: try again
-			}
-			return f.cat, f.err
-		}
-		f := &catalogFlight{done: make(chan struct{})}
-		e.flight = f
-		e.mu.Unlock()
-		e.load(ctx, c, f)
-		return f.cat, f.err
+	cat, err := entryFor(c).get(ctx, func() (*catalog.Catalog, error) { return c.loadCatalog(ctx) })
+	if errors.Is(err, errLoadIncomplete) {
+		return nil, fmt.Errorf("instance-type catalog: %w", err)
 	}
-}
-
-// load runs one flight and always lands it, even if the load panics, so waiters never hang.
-func (e *catalogEntry) load(ctx context.Context, c *Client, f *catalogFlight) {
-	f.err = errors.New("instance-type catalog load did not complete")
-	defer func() {
-		e.mu.Lock()
-		if f.err == nil {
-			e.cat = f.cat
-		}
-		e.flight = nil
-		e.mu.Unlock()
-		close(f.done)
-	}()
-	f.cat, f.err = c.loadCatalog(ctx)
+	return cat, err
 }
 
 // loadCatalog reads the catalog from the disk cache when one is configured and the key is

@@ -14,7 +14,6 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -120,41 +119,28 @@ func isGovCloud(region string) bool { return strings.HasPrefix(region, "us-gov-"
 // (Client.CatalogDisk): for its TTL when both sides are live, for degradedPricesTTL at most when
 // either fell back. The returned Prices is shared: callers must not modify it.
 func (c *Client) Prices(ctx context.Context) *pricing.Prices {
-	e := pricesEntryFor(c)
-	for {
-		e.mu.Lock()
-		if e.prices != nil {
-			p := e.prices
-			e.mu.Unlock()
-			return p
-		}
-		if f := e.flight; f != nil {
-			e.mu.Unlock()
-			select {
-			case <-f.done:
-			case <-ctx.Done():
-				return pricing.Fallback(c.Region, "the price lookup was interrupted: "+ctx.Err().Error())
-			}
-			if !f.kept && ctx.Err() == nil {
-				continue // the loader was cancelled, not us: load again
-			}
-			return f.prices
-		}
-		f := &pricesFlight{done: make(chan struct{})}
-		e.flight = f
-		e.mu.Unlock()
-		e.load(ctx, c, f)
-		return f.prices
+	key := pricesKeyFor(c)
+	var owner *Client
+	if !key.shared() {
+		owner = c
+	}
+	p, err := pricesLoads.entry(key, owner).get(ctx, func() (*pricing.Prices, error) {
+		return c.pricesThroughDisk(ctx, key), ctx.Err() // a load its caller cancelled is not kept
+	})
+	switch {
+	case p != nil:
+		return p
+	case errors.Is(err, errLoadIncomplete):
+		return pricing.Fallback(c.Region, "the price lookup did not complete")
+	default: // this caller's own context ended while it waited
+		return pricing.Fallback(c.Region, "the price lookup was interrupted: "+err.Error())
 	}
 }
 
 // The prices cache is process-wide, keyed by what decides the answer: the EC2 and Pricing API
 // endpoints, the region and the account. Clients whose key is not shared (no account id, or
 // clients that are not the SDK's) keep their own entry, dropped with the client.
-var (
-	pricesMu      sync.Mutex
-	pricesEntries = map[pricesKey]*pricesEntry{}
-)
+var pricesLoads sharedLoads[pricesKey, *pricing.Prices]
 
 type pricesKey struct {
 	ec2Endpoint, pricingEndpoint, region, account string
@@ -176,54 +162,6 @@ func pricesKeyFor(c *Client) pricesKey {
 	}
 	return pricesKey{ec2Endpoint: aws.ToString(eo.BaseEndpoint), pricingEndpoint: aws.ToString(pc.Options().BaseEndpoint),
 		region: region, account: c.AccountID}
-}
-
-type pricesEntry struct {
-	mu     sync.Mutex
-	prices *pricing.Prices // set once a load landed that is kept
-	flight *pricesFlight
-}
-
-// pricesFlight is one load; done is closed when prices and kept are set.
-type pricesFlight struct {
-	done   chan struct{}
-	prices *pricing.Prices
-	kept   bool // false when the loader's own context ended: waiters load again
-}
-
-func pricesEntryFor(c *Client) *pricesEntry {
-	key := pricesKeyFor(c)
-	pricesMu.Lock()
-	defer pricesMu.Unlock()
-	e, ok := pricesEntries[key]
-	if !ok {
-		e = &pricesEntry{}
-		pricesEntries[key] = e
-		if !key.shared() {
-			runtime.AddCleanup(c, func(k pricesKey) {
-				pricesMu.Lock()
-				delete(pricesEntries, k)
-				pricesMu.Unlock()
-			}, key)
-		}
-	}
-	return e
-}
-
-// load runs one flight and always lands it, even if the load panics, so waiters never hang.
-func (e *pricesEntry) load(ctx context.Context, c *Client, f *pricesFlight) {
-	f.prices = pricing.Fallback(c.Region, "the price lookup did not complete")
-	defer func() {
-		e.mu.Lock()
-		if f.kept {
-			e.prices = f.prices
-		}
-		e.flight = nil
-		e.mu.Unlock()
-		close(f.done)
-	}()
-	f.prices = c.pricesThroughDisk(ctx, pricesKeyFor(c))
-	f.kept = ctx.Err() == nil
 }
 
 // pricesThroughDisk reads a fresh cache file of key when key is shared and the disk cache is
