@@ -50,14 +50,7 @@ type StubPlacementGroup struct {
 // NewCapacityStub starts a stub in front of Endpoint() for the test.
 func NewCapacityStub(t testing.TB) *CapacityStub {
 	t.Helper()
-	target, err := url.Parse(Endpoint())
-	if err != nil {
-		t.Fatalf("capacity stub: %v", err)
-	}
-	if err := requireLoopback(target.Hostname()); err != nil {
-		t.Fatalf("capacity stub: %v", err)
-	}
-	s := &CapacityStub{proxy: httputil.NewSingleHostReverseProxy(target), calls: map[string]int{}}
+	s := &CapacityStub{proxy: emulatorProxy(t, "capacity stub"), calls: map[string]int{}}
 	s.server = httptest.NewServer(s)
 	t.Cleanup(s.server.Close)
 	return s
@@ -118,10 +111,29 @@ func (s *CapacityStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/xml")
 		_, _ = w.Write(append([]byte(xml.Header), out...))
 	default:
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		r.ContentLength = int64(len(body))
-		s.proxy.ServeHTTP(w, r)
+		forward(s.proxy, w, r, body)
 	}
+}
+
+// emulatorProxy is a reverse proxy to Endpoint(), which must be on a loopback address: a stub
+// answers what the emulator cannot and forwards the rest there.
+func emulatorProxy(t testing.TB, stub string) *httputil.ReverseProxy {
+	t.Helper()
+	target, err := url.Parse(Endpoint())
+	if err != nil {
+		t.Fatalf("%s: %v", stub, err)
+	}
+	if err := requireLoopback(target.Hostname()); err != nil {
+		t.Fatalf("%s: %v", stub, err)
+	}
+	return httputil.NewSingleHostReverseProxy(target)
+}
+
+// forward sends a request whose body the stub has read on through proxy, body restored.
+func forward(proxy *httputil.ReverseProxy, w http.ResponseWriter, r *http.Request, body []byte) {
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	r.ContentLength = int64(len(body))
+	proxy.ServeHTTP(w, r)
 }
 
 // indexed returns the values of prefix.1, prefix.2, … in order.

@@ -1,7 +1,6 @@
 package acctest
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/json"
 	"encoding/xml"
@@ -50,14 +49,7 @@ const pricingTargetPrefix = "AWSPriceListService."
 // NewPricingStub starts a stub in front of Endpoint() for the test.
 func NewPricingStub(t testing.TB) *PricingStub {
 	t.Helper()
-	target, err := url.Parse(Endpoint())
-	if err != nil {
-		t.Fatalf("pricing stub: %v", err)
-	}
-	if err := requireLoopback(target.Hostname()); err != nil {
-		t.Fatalf("pricing stub: %v", err)
-	}
-	s := &PricingStub{proxy: httputil.NewSingleHostReverseProxy(target), onDemand: map[string]map[string]float64{},
+	s := &PricingStub{proxy: emulatorProxy(t, "pricing stub"), onDemand: map[string]map[string]float64{},
 		spot: map[string]map[string]float64{}, calls: map[string]int{}}
 	s.server = httptest.NewServer(s)
 	t.Cleanup(s.server.Close)
@@ -181,9 +173,7 @@ func (s *PricingStub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.fleetForms = append(s.fleetForms, cloneForm(form))
 		s.mu.Unlock()
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	r.ContentLength = int64(len(body))
-	s.proxy.ServeHTTP(w, r)
+	forward(s.proxy, w, r, body)
 }
 
 // writeJSONError answers an AWS JSON 1.1 client error (HTTP 400), as the Pricing API does.
