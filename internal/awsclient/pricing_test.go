@@ -354,8 +354,8 @@ func TestPricesFallback(t *testing.T) {
 			if p.Fallback == nil || p.Fallback.Reason != tc.wantReason || p.OnDemandSource != pricing.SourceFallback {
 				t.Fatalf("fallback %+v, source %q; want reason %q", p.Fallback, p.OnDemandSource, tc.wantReason)
 			}
-			if p.Region != tc.region || p.Len() == 0 {
-				t.Errorf("region %q, %d on-demand types", p.Region, p.Len())
+			if p.Region != tc.region || len(p.OnDemand) == 0 {
+				t.Errorf("region %q, %d on-demand types", p.Region, len(p.OnDemand))
 			}
 			if f, ok := tc.pricing.(*pricingFake); ok && f.calls() != tc.wantCalls {
 				t.Errorf("%d GetProducts calls, want %d", f.calls(), tc.wantCalls)

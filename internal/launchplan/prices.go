@@ -106,13 +106,8 @@ func (b *builder) cost(launch []*eligible) Cost {
 		ct := b.capTypes[0]
 		best, bestPrice := (*eligible)(nil), 0.0
 		for _, t := range launch {
-			if !slices.Contains(t.capacityTypes, ct) {
-				continue
-			}
-			for _, z := range t.zones {
-				if v, ok := b.offerPrice(t.it.Name, ct, z); ok && (best == nil || v < bestPrice) {
-					best, bestPrice = t, v
-				}
+			if v := b.cheapestOf(t, ct); v != nil && (best == nil || *v < bestPrice) {
+				best, bestPrice = t, *v
 			}
 		}
 		if best == nil {

@@ -6,7 +6,6 @@ package pricing
 
 import (
 	"math"
-	"sort"
 )
 
 // Capacity types an offering is priced for.
@@ -110,34 +109,6 @@ func (p *Prices) CheapestIn(instanceType, capacityType string, zones []string) (
 	}
 	_, price, ok = p.Cheapest(instanceType, offerings)
 	return price, ok
-}
-
-// Len is how many instance types have an on-demand price.
-func (p *Prices) Len() int {
-	if p == nil {
-		return 0
-	}
-	return len(p.OnDemand)
-}
-
-// Types are the instance types with any price, sorted.
-func (p *Prices) Types() []string {
-	if p == nil {
-		return nil
-	}
-	seen := map[string]bool{}
-	for t := range p.OnDemand {
-		seen[t] = true
-	}
-	for t := range p.Spot {
-		seen[t] = true
-	}
-	out := make([]string, 0, len(seen))
-	for t := range seen {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // FallbackOnDemand returns the embedded on-demand table for region — the region's own when
