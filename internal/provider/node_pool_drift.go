@@ -34,12 +34,6 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 		plan.Drift = state.Drift
 		return
 	}
-	cat, err := r.meta.Client.Catalog(ctx) // loaded by the plan already
-	if err != nil {
-		diags.AddError("Cannot load the instance-type catalog", err.Error())
-		return
-	}
-	region := r.meta.Client.Region
 	poolHash := ""
 	if t, err := karpenterhash.DecodeNodePool(doc); err == nil {
 		poolHash, err = karpenterhash.NodePoolHash(t)
@@ -47,29 +41,39 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 			poolHash = ""
 		}
 	}
+	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
+	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
+	if state == nil || state.NodeClass.IsNull() || state.NodeClass.IsUnknown() { // null after an import
+		v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
+		diags.Append(d...)
+		plan.Drift = v
+		return
+	}
+	cat, err := r.meta.Client.Catalog(ctx) // loaded by the plan already
+	if err != nil {
+		diags.AddError("Cannot load the instance-type catalog", err.Error())
+		return
+	}
+	region := r.meta.Client.Region
 	// Requirement drift reads a node's labels against the NodePool's requirements alone: the zones
 	// are the region's, not the class's (a subnet no longer selected is SubnetDrift).
 	zones := cat.Zones()
 	planned := driftSide(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), zones))
-	var prior *drift.Side
-	if state != nil && !state.NodeClass.IsNull() && !state.NodeClass.IsUnknown() { // null after an import
-		var before driftTF
-		if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
-			diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
-		}
-		var rc resolvedClass
-		diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-		side := driftSide(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
-		prior = &side
+	var before driftTF
+	if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
+		diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
 	}
+	var rc resolvedClass
+	diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
+	prior := driftSide(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
 	nodes := p.NodesByIPs
 	if p.NodesByLimits >= 0 {
 		nodes = min(nodes, p.NodesByLimits)
 	}
 	// With access to the cluster, the pool's running nodes are judged one by one.
 	var count *drift.Count
-	if prior != nil && r.meta.Kube != nil {
-		count = r.countNodes(ctx, plan.Name.ValueString(), prior, planned, diags)
+	if r.meta.Kube != nil {
+		count = r.countNodes(ctx, plan.Name.ValueString(), &prior, planned, diags)
 		if count != nil {
 			nodes = count.Total
 		}
@@ -77,7 +81,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	bs, err := drift.Budgets(plan.poolSpec().Budgets)
 	var a drift.Assessment
 	if err == nil {
-		a, err = drift.Assess(prior, planned, bs, nodes, time.Now())
+		a, err = drift.Assess(&prior, planned, bs, nodes, time.Now())
 	}
 	if err != nil {
 		diags.AddAttributeWarning(path.Root("disruption"), "Cannot count the drift pace", err.Error())
@@ -88,11 +92,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 		all = drifts && count.Drifted == count.Total
 		pace = a.Pace.Text + fmt.Sprintf(" (the pool's %d nodes)", count.Total)
 	}
-	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
-	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
-	if prior != nil {
-		out.Verdict, out.Reasons, out.Pace = emptyNil(verdict), reasons, emptyNil(pace)
-	}
+	out.Verdict, out.Reasons, out.Pace = emptyNil(verdict), reasons, emptyNil(pace)
 	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
 	diags.Append(d...)
 	plan.Drift = v
