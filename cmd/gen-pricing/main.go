@@ -13,27 +13,22 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
-	"io"
 	"maps"
 	"math"
 	"os"
-	"os/exec"
 	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 )
 
 // module is the Karpenter AWS provider's module path.
@@ -82,16 +77,13 @@ func run(version, zipPath, out string) error {
 	wantSum := ""
 	if zipPath == "" {
 		var err error
-		if zipPath, wantSum, err = download(version); err != nil {
+		if zipPath, wantSum, err = modzip.Download(module, version); err != nil {
 			return err
 		}
 	}
-	sum, tables, err := readZip(zipPath, version)
+	sum, tables, err := readZip(zipPath, wantSum, version)
 	if err != nil {
 		return err
-	}
-	if wantSum != "" && sum != wantSum {
-		return fmt.Errorf("%s hashes to %s, but go mod download reports %s", zipPath, sum, wantSum)
 	}
 	src, err := render(version, sum, tables)
 	if err != nil {
@@ -112,57 +104,20 @@ func run(version, zipPath, out string) error {
 	return nil
 }
 
-// download fetches module@version into the module cache and returns its zip's path and h1: sum.
-// The go command may also report an error (a release needing a newer Go than this one, say):
-// that is ignored as long as the zip is there.
-func download(version string) (zipPath, sum string, err error) {
-	dir, err := os.MkdirTemp("", "gen-pricing-")
-	if err != nil {
-		return "", "", err
-	}
-	defer func() { _ = os.RemoveAll(dir) }()
-	cmd := exec.Command("go", "mod", "download", "-json", module+"@"+version)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local", "GOWORK=off",
-		"GONOSUMDB="+strings.Trim(os.Getenv("GONOSUMDB")+","+module, ","))
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	var info struct{ Zip, Sum, Error string }
-	if err := json.Unmarshal(stdout.Bytes(), &info); err != nil || info.Zip == "" || info.Sum == "" {
-		return "", "", fmt.Errorf("go mod download %s@%s: no module zip (%v; %s%s)", module, version,
-			errors.Join(runErr, err), info.Error, strings.TrimSpace(stderr.String()))
-	}
-	return info.Zip, info.Sum, nil
-}
-
-// readZip returns the zip's h1: hash and the tables it holds for version, the aws partition's
-// first.
-func readZip(path, version string) (string, []table, error) {
-	zr, err := zip.OpenReader(path)
+// readZip returns the zip's h1: hash (checked against wantSum when set) and the tables it holds
+// for version, the aws partition's first.
+func readZip(path, wantSum, version string) (string, []table, error) {
+	z, err := modzip.Open(path, wantSum)
 	if err != nil {
 		return "", nil, err
 	}
-	defer func() { _ = zr.Close() }()
-	sum, err := hashZip(&zr.Reader)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", path, err)
-	}
-	files := map[string]*zip.File{}
-	for _, f := range zr.File {
-		files[f.Name] = f
-	}
+	defer func() { _ = z.Close() }()
 	var tables []table
 	regionFile := map[string]string{}
 	for _, pf := range partitionFiles {
-		name := module + "@" + version + "/" + pricingDir + pf.file
-		f, ok := files[name]
-		if !ok {
-			return "", nil, fmt.Errorf("%s: no %s", path, name)
-		}
-		src, err := readFile(f)
+		src, err := z.Read(module + "@" + version + "/" + pricingDir + pf.file)
 		if err != nil {
-			return "", nil, fmt.Errorf("%s: %s: %w", path, name, err)
+			return "", nil, fmt.Errorf("%s: %w", path, err)
 		}
 		t, err := parseTable(pf.file, src)
 		if err != nil {
@@ -177,35 +132,7 @@ func readZip(path, version string) (string, []table, error) {
 		}
 		tables = append(tables, t)
 	}
-	return sum, tables, nil
-}
-
-func readFile(f *zip.File) ([]byte, error) {
-	rc, err := f.Open()
-	if err != nil {
-		return nil, err
-	}
-	defer func() { _ = rc.Close() }()
-	return io.ReadAll(rc)
-}
-
-// hashZip is the go command's "h1:" hash of a module zip (dirhash.Hash1 over the zip's files):
-// the SHA-256 of the lines "<hex SHA-256 of file>  <name>\n", sorted by name, base64-encoded.
-func hashZip(zr *zip.Reader) (string, error) {
-	files := slices.Clone(zr.File)
-	slices.SortFunc(files, func(a, b *zip.File) int { return strings.Compare(a.Name, b.Name) })
-	summary := sha256.New()
-	for _, f := range files {
-		if strings.Contains(f.Name, "\n") {
-			return "", fmt.Errorf("file name %q contains a newline", f.Name)
-		}
-		data, err := readFile(f)
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", f.Name, err)
-		}
-		fmt.Fprintf(summary, "%x  %s\n", sha256.Sum256(data), f.Name)
-	}
-	return "h1:" + base64.StdEncoding.EncodeToString(summary.Sum(nil)), nil
+	return z.Sum, tables, nil
 }
 
 // parseTable reads one generated file: its "generated at" comment and its one map literal of

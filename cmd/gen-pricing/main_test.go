@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 )
 
 const testVersion = "v1.15.2"
@@ -230,8 +232,8 @@ func TestHashZip(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer func() { _ = zr.Close() }()
-	sum, err := hashZip(&zr.Reader)
+	sum, err := modzip.Hash(&zr.Reader)
 	if err != nil || sum != fixtureSum {
-		t.Errorf("hashZip = %q, %v; want %q", sum, err, fixtureSum)
+		t.Errorf("modzip.Hash = %q, %v; want %q", sum, err, fixtureSum)
 	}
 }

@@ -117,9 +117,14 @@ func storedSpec(doc, apiVersion, kind string) (map[string]any, error) {
 	return spec, nil
 }
 
-// structuralSchemas are the structural schemas of the CRDs package manifest embeds, by kind.
+// HashKarpenterVersion is the Karpenter minor whose hash functions this package reproduces; its
+// CRD defaults are applied before hashing.
+const HashKarpenterVersion = "1.14"
+
+// structuralSchemas are the structural schemas of the CRDs package manifest embeds for
+// HashKarpenterVersion, by kind.
 var structuralSchemas = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) {
-	crds, err := manifest.CRDs()
+	crds, err := manifest.CRDsFor(HashKarpenterVersion)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 func TestParseFieldPath(t *testing.T) {
-	crds, err := CRDs()
+	crds, err := CRDsFor(corpusVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSnakeCase(t *testing.T) {
 }
 
 func TestAttributePath(t *testing.T) {
-	crds, err := CRDs()
+	crds, err := CRDsFor(corpusVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,7 +99,7 @@ func TestAdmitUnknownFieldsAndDefaults(t *testing.T) {
 
 // The embedded data names its Karpenter release and carries no description prose.
 func TestEmbeddedCRDs(t *testing.T) {
-	crds, err := CRDs()
+	crds, err := CRDsFor(corpusVersion)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,11 +109,19 @@ func TestEmbeddedCRDs(t *testing.T) {
 			t.Fatalf("%s: %+v", kind, c)
 		}
 	}
-	files, _ := crdFiles.ReadDir("crds")
-	for _, f := range files {
-		raw, _ := crdFiles.ReadFile("crds/" + f.Name())
-		if strings.Contains(string(raw), `"description"`) {
-			t.Errorf("%s carries description text", f.Name())
+	for _, v := range Versions() {
+		files, _ := crdFiles.ReadDir("crds/v" + v)
+		if len(files) != 3 {
+			t.Errorf("crds/v%s holds %d files, want 3", v, len(files))
+		}
+		for _, f := range files {
+			raw, _ := crdFiles.ReadFile("crds/v" + v + "/" + f.Name())
+			if strings.Contains(string(raw), `"description"`) {
+				t.Errorf("%s carries description text", f.Name())
+			}
+			if !strings.Contains(string(raw), `"moduleSum": "h1:`) {
+				t.Errorf("v%s/%s does not record its module hash", v, f.Name())
+			}
 		}
 	}
 }

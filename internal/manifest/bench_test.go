@@ -62,7 +62,7 @@ func benchmarkAdmit(b *testing.B, render func() (string, error)) {
 func BenchmarkCompileCRDs(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := loadCRDs(); err != nil {
+		if _, err := loadCRDs(DefaultVersion); err != nil {
 			b.Fatal(err)
 		}
 	}

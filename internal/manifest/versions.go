@@ -1,0 +1,122 @@
+package manifest
+
+import (
+	"fmt"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+)
+
+// DefaultVersion is the Karpenter minor manifests are rendered and admitted for when the
+// provider's karpenter_version is not set: the newest one embedded (a test keeps them equal).
+const DefaultVersion = "1.15"
+
+// Versions are the Karpenter minors whose CRDs are embedded, oldest first ("1.9" … "1.15"):
+// one folder crds/v<minor> each.
+var Versions = sync.OnceValue(func() []string {
+	entries, err := fs.ReadDir(crdFiles, "crds")
+	if err != nil {
+		panic(err) // embedded at build time
+	}
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() && strings.HasPrefix(e.Name(), "v") {
+			out = append(out, strings.TrimPrefix(e.Name(), "v"))
+		}
+	}
+	slices.SortFunc(out, CompareVersions)
+	return out
+})
+
+// MinorOf is the "v<major>.<minor>" of a release name: MinorOf("v1.15.2") = "v1.15".
+func MinorOf(release string) string {
+	parts := strings.SplitN(strings.TrimPrefix(release, "v"), ".", 3)
+	if len(parts) < 2 {
+		return "v" + strings.TrimPrefix(release, "v")
+	}
+	return "v" + parts[0] + "." + parts[1]
+}
+
+// CompareVersions orders "1.9" before "1.10" (numeric per part); for slices.SortFunc.
+func CompareVersions(a, b string) int {
+	pa, pb := strings.Split(strings.TrimPrefix(a, "v"), "."), strings.Split(strings.TrimPrefix(b, "v"), ".")
+	for i := 0; i < len(pa) && i < len(pb); i++ {
+		x, errX := strconv.Atoi(pa[i])
+		y, errY := strconv.Atoi(pb[i])
+		if errX != nil || errY != nil {
+			if c := strings.Compare(pa[i], pb[i]); c != 0 {
+				return c
+			}
+			continue
+		}
+		if x != y {
+			return x - y
+		}
+	}
+	return len(pa) - len(pb)
+}
+
+// AtLeast reports whether version (a minor, "1.12") is min or newer.
+func AtLeast(version, minVersion string) bool { return CompareVersions(version, minVersion) >= 0 }
+
+// FirstVersionWith is the oldest embedded minor whose kind CRD declares the field at path (a
+// field below one that preserves unknown fields counts as declared), and the release that
+// minor's data came from; false when no embedded version has it.
+func FirstVersionWith(kind string, field Path) (minor, release string, ok bool) {
+	for _, v := range Versions() {
+		crds, err := CRDsFor(v)
+		if err != nil || crds[kind] == nil {
+			continue
+		}
+		if crds[kind].declares(field) {
+			return v, crds[kind].KarpenterVersion, true
+		}
+	}
+	return "", "", false
+}
+
+// declares reports whether the CRD's schema has a node at field.
+func (c *CRD) declares(field Path) bool {
+	node := c.structural
+	for _, s := range field {
+		if node == nil {
+			return false
+		}
+		if node.XPreserveUnknownFields {
+			return true
+		}
+		switch s.Kind {
+		case IndexStep:
+			node = node.Items
+		case KeyStep:
+			if node.AdditionalProperties == nil || node.AdditionalProperties.Structural == nil {
+				return node.AdditionalProperties != nil && node.AdditionalProperties.Bool
+			}
+			node = node.AdditionalProperties.Structural
+		default:
+			child, ok := node.Properties[s.Name]
+			if !ok {
+				return false
+			}
+			node = &child
+		}
+	}
+	return node != nil
+}
+
+// unknownFieldMessage is strict field validation's refusal of a field the schema of version
+// lacks, naming the first embedded version that declares it.
+func unknownFieldMessage(kind, raw string, field Path, version string) string {
+	msg := fmt.Sprintf("unknown field %q", raw)
+	minor, release, ok := FirstVersionWith(kind, field)
+	switch {
+	case ok && CompareVersions(minor, version) > 0:
+		return fmt.Sprintf("%s: Karpenter %s's %s has no %s; it first appears in Karpenter %s (%s's CRD). Set the provider's "+
+			"karpenter_version to %q or newer if the cluster runs it, or remove the setting.", msg, version, kind, field, minor, release, minor)
+	case !ok:
+		return msg + fmt.Sprintf(": no supported Karpenter version (%s to %s) declares it", Versions()[0], Versions()[len(Versions())-1])
+	}
+	return msg
+}

@@ -1,0 +1,85 @@
+package manifest
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestVersions(t *testing.T) {
+	want := []string{"1.9", "1.10", "1.11", "1.12", "1.13", "1.14", "1.15"}
+	if got := Versions(); !slices.Equal(got, want) {
+		t.Fatalf("Versions() = %v, want %v", got, want)
+	}
+	if DefaultVersion != want[len(want)-1] {
+		t.Errorf("DefaultVersion = %s, want the newest embedded, %s", DefaultVersion, want[len(want)-1])
+	}
+	for _, v := range want {
+		crds, err := CRDsFor(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := MinorOf(crds[EC2NodeClassKind].KarpenterVersion); got != "v"+v {
+			t.Errorf("crds/v%s holds Karpenter %s", v, crds[EC2NodeClassKind].KarpenterVersion)
+		}
+	}
+	if _, err := CRDsFor("1.8"); err == nil {
+		t.Error("CRDsFor(1.8) succeeded")
+	}
+	if CompareVersions("1.9", "1.10") >= 0 || !AtLeast("1.15", "1.11") || AtLeast("1.9", "1.11") {
+		t.Error("version order is not numeric")
+	}
+}
+
+const versionClassHead = `apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata:
+  name: versions
+spec:
+  role: KarpenterNodeRole
+  amiSelectorTerms:
+  - alias: al2023@latest
+  subnetSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: demo
+  securityGroupSelectorTerms:
+  - tags:
+      karpenter.sh/discovery: demo
+`
+
+// A field is refused by the versions before it existed, naming the first one that has it, and
+// accepted from that version on (measured on Karpenter's CRDs, v1.9.3 to v1.15.2).
+func TestAdmitForRefusesFieldsOfLaterVersions(t *testing.T) {
+	for _, tc := range []struct {
+		name, extra, field, first string
+	}{
+		{"networkInterfaces", "  networkInterfaces:\n  - networkCardIndex: 0\n    deviceIndex: 0\n    interfaceType: interface\n", "spec.networkInterfaces", "1.11"},
+		{"placementGroupSelector", "  placementGroupSelector:\n    name: pg\n", "spec.placementGroupSelector", "1.11"},
+		{"cpuOptions", "  cpuOptions:\n    nestedVirtualization: enabled\n", "spec.cpuOptions", "1.13"},
+		{"connectionTracking", "  connectionTracking:\n    tcpEstablishedTimeout: 3600\n", "spec.connectionTracking", "1.13"},
+		{"enclaveOptions", "  enclaveOptions:\n    enabled: true\n", "spec.enclaveOptions", "1.15"},
+		{"free-form kubelet", "  kubelet:\n    serializeImagePulls: false\n", "spec.kubelet.serializeImagePulls", "1.15"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := versionClassHead + tc.extra
+			for _, v := range Versions() {
+				violations, err := AdmitFor(v, doc)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if AtLeast(v, tc.first) {
+					if len(violations) > 0 {
+						t.Errorf("Karpenter %s refuses it: %v", v, violations)
+					}
+					continue
+				}
+				if len(violations) != 1 || violations[0].Field.String() != tc.field {
+					t.Fatalf("Karpenter %s: %v, want one violation at %s", v, violations, tc.field)
+				}
+				if msg := violations[0].Message; !strings.Contains(msg, "first appears in Karpenter "+tc.first+" ") {
+					t.Errorf("Karpenter %s: %q does not name %s", v, msg, tc.first)
+				}
+			}
+		})
+	}
+}
