@@ -6,7 +6,10 @@
 #   scripts/k8s.sh up|down|status|build|env
 # Binaries, certificates, the kubeconfig, etcd's data and the logs live in .k8s/ (git-ignored).
 # Ports: K8S_API_PORT (16443), K8S_ETCD_PORT (23790), K8S_ETCD_PEER_PORT (23800); K8S_WORKDIR
-# moves .k8s/.
+# moves .k8s/. K8S_KARPENTER_VERSION (1.9 … 1.15, default the newest the provider embeds) picks
+# the Karpenter minor whose CRDs are installed under Karpenter's groups; every minor's
+# EC2NodeClass and NodePool are also installed under groups of their own (v1-9.karpenter.sh …)
+# for the validator differential.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -343,7 +346,7 @@ start_apiserver() {
 # last applied copy or are not established, and waits until they are.
 crds() {
   local want="$WORK/crds.yaml" new="$WORK/crds.yaml.new"
-  (cd "$ROOT" && go run ./cmd/k8s-crds) >"$new"
+  (cd "$ROOT" && go run ./cmd/k8s-crds -differential ${K8S_KARPENTER_VERSION:+-karpenter-version "$K8S_KARPENTER_VERSION"}) >"$new"
   if cmp -s "$new" "$want" && kubectl_ wait --for condition=Established --timeout=1s -f "$want" >/dev/null 2>&1; then
     rm -f "$new"
     say "Karpenter CRDs installed and unchanged"

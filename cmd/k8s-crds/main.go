@@ -1,9 +1,15 @@
 // Command k8s-crds writes the Karpenter CustomResourceDefinitions the provider validates against
-// (internal/manifest/crds, Karpenter v1.14.1) as CRD objects for a real API server, one YAML
-// document each. scripts/k8s.sh (make k8s-up) applies them to the test API server, so that
-// kubernetes_manifest there accepts exactly what the provider's plan accepts.
+// (internal/manifest/crds) as CRD objects for a real API server, one YAML document each.
+// scripts/k8s.sh (make k8s-up) applies them to the test API server, so that kubernetes_manifest
+// there accepts exactly what the provider's plan accepts.
 //
-//	go run ./cmd/k8s-crds > crds.yaml
+//	go run ./cmd/k8s-crds [-karpenter-version 1.15] [-differential] > crds.yaml
+//
+// -karpenter-version (default $K8S_KARPENTER_VERSION, else the newest embedded) picks the
+// Karpenter minor installed under Karpenter's own groups. -differential adds every embedded
+// minor's EC2NodeClass and NodePool under a group of its own (v1-9.karpenter.sh …, see
+// manifest.DifferentialGroup), so the validator differential can judge every version against one
+// API server at once without touching the CRDs other tests use.
 //
 // The embedded data carries group, version, kind, scope and the openAPIV3Schema (descriptions
 // removed); the names are those of Karpenter's own CRDs, and like them every CRD (EC2NodeClass,
@@ -12,7 +18,9 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"sort"
@@ -34,7 +42,11 @@ var shortNames = map[string][]string{
 }
 
 func main() {
-	out, err := render()
+	version := flag.String("karpenter-version", cmp.Or(os.Getenv("K8S_KARPENTER_VERSION"), manifest.DefaultVersion),
+		"Karpenter minor to install under Karpenter's groups: "+strings.Join(manifest.Versions(), ", "))
+	differential := flag.Bool("differential", false, "also install every minor's EC2NodeClass and NodePool under its own group")
+	flag.Parse()
+	out, err := render(*version, *differential)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "k8s-crds:", err)
 		os.Exit(1)
@@ -42,19 +54,36 @@ func main() {
 	_, _ = os.Stdout.Write(out)
 }
 
-// render is every embedded CRD as YAML, in name order, separated by "---".
-func render() ([]byte, error) {
-	crds, err := manifest.CRDs()
+// render is the CRDs of version (and with differential every version's, under their own
+// groups) as YAML, in name order, separated by "---".
+func render(version string, differential bool) ([]byte, error) {
+	crds, err := manifest.CRDsFor(version)
 	if err != nil {
 		return nil, err
 	}
 	objs := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(crds))
 	for _, c := range crds {
-		o, err := definition(c)
+		o, err := definition(c, c.Group)
 		if err != nil {
 			return nil, err
 		}
 		objs = append(objs, o)
+	}
+	for _, v := range manifest.Versions() {
+		if !differential {
+			break
+		}
+		crds, err := manifest.CRDsFor(v)
+		if err != nil {
+			return nil, err
+		}
+		for _, kind := range []string{manifest.EC2NodeClassKind, manifest.NodePoolKind} {
+			o, err := definition(crds[kind], manifest.DifferentialGroup(crds[kind].Group, v))
+			if err != nil {
+				return nil, err
+			}
+			objs = append(objs, o)
+		}
 	}
 	sort.Slice(objs, func(i, j int) bool { return objs[i].Name < objs[j].Name })
 	var b bytes.Buffer
@@ -73,7 +102,7 @@ func render() ([]byte, error) {
 
 // definition is the CustomResourceDefinition of one embedded CRD version: served and stored,
 // with the status subresource.
-func definition(c *manifest.CRD) (*apiextensionsv1.CustomResourceDefinition, error) {
+func definition(c *manifest.CRD, group string) (*apiextensionsv1.CustomResourceDefinition, error) {
 	short, ok := shortNames[c.Kind]
 	if !ok {
 		return nil, fmt.Errorf("no CRD names for kind %s", c.Kind)
@@ -84,6 +113,10 @@ func definition(c *manifest.CRD) (*apiextensionsv1.CustomResourceDefinition, err
 	if c.Schema == nil {
 		return nil, errors.New(c.Kind + ": no openAPIV3Schema")
 	}
+	categories := []string{"karpenter"}
+	if group != c.Group { // a differential copy: nothing kubectl would find it by besides its group
+		short, categories = nil, nil
+	}
 	singular := strings.ToLower(c.Kind)
 	plural := singular + "s"
 	if strings.HasSuffix(singular, "s") {
@@ -91,16 +124,16 @@ func definition(c *manifest.CRD) (*apiextensionsv1.CustomResourceDefinition, err
 	}
 	return &apiextensionsv1.CustomResourceDefinition{
 		TypeMeta:   metav1.TypeMeta{APIVersion: apiextensionsv1.SchemeGroupVersion.String(), Kind: "CustomResourceDefinition"},
-		ObjectMeta: metav1.ObjectMeta{Name: plural + "." + c.Group},
+		ObjectMeta: metav1.ObjectMeta{Name: plural + "." + group},
 		Spec: apiextensionsv1.CustomResourceDefinitionSpec{
-			Group: c.Group,
+			Group: group,
 			Names: apiextensionsv1.CustomResourceDefinitionNames{
 				Plural:     plural,
 				Singular:   singular,
 				Kind:       c.Kind,
 				ListKind:   c.Kind + "List",
 				ShortNames: short,
-				Categories: []string{"karpenter"},
+				Categories: categories,
 			},
 			Scope: apiextensionsv1.ResourceScope(c.Scope),
 			Versions: []apiextensionsv1.CustomResourceDefinitionVersion{{

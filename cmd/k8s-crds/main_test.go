@@ -6,17 +6,19 @@ import (
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // The rendered CRDs carry the names the API server and kubernetes_manifest look the kinds up
 // by, the embedded schema, and nothing a client does not set.
 func TestRender(t *testing.T) {
-	out, err := render()
+	out, err := render("1.14", false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if len(docs) != 3 {
+	if len(docs) != 3 || !strings.Contains(docs[0], "nestedVirtualization") || strings.Contains(string(out), "enclaveOptions") {
 		t.Fatalf("want 3 documents, got %d:\n%s", len(docs), out)
 	}
 	want := []struct{ name, plural, singular, kind, listKind, group string }{
@@ -52,5 +54,36 @@ func TestRender(t *testing.T) {
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || v.Schema.OpenAPIV3Schema.Properties["spec"].Type != "object" {
 			t.Errorf("%s: no spec in the schema", w.name)
 		}
+	}
+}
+
+// With -differential every embedded minor's EC2NodeClass and NodePool is installed too, under a
+// group of its own, with the minor's schema.
+func TestRenderDifferential(t *testing.T) {
+	out, err := render(manifest.DefaultVersion, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := strings.Split(string(out), "\n---\n")
+	if want := 3 + 2*len(manifest.Versions()); len(docs) != want {
+		t.Fatalf("want %d documents, got %d", want, len(docs))
+	}
+	byName := map[string]string{}
+	for _, d := range docs {
+		var crd apiextensionsv1.CustomResourceDefinition
+		if err := yaml.UnmarshalStrict([]byte(d), &crd); err != nil {
+			t.Fatal(err)
+		}
+		byName[crd.Name] = d
+		if crd.Name != crd.Spec.Names.Plural+"."+crd.Spec.Group {
+			t.Errorf("%s: group %s", crd.Name, crd.Spec.Group)
+		}
+	}
+	v19, v115 := byName["ec2nodeclasses.v1-9.karpenter.k8s.aws"], byName["ec2nodeclasses.v1-15.karpenter.k8s.aws"]
+	if v19 == "" || v115 == "" || byName["nodepools.v1-12.karpenter.sh"] == "" {
+		t.Fatalf("differential groups missing: %v", len(byName))
+	}
+	if strings.Contains(v19, "networkInterfaces") || !strings.Contains(v115, "enclaveOptions") || strings.Contains(v19, "shortNames") {
+		t.Error("a differential copy does not carry its own minor's schema, or carries short names")
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -160,85 +162,141 @@ type Judged struct {
 	Doc        string
 	Accepted   bool
 	Objections []string // the validator's violations, "field: message"
+	// Fields are the fields the validator refused, in the notation Compare's normalize writes
+	// (the API server's causes go through it); nil when the comparison is of verdicts only.
+	Fields []string
 }
 
-// DryRun creates doc (an EC2NodeClass or NodePool in YAML) on the API server with dryRun=All and
-// strict field validation, kubectl's default: 201 (or 409 AlreadyExists, which the API server
-// answers only after validating) is an acceptance, 422 (Invalid) or 400 (strict decoding: an
-// unknown or duplicate field) a refusal with its causes; anything else is an error.
-func (a *API) DryRun(doc string) (accepted bool, causes []string, err error) {
+// Verdict is the API server's answer to a dry run.
+type Verdict struct {
+	Accepted bool
+	Causes   []string // "field: message"
+	Fields   []string // the causes' fields; for a strict-decoding refusal, the unknown fields
+}
+
+// unknownFieldRE finds the fields of a strict-decoding refusal, which has no causes.
+var unknownFieldRE = regexp.MustCompile(`unknown field "([^"]+)"`)
+
+// DryRun creates doc (an EC2NodeClass or NodePool in YAML, of any group: the differential copies
+// included) on the API server with dryRun=All and strict field validation, kubectl's default:
+// 201 (or 409 AlreadyExists, which the API server answers only after validating) is an
+// acceptance, 422 (Invalid) or 400 (strict decoding: an unknown or duplicate field) a refusal
+// with its causes; anything else is an error.
+func (a *API) DryRun(doc string) (Verdict, error) {
 	body, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
-		return false, nil, fmt.Errorf("YAML to JSON: %w", err)
+		return Verdict{}, fmt.Errorf("YAML to JSON: %w", err)
 	}
 	var head struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
 	}
 	if err := json.Unmarshal(body, &head); err != nil {
-		return false, nil, err
+		return Verdict{}, err
 	}
 	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools"}[head.Kind]
 	if resource == "" {
-		return false, nil, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
+		return Verdict{}, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
 	}
 	code, out, err := a.Do(http.MethodPost, fmt.Sprintf("/apis/%s/%s?dryRun=All&fieldValidation=Strict", head.APIVersion, resource),
 		"application/json", body)
 	if err != nil {
-		return false, nil, fmt.Errorf("dry run: %w", err)
+		return Verdict{}, fmt.Errorf("dry run: %w", err)
 	}
 	switch {
 	case code == http.StatusCreated || code == http.StatusOK:
-		return true, nil, nil
+		return Verdict{Accepted: true}, nil
 	case code == http.StatusConflict && strings.Contains(string(out), `"reason":"AlreadyExists"`):
 		// The registry checks for an existing object after validation and admission: an object of
 		// that name (make demo's, say) means the document passed them.
-		return true, nil, nil
+		return Verdict{Accepted: true}, nil
 	case code == http.StatusUnprocessableEntity || code == http.StatusBadRequest:
-		var status struct {
-			Message string `json:"message"`
-			Details struct {
-				Causes []struct {
-					Field   string `json:"field"`
-					Message string `json:"message"`
-				} `json:"causes"`
-			} `json:"details"`
-		}
-		_ = json.Unmarshal(out, &status)
-		if len(status.Details.Causes) == 0 {
-			causes = []string{status.Message}
-		}
-		for _, c := range status.Details.Causes {
-			causes = append(causes, c.Field+": "+c.Message)
-		}
-		return false, causes, nil
+		return refusal(out), nil
 	}
-	return false, nil, fmt.Errorf("dry run answered %d: %s", code, out)
+	return Verdict{}, fmt.Errorf("dry run answered %d: %s", code, out)
+}
+
+// refusal reads a Status answer's causes and fields.
+func refusal(out []byte) Verdict {
+	var status struct {
+		Message string `json:"message"`
+		Details struct {
+			Causes []struct {
+				Field   string `json:"field"`
+				Message string `json:"message"`
+			} `json:"causes"`
+		} `json:"details"`
+	}
+	_ = json.Unmarshal(out, &status)
+	var v Verdict
+	if len(status.Details.Causes) == 0 {
+		v.Causes = []string{status.Message}
+		for _, m := range unknownFieldRE.FindAllStringSubmatch(status.Message, -1) {
+			v.Fields = append(v.Fields, m[1])
+		}
+	}
+	for _, c := range status.Details.Causes {
+		v.Causes = append(v.Causes, c.Field+": "+c.Message)
+		// The API server adds a cause without a field when other errors kept it from running the
+		// CEL rules: a note on the answer, not a refused field.
+		if c.Field != "<nil>" && c.Field != "" {
+			v.Fields = append(v.Fields, c.Field)
+		}
+	}
+	return v
 }
 
 // Compare sends every judged manifest to the API server and returns a one-line summary, and an
 // error listing each manifest on which the API server's verdict differs from the validator's,
-// with the fields each side objected to.
-func Compare(a *API, docs []Judged) (string, error) {
+// or (for judged manifests carrying Fields) the refused fields differ, with what each side
+// objected to. normalize maps an API server field onto the notation of Judged.Fields (nil:
+// the API server's own).
+func Compare(a *API, docs []Judged, normalize func(doc, field string) string) (string, error) {
 	var disagreements []string
-	accepted := 0
+	accepted, fieldsCompared := 0, 0
 	for i, d := range docs {
-		ok, causes, err := a.DryRun(d.Doc)
+		v, err := a.DryRun(d.Doc)
 		if err != nil {
 			return "", fmt.Errorf("manifest %d: %w\n%s", i, err, d.Doc)
 		}
 		if d.Accepted {
 			accepted++
 		}
-		if ok != d.Accepted {
+		switch {
+		case v.Accepted != d.Accepted:
 			disagreements = append(disagreements, fmt.Sprintf("manifest %d: plan-time verdict accepted=%v (%s), API server accepted=%v (%s)\n%s",
-				i, d.Accepted, strings.Join(d.Objections, "; "), ok, strings.Join(causes, "; "), d.Doc))
+				i, d.Accepted, strings.Join(d.Objections, "; "), v.Accepted, strings.Join(v.Causes, "; "), d.Doc))
+		case !v.Accepted && d.Fields != nil:
+			fieldsCompared++
+			theirs := fieldSet(v.Fields, func(f string) string {
+				if normalize == nil {
+					return f
+				}
+				return normalize(d.Doc, f)
+			})
+			if ours := fieldSet(d.Fields, nil); !slices.Equal(ours, theirs) {
+				disagreements = append(disagreements, fmt.Sprintf("manifest %d: both refuse it, the plan-time validator at %v (%s), the API server at %v (%s)\n%s",
+					i, ours, strings.Join(d.Objections, "; "), theirs, strings.Join(v.Causes, "; "), d.Doc))
+			}
 		}
 	}
-	summary := fmt.Sprintf("differential check: %d manifests (%d accepted, %d refused by the plan-time validator), %d disagreements with %s",
-		len(docs), accepted, len(docs)-accepted, len(disagreements), a.Server)
+	summary := fmt.Sprintf("differential check: %d manifests (%d accepted, %d refused by the plan-time validator, the refused fields of %d compared), %d disagreements with %s",
+		len(docs), accepted, len(docs)-accepted, fieldsCompared, len(disagreements), a.Server)
 	if len(disagreements) > 0 {
 		return summary, fmt.Errorf("%s:\n%s", summary, strings.Join(disagreements, "\n\n"))
 	}
 	return summary, nil
+}
+
+// fieldSet is the sorted, distinct fields, each through f when set.
+func fieldSet(fields []string, f func(string) string) []string {
+	out := make([]string, 0, len(fields))
+	for _, x := range fields {
+		if f != nil {
+			x = f(x)
+		}
+		out = append(out, x)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }

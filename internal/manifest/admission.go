@@ -256,6 +256,12 @@ func (c *CRD) admit(u *unstructured.Unstructured, version string) []Violation {
 		field := c.ParseFieldPath(p)
 		out = append(out, Violation{Field: field, Message: unknownFieldMessage(c.Kind, p, field, version)})
 	}
+	if len(out) > 0 {
+		// Strict decoding fails the request before validation runs: the API server reports the
+		// unknown fields alone.
+		sort.SliceStable(out, func(i, j int) bool { return out[i].Field.String() < out[j].Field.String() })
+		return out
+	}
 	var errs field.ErrorList
 	structuraldefaulting.Default(u.Object, c.structural)
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessor(u, false, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
@@ -273,10 +279,13 @@ func (c *CRD) admit(u *unstructured.Unstructured, version string) []Violation {
 	return out
 }
 
-// hasBlocking mirrors the API server: CEL rules do not run over values of the wrong type.
+// hasBlocking mirrors the API server (apiextensions-apiserver's customresource strategy): CEL
+// rules do not run while the object has an unsupported, missing, too long or mistyped value, or
+// too many items.
 func hasBlocking(errs field.ErrorList) bool {
 	for _, e := range errs {
-		if e.Type == field.ErrorTypeTypeInvalid {
+		switch e.Type {
+		case field.ErrorTypeNotSupported, field.ErrorTypeRequired, field.ErrorTypeTooLong, field.ErrorTypeTooMany, field.ErrorTypeTypeInvalid:
 			return true
 		}
 	}

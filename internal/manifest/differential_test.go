@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -61,7 +62,10 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// differential compares Admit's verdict with the API server's on every recorded document.
+// differential compares AdmitFor's verdict, and the fields it refuses, with the API server's on
+// every recorded document, for every embedded Karpenter minor: each minor's CRDs are installed
+// on the API server under a group of their own (cmd/k8s-crds -differential), where its
+// documents are sent.
 func differential() error {
 	api, err := kubetest.FromEnv()
 	if err != nil {
@@ -72,18 +76,25 @@ func differential() error {
 	corpus.Unlock()
 	filtered := flag.Lookup("test.run") != nil && flag.Lookup("test.run").Value.String() != ""
 	if !filtered && len(docs) < minDifferentialCorpus {
-		return fmt.Errorf("only %d manifests recorded; the check needs at least %d", len(docs), minDifferentialCorpus)
+		return fmt.Errorf("only %d manifests recorded; the check needs at least %d per version", len(docs), minDifferentialCorpus)
 	}
-	judged, err := judge(docs)
-	if err != nil {
-		return err
+	var errs []error
+	for _, v := range Versions() {
+		judged, normalize, err := judgeFor(v, docs)
+		if err != nil {
+			return err
+		}
+		if !filtered && len(judged) < minDifferentialCorpus {
+			return fmt.Errorf("Karpenter %s: only %d manifests judged; the check needs at least %d", v, len(judged), minDifferentialCorpus)
+		}
+		summary, err := kubetest.Compare(api, judged, normalize)
+		fmt.Printf("Karpenter %s: %s\n", v, summary)
+		errs = append(errs, err)
 	}
-	summary, err := kubetest.Compare(api, judged)
-	fmt.Println(summary)
-	return err
+	return errors.Join(errs...)
 }
 
-// judge runs Admit over each document.
+// judge runs Admit (the default version) over each document, comparing verdicts only.
 func judge(docs []string) ([]kubetest.Judged, error) {
 	out := make([]kubetest.Judged, len(docs))
 	for i, doc := range docs {
@@ -97,6 +108,35 @@ func judge(docs []string) ([]kubetest.Judged, error) {
 		}
 	}
 	return out, nil
+}
+
+// judgeFor runs AdmitFor(version) over each document and moves it to the version's differential
+// group; normalize reads the API server's fields into Path notation with the version's CRD.
+func judgeFor(version string, docs []string) ([]kubetest.Judged, func(doc, field string) string, error) {
+	crds, err := CRDsFor(version)
+	if err != nil {
+		return nil, nil, err
+	}
+	kindOf := map[string]string{}
+	out := make([]kubetest.Judged, len(docs))
+	for i, doc := range docs {
+		violations, err := AdmitFor(version, doc)
+		if err != nil {
+			return nil, nil, fmt.Errorf("manifest %d: AdmitFor(%s): %w\n%s", i, version, err, doc)
+		}
+		moved := doc
+		for _, g := range []string{"karpenter.k8s.aws", "karpenter.sh"} {
+			moved = strings.Replace(moved, "apiVersion: "+g+"/", "apiVersion: "+DifferentialGroup(g, version)+"/", 1)
+		}
+		kindOf[moved] = map[bool]string{true: EC2NodeClassKind, false: NodePoolKind}[strings.Contains(doc, "\nkind: EC2NodeClass")]
+		out[i] = kubetest.Judged{Doc: moved, Accepted: len(violations) == 0, Fields: []string{}}
+		for _, v := range violations {
+			out[i].Objections = append(out[i].Objections, v.String())
+			out[i].Fields = append(out[i].Fields, v.Field.String())
+		}
+	}
+	normalize := func(doc, field string) string { return crds[kindOf[doc]].ParseFieldPath(field).String() }
+	return out, normalize, nil
 }
 
 // TestDifferentialCorpusRecords keeps the recording honest: a rendered document lands in the
@@ -143,7 +183,7 @@ func TestCompareVerdictsFindsDisagreements(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = kubetest.Compare(api, judged)
+	_, err = kubetest.Compare(api, judged, nil)
 	if err == nil || !strings.Contains(err.Error(), "2 disagreements") || !strings.Contains(err.Error(), "spec.template: refused by the fake") ||
 		!strings.Contains(err.Error(), "spec.weight") {
 		t.Fatalf("err = %v", err)

@@ -120,3 +120,10 @@ func unknownFieldMessage(kind, raw string, field Path, version string) string {
 	}
 	return msg
 }
+
+// DifferentialGroup is the API group a minor's copy of a Karpenter CRD is installed under on the
+// test API server (cmd/k8s-crds -differential): DifferentialGroup("karpenter.sh", "1.9") =
+// "v1-9.karpenter.sh". The validator differential sends each version's documents there.
+func DifferentialGroup(group, version string) string {
+	return "v" + strings.ReplaceAll(version, ".", "-") + "." + group
+}
