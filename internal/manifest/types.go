@@ -42,6 +42,12 @@ type EC2NodeClassSpec struct {
 	CPUOptions                       CPUOptions                        `json:"cpuOptions,omitzero" yaml:"cpuOptions,omitempty"`
 	ConnectionTracking               ConnectionTracking                `json:"connectionTracking,omitzero" yaml:"connectionTracking,omitempty"`
 	PlacementGroupSelector           PlacementGroupSelector            `json:"placementGroupSelector,omitzero" yaml:"placementGroupSelector,omitempty"`
+	EnclaveOptions                   *EnclaveOptions                   `json:"enclaveOptions,omitempty" yaml:"enclaveOptions,omitempty"`
+}
+
+// EnclaveOptions is spec.enclaveOptions (Karpenter v1.15): AWS Nitro Enclaves on the instances.
+type EnclaveOptions struct {
+	Enabled bool `json:"enabled" yaml:"enabled"`
 }
 
 // CapacityReservationSelectorTerm is one spec.capacityReservationSelectorTerms entry: id alone,

@@ -43,6 +43,8 @@ type Spec struct {
 	CPUOptions *CPUOptions
 	// ConnectionTracking is spec.connectionTracking (nil: not configured).
 	ConnectionTracking *ConnectionTracking
+	// EnclaveOptions is spec.enclaveOptions.enabled (nil: not configured; Karpenter v1.15).
+	EnclaveOptions *bool
 }
 
 // CPUOptions is spec.cpuOptions.

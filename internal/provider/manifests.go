@@ -94,6 +94,9 @@ func renderLaunchOptions(s nodeclass.Spec, spec *manifest.EC2NodeClassSpec) {
 	if c := s.CPUOptions; c != nil {
 		spec.CPUOptions = manifest.CPUOptions{NestedVirtualization: c.NestedVirtualization}
 	}
+	if e := s.EnclaveOptions; e != nil {
+		spec.EnclaveOptions = &manifest.EnclaveOptions{Enabled: *e}
+	}
 	if ct := s.ConnectionTracking; ct != nil {
 		spec.ConnectionTracking = manifest.ConnectionTracking{TCPEstablishedTimeout: i32p(ct.TCPEstablishedTimeout),
 			UDPStreamTimeout: i32p(ct.UDPStreamTimeout), UDPTimeout: i32p(ct.UDPTimeout)}

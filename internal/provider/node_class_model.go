@@ -43,6 +43,7 @@ type nodeClassModel struct {
 	Context                          types.String                   `tfsdk:"context"`
 	CPUOptions                       *cpuOptionsModel               `tfsdk:"cpu_options"`
 	ConnectionTracking               *connectionTrackingModel       `tfsdk:"connection_tracking"`
+	EnclaveOptions                   *enclaveOptionsModel           `tfsdk:"enclave_options"`
 
 	VPCID              types.String  `tfsdk:"vpc_id"`
 	Subnets            types.List    `tfsdk:"subnets"`
@@ -72,6 +73,10 @@ type capacityReservationTermModel struct {
 type placementGroupSelectorModel struct {
 	ID   types.String `tfsdk:"id"`
 	Name types.String `tfsdk:"name"`
+}
+
+type enclaveOptionsModel struct {
+	Enabled types.Bool `tfsdk:"enabled"`
 }
 
 type cpuOptionsModel struct {
@@ -476,7 +481,7 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 }
 
 // launchOptionsInto copies the capacity reservation terms, placement group selector, context,
-// cpu_options and connection_tracking into the spec.
+// cpu_options, connection_tracking and enclave_options into the spec.
 func (m *nodeClassModel) launchOptionsInto(s *nodeclass.Spec) {
 	for _, t := range m.CapacityReservationSelectorTerms {
 		s.CapacityReservationTerms = append(s.CapacityReservationTerms, discovery.CapacityReservationTerm{
@@ -494,6 +499,9 @@ func (m *nodeClassModel) launchOptionsInto(s *nodeclass.Spec) {
 	if ct := m.ConnectionTracking; ct != nil {
 		s.ConnectionTracking = &nodeclass.ConnectionTracking{TCPEstablishedTimeout: intPtr(ct.TCPEstablishedTimeout),
 			UDPStreamTimeout: intPtr(ct.UDPStreamTimeout), UDPTimeout: intPtr(ct.UDPTimeout)}
+	}
+	if e := m.EnclaveOptions; e != nil {
+		s.EnclaveOptions = e.Enabled.ValueBoolPointer()
 	}
 }
 

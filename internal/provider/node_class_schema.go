@@ -364,6 +364,14 @@ func nodeClassSchema() schema.Schema {
 						"launches instance types that support nested virtualization (the node pool plan does not apply that filter)."),
 				},
 			},
+			"enclave_options": schema.SingleNestedAttribute{
+				Optional: true,
+				MarkdownDescription: "`enclaveOptions` (Karpenter v1.15, `karpenter_version = \"1.15\"`): AWS Nitro Enclaves on the launched " +
+					"instances. Karpenter then launches only types that support enclaves; the node pool plan does not apply that filter.",
+				Attributes: map[string]schema.Attribute{
+					"enabled": schema.BoolAttribute{Required: true, MarkdownDescription: "`enabled`: turn Nitro Enclaves on."},
+				},
+			},
 			"connection_tracking": schema.SingleNestedAttribute{
 				Optional: true,
 				MarkdownDescription: "`connectionTracking`: idle timeouts of connection tracking, in seconds, on the network interfaces " +

@@ -3,6 +3,7 @@
 package provider
 
 import (
+	"cmp"
 	"context"
 	"encoding/base64"
 	"errors"
@@ -69,6 +70,7 @@ type providerModel struct {
 	LookupCluster             types.Bool         `tfsdk:"lookup_cluster"`
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
 	Kubernetes                *kubernetesModel   `tfsdk:"kubernetes"`
+	KarpenterVersion          types.String       `tfsdk:"karpenter_version"`
 }
 
 // kubernetesModel is the optional read-only access to the cluster.
@@ -204,6 +206,15 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"Karpenter (a warning), and static pools cannot use it.",
 				Validators: []validator.String{stringvalidator.RegexMatches(kubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
 			},
+			"karpenter_version": schema.StringAttribute{
+				Optional: true,
+				MarkdownDescription: "The Karpenter minor the cluster runs, `\"1.9\"` to `\"" + manifest.DefaultVersion + "\"` (default: `\"" +
+					manifest.DefaultVersion + "\"`, the newest supported). Manifests are rendered and validated at plan against that " +
+					"version's CRDs (each minor's newest patch, embedded): an attribute the version lacks is an error naming the first " +
+					"version that has it, and v1.15's free-form `kubelet` fields and expressions need `\"1.15\"`. Every class and pool " +
+					"of the provider uses it. See the Karpenter versions guide.",
+				Validators: []validator.String{stringvalidator.OneOf(manifest.Versions()...)},
+			},
 			"lookup_cluster": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Read `cluster_endpoint`, `cluster_certificate_authority_data`, `cluster_service_cidr` and " +
@@ -225,6 +236,8 @@ type Meta struct {
 	Bootstrap   launchplan.Bootstrap
 	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
 	KubernetesVersion string
+	// KarpenterVersion is the Karpenter minor manifests are rendered and admitted for ("1.15").
+	KarpenterVersion string
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
 	Kube        *kubeclient.Client
 	AfterLaunch func(pool string) error // tests only
@@ -234,7 +247,11 @@ type Meta struct {
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
 	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
 	// (tens of ms) while the AWS clients are set up and STS answers, not after.
-	go func() { _, _ = manifest.CRDs() }()
+	go func() {
+		var v types.String
+		_ = req.Config.GetAttribute(ctx, path.Root("karpenter_version"), &v)
+		_, _ = manifest.CRDsFor(cmp.Or(v.ValueString(), manifest.DefaultVersion))
+	}()
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
 	if resp.Diagnostics.HasError() {
@@ -244,9 +261,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
 		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
 		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
-		"lookup_cluster": cfg.LookupCluster.IsUnknown(),
+		"lookup_cluster": cfg.LookupCluster.IsUnknown(), "karpenter_version": cfg.KarpenterVersion.IsUnknown(),
 	}
-	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster"} {
+	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster", "karpenter_version"} {
 		if unknown[name] {
 			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider setting",
 				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
@@ -323,7 +340,10 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 
 	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
-		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+		KarpenterVersion: manifest.DefaultVersion, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	if v := cfg.KarpenterVersion.ValueString(); v != "" {
+		meta.KarpenterVersion = v
+	}
 	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
 		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
 		if err != nil {

@@ -133,7 +133,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddError("Cannot render the EC2NodeClass manifest", err.Error())
 		return
 	}
-	if !admitManifest(manifest.EC2NodeClassKind, doc, &resp.Diagnostics) {
+	if !admitManifest(r.meta.KarpenterVersion, manifest.EC2NodeClassKind, doc, &resp.Diagnostics) {
 		return
 	}
 

@@ -136,7 +136,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.AddError("Cannot render the NodePool manifest", err.Error())
 		return
 	}
-	if !admitManifest(manifest.NodePoolKind, doc, &resp.Diagnostics) {
+	if !admitManifest(r.meta.KarpenterVersion, manifest.NodePoolKind, doc, &resp.Diagnostics) {
 		return
 	}
 	switch {

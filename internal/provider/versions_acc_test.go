@@ -1,0 +1,84 @@
+package provider
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+// withKarpenterVersion sets the provider's karpenter_version in a provider block.
+func withKarpenterVersion(providerBlock, version string) string {
+	out := strings.Replace(providerBlock, "provider \"karpenter\" {", fmt.Sprintf("provider \"karpenter\" {\n  karpenter_version = %q", version), 1)
+	if out == providerBlock {
+		panic("no provider block")
+	}
+	return out
+}
+
+// A plan for a cluster on an older Karpenter refuses the attributes its CRDs lack, on the
+// attribute, naming the first version that has the field.
+func TestAccKarpenterVersion_refusesNewerFields(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	class := func(body string) string {
+		return fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "versions"
+  role               = "KarpenterNodeRole"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+%s
+}
+`, body)
+	}
+	nics := `  network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "interface" }]`
+	runBadInputs(t, withKarpenterVersion(providerConfig(cluster), "1.9"), []badCase{
+		{"v1.9: network_interfaces", class(nics), "network_interfaces", `Karpenter 1.9's EC2NodeClass has no spec.networkInterfaces; it first appears in Karpenter 1.11`},
+		{"v1.9: placement_group", class(`  placement_group_selector = { name = "pg" }`), "placement_group_selector", "first appears in Karpenter 1.11"},
+		{"v1.9: cpu_options", class(`  cpu_options = { nested_virtualization = "enabled" }`), "cpu_options", "first appears in Karpenter 1.13"},
+	})
+	runBadInputs(t, withKarpenterVersion(providerConfig(cluster), "1.12"), []badCase{
+		{"v1.12: connection_tracking", class(`  connection_tracking = { tcp_established_timeout = 3600 }`), "connection_tracking", "first appears in Karpenter 1.13"},
+	})
+}
+
+// Keys the API server admits but Karpenter's runtime validation refuses (a name part over 63
+// characters) fail the plan on their attribute, for the oldest and the newest version: taint
+// keys through the ported runtime validation, label keys already through the pool's own checks.
+func TestAccKarpenterVersion_runtimeValidation(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	long := "example.com/" + strings.Repeat("k", 64)
+	pool := func(template string) string {
+		return fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "default"
+  role               = "KarpenterNodeRole"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "general"
+  node_class = karpenter_node_class.test.resolved
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+%s
+  }
+}
+`, template)
+	}
+	for _, v := range []string{"1.9", "1.15"} {
+		runBadInputs(t, withKarpenterVersion(providerConfig(cluster), v), []badCase{
+			{"v" + v + ": taint key too long", pool(fmt.Sprintf(`    taints = [{ key = %q, effect = "NoSchedule" }]`, long)),
+				"template.taints[0].key", "name part must be no more than 63 characters"},
+			{"v" + v + ": label key too long", pool(fmt.Sprintf(`    labels = { %q = "v" }`, long)),
+				fmt.Sprintf("template.labels[%q]", long), "the name part is 64 characters long; the maximum is 63"},
+			{"v" + v + ": startup taint key too long", pool(fmt.Sprintf(`    startup_taints = [{ key = %q, effect = "NoSchedule" }]`, long)),
+				"template.startup_taints[0].key", "name part must be no more than 63 characters"},
+		})
+	}
+}
