@@ -12,6 +12,7 @@ package capacity
 import (
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"strings"
 )
 
@@ -103,6 +104,7 @@ func honoursPodsPerCore(family string) bool {
 type Network struct {
 	InstanceType     string
 	VCPUs            int
+	MemoryMiB        int    // the type's memory (the maxPods expression's memory_mib)
 	Hypervisor       string // "nitro", "xen" or "" (bare metal)
 	BareMetal        bool
 	MaxENIs          int   // NetworkInfo.MaximumNetworkInterfaces (all cards)
@@ -136,9 +138,12 @@ type Settings struct {
 	ReservedENIs          int    // Karpenter's RESERVED_ENIS
 	NetworkInterfaces     []Interface
 	MaxPods               *int // kubelet maxPods
-	PodsPerCore           *int // kubelet podsPerCore
-	BranchInterfaces      *int // branch ENI count for security groups for pods, when known
-	Warm                  WarmTargets
+	// MaxPodsExpression is Karpenter v1.15's CEL maxPods (the NodeClassCEL feature gate),
+	// evaluated per instance type in place of MaxPods; "" when not set.
+	MaxPodsExpression string
+	PodsPerCore       *int // kubelet podsPerCore
+	BranchInterfaces  *int // branch ENI count for security groups for pods, when known
+	Warm              WarmTargets
 }
 
 // Result is the capacity of one instance type under one Settings.
@@ -178,6 +183,8 @@ var (
 	ErrIncompatible = errors.New("instance type incompatible with network interfaces")
 	// ErrNoPodENI means no ENI is left for pod IPs and kubelet max_pods is unset.
 	ErrNoPodENI = errors.New("no ENI left for pods")
+	// ErrMaxPodsExpression is a CEL maxPods expression that does not evaluate for a type.
+	ErrMaxPodsExpression = errors.New("the kubelet maxPods expression does not evaluate")
 )
 
 // Compute returns the pod capacity and IP consumption of instance type n under s.
@@ -245,6 +252,13 @@ func Compute(n Network, s Settings) (Result, error) {
 		r.PodENI = &v
 	}
 
+	if s.MaxPodsExpression != "" {
+		v, err := maxPodsExpression(n, s, family, windows, r.ENILimitedPods)
+		if err != nil {
+			return Result{}, err
+		}
+		s.MaxPods = &v
+	}
 	// What Karpenter schedules against: it knows only RESERVED_ENIS.
 	karpenter := r.ENILimitedPods
 	switch {
@@ -264,6 +278,9 @@ func Compute(n Network, s Settings) (Result, error) {
 	case s.MaxPods != nil:
 		maxPods = *s.MaxPods
 		formula = fmt.Sprintf("kubelet max_pods = %d", maxPods)
+		if s.MaxPodsExpression != "" {
+			formula = fmt.Sprintf("kubelet maxPods expression %q = %d", s.MaxPodsExpression, maxPods)
+		}
 	case windows:
 		maxPods = windowsDefaultMaxPods
 		formula = fmt.Sprintf("Windows AMI families run %d pods", maxPods)
@@ -437,4 +454,25 @@ func boolInt(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// maxPodsExpression evaluates the CEL maxPods expression for one type with the variables
+// Karpenter v1.15 binds (kubeletconfig.ResolveMaxPods): max_pods is the type's pod count without
+// a maxPods setting (ENI-limited, or Windows' fixed count, capped by podsPerCore).
+func maxPodsExpression(n Network, s Settings, family string, windows bool, eniLimited int) (int, error) {
+	defaultENIs := n.MaxENIs
+	if len(n.CardENIs) > n.DefaultCardIndex {
+		defaultENIs = n.CardENIs[n.DefaultCardIndex]
+	}
+	pods := eniLimited
+	if windows {
+		pods = windowsDefaultMaxPods
+	}
+	pods = applyPodsPerCore(pods, n.VCPUs, family, s.PodsPerCore)
+	v, err := kubeletconfig.EvaluateMaxPods(s.MaxPodsExpression, kubeletconfig.Vars{VCPUs: int64(n.VCPUs), MemoryMiB: int64(n.MemoryMiB),
+		DefaultENIs: int64(defaultENIs), IPsPerENI: int64(n.IPv4PerENI), MaxPods: int64(pods), InstanceType: n.InstanceType})
+	if err != nil {
+		return 0, fmt.Errorf("%w: %s: %v", ErrMaxPodsExpression, n.InstanceType, err)
+	}
+	return int(v), nil
 }

@@ -12,6 +12,7 @@ func ToNetwork(it *InstanceType) capacity.Network {
 	n := capacity.Network{
 		InstanceType:     it.Name,
 		VCPUs:            it.VCPUs,
+		MemoryMiB:        it.MemoryMiB,
 		Hypervisor:       it.Hypervisor,
 		BareMetal:        it.BareMetal,
 		MaxENIs:          it.MaxENIs,

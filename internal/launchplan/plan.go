@@ -225,7 +225,7 @@ func (b *builder) consistencyWarning(types []*eligible) {
 func (b *builder) addressWarning(types []*eligible) {
 	var short []*eligible
 	for _, t := range types {
-		if t.res.AddressablePods > 0 && t.res.MaxPods > t.res.AddressablePods && b.settings.MaxPods != nil {
+		if t.res.AddressablePods > 0 && t.res.MaxPods > t.res.AddressablePods && (b.settings.MaxPods != nil || b.settings.MaxPodsExpression != "") {
 			short = append(short, t)
 		}
 	}
@@ -249,6 +249,13 @@ func (b *builder) addressWarning(types []*eligible) {
 	fix := "turn on prefix delegation (Nitro types address up to 110 or 250 pods)"
 	if b.settings.PrefixDelegation {
 		fix = "use larger instance types"
+	}
+	if e := b.settings.MaxPodsExpression; e != "" {
+		b.warn(SummaryMaxPodsUnaddressed, pathNodeClass, "the kubelet maxPods expression %q gives more pods than the ENIs can address on %d of %d "+
+			"eligible instance types (type: addressable pods: %s; e.g. %s runs %d): those past the addressable count stay without an IP "+
+			"(ContainerCreating). Bound it, e.g. min(%s, max_pods), %s, or narrow the requirements",
+			e, len(short), len(types), list, least.it.Name, least.res.MaxPods, e, fix)
+		return
 	}
 	b.warn(SummaryMaxPodsUnaddressed, pathNodeClass, "kubelet max_pods %d is above the pods the ENIs can address on %d of %d eligible instance "+
 		"types (%s): the kubelet admits %d pods, and those past the addressable count stay without an IP (ContainerCreating). Lower "+

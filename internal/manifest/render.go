@@ -111,6 +111,14 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 			if name == "-" {
 				continue
 			}
+			if name == "" && opts == "inline" && f.Type.Kind() == reflect.Map {
+				inline, err := toNode(v.Field(i), path)
+				if err != nil {
+					return nil, err
+				}
+				n.Content = append(n.Content, inline.Content...) // a nil map renders as null: no content
+				continue
+			}
 			if name == "" {
 				name = f.Name
 			}
@@ -168,6 +176,11 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(v.Int(), 10)}, nil
 	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatUint(v.Uint(), 10)}, nil
+	case reflect.Float32, reflect.Float64:
+		if f := v.Float(); f == float64(int64(f)) {
+			return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.FormatInt(int64(f), 10)}, nil
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(v.Float(), 'g', -1, 64)}, nil
 	default:
 		return nil, fmt.Errorf("%s: unsupported type %s", path, v.Type())
 	}

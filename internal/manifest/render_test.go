@@ -529,8 +529,11 @@ func TestTagsAgree(t *testing.T) {
 		seen[rt] = true
 		for i := range rt.NumField() {
 			f := rt.Field(i)
-			yn, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+			yn, yopts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
 			jn, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if yn == "" && yopts == "inline" && jn == "-" { // an inline map (kubelet's free-form fields): YAML only
+				continue
+			}
 			if yn != jn {
 				t.Errorf("%s.%s: yaml name %q, json name %q", rt.Name(), f.Name, yn, jn)
 			}

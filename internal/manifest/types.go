@@ -116,6 +116,9 @@ type KubeletConfiguration struct {
 	ImageGCHighThresholdPercent *int32            `json:"imageGCHighThresholdPercent,omitempty" yaml:"imageGCHighThresholdPercent,omitempty"`
 	ImageGCLowThresholdPercent  *int32            `json:"imageGCLowThresholdPercent,omitempty" yaml:"imageGCLowThresholdPercent,omitempty"`
 	CPUCFSQuota                 *bool             `json:"cpuCFSQuota,omitempty" yaml:"cpuCFSQuota,omitempty"`
+	// Extra are v1.15's other KubeletConfiguration fields, rendered after the typed ones (a CEL
+	// maxPods expression among them, as the string "maxPods").
+	Extra map[string]any `json:"-" yaml:",inline"`
 }
 
 // BlockDeviceMapping is one spec.blockDeviceMappings entry.

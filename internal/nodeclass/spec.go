@@ -77,8 +77,14 @@ type Networking struct {
 	Warm                  capacity.WarmTargets // ipamd's warm-pool targets (aws-node environment)
 }
 
-// Kubelet is spec.kubelet (the typed v1.14 form).
+// Kubelet is spec.kubelet: the typed fields of every version, and Karpenter v1.15's free-form
+// fields and CEL maxPods expression.
 type Kubelet struct {
+	// MaxPodsExpression is v1.15's CEL maxPods, evaluated per instance type ("" when not set).
+	MaxPodsExpression string
+	// Config holds v1.15's other KubeletConfiguration fields by their upstream names (values
+	// as JSON decodes them); nil when not set.
+	Config                      map[string]any
 	MaxPods                     *int
 	PodsPerCore                 *int
 	ClusterDNS                  []string
@@ -138,6 +144,7 @@ func (s Spec) CapacitySettings() capacity.Settings {
 		Warm:                  s.Networking.Warm,
 		NetworkInterfaces:     s.NetworkInterfaces,
 		MaxPods:               s.Kubelet.MaxPods,
+		MaxPodsExpression:     s.Kubelet.MaxPodsExpression,
 		PodsPerCore:           s.Kubelet.PodsPerCore,
 	}
 }

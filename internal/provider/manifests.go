@@ -41,6 +41,7 @@ func renderNodeClassManifest(s nodeclass.Spec) (string, error) {
 			EvictionMaxPodGracePeriod:   i32p(s.Kubelet.EvictionMaxPodGracePeriod),
 			ImageGCHighThresholdPercent: i32p(s.Kubelet.ImageGCHighThresholdPercent),
 			ImageGCLowThresholdPercent:  i32p(s.Kubelet.ImageGCLowThresholdPercent), CPUCFSQuota: s.Kubelet.CPUCFSQuota,
+			Extra: kubeletExtra(s.Kubelet),
 		},
 	}
 	hop := int64(s.MetadataOptions.HTTPPutResponseHopLimit)
@@ -158,3 +159,15 @@ func (e diagErr) Error() string {
 }
 
 func diagError(d diag.Diagnostics) error { return diagErr{d} }
+
+// kubeletExtra is v1.15's free-form kubelet fields with the maxPods expression.
+func kubeletExtra(k nodeclass.Kubelet) map[string]any {
+	if k.MaxPodsExpression == "" {
+		return k.Config
+	}
+	out := map[string]any{"maxPods": k.MaxPodsExpression}
+	for key, v := range k.Config {
+		out[key] = v
+	}
+	return out
+}

@@ -163,18 +163,20 @@ type customNetworkModel struct {
 }
 
 type kubeletModel struct {
-	MaxPods                     types.Int64 `tfsdk:"max_pods"`
-	PodsPerCore                 types.Int64 `tfsdk:"pods_per_core"`
-	ClusterDNS                  types.List  `tfsdk:"cluster_dns"`
-	SystemReserved              types.Map   `tfsdk:"system_reserved"`
-	KubeReserved                types.Map   `tfsdk:"kube_reserved"`
-	EvictionHard                types.Map   `tfsdk:"eviction_hard"`
-	EvictionSoft                types.Map   `tfsdk:"eviction_soft"`
-	EvictionSoftGracePeriod     types.Map   `tfsdk:"eviction_soft_grace_period"`
-	EvictionMaxPodGracePeriod   types.Int64 `tfsdk:"eviction_max_pod_grace_period"`
-	ImageGCHighThresholdPercent types.Int64 `tfsdk:"image_gc_high_threshold_percent"`
-	ImageGCLowThresholdPercent  types.Int64 `tfsdk:"image_gc_low_threshold_percent"`
-	CPUCFSQuota                 types.Bool  `tfsdk:"cpu_cfs_quota"`
+	MaxPods                     types.Int64   `tfsdk:"max_pods"`
+	PodsPerCore                 types.Int64   `tfsdk:"pods_per_core"`
+	ClusterDNS                  types.List    `tfsdk:"cluster_dns"`
+	SystemReserved              types.Map     `tfsdk:"system_reserved"`
+	KubeReserved                types.Map     `tfsdk:"kube_reserved"`
+	EvictionHard                types.Map     `tfsdk:"eviction_hard"`
+	EvictionSoft                types.Map     `tfsdk:"eviction_soft"`
+	EvictionSoftGracePeriod     types.Map     `tfsdk:"eviction_soft_grace_period"`
+	EvictionMaxPodGracePeriod   types.Int64   `tfsdk:"eviction_max_pod_grace_period"`
+	ImageGCHighThresholdPercent types.Int64   `tfsdk:"image_gc_high_threshold_percent"`
+	ImageGCLowThresholdPercent  types.Int64   `tfsdk:"image_gc_low_threshold_percent"`
+	CPUCFSQuota                 types.Bool    `tfsdk:"cpu_cfs_quota"`
+	MaxPodsExpression           types.String  `tfsdk:"max_pods_expression"`
+	Config                      types.Dynamic `tfsdk:"config"`
 }
 
 type metadataModel struct {
@@ -322,6 +324,8 @@ type resolvedKubelet struct {
 	SystemReserved map[string]string `tfsdk:"system_reserved"`
 	KubeReserved   map[string]string `tfsdk:"kube_reserved"`
 	EvictionHard   map[string]string `tfsdk:"eviction_hard"`
+	// MaxPodsExpression is v1.15's CEL maxPods: a pool evaluates it per instance type.
+	MaxPodsExpression *string `tfsdk:"max_pods_expression"`
 }
 
 type resolvedMetadata struct {
@@ -456,6 +460,8 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 			ImageGCHighThresholdPercent: intPtr(k.ImageGCHighThresholdPercent),
 			ImageGCLowThresholdPercent:  intPtr(k.ImageGCLowThresholdPercent),
 			CPUCFSQuota:                 boolPtr(k.CPUCFSQuota),
+			MaxPodsExpression:           k.MaxPodsExpression.ValueString(),
+			Config:                      dynamicObject(k.Config, diags),
 		}
 	}
 	if md := m.MetadataOptions; md != nil {
@@ -533,10 +539,13 @@ func classTF(c launchplan.Class) resolvedClass {
 			WarmENITarget: toInt64Ptr(n.Warm.ENI), WarmIPTarget: toInt64Ptr(n.Warm.IP),
 			MinimumIPTarget: toInt64Ptr(n.Warm.MinimumIP), WarmPrefixTarget: toInt64Ptr(n.Warm.Prefix)}
 	}
-	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || len(k.ClusterDNS) > 0 || len(k.SystemReserved) > 0 ||
-		len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {
+	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || c.CNI.MaxPodsExpression != "" || len(k.ClusterDNS) > 0 ||
+		len(k.SystemReserved) > 0 || len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {
 		out.Kubelet = &resolvedKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: k.ClusterDNS,
 			SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
+		if c.CNI.MaxPodsExpression != "" {
+			out.Kubelet.MaxPodsExpression = &c.CNI.MaxPodsExpression
+		}
 	}
 	if mo := c.MetadataOptions; mo != defaultMetadataOptions() {
 		out.MetadataOptions = &resolvedMetadata{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,

@@ -235,8 +235,9 @@ func nodeClassSchema() schema.Schema {
 				},
 			},
 			"kubelet": schema.SingleNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "`kubelet` settings (the typed v1.14 form).",
+				Optional: true,
+				MarkdownDescription: "`kubelet` settings: the typed fields of every Karpenter version, and with `karpenter_version = \"1.15\"` any " +
+					"other `KubeletConfiguration` field in `config` and a CEL `max_pods_expression`.",
 				Attributes: map[string]schema.Attribute{
 					"max_pods":                        optInt("`maxPods`: overrides the computed max pods for every instance type."),
 					"pods_per_core":                   optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
@@ -250,6 +251,19 @@ func nodeClassSchema() schema.Schema {
 					"image_gc_high_threshold_percent": optInt("`imageGCHighThresholdPercent`, 0-100, above the low threshold."),
 					"image_gc_low_threshold_percent":  optInt("`imageGCLowThresholdPercent`, 0-100."),
 					"cpu_cfs_quota":                   optBool("`cpuCFSQuota`."),
+					"max_pods_expression": optStr("Karpenter v1.15 (`karpenter_version = \"1.15\"` and the provider's `karpenter_feature_gates` " +
+						"with `NodeClassCEL`): `maxPods` as a CEL expression evaluated per instance type, e.g. `min(max_pods, 110)` or " +
+						"`vcpus * 8`. Variables: `vcpus`, `memory_mib`, `default_enis` (ENIs of the default network card), `ips_per_eni` " +
+						"(IPv4 addresses per ENI), `max_pods` (the type's max pods without a setting: ENI-limited, capped by " +
+						"`pods_per_core`) and `instance_type`; `min` and `max` take ints and doubles. It must return an int or a double " +
+						"(truncated). The plan evaluates it for every eligible type: max pods, IPs and warnings follow. Exclusive with `max_pods`."),
+					"config": schema.DynamicAttribute{Optional: true, MarkdownDescription: "Karpenter v1.15: any other upstream " +
+						"`KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) field, by its upstream name, e.g. " +
+						"`{ serializeImagePulls = false, containerLogMaxSize = \"50Mi\" }`. Validated at plan against the upstream types " +
+						"(k8s.io/kubelet v0.34, strict: an unknown or mistyped field is an error) and Karpenter's rules; fields beyond " +
+						"those the typed attributes set are applied only by the AL2023 family (and Custom), so other families refuse them, " +
+						"as Karpenter does. `kubeReserved`/`systemReserved` values that are not quantities are CEL expressions (NodeClassCEL)." +
+						" Typed attributes are set with their own names, not here."},
 				},
 			},
 			"metadata_options": schema.SingleNestedAttribute{

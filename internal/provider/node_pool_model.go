@@ -319,6 +319,9 @@ func planClass(rc resolvedClass) launchplan.Class {
 	}
 	if k := rc.Kubelet; k != nil {
 		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
+		if k.MaxPodsExpression != nil {
+			c.CNI.MaxPodsExpression = *k.MaxPodsExpression
+		}
 	}
 	return c
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"net"
 	"net/url"
 	"os"
@@ -71,6 +73,7 @@ type providerModel struct {
 	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
 	Kubernetes                *kubernetesModel   `tfsdk:"kubernetes"`
 	KarpenterVersion          types.String       `tfsdk:"karpenter_version"`
+	KarpenterFeatureGates     types.List         `tfsdk:"karpenter_feature_gates"`
 }
 
 // kubernetesModel is the optional read-only access to the cluster.
@@ -215,6 +218,13 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 					"of the provider uses it. See the Karpenter versions guide.",
 				Validators: []validator.String{stringvalidator.OneOf(manifest.Versions()...)},
 			},
+			"karpenter_feature_gates": schema.ListAttribute{
+				Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
+					"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
+					"without it Karpenter refuses a class that has one, and so does the plan.",
+				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate))},
+			},
 			"lookup_cluster": schema.BoolAttribute{
 				Optional: true,
 				MarkdownDescription: "Read `cluster_endpoint`, `cluster_certificate_authority_data`, `cluster_service_cidr` and " +
@@ -238,6 +248,8 @@ type Meta struct {
 	KubernetesVersion string
 	// KarpenterVersion is the Karpenter minor manifests are rendered and admitted for ("1.15").
 	KarpenterVersion string
+	// KarpenterFeatureGates are the feature gates the cluster's Karpenter enables (NodeClassCEL).
+	KarpenterFeatureGates []string
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
 	Kube        *kubeclient.Client
 	AfterLaunch func(pool string) error // tests only
@@ -344,6 +356,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if v := cfg.KarpenterVersion.ValueString(); v != "" {
 		meta.KarpenterVersion = v
 	}
+	meta.KarpenterFeatureGates = stringList(ctx, cfg.KarpenterFeatureGates, &resp.Diagnostics)
 	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
 		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
 		if err != nil {

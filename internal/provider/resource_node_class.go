@@ -123,6 +123,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
 	}
 	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
+	addFieldErrors(&resp.Diagnostics, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration")
 	if resp.Diagnostics.HasError() {
 		return
 	}

@@ -2,8 +2,14 @@ package provider
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
@@ -81,4 +87,60 @@ resource "karpenter_node_pool" "test" {
 				"template.startup_taints[0].key", "name part must be no more than 63 characters"},
 		})
 	}
+}
+
+// A v1.15 cluster: free-form kubelet fields render into the manifest, a misspelled one fails the
+// plan where the API server would accept it, and the maxPods expression is evaluated per type
+// (vcpus * 8: m5.large 16, m5.xlarge 32) into the pool's max pods.
+func TestAccKarpenterVersion_v115Kubelet(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	provider := strings.Replace(withKarpenterVersion(providerConfig(cluster), "1.15"), "provider \"karpenter\" {",
+		"provider \"karpenter\" {\n  karpenter_feature_gates = [\"NodeClassCEL\"]", 1)
+	config := func(kubelet string) string {
+		return provider + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "default"
+  role               = "KarpenterNodeRole"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  kubelet            = %s
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "general"
+  node_class = karpenter_node_class.test.resolved
+  details    = true
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge"] }]
+  }
+}
+`, kubelet)
+	}
+	good := `{
+    max_pods_expression = "vcpus * 8"
+    config              = { serializeImagePulls = false, containerLogMaxSize = "50Mi" }
+  }`
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{
+				Config:      config(`{ config = { serializeImagePull = false } }`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`serializeImagePull[\s\S]*did you mean[\s\S]*"serializeImagePulls"`),
+			},
+			{
+				Config: config(good),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("max_pods"), knownvalue.MapExact(map[string]knownvalue.Check{
+						"m5.large": knownvalue.Int64Exact(16), "m5.xlarge": knownvalue.Int64Exact(32),
+					})),
+					plancheck.ExpectKnownValue("karpenter_node_class.test", tfjsonpath.New("manifest"), knownvalue.StringRegexp(
+						regexp.MustCompile(`(?s)kubelet:\n    containerLogMaxSize: 50Mi\n    maxPods: vcpus \* 8\n    serializeImagePulls: false\n`))),
+				}},
+			},
+		},
+	})
 }
