@@ -816,7 +816,7 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 
 // computeMemo runs capacity.Compute once per distinct network description: the result depends
 // on the numbers, not on the type's name (which only appears in error and warning text, and
-// only the error's kind is used here). Catalogs repeat the same ENI, IP and vCPU figures across
+// only the error's kind is used here), unless a maxPods expression reads the memory or the name. Catalogs repeat the same ENI, IP and vCPU figures across
 // families (m5.large, c5.large and r5.large agree), so this saves most of the calls.
 type computeMemo struct {
 	settings capacity.Settings
@@ -844,6 +844,10 @@ func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error)
 	k = strconv.AppendBool(k, it.BareMetal)
 	k = strconv.AppendBool(k, it.EFASupported)
 	k = append(k, it.Hypervisor...)
+	if m.settings.MaxPodsExpression != "" { // the expression may read the memory and the name
+		k = strconv.AppendInt(append(k, ','), int64(it.MemoryMiB), 10)
+		k = append(append(k, ','), it.Name...)
+	}
 	m.key = k
 	if c, ok := m.results[string(k)]; ok {
 		return c.res, c.err
