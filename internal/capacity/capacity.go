@@ -12,7 +12,6 @@ package capacity
 import (
 	"errors"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"strings"
 )
 
@@ -139,11 +138,14 @@ type Settings struct {
 	NetworkInterfaces     []Interface
 	MaxPods               *int // kubelet maxPods
 	// MaxPodsExpression is Karpenter v1.15's CEL maxPods (the NodeClassCEL feature gate),
-	// evaluated per instance type in place of MaxPods; "" when not set.
+	// evaluated per instance type in place of MaxPods by MaxPodsEval; "" when not set.
 	MaxPodsExpression string
-	PodsPerCore       *int // kubelet podsPerCore
-	BranchInterfaces  *int // branch ENI count for security groups for pods, when known
-	Warm              WarmTargets
+	// MaxPodsEval evaluates MaxPodsExpression (kubeletconfig.EvaluateForCapacity); the engine
+	// itself carries no expression language.
+	MaxPodsEval      func(expr string, v ExpressionVars) (int64, error)
+	PodsPerCore      *int // kubelet podsPerCore
+	BranchInterfaces *int // branch ENI count for security groups for pods, when known
+	Warm             WarmTargets
 }
 
 // Result is the capacity of one instance type under one Settings.
@@ -456,6 +458,12 @@ func boolInt(b bool) int {
 	return 0
 }
 
+// ExpressionVars are the variables Karpenter v1.15 binds for a kubelet expression of one type.
+type ExpressionVars struct {
+	VCPUs, MemoryMiB, DefaultENIs, IPsPerENI, MaxPods int64
+	InstanceType                                      string
+}
+
 // maxPodsExpression evaluates the CEL maxPods expression for one type with the variables
 // Karpenter v1.15 binds (kubeletconfig.ResolveMaxPods): max_pods is the type's pod count without
 // a maxPods setting (ENI-limited, or Windows' fixed count, capped by podsPerCore).
@@ -469,7 +477,10 @@ func maxPodsExpression(n Network, s Settings, family string, windows bool, eniLi
 		pods = windowsDefaultMaxPods
 	}
 	pods = applyPodsPerCore(pods, n.VCPUs, family, s.PodsPerCore)
-	v, err := kubeletconfig.EvaluateMaxPods(s.MaxPodsExpression, kubeletconfig.Vars{VCPUs: int64(n.VCPUs), MemoryMiB: int64(n.MemoryMiB),
+	if s.MaxPodsEval == nil {
+		return 0, fmt.Errorf("%w: %s: no evaluator for %q", ErrMaxPodsExpression, n.InstanceType, s.MaxPodsExpression)
+	}
+	v, err := s.MaxPodsEval(s.MaxPodsExpression, ExpressionVars{VCPUs: int64(n.VCPUs), MemoryMiB: int64(n.MemoryMiB),
 		DefaultENIs: int64(defaultENIs), IPsPerENI: int64(n.IPv4PerENI), MaxPods: int64(pods), InstanceType: n.InstanceType})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %v", ErrMaxPodsExpression, n.InstanceType, err)

@@ -3,6 +3,7 @@ package kubeletconfig
 import (
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"math"
 	"sync"
 
@@ -264,4 +265,10 @@ func roundUp(value, step int64) int64 {
 		return value
 	}
 	return (value/step + 1) * step
+}
+
+// EvaluateForCapacity is EvaluateMaxPods for the pod-capacity engine (capacity.Settings'
+// MaxPodsEval), which carries no expression language of its own.
+func EvaluateForCapacity(expr string, v capacity.ExpressionVars) (int64, error) {
+	return EvaluateMaxPods(expr, Vars(v))
 }

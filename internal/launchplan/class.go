@@ -56,7 +56,7 @@ func ClassOf(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) Cla
 		AMIFamily: c.AMIFamily, PrefixDelegation: s.Networking.PrefixDelegation, CustomNetworking: s.Networking.CustomNetworking,
 		SecurityGroupsForPods: s.Networking.SecurityGroupsForPods, ReservedENIs: s.Networking.ReservedENIs, Warm: s.Networking.Warm,
 		NetworkInterfaces: c.NetworkInterfaces, MaxPods: s.Kubelet.MaxPods, PodsPerCore: s.Kubelet.PodsPerCore,
-		MaxPodsExpression: s.Kubelet.MaxPodsExpression,
+		MaxPodsExpression: s.Kubelet.MaxPodsExpression, MaxPodsEval: nodeclass.EvaluatorFor(s.Kubelet.MaxPodsExpression),
 	}
 	return c
 }

@@ -6,6 +6,7 @@ package nodeclass
 import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 )
 
 // DiscoveryTagKey is Karpenter's conventional discovery tag.
@@ -145,6 +146,7 @@ func (s Spec) CapacitySettings() capacity.Settings {
 		NetworkInterfaces:     s.NetworkInterfaces,
 		MaxPods:               s.Kubelet.MaxPods,
 		MaxPodsExpression:     s.Kubelet.MaxPodsExpression,
+		MaxPodsEval:           EvaluatorFor(s.Kubelet.MaxPodsExpression),
 		PodsPerCore:           s.Kubelet.PodsPerCore,
 	}
 }
@@ -172,4 +174,14 @@ func DefaultSubnetTerms(cluster string) []discovery.SubnetTerm {
 // DefaultSecurityGroupTerms: see DefaultSubnetTerms.
 func DefaultSecurityGroupTerms(cluster string) []discovery.SecurityGroupTerm {
 	return []discovery.SecurityGroupTerm{{Tags: map[string]string{DiscoveryTagKey: cluster}}}
+}
+
+// EvaluatorFor is the capacity engine's expression evaluator when there is an expression (nil
+// otherwise, so that settings without one compare equal), for every place that builds capacity
+// settings from a class.
+func EvaluatorFor(expr string) func(string, capacity.ExpressionVars) (int64, error) {
+	if expr == "" {
+		return nil
+	}
+	return kubeletconfig.EvaluateForCapacity
 }

@@ -320,7 +320,7 @@ func planClass(rc resolvedClass) launchplan.Class {
 	if k := rc.Kubelet; k != nil {
 		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
 		if k.MaxPodsExpression != nil {
-			c.CNI.MaxPodsExpression = *k.MaxPodsExpression
+			c.CNI.MaxPodsExpression, c.CNI.MaxPodsEval = *k.MaxPodsExpression, nodeclass.EvaluatorFor(*k.MaxPodsExpression)
 		}
 	}
 	return c
