@@ -29,11 +29,13 @@ const (
 
 // Side is a pool and its class as Karpenter sees them, before or after the change.
 type Side struct {
-	NodePoolHash   string   // Karpenter's NodePool hash of spec.template; "" unknown
-	NodeClassHash  string   // Karpenter's EC2NodeClass hash; "" unknown
-	AMIs           []string // the class's resolved images; nil when left to Karpenter (unknown)
-	Subnets        []string // the class's resolved subnet ids
-	SecurityGroups []string
+	NodePoolHash  string // Karpenter's NodePool hash of spec.template; "" unknown
+	NodeClassHash string // Karpenter's EC2NodeClass hash; "" unknown
+	// NodeClassHashVersion is the hash version of NodeClassHash (v4, v5, v6); "" unknown.
+	NodeClassHashVersion string
+	AMIs                 []string // the class's resolved images; nil when left to Karpenter (unknown)
+	Subnets              []string // the class's resolved subnet ids
+	SecurityGroups       []string
 	// CapacityReservations are the ids of the capacity reservations the class selects.
 	CapacityReservations []string
 	InstanceTypes        []string // the types the pool's requirements allow (before the class's filters)
@@ -124,7 +126,10 @@ func Compare(prior, planned Side) Verdict {
 		add(Finding{Reason: ReasonRequirements, AllNodes: all, Which: which,
 			Detail: strings.Join(narrowed, " and ") + " no longer meet the requirements"})
 	}
-	if prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
+	// Karpenter re-annotates its nodes when the hash version changes (a new Karpenter, or
+	// karpenter_version raised) instead of drifting them: hashes of two versions are not compared.
+	sameVersion := prior.NodeClassHashVersion == "" || planned.NodeClassHashVersion == "" || prior.NodeClassHashVersion == planned.NodeClassHashVersion
+	if sameVersion && prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
 		add(Finding{Reason: ReasonNodeClass, AllNodes: true, Detail: fmt.Sprintf("the EC2NodeClass changed (hash %s → %s)",
 			prior.NodeClassHash, planned.NodeClassHash)})
 	}

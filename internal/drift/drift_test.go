@@ -80,3 +80,17 @@ func TestCompareWithoutPriorHashes(t *testing.T) {
 		t.Errorf("creation: %+v", v)
 	}
 }
+
+// A new hash version (Karpenter upgraded, or karpenter_version raised) changes the hash without
+// drifting: Karpenter re-annotates its nodes instead, so hashes of two versions are not compared.
+func TestCompareHashVersionChangeIsNotDrift(t *testing.T) {
+	prior := Side{NodeClassHash: "111", NodeClassHashVersion: "v5"}
+	planned := Side{NodeClassHash: "222", NodeClassHashVersion: "v6"}
+	if v := Compare(prior, planned); v.Drifts() {
+		t.Errorf("a hash version change drifts: %+v", v)
+	}
+	planned.NodeClassHashVersion = "v5"
+	if v := Compare(prior, planned); !v.Drifts() || v.Findings[0].Reason != ReasonNodeClass {
+		t.Errorf("a hash change within a version does not drift: %+v", v)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
 
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
@@ -48,14 +49,19 @@ func FromManifestEC2NodeClass(nc manifest.EC2NodeClass) (EC2NodeClassSpec, error
 	return DecodeEC2NodeClass(doc)
 }
 
-// DecodeNodePool reads spec.template of the karpenter.sh/v1 NodePool YAML (or JSON) document doc
-// the way Karpenter sees it once the API server has stored the object: unknown fields pruned and
-// the defaults of the embedded v1.14.1 CRD schema applied (expireAfter "720h" among them). It
-// does not validate the document (see manifest.Admit); it fails on a document of another kind
-// and on a field the mirror types do not know.
+// DecodeNodePool is DecodeNodePoolFor(HashKarpenterVersion, doc).
 func DecodeNodePool(doc string) (NodeClaimTemplate, error) {
+	return DecodeNodePoolFor(HashKarpenterVersion, doc)
+}
+
+// DecodeNodePoolFor reads spec.template of the karpenter.sh/v1 NodePool YAML (or JSON) document
+// doc the way Karpenter karpenterMinor ("1.9" … "1.15") sees it once the API server has stored
+// the object: unknown fields pruned and the defaults of that minor's embedded CRD schema applied
+// (expireAfter "720h" among them). It does not validate the document (see manifest.Admit); it
+// fails on a document of another kind and on a field the mirror types do not know.
+func DecodeNodePoolFor(karpenterMinor, doc string) (NodeClaimTemplate, error) {
 	var t NodeClaimTemplate
-	spec, err := storedSpec(doc, manifest.NodePoolAPIVersion, manifest.NodePoolKind)
+	spec, err := storedSpec(karpenterMinor, doc, manifest.NodePoolAPIVersion, manifest.NodePoolKind)
 	if err != nil {
 		return t, err
 	}
@@ -69,16 +75,36 @@ func DecodeNodePool(doc string) (NodeClaimTemplate, error) {
 	return t, nil
 }
 
-// DecodeEC2NodeClass reads spec of the karpenter.k8s.aws/v1 EC2NodeClass YAML (or JSON) document
-// doc the way Karpenter sees it once the API server has stored the object: unknown fields
-// pruned and the defaults of the embedded v1.14.1 CRD schema applied (metadataOptions). It
-// does not validate the document (see manifest.Admit); it fails on a document of another kind
-// and on a field the mirror types do not know.
+// DecodeEC2NodeClass is DecodeEC2NodeClassFor(HashKarpenterVersion, doc): the spec hash version
+// v5 (EC2NodeClassHash) hashes.
 func DecodeEC2NodeClass(doc string) (EC2NodeClassSpec, error) {
+	return DecodeEC2NodeClassFor(HashKarpenterVersion, doc)
+}
+
+// DecodeEC2NodeClassFor reads spec of the karpenter.k8s.aws/v1 EC2NodeClass YAML (or JSON)
+// document doc the way Karpenter karpenterMinor ("1.9" … "1.15") sees it once the API server
+// has stored the object: unknown fields pruned (a field that minor's CRD lacks is dropped) and
+// the defaults of that minor's embedded CRD schema applied (metadataOptions). For Karpenter 1.15
+// spec.kubelet is free-form and lands in RawKubelet; for earlier minors it decodes into the
+// typed Kubelet. It does not validate the document (see manifest.AdmitFor); it fails on a
+// document of another kind and on a field the mirror types do not know.
+func DecodeEC2NodeClassFor(karpenterMinor, doc string) (EC2NodeClassSpec, error) {
 	var s EC2NodeClassSpec
-	spec, err := storedSpec(doc, manifest.EC2NodeClassAPIVersion, manifest.EC2NodeClassKind)
+	hashVersion, err := EC2NodeClassHashVersionFor(karpenterMinor)
 	if err != nil {
 		return s, err
+	}
+	spec, err := storedSpec(karpenterMinor, doc, manifest.EC2NodeClassAPIVersion, manifest.EC2NodeClassKind)
+	if err != nil {
+		return s, err
+	}
+	if hashVersion == EC2NodeClassHashV6 {
+		raw, err := rawKubelet(spec["kubelet"])
+		if err != nil {
+			return s, fmt.Errorf("%s: %w", manifest.EC2NodeClassKind, err)
+		}
+		delete(spec, "kubelet")
+		s.RawKubelet = raw
 	}
 	if err := decodeStrict(spec, &s); err != nil {
 		return s, fmt.Errorf("%s: spec: %w", manifest.EC2NodeClassKind, err)
@@ -86,9 +112,10 @@ func DecodeEC2NodeClass(doc string) (EC2NodeClassSpec, error) {
 	return s, nil
 }
 
-// storedSpec parses doc, checks its apiVersion and kind, prunes and defaults it with the CRD's
-// structural schema as the API server does on create, and returns its spec.
-func storedSpec(doc, apiVersion, kind string) (map[string]any, error) {
+// storedSpec parses doc, checks its apiVersion and kind, prunes and defaults it with the
+// structural schema of the CRD of Karpenter karpenterMinor as the API server does on create, and
+// returns its spec.
+func storedSpec(karpenterMinor, doc, apiVersion, kind string) (map[string]any, error) {
 	raw, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
 		return nil, fmt.Errorf("%s: document is not YAML: %w", kind, err)
@@ -100,13 +127,13 @@ func storedSpec(doc, apiVersion, kind string) (map[string]any, error) {
 	if obj["apiVersion"] != apiVersion || obj["kind"] != kind {
 		return nil, fmt.Errorf("document is %v %v, not %s %s", obj["apiVersion"], obj["kind"], apiVersion, kind)
 	}
-	schemas, err := structuralSchemas()
+	schemas, err := structuralSchemas(karpenterMinor)
 	if err != nil {
 		return nil, err
 	}
 	s := schemas[kind]
 	if s == nil {
-		return nil, fmt.Errorf("no embedded CRD schema for %s", kind)
+		return nil, fmt.Errorf("no embedded Karpenter %s CRD schema for %s", karpenterMinor, kind)
 	}
 	structuralpruning.Prune(obj, s, true)
 	structuraldefaulting.Default(obj, s)
@@ -117,14 +144,33 @@ func storedSpec(doc, apiVersion, kind string) (map[string]any, error) {
 	return spec, nil
 }
 
-// HashKarpenterVersion is the Karpenter minor whose hash functions this package reproduces; its
-// CRD defaults are applied before hashing.
+// HashKarpenterVersion is the Karpenter minor whose hash functions DecodeNodePool,
+// DecodeEC2NodeClass, NodePoolHash and EC2NodeClassHash reproduce; its CRD defaults are applied
+// before hashing. The ...For functions take the minor.
 const HashKarpenterVersion = "1.14"
 
-// structuralSchemas are the structural schemas of the CRDs package manifest embeds for
-// HashKarpenterVersion, by kind.
-var structuralSchemas = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) {
-	crds, err := manifest.CRDsFor(HashKarpenterVersion)
+// schemaLoaders holds, per Karpenter minor of manifest.Versions, a function that compiles that
+// minor's embedded CRDs into structural schemas by kind, once.
+var schemaLoaders = sync.OnceValue(func() map[string]func() (map[string]*structuralschema.Structural, error) {
+	out := map[string]func() (map[string]*structuralschema.Structural, error){}
+	for _, v := range manifest.Versions() {
+		out[v] = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) { return loadSchemas(v) })
+	}
+	return out
+})
+
+// structuralSchemas are the structural schemas of the CRDs package manifest embeds for Karpenter
+// karpenterMinor, by kind.
+func structuralSchemas(karpenterMinor string) (map[string]*structuralschema.Structural, error) {
+	load, ok := schemaLoaders()[karpenterMinor]
+	if !ok {
+		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", karpenterMinor, strings.Join(manifest.Versions(), ", "))
+	}
+	return load()
+}
+
+func loadSchemas(karpenterMinor string) (map[string]*structuralschema.Structural, error) {
+	crds, err := manifest.CRDsFor(karpenterMinor)
 	if err != nil {
 		return nil, err
 	}
@@ -132,12 +178,12 @@ var structuralSchemas = sync.OnceValues(func() (map[string]*structuralschema.Str
 	for kind, c := range crds {
 		s, err := toStructural(c.Schema)
 		if err != nil {
-			return nil, fmt.Errorf("%s CRD: %w", kind, err)
+			return nil, fmt.Errorf("the %s CRD of Karpenter %s: %w", kind, karpenterMinor, err)
 		}
 		out[kind] = s
 	}
 	return out, nil
-})
+}
 
 func toStructural(schema *apiextensionsv1.JSONSchemaProps) (*structuralschema.Structural, error) {
 	var internal apiextensions.JSONSchemaProps

@@ -229,3 +229,32 @@ func TestDecodeWrongKind(t *testing.T) {
 		t.Error("DecodeEC2NodeClass without spec succeeded")
 	}
 }
+
+// Every supported minor's NodePool CRD stores the same template for the drift test NodePool
+// (expireAfter defaulted alike), so DecodeNodePoolFor returns the same template for each.
+func TestDecodeNodePoolFor(t *testing.T) {
+	np := driftTestManifest()
+	np.Spec.Template.Spec.ExpireAfter = ""
+	doc, err := manifest.RenderNodePool(np)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := DecodeNodePool(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := want.Spec.ExpireAfter.Duration; d == nil || *d != 720*time.Hour {
+		t.Fatalf("expireAfter = %v, want 720h", d)
+	}
+	for _, minor := range manifest.Versions() {
+		t.Run(minor, func(t *testing.T) {
+			got, err := DecodeNodePoolFor(minor, doc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("template = %+v\nwant %+v", got, want)
+			}
+		})
+	}
+}

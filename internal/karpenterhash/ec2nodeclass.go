@@ -14,8 +14,23 @@ import (
 const (
 	EC2NodeClassHashAnnotationKey        = "karpenter.k8s.aws/ec2nodeclass-hash"
 	EC2NodeClassHashVersionAnnotationKey = "karpenter.k8s.aws/ec2nodeclass-hash-version"
-	// EC2NodeClassHashVersion is the hash version Karpenter v1.14.1 records next to the hash.
-	EC2NodeClassHashVersion = "v5"
+	// EC2NodeClassHashVersion is the hash version Karpenter v1.14 records next to the hash
+	// (EC2NodeClassHash's version).
+	EC2NodeClassHashVersion = EC2NodeClassHashV5
+)
+
+// The EC2NodeClass hash versions of the supported Karpenter minors (see
+// EC2NodeClassHashVersionFor).
+const (
+	// EC2NodeClassHashV4 (Karpenter 1.9 to 1.11) hashes the spec and the AMI family.
+	EC2NodeClassHashV4 = "v4"
+	// EC2NodeClassHashV5 (Karpenter 1.12 to 1.14) hashes the spec, the AMI family and the
+	// cluster CA bundle.
+	EC2NodeClassHashV5 = "v5"
+	// EC2NodeClassHashV6 (Karpenter 1.15) hashes the spec without spec.kubelet, the AMI family,
+	// the cluster CA bundle and spec.kubelet as canonical JSON
+	// (RawKubeletConfiguration.CanonicalJSON).
+	EC2NodeClassHashV6 = "v6"
 )
 
 // AMI families, as spec.amiFamily spells them and as an amiSelectorTerms alias resolves to.
@@ -36,18 +51,16 @@ var aliasFamilies = []string{
 	AMIFamilyWindows2019, AMIFamilyWindows2022, AMIFamilyWindows2025,
 }
 
-// EC2NodeClassHash returns the value Karpenter v1.14.1 writes in an EC2NodeClass's
-// karpenter.k8s.aws/ec2nodeclass-hash annotation, for an EC2NodeClass whose spec, as stored by
-// the API server (CRD defaults applied), is spec. Karpenter hashes, as one unordered set, the
-// spec, the AMI family (see AMIFamily) and the cluster CA bundle it runs with: caBundle is that
-// bundle as Karpenter holds it (the --cluster-ca-bundle setting when given, otherwise the
-// base64 encoding of the CA data of its API server connection; "" when it has none).
+// EC2NodeClassHash returns the value Karpenter v1.14 writes in an EC2NodeClass's
+// karpenter.k8s.aws/ec2nodeclass-hash annotation (hash version EC2NodeClassHashVersion, "v5"),
+// for an EC2NodeClass whose spec, as stored by the API server (CRD defaults applied), is spec.
+// Karpenter hashes, as one unordered set, the spec, the AMI family (see AMIFamily) and the
+// cluster CA bundle it runs with: caBundle is that bundle as Karpenter holds it (the
+// --cluster-ca-bundle setting when given, otherwise the base64 encoding of the CA data of its
+// API server connection; "" when it has none). EC2NodeClassHashForVersion covers the other
+// hash versions.
 func EC2NodeClassHash(spec EC2NodeClassSpec, caBundle string) (string, error) {
-	family, err := AMIFamily(spec)
-	if err != nil {
-		return "", err
-	}
-	return hash([]any{spec, family, caBundle})
+	return EC2NodeClassHashForVersion(EC2NodeClassHashV5, spec, caBundle)
 }
 
 // AMIFamily is the family Karpenter attributes to an EC2NodeClass: spec.amiFamily when set,
@@ -78,6 +91,14 @@ func AMIFamily(spec EC2NodeClassSpec) (string, error) {
 
 // EC2NodeClassSpec mirrors karpenter.k8s.aws/v1 EC2NodeClassSpec. The selector terms, amiFamily
 // and ipPrefixCount are not hashed (Karpenter detects their drift from the resolved resources).
+//
+// One type serves every supported Karpenter minor: a field a minor's CRD lacks is nil in that
+// minor's stored spec, and a nil field does not enter the hash. Two fields follow Karpenter
+// 1.15 (hash version v6): EnclaveOptions, which only that minor declares, and spec.kubelet,
+// which that minor turns into a free-form map whose Go field is not hashed. A v6 spec therefore
+// carries spec.kubelet in RawKubelet (never hashed as a field: its canonical JSON is hashed
+// next to the spec) and leaves the typed Kubelet nil; specs of earlier minors use Kubelet and
+// leave RawKubelet nil.
 type EC2NodeClassSpec struct {
 	SubnetSelectorTerms              []SubnetSelectorTerm              `json:"subnetSelectorTerms" hash:"ignore"`
 	SecurityGroupSelectorTerms       []SecurityGroupSelectorTerm       `json:"securityGroupSelectorTerms" hash:"ignore"`
@@ -92,11 +113,13 @@ type EC2NodeClassSpec struct {
 	InstanceProfile                  *string                           `json:"instanceProfile,omitempty"`
 	Tags                             map[string]string                 `json:"tags,omitempty"`
 	Kubelet                          *KubeletConfiguration             `json:"kubelet,omitempty"`
+	RawKubelet                       RawKubeletConfiguration           `json:"-" hash:"ignore"`
 	BlockDeviceMappings              []*BlockDeviceMapping             `json:"blockDeviceMappings,omitempty"`
 	InstanceStorePolicy              *InstanceStorePolicy              `json:"instanceStorePolicy,omitempty"`
 	NetworkInterfaces                []*NetworkInterface               `json:"networkInterfaces,omitempty"`
 	DetailedMonitoring               *bool                             `json:"detailedMonitoring,omitempty"`
 	MetadataOptions                  *MetadataOptions                  `json:"metadataOptions,omitempty"`
+	EnclaveOptions                   *EnclaveOptions                   `json:"enclaveOptions,omitempty"`
 	ConnectionTracking               *ConnectionTracking               `json:"connectionTracking,omitempty"`
 	Context                          *string                           `json:"context,omitempty"`
 	CPUOptions                       *CPUOptions                       `json:"cpuOptions,omitempty"`
@@ -139,7 +162,8 @@ type AMISelectorTerm struct {
 	SSMParameter string            `json:"ssmParameter,omitempty"`
 }
 
-// KubeletConfiguration mirrors karpenter.k8s.aws/v1 KubeletConfiguration (spec.kubelet).
+// KubeletConfiguration mirrors karpenter.k8s.aws/v1 KubeletConfiguration (spec.kubelet) of
+// Karpenter 1.9 to 1.14; see RawKubeletConfiguration for Karpenter 1.15.
 type KubeletConfiguration struct {
 	ClusterDNS                  []string                   `json:"clusterDNS,omitempty"`
 	MaxPods                     *int32                     `json:"maxPods,omitempty"`
@@ -161,6 +185,13 @@ type MetadataOptions struct {
 	HTTPProtocolIPv6        *string `json:"httpProtocolIPv6,omitempty"`
 	HTTPPutResponseHopLimit *int64  `json:"httpPutResponseHopLimit,omitempty"`
 	HTTPTokens              *string `json:"httpTokens,omitempty"`
+}
+
+// EnclaveOptions mirrors karpenter.k8s.aws/v1 EnclaveOptions (spec.enclaveOptions, Karpenter
+// 1.15). Enabled false is still hashed as a set enclaveOptions: Karpenter tells an explicit
+// "enabled: false" from an absent enclaveOptions.
+type EnclaveOptions struct {
+	Enabled bool `json:"enabled"`
 }
 
 // CPUOptions mirrors karpenter.k8s.aws/v1 CPUOptions (spec.cpuOptions).

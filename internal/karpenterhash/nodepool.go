@@ -10,11 +10,14 @@ import (
 const (
 	NodePoolHashAnnotationKey        = "karpenter.sh/nodepool-hash"
 	NodePoolHashVersionAnnotationKey = "karpenter.sh/nodepool-hash-version"
-	// NodePoolHashVersion is the hash version Karpenter v1.14.1 records next to the hash.
+	// NodePoolHashVersion is the hash version Karpenter v1.14 records next to the hash. The
+	// sigs.k8s.io/karpenter releases karpenter-provider-aws 1.9 to 1.14 build with (v1.9.1,
+	// v1.10.1, v1.11.0, v1.12.0, v1.13.0, v1.14.3) all record "v3" and hash the same types; the
+	// one 1.15 builds with (v1.15.1) has not been checked.
 	NodePoolHashVersion = "v3"
 )
 
-// NodePoolHash returns the value Karpenter v1.14.1 writes in a NodePool's
+// NodePoolHash returns the value Karpenter v1.14 writes in a NodePool's
 // karpenter.sh/nodepool-hash annotation, for a NodePool whose spec.template, as stored by the
 // API server (CRD defaults applied), is t.
 func NodePoolHash(t NodeClaimTemplate) (string, error) {

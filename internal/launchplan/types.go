@@ -86,6 +86,9 @@ type Class struct {
 	// Hash is Karpenter's EC2NodeClass hash of the class ("" when unknown): what its nodes'
 	// karpenter.k8s.aws/ec2nodeclass-hash annotation must equal not to drift.
 	Hash string
+	// HashVersion is the hash version Hash was computed with (Karpenter's
+	// ec2nodeclass-hash-version: v4, v5 or v6 by the provider's karpenter_version).
+	HashVersion string
 	// CapacityReservationIDs are the capacity reservations the class selects (drift only: the
 	// planner launches no reserved capacity).
 	CapacityReservationIDs []string

@@ -231,6 +231,7 @@ type resolvedClass struct {
 	Tags                     map[string]string         `tfsdk:"tags"`
 	InstanceProfile          *string                   `tfsdk:"instance_profile"`
 	Hash                     *string                   `tfsdk:"hash"`
+	HashVersion              *string                   `tfsdk:"hash_version"`
 	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
 }
 
@@ -525,7 +526,7 @@ func classTF(c launchplan.Class) resolvedClass {
 		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
 		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
-		Hash: emptyNil(c.Hash), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
+		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags

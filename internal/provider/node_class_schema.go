@@ -361,8 +361,10 @@ func nodeClassSchema() schema.Schema {
 				AttributeTypes: attrTypesOf(resolvedClass{}),
 				MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
 					"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
-					"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry; v1.14.1, hash version v5, counted with the provider's " +
-					"`cluster_certificate_authority_data`): when it changes, Karpenter drifts every node on the class (see a pool's `drift`).",
+					"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry, as the provider's `karpenter_version` computes it: hash version " +
+					"`hash_version` v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the provider's " +
+					"`cluster_certificate_authority_data`): when it changes within a hash version, Karpenter drifts every node on the class " +
+					"(see a pool's `drift`); a new hash version alone drifts nothing.",
 			},
 			"connectivity": connectivityAttribute(),
 
@@ -440,8 +442,8 @@ func nodeClassSchema() schema.Schema {
 			"manifest": schema.StringAttribute{
 				Computed: true,
 				MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
-					"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (Karpenter's " +
-					"v1.14.1 CRD: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field. " +
+					"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (the CRD of " +
+					"the provider's `karpenter_version`: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field. " +
 					"Unknown at plan while `role` is (e.g. a role created in the same apply); `manifest_object` is not.",
 			},
 			"manifest_object": schema.DynamicAttribute{

@@ -113,7 +113,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 
 // driftSide is what drift compares of a pool and its class.
 func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.Side {
-	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, SecurityGroups: c.SecurityGroupIDs, CapacityReservations: c.CapacityReservationIDs,
+	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, NodeClassHashVersion: c.HashVersion, SecurityGroups: c.SecurityGroupIDs, CapacityReservations: c.CapacityReservationIDs,
 		InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
 	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
 		for _, img := range c.AMIs {

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"maps"
 	"slices"
 	"sync"
@@ -274,7 +275,10 @@ func planClass(rc resolvedClass) launchplan.Class {
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
 		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
-		CapacityReservationIDs: rc.CapacityReservationIDs,
+		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs,
+	}
+	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
+		c.HashVersion = karpenterhash.EC2NodeClassHashVersion
 	}
 	if k := rc.Kubelet; k != nil {
 		c.Kubelet = launchplan.Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}

@@ -198,8 +198,8 @@ func nodePoolSchema() schema.Schema {
 				"to the pool's running nodes once the planned change is applied (null for static pools, whose nodes the provider replaces " +
 				"itself, see `nodes`). Recomputed when the NodePool or its node class changes; otherwise the last change's answer is kept.",
 				Attributes: map[string]schema.Attribute{
-					"nodepool_hash": cStr("Karpenter's `karpenter.sh/nodepool-hash` of the planned NodePool (v1.14.1's `NodePool.Hash()`, " +
-						"hash version v3): nodes whose annotation differs drift (`NodePoolDrifted`). Requirements, limits, weight and " +
+					"nodepool_hash": cStr("Karpenter's `karpenter.sh/nodepool-hash` of the planned NodePool (`NodePool.Hash()`, " +
+						"hash version v3 in every supported Karpenter version; v1.15's checked as far as its sources are available): nodes whose annotation differs drift (`NodePoolDrifted`). Requirements, limits, weight and " +
 						"disruption are not in it."),
 					"nodeclass_hash": cStr("Karpenter's `karpenter.k8s.aws/ec2nodeclass-hash` of the node class (`resolved.hash`; hash " +
 						"version v5, counted with the provider's `cluster_certificate_authority_data`): nodes whose annotation differs " +
@@ -265,8 +265,9 @@ func nodePoolSchema() schema.Schema {
 			"manifest": cStr("Dynamic pools: YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class, to apply to " +
 				"the cluster (e.g. with `kubernetes_manifest`); Karpenter launches the nodes. Null for static pools (`replicas`): the provider " +
 				"launches their nodes and Karpenter must not (a NodePool with `replicas` would make it launch as many again). Either way the " +
-				"NodePool is rendered and validated at plan as the API server would (Karpenter's v1.14.1 CRD: schema, defaults, CEL rules); a " +
-				"violation fails the plan on the attribute that produced the field."),
+				"NodePool is rendered and validated at plan as the API server would (the CRD of the provider's `karpenter_version`: schema, " +
+				"defaults, CEL rules) and as Karpenter's controller would (its runtime validation); a violation fails the plan on the " +
+				"attribute that produced the field."),
 			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
 				MarkdownDescription: "Identifies this resource instance as the owner of the pool's EC2 objects: chosen at the first plan and written " +
 					"as the `karpenter.nodeplane.io/owner` tag on every launch template and instance. The provider lists, adopts, changes and " +

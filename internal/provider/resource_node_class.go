@@ -448,10 +448,11 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 }
 
 // setResolution fills every computed attribute of the plan from the spec and its resolution.
-func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest, hash string) diag.Diagnostics {
+func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest string,
+	hash [2]string) diag.Diagnostics {
 	var diags diag.Diagnostics
 	rc := resolvedFrom(s, r, instanceProfile)
-	rc.Hash = emptyNil(hash)
+	rc.Hash, rc.HashVersion = emptyNil(hash[0]), emptyNil(hash[1])
 	if !m.CapacityReservations.IsNull() && !m.CapacityReservations.IsUnknown() { // planned by planCapacity
 		var crs []capacityReservationOut
 		diags.Append(m.CapacityReservations.ElementsAs(ctx, &crs, false)...)
@@ -489,19 +490,17 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	return diags
 }
 
-// classHash is Karpenter's EC2NodeClass hash of the admitted manifest, with the cluster's CA
-// bundle as Karpenter hashes it ("" when the provider has none: the value then differs from the
-// cluster's by that term, but still changes exactly when the class does).
-func (r *nodeClassResource) classHash(doc string, diags *diag.Diagnostics) string {
-	spec, err := karpenterhash.DecodeEC2NodeClass(doc)
-	if err == nil {
-		var h string
-		if h, err = karpenterhash.EC2NodeClassHash(spec, r.meta.Bootstrap.CABundle); err == nil {
-			return h
-		}
+// classHash is Karpenter's EC2NodeClass hash of the admitted manifest and its hash version, as
+// the provider's karpenter_version computes them, with the cluster's CA bundle as Karpenter
+// hashes it ("" when the provider has none: the value then differs from the cluster's by that
+// term, but still changes exactly when the class does).
+func (r *nodeClassResource) classHash(doc string, diags *diag.Diagnostics) [2]string {
+	h, v, err := karpenterhash.EC2NodeClassHashFor(r.meta.KarpenterVersion, doc, r.meta.Bootstrap.CABundle)
+	if err != nil {
+		diags.AddWarning("Cannot compute Karpenter's EC2NodeClass hash", "The plan cannot say whether the change drifts nodes: "+err.Error())
+		return [2]string{}
 	}
-	diags.AddWarning("Cannot compute Karpenter's EC2NodeClass hash", "The plan cannot say whether the change drifts nodes: "+err.Error())
-	return ""
+	return [2]string{h, v}
 }
 
 // Create records the planned resolution under a new owner id and, for a class with `role`,
