@@ -52,10 +52,12 @@ func Build(in Input) (Plan, []Problem) {
 }
 
 type builder struct {
-	in       Input
-	family   string // resolved AMI family
-	settings capacity.Settings
-	ifaces   []capacity.Interface // configured network interfaces; nil when not configured
+	// reservedFailed are the types each reserved-resource expression failed on (reserved.go).
+	reservedFailed map[string][]string
+	in             Input
+	family         string // resolved AMI family
+	settings       capacity.Settings
+	ifaces         []capacity.Interface // configured network interfaces; nil when not configured
 
 	classZones []string            // zones with a class subnet, sorted
 	zones      []ZonePlan          // the pool's zones, sorted
@@ -151,6 +153,7 @@ func (b *builder) build() (Plan, []Problem) {
 	b.addressWarning(types)
 	b.fallbackWarning(types)
 	b.priceWarning()
+	b.warnReservedFailures()
 	plan.Warnings = b.warnings
 	if len(b.errs) > 0 {
 		return b.failed()

@@ -7,6 +7,7 @@ import (
 	"hash"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -29,18 +30,25 @@ const hashLength = 10
 // (the EFA count; with configured interfaces the layout is the same for every type), and builds
 // one template per group, in the order of each group's first type.
 func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
-	type key struct{ ami, maxPods, efa int }
+	// reserved is the kubelet's reserved resources resolved for the type, when the class has
+	// v1.15 expressions there (they differ by type, as max pods does); "" otherwise.
+	type key struct {
+		ami, maxPods, efa int
+		reserved          string
+	}
 	index := map[key]int{}
 	var lts []LaunchTemplate
-	userData := map[int]string{} // by max pods: user data depends on nothing else per group
+	userData := map[[2]string]string{} // by max pods and reserved resources: nothing else differs per group
 	for _, t := range types {
-		k := key{t.ami, t.res.MaxPods, t.efa}
+		kubelet, reserved := b.kubeletFor(t)
+		k := key{t.ami, t.res.MaxPods, t.efa, reserved}
 		g, ok := index[k]
 		if !ok {
-			ud, ok := userData[k.maxPods]
+			udKey := [2]string{strconv.Itoa(k.maxPods), reserved}
+			ud, ok := userData[udKey]
 			if !ok {
-				ud = b.userData(k.maxPods)
-				userData[k.maxPods] = ud
+				ud = b.userData(k.maxPods, kubelet)
+				userData[udKey] = ud
 			}
 			g = len(lts)
 			index[k] = g

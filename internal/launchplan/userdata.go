@@ -30,7 +30,7 @@ const (
 // bootstrap configuration (max pods, the node pool label, cluster DNS, reserved resources,
 // hard eviction thresholds) merged with the class's user data. Map-valued settings are written
 // in sorted key order, so the output is deterministic.
-func (b *builder) userData(maxPods int) string {
+func (b *builder) userData(maxPods int, k Kubelet) string {
 	user := b.in.Class.UserData
 	if b.in.ClusterName == "" && b.family != capacity.FamilyCustom {
 		b.warn(SummaryNoClusterName, pathPool, "the provider has no cluster name, so the %s user data cannot name the cluster and nodes will not join; "+
@@ -39,11 +39,11 @@ func (b *builder) userData(maxPods int) string {
 	switch {
 	case b.family == capacity.FamilyAL2:
 		parts := b.userParts(user)
-		return renderMIME(append(parts, mimePart{contentType: contentTypeShell, body: b.al2Script(maxPods)}))
+		return renderMIME(append(parts, mimePart{contentType: contentTypeShell, body: b.al2Script(maxPods, k)}))
 	case b.family == capacity.FamilyBottlerocket:
-		return b.bottlerocket(user, maxPods)
+		return b.bottlerocket(user, maxPods, k)
 	case capacity.IsWindows(b.family):
-		return b.windows(user, maxPods)
+		return b.windows(user, maxPods, k)
 	case b.family == capacity.FamilyCustom:
 		if strings.TrimSpace(user) == "" {
 			b.warn(SummaryCustomMaxPods, pathPool, "Custom AMI family: the kubelet will not be told max pods; node class %q has no user data, "+
@@ -52,14 +52,13 @@ func (b *builder) userData(maxPods int) string {
 		return user
 	default: // AL2023
 		parts := b.userParts(user)
-		return renderMIME(append(parts, mimePart{contentType: contentTypeNodeConfig, body: b.nodeConfig(maxPods)}))
+		return renderMIME(append(parts, mimePart{contentType: contentTypeNodeConfig, body: b.nodeConfig(maxPods, k)}))
 	}
 }
 
 // kubeletArgs are the kubelet flags AL2 and Windows pass: --max-pods and the reserved and
 // eviction settings, each map as sorted key=value pairs.
-func (b *builder) kubeletArgs(maxPods int) []string {
-	k := b.in.Class.Kubelet
+func (b *builder) kubeletArgs(maxPods int, k Kubelet) []string {
 	args := []string{"--max-pods=" + strconv.Itoa(maxPods)}
 	if s := joinSorted(k.KubeReserved, "="); s != "" {
 		args = append(args, "--kube-reserved="+s)
@@ -79,7 +78,7 @@ func (b *builder) nodeLabel() string {
 
 // al2Script is the bootstrap.sh call: --use-max-pods false so that the script's table does not
 // override the --max-pods flag.
-func (b *builder) al2Script(maxPods int) string {
+func (b *builder) al2Script(maxPods int, k Kubelet) string {
 	var sb strings.Builder
 	sb.WriteString("#!/bin/bash -xe\n")
 	sb.WriteString("exec > >(tee /var/log/user-data.log|logger -t user-data -s 2>/dev/console) 2>&1\n")
@@ -90,17 +89,16 @@ func (b *builder) al2Script(maxPods int) string {
 			sb.WriteString(" " + flag[0] + " " + shellQuote(flag[1]))
 		}
 	}
-	if dns := b.in.Class.Kubelet.ClusterDNS; len(dns) > 0 {
+	if dns := k.ClusterDNS; len(dns) > 0 {
 		sb.WriteString(" --dns-cluster-ip " + shellQuote(dns[0]))
 	}
-	args := append([]string{"--node-labels=" + b.nodeLabel()}, b.kubeletArgs(maxPods)...)
+	args := append([]string{"--node-labels=" + b.nodeLabel()}, b.kubeletArgs(maxPods, k)...)
 	sb.WriteString(" --kubelet-extra-args " + shellQuote(strings.Join(args, " ")) + "\n")
 	return sb.String()
 }
 
 // nodeConfig is the nodeadm NodeConfig of AL2023.
-func (b *builder) nodeConfig(maxPods int) string {
-	k := b.in.Class.Kubelet
+func (b *builder) nodeConfig(maxPods int, k Kubelet) string {
 	var sb strings.Builder
 	sb.WriteString("apiVersion: node.eks.aws/v1alpha1\nkind: NodeConfig\nspec:\n")
 	if f := b.in.Bootstrap; b.in.ClusterName != "" || f != (Bootstrap{}) {
@@ -138,7 +136,7 @@ func yamlMap(sb *strings.Builder, name string, m map[string]string) {
 
 // windows wraps the class's PowerShell (without its <powershell> tags) and the EKS bootstrap
 // call in one <powershell> block.
-func (b *builder) windows(user string, maxPods int) string {
+func (b *builder) windows(user string, maxPods int, k Kubelet) string {
 	inner := strings.TrimSpace(user)
 	inner = strings.TrimPrefix(inner, "<powershell>")
 	inner = strings.TrimSuffix(inner, "</powershell>")
@@ -156,10 +154,10 @@ func (b *builder) windows(user string, maxPods int) string {
 			sb.WriteString(" " + p[0] + " " + psQuote(p[1]))
 		}
 	}
-	if dns := b.in.Class.Kubelet.ClusterDNS; len(dns) > 0 {
+	if dns := k.ClusterDNS; len(dns) > 0 {
 		sb.WriteString(" -DNSClusterIP " + psQuote(dns[0]))
 	}
-	args := append(b.kubeletArgs(maxPods), "--node-labels="+b.nodeLabel())
+	args := append(b.kubeletArgs(maxPods, k), "--node-labels="+b.nodeLabel())
 	sb.WriteString(" -KubeletExtraArgs " + psQuote(strings.Join(args, " ")) + "\n")
 	sb.WriteString("</powershell>\n")
 	return sb.String()
@@ -178,8 +176,7 @@ type tomlTable struct {
 // and the user's lines for the same keys are dropped (with a warning) as TOML forbids
 // duplicates. Dotted keys that reach the same settings from another table, and multi-line
 // values that look like headers, are not understood.
-func (b *builder) bottlerocket(user string, maxPods int) string {
-	k := b.in.Class.Kubelet
+func (b *builder) bottlerocket(user string, maxPods int, k Kubelet) string {
 	kube := tomlTable{header: "settings.kubernetes"}
 	if b.in.ClusterName != "" {
 		kube.add("cluster-name", dquote(b.in.ClusterName))

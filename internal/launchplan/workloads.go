@@ -49,6 +49,9 @@ func (b *builder) workloads(launch []*eligible) map[string]workloadfit.Result {
 		if eniScaled {
 			ft.KubeReservedPods = t.res.ENILimitedPods
 		}
+		if k, resolved := b.kubeletFor(t); resolved != "" {
+			ft.Kubelet = &workloadfit.Kubelet{KubeReserved: k.KubeReserved, SystemReserved: k.SystemReserved, EvictionHard: k.EvictionHard}
+		}
 		in.Types = append(in.Types, ft)
 	}
 	out := make(map[string]workloadfit.Result, len(b.in.Workloads))

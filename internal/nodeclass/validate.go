@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"maps"
 	"math"
 	"regexp"
@@ -267,7 +268,8 @@ func validateKubelet(k Kubelet, add func(attrpath.Path, string, ...any)) {
 			if !slices.Contains(reservedResources, key) {
 				add(p, "unknown resource %q; expected one of %s", key, strings.Join(reservedResources, ", "))
 			}
-			if v := m[key]; strings.HasPrefix(v, "-") || !quantityRE.MatchString(v) {
+			// A value that compiles as a CEL expression is a v1.15 one: ValidateForVersion checks it.
+			if v := m[key]; strings.HasPrefix(v, "-") || (!quantityRE.MatchString(v) && kubeletconfig.Compile(v) != nil) {
 				add(p, "%q is not a non-negative resource quantity (e.g. 100m, 1Gi)", v)
 			}
 		}

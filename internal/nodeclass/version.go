@@ -2,6 +2,7 @@ package nodeclass
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,6 +34,17 @@ func ValidateForVersion(s Spec, version string, gates []string) []FieldError {
 	if !manifest.AtLeast(version, "1.15") {
 		if k.MaxPodsExpression != "" {
 			add(attrpath.Of("kubelet", "max_pods_expression"), "maxPods expressions first appear in Karpenter 1.15; karpenter_version is %q", version)
+		}
+		for _, m := range []struct {
+			attr string
+			vals map[string]string
+		}{{"kube_reserved", k.KubeReserved}, {"system_reserved", k.SystemReserved}} {
+			for _, key := range slices.Sorted(maps.Keys(m.vals)) {
+				if v := m.vals[key]; kubeletconfig.IsExpression(v) && kubeletconfig.Compile(v) == nil {
+					add(attrpath.Of("kubelet", m.attr).Key(key), "%q is not a resource quantity; as an expression it needs Karpenter 1.15 "+
+						"(karpenter_version is %q)", m.vals[key], version)
+				}
+			}
 		}
 		if len(k.Config) > 0 {
 			add(attrpath.Of("kubelet", "config"), "free-form kubelet fields (%s) first appear in Karpenter 1.15; karpenter_version is %q "+

@@ -40,6 +40,11 @@ func TestValidateForVersion(t *testing.T) {
 		{"an expression that does not compile", al2023(Kubelet{MaxPodsExpression: "vcpu * 8"}), "1.15", cel, "kubelet.max_pods_expression", "vcpu"},
 		{"an expression and max_pods", al2023(Kubelet{MaxPodsExpression: "vcpus * 8", MaxPods: new(20)}), "1.15", cel,
 			"kubelet.max_pods_expression", "exclusive"},
+		{"a reserved expression before v1.15", al2023(Kubelet{KubeReserved: map[string]string{"cpu": "vcpus * 10"}}), "1.14", cel,
+			`kubelet.kube_reserved["cpu"]`, "needs Karpenter 1.15"},
+		{"a reserved expression on v1.15", al2023(Kubelet{KubeReserved: map[string]string{"cpu": "vcpus * 10", "memory": "1Gi"}}), "1.15", cel, "", ""},
+		{"a reserved expression without the gate", al2023(Kubelet{SystemReserved: map[string]string{"memory": "max_pods * 11"}}), "1.15", nil,
+			`kubelet.system_reserved["memory"]`, ""},
 		{"a bad eviction signal in the typed map", al2023(Kubelet{EvictionHard: map[string]string{"memory.free": "5%"}}), "1.15", nil,
 			`kubelet.eviction_hard["memory.free"]`, "memory.free"},
 	} {

@@ -239,11 +239,13 @@ func nodeClassSchema() schema.Schema {
 				MarkdownDescription: "`kubelet` settings: the typed fields of every Karpenter version, and with `karpenter_version = \"1.15\"` any " +
 					"other `KubeletConfiguration` field in `config` and a CEL `max_pods_expression`.",
 				Attributes: map[string]schema.Attribute{
-					"max_pods":                        optInt("`maxPods`: overrides the computed max pods for every instance type."),
-					"pods_per_core":                   optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
-					"cluster_dns":                     schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`clusterDNS` addresses."},
-					"system_reserved":                 optMap("`systemReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`."),
-					"kube_reserved":                   optMap("`kubeReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`."),
+					"max_pods":      optInt("`maxPods`: overrides the computed max pods for every instance type."),
+					"pods_per_core": optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
+					"cluster_dns":   schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`clusterDNS` addresses."},
+					"system_reserved": optMap("`systemReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
+						"`NodeClassCEL` a value may be a CEL expression resolved per instance type (see the Karpenter versions guide)."),
+					"kube_reserved": optMap("`kubeReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
+						"`NodeClassCEL` a value may be a CEL expression resolved per instance type, e.g. `vcpus * 30`."),
 					"eviction_hard":                   optMap("`evictionHard`: signal → percentage or quantity."),
 					"eviction_soft":                   optMap("`evictionSoft`: needs a matching grace period per signal."),
 					"eviction_soft_grace_period":      optMap("`evictionSoftGracePeriod`: signal → duration."),

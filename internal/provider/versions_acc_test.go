@@ -89,9 +89,10 @@ resource "karpenter_node_pool" "test" {
 	}
 }
 
-// A v1.15 cluster: free-form kubelet fields render into the manifest, a misspelled one fails the
-// plan where the API server would accept it, and the maxPods expression is evaluated per type
-// (vcpus * 8: m5.large 16, m5.xlarge 32) into the pool's max pods.
+// A v1.15 cluster: free-form kubelet fields and a reserved-resource expression render into the
+// manifest, a misspelled field fails the plan where the API server would accept it, and the
+// maxPods expression is evaluated per type (vcpus * 8: m5.large 16, m5.xlarge 32) into the
+// pool's max pods.
 func TestAccKarpenterVersion_v115Kubelet(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -120,6 +121,7 @@ resource "karpenter_node_pool" "test" {
 	}
 	good := `{
     max_pods_expression = "vcpus * 8"
+    kube_reserved       = { cpu = "vcpus * 30", memory = "1Gi" }
     config              = { serializeImagePulls = false, containerLogMaxSize = "50Mi" }
   }`
 	resource.Test(t, resource.TestCase{
@@ -138,7 +140,7 @@ resource "karpenter_node_pool" "test" {
 						"m5.large": knownvalue.Int64Exact(16), "m5.xlarge": knownvalue.Int64Exact(32),
 					})),
 					plancheck.ExpectKnownValue("karpenter_node_class.test", tfjsonpath.New("manifest"), knownvalue.StringRegexp(
-						regexp.MustCompile(`(?s)kubelet:\n    containerLogMaxSize: 50Mi\n    maxPods: vcpus \* 8\n    serializeImagePulls: false\n`))),
+						regexp.MustCompile(`(?s)kubelet:\n    kubeReserved:\n      cpu: "?vcpus \* 30"?\n      memory: 1Gi\n    containerLogMaxSize: 50Mi\n    maxPods: vcpus \* 8\n    serializeImagePulls: false\n`))),
 				}},
 			},
 		},

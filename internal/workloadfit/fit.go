@@ -79,6 +79,9 @@ type Type struct {
 	// Karpenter uses the ENI-limited pod count (no reserved ENIs) on AL2 and AL2023 and max pods
 	// on Bottlerocket and Windows.
 	KubeReservedPods int
+	// Kubelet, when set, replaces Input.Kubelet for this type (reserved resources that Karpenter
+	// v1.15 expressions resolve per type).
+	Kubelet *Kubelet
 }
 
 // Zone is one zone of the pool's subnets.
@@ -197,7 +200,13 @@ func Fit(in Input) (Result, error) {
 	var tooSmall []scored
 	var zoneless []string
 	for i, t := range in.Types {
-		a, err := allocatable(t, o)
+		to := o
+		if t.Kubelet != nil {
+			if to, err = parseKubelet(*t.Kubelet); err != nil {
+				return Result{}, fmt.Errorf("%s: %w", t.Name, err)
+			}
+		}
+		a, err := allocatable(t, to)
 		if err != nil {
 			return Result{}, err
 		}
