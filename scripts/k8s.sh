@@ -24,8 +24,8 @@ ETCD_URL="http://127.0.0.1:${ETCD_PORT}"
 KUBECONFIG_FILE="$WORK/kubeconfig"
 KUBE_VERSION="v1.34.4"
 TOOLS="$ROOT/tools/k8s"
-
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 
 # --- building -------------------------------------------------------------------------------
 
@@ -131,14 +131,6 @@ kubectl_() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
 pidfile() { printf '%s/%s.pid' "$WORK" "$1"; }
 
-# alive PID: the process exists and is not a zombie.
-alive() {
-  [ -n "$1" ] && kill -0 "$1" 2>/dev/null || return 1
-  local state
-  state="$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null || true)"
-  [ "$state" != "Z" ]
-}
-
 # pid_of NAME prints the pid of the NAME (etcd, kube-apiserver) this directory started, if it
 # still runs that binary.
 pid_of() {
@@ -155,54 +147,10 @@ pid_of() {
 # stale PID: the process runs a binary that has since been rebuilt.
 stale() { case "$(readlink "/proc/$1/exe" 2>/dev/null)" in *" (deleted)") return 0 ;; esac; return 1; }
 
-# pid_listens PID prints the local address of every listening TCP socket of PID, one a line, as
-# ss prints them (127.0.0.1:16443, [::]:2380); without ss it matches the process's socket inodes
-# against /proc/net/tcp and /proc/net/tcp6.
-pid_listens() {
-  if command -v ss >/dev/null 2>&1; then
-    ss -Hltnp 2>/dev/null | grep -F "pid=$1," | awk '{print $4}' | sort -u
-    return 0
-  fi
-  local inodes
-  inodes="$(find "/proc/$1/fd" -maxdepth 1 -type l -printf '%l\n' 2>/dev/null | sed -n 's/^socket:\[\([0-9]*\)\]$/\1/p' | tr '\n' ' ')"
-  [ -n "$inodes" ] || return 0
-  awk -v inodes=" $inodes" '
-    function byte(h) { return (index("0123456789ABCDEF", substr(h, 1, 1)) - 1) * 16 + index("0123456789ABCDEF", substr(h, 2, 1)) - 1 }
-    FNR == 1 || $4 != "0A" || index(inodes, " " $10 " ") == 0 { next }
-    { split(toupper($2), a, ":"); port = byte(substr(a[2], 1, 2)) * 256 + byte(substr(a[2], 3, 2)) }
-    length(a[1]) == 8 {
-      printf "%d.%d.%d.%d:%d\n", byte(substr(a[1], 7, 2)), byte(substr(a[1], 5, 2)), byte(substr(a[1], 3, 2)), byte(substr(a[1], 1, 2)), port
-      next
-    }
-    a[1] == "00000000000000000000000001000000" { print "[::1]:" port; next }
-    a[1] == "00000000000000000000000000000000" { print "[::]:" port; next }
-    { print "[" a[1] "]:" port }
-  ' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u
-}
-
-listen_line() {
-  local a
-  a="$(pid_listens "$1" | tr '\n' ' ')"
-  printf '%s' "${a% }"
-}
+listen_line() { pid_listens "$1" | one_line; }
 
 # exposed PID succeeds when PID listens on anything but the loopback address.
-exposed() { pid_listens "$1" | grep -Evq '^(127\.0\.0\.1|\[::1\]|\[::ffff:127\.0\.0\.1\]):'; }
-
-# port_holders PORT names whatever listens on PORT (all addresses), with pid and directory when
-# ss can tell; empty when nothing does.
-port_holders() {
-  command -v ss >/dev/null 2>&1 || return 0
-  local line out=""
-  while read -r line; do
-    [ -n "$line" ] || continue
-    local pid addr
-    addr="$(awk '{print $4}' <<<"$line")"
-    pid="$(grep -o 'pid=[0-9]*' <<<"$line" | head -n1 | cut -d= -f2)"
-    out="${out:+$out, }$addr${pid:+ (pid $pid, $(readlink "/proc/$pid/exe" 2>/dev/null || echo '?'))}"
-  done < <(ss -Hltnp "sport = :$1" 2>/dev/null)
-  printf '%s' "$out"
-}
+exposed() { pid_listens "$1" | not_loopback; }
 
 require_free() {
   local h
@@ -213,18 +161,8 @@ require_free() {
   fi
 }
 
-# stop NAME stops the process this directory started for NAME, if it runs: TERM, then KILL
-# after 30 s, and waits until it is gone (the API server holds its port for a few seconds while
-# it shuts down).
-# wait_exit waits up to $2 half-seconds for pid $1 to exit.
-wait_exit() {
-  local i
-  for i in $(seq 1 "$2"); do
-    alive "$1" || return 0
-    sleep 0.5
-  done
-}
-
+# stop NAME stops the process this directory started for NAME, if it runs (stop_pid), and
+# waits until it is gone (the API server holds its port for a few seconds while it shuts down).
 stop() {
   local name="$1" f pid
   f="$(pidfile "$name")"
@@ -232,19 +170,8 @@ stop() {
     rm -f "$f"
     return 0
   fi
-  kill "$pid" 2>/dev/null || true
-  wait_exit "$pid" 60
-  if alive "$pid"; then
-    say "$name (pid $pid) did not stop within 30s: killing it"
-    kill -9 "$pid" 2>/dev/null || true
-    wait_exit "$pid" 20
-  fi
-  if alive "$pid"; then
-    say "$name (pid $pid) is still running after SIGKILL"
-    exit 1
-  fi
+  stop_pid "$name" "$pid" || exit 1
   rm -f "$f"
-  say "$name stopped (pid $pid)"
 }
 
 # --- etcd and kube-apiserver ----------------------------------------------------------------
@@ -342,12 +269,20 @@ start_apiserver() {
   say "kube-apiserver ready after $((SECONDS - t0))s"
 }
 
+# crds_established FILE succeeds when every CRD of FILE exists and is Established (one GET: a
+# kubectl wait per CRD takes longer than a status check should).
+crds_established() {
+  local states
+  states="$(kubectl_ get -f "$1" -o jsonpath='{range .items[*]}{.status.conditions[?(@.type=="Established")].status}{"\n"}{end}' 2>/dev/null)" || return 1
+  [ -n "$states" ] && ! grep -qv '^True$' <<<"$states"
+}
+
 # crds applies Karpenter's CRDs (cmd/k8s-crds) by server-side apply when they differ from the
 # last applied copy or are not established, and waits until they are.
 crds() {
   local want="$WORK/crds.yaml" new="$WORK/crds.yaml.new"
   (cd "$ROOT" && go run ./cmd/k8s-crds -differential ${K8S_KARPENTER_VERSION:+-karpenter-version "$K8S_KARPENTER_VERSION"}) >"$new"
-  if cmp -s "$new" "$want" && kubectl_ wait --for condition=Established --timeout=1s -f "$want" >/dev/null 2>&1; then
+  if cmp -s "$new" "$want" && crds_established "$want"; then
     rm -f "$new"
     say "Karpenter CRDs installed and unchanged"
     return 0
@@ -449,8 +384,10 @@ status() {
     else
       echo "kube-apiserver up at $API_URL ($(api_version), pid $pid), listening on $(listen_line "$pid"); kubeconfig $KUBECONFIG_FILE"
     fi
-    if [ -f "$WORK/crds.yaml" ] && kubectl_ wait --for condition=Established --timeout=1s -f "$WORK/crds.yaml" >/dev/null 2>&1; then
-      echo "Karpenter CRDs established: $(kubectl_ get -f "$WORK/crds.yaml" -o name | sed 's|.*/||' | paste -sd' ')"
+    if [ -f "$WORK/crds.yaml" ] && crds_established "$WORK/crds.yaml"; then
+      local names
+      names="$(kubectl_ get -f "$WORK/crds.yaml" -o name | sed 's|.*/||')"
+      echo "Karpenter CRDs established: $(grep -Ev '\.v1-[0-9]+\.' <<<"$names" | paste -sd' ') and $(grep -Ec '\.v1-[0-9]+\.' <<<"$names") copies for the differential"
     else
       echo "Karpenter CRDs not installed (run: make k8s-up)"
       rc=1

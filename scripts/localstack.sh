@@ -13,8 +13,8 @@ URL="http://127.0.0.1:${PORT}"
 PIDFILE="$WORK/localstack.pid"
 LOG="$WORK/localstack.log"
 REQS="$ROOT/scripts/localstack-requirements.txt"
-
-say() { printf '==> %s\n' "$*" >&2; }
+# shellcheck source=scripts/lib.sh
+. "$ROOT/scripts/lib.sh"
 
 healthy() {
   curl -fsS --max-time 2 "$URL/_localstack/health" 2>/dev/null |
@@ -109,11 +109,8 @@ down() {
   if [ -f "$PIDFILE" ]; then
     local pid
     pid="$(cat "$PIDFILE")"
-    if kill -0 "$pid" 2>/dev/null; then
-      kill "$pid"
-      for _ in $(seq 1 30); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
-      kill -9 "$pid" 2>/dev/null || true
-      say "LocalStack stopped (pid $pid)"
+    if alive "$pid"; then
+      stop_pid LocalStack "$pid"
     fi
     rm -f "$PIDFILE"
   else
@@ -126,53 +123,12 @@ down() {
   fi
 }
 
-# listen_addrs prints the local address of every listening TCP socket on $PORT, one a line, as
-# ss prints them (`127.0.0.1:4566`, `0.0.0.0:4566`, `[::]:4566`, `*:4566`); without ss it decodes
-# /proc/net/tcp and /proc/net/tcp6 (IPv6 other than :: and ::1 as raw kernel hex).
-listen_addrs() {
-  if command -v ss >/dev/null 2>&1; then
-    ss -Hltn "sport = :${PORT}" 2>/dev/null | awk '{print $4}' | sort -u
-    return 0
-  fi
-  local hexport
-  hexport="$(printf '%04X' "$PORT")"
-  awk -v hp="$hexport" -v port="$PORT" '
-    function byte(h) { return (index("0123456789ABCDEF", substr(h, 1, 1)) - 1) * 16 + index("0123456789ABCDEF", substr(h, 2, 1)) - 1 }
-    FNR == 1 { next }                           # header line of each file
-    $4 != "0A" { next }                         # 0A: TCP_LISTEN
-    { split(toupper($2), a, ":"); if (a[2] != hp) next }
-    length(a[1]) == 8 {                         # IPv4, little-endian
-      printf "%d.%d.%d.%d:%s\n", byte(substr(a[1], 7, 2)), byte(substr(a[1], 5, 2)),
-        byte(substr(a[1], 3, 2)), byte(substr(a[1], 1, 2)), port
-      next
-    }
-    a[1] == "00000000000000000000000000000000" { print "[::]:" port; next }
-    a[1] == "00000000000000000000000001000000" { print "[::1]:" port; next }
-    { print "[" a[1] "]:" port }
-  ' /proc/net/tcp /proc/net/tcp6 2>/dev/null | sort -u
-}
+listen_line() { port_listens "$PORT" | one_line; }
 
-# holders names the processes listening on $PORT with their working directory (needs ss -p;
-# empty without it), e.g. `pid 7284 in /tmp/x/.localstack`.
-holders() {
-  command -v ss >/dev/null 2>&1 || return 0
-  local pid out=""
-  for pid in $(ss -Hltnp "sport = :${PORT}" 2>/dev/null | grep -o 'pid=[0-9]*' | cut -d= -f2 | sort -u); do
-    out="${out:+$out, }pid $pid in $(readlink "/proc/$pid/cwd" 2>/dev/null || echo '?')"
-  done
-  printf '%s' "$out"
-}
+# exposed succeeds when something listens on $PORT beyond the loopback address.
+exposed() { port_listens "$PORT" | not_loopback; }
 
-listen_line() {
-  local a
-  a="$(listen_addrs | tr '\n' ' ')"
-  printf '%s' "${a% }"
-}
-
-# exposed succeeds when something listens on $PORT on a wildcard address (all interfaces).
-exposed() {
-  listen_addrs | grep -Eq '^(0\.0\.0\.0|\*|\[::\]|::|\[::ffff:0\.0\.0\.0\]):'
-}
+holders() { port_holders "$PORT"; }
 
 # status fails unless LocalStack answers on $URL and listens on loopback only.
 status() {
