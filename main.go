@@ -1,12 +1,12 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"log"
 	"os"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
@@ -27,11 +27,16 @@ func main() {
 		}
 	}
 
-	err := providerserver.Serve(context.Background(), provider.New(version), providerserver.ServeOpts{
-		Address: "registry.terraform.io/nodeplane/karpenter",
-		Debug:   debug,
-	})
+	var opts []tf6server.ServeOpt
+	if debug {
+		opts = append(opts, tf6server.WithManagedDebug())
+	}
+	server, err := provider.NewServer(version)()
 	if err != nil {
+		log.Fatal(err)
+	}
+	// The provider's server (the plugin framework's, with diagnostics Terraform can place).
+	if err := tf6server.Serve("registry.terraform.io/nodeplane/karpenter", func() tfprotov6.ProviderServer { return server }, opts...); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -9,7 +9,6 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -149,8 +148,8 @@ func (s diagServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataS
 func badInputFactories(calls *callRecorder, diags *diagRecorder) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": func() (tfprotov6.ProviderServer, error) {
-			p := &karpenterProvider{version: "test", newClient: calls.newClient}
-			srv, err := providerserver.NewProtocol6WithError(p)()
+			// What Terraform gets: paths it can place (diagnostics.go).
+			srv, err := serverOf(func() *karpenterProvider { return &karpenterProvider{version: "test", newClient: calls.newClient} })()
 			if err != nil {
 				return nil, err
 			}
@@ -201,8 +200,11 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 		re := capWordsRE(c.msg)
 		got := diags.of(i)
 		ok := false
+		// The diagnostic is on the part of the path Terraform resolves to a source range, and
+		// names the full path first in its detail when that is longer.
+		at := resolvableString(c.path)
 		for _, d := range got {
-			if d.path == c.path && re.MatchString(d.text) {
+			if d.path == at && re.MatchString(d.text) && (at == c.path || strings.Contains(d.text, ": "+c.path+": ")) {
 				ok = true
 				break
 			}
@@ -212,7 +214,8 @@ func runBadInputs(t *testing.T, header string, cases []badCase) {
 			for _, d := range got {
 				lines = append(lines, fmt.Sprintf("%s on %q: %s", d.rpc, d.path, d.text))
 			}
-			t.Errorf("case %d %q: no error diagnostic on %s matching %q; the provider returned:\n  %s", i, c.name, c.path, c.msg, strings.Join(lines, "\n  "))
+			t.Errorf("case %d %q: no error diagnostic on %s naming %s and matching %q; the provider returned:\n  %s", i, c.name, at, c.path, c.msg,
+				strings.Join(lines, "\n  "))
 		}
 	}
 	noMutatingCalls(t, calls, "invalid configurations")
@@ -483,4 +486,20 @@ resource "karpenter_node_pool" "test" {
 		{"startup taint value", pool("", strings.Replace(reqs(m5), "  }", "    startup_taints = [{ key = \"example.com/init\", value = \"???\", effect = \"NoSchedule\" }]\n  }", 1)),
 			"template.startup_taints[0].value", `spec.template.spec.startupTaints[0].value: Invalid value: "???"`},
 	})
+}
+
+// resolvableString is the part of a path in Terraform's notation that Terraform resolves to a
+// source range: the top-level attribute and one index or key ("template.taints[0].key" →
+// "template", `tags["a"]` → itself).
+func resolvableString(p string) string {
+	end := strings.IndexAny(p, ".[")
+	if end < 0 {
+		return p
+	}
+	if p[end] == '[' {
+		if end2 := strings.Index(p[end:], "]"); end2 >= 0 {
+			return p[:end+end2+1]
+		}
+	}
+	return p[:end]
 }

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
@@ -165,11 +164,13 @@ func (r *callRecorder) Calls(prefix string) map[string]int {
 func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, error) {
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": func() (tfprotov6.ProviderServer, error) {
-			p := &karpenterProvider{version: "test", newClient: awsclient.New, afterLaunch: crashHook, beforeClaim: claimHook}
-			if rec != nil {
-				p.newClient = rec.newClient
-			}
-			return providerserver.NewProtocol6WithError(p)()
+			return serverOf(func() *karpenterProvider {
+				p := &karpenterProvider{version: "test", newClient: awsclient.New, afterLaunch: crashHook, beforeClaim: claimHook}
+				if rec != nil {
+					p.newClient = rec.newClient
+				}
+				return p
+			})()
 		},
 	}
 }

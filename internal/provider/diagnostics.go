@@ -1,0 +1,171 @@
+package provider
+
+import (
+	"context"
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+)
+
+// What a person sees of a diagnostic is the terraform CLI's source range, and Terraform finds
+// it only for a path to a top-level attribute plus one index or key on it: nested attributes are
+// not walked, and a longer path falls back to the resource's header (or, worse, to a top-level
+// attribute named like the path's last step). Every diagnostic the provider sends, the plugin
+// framework's validators included, therefore carries the longest prefix Terraform resolves,
+// and its detail opens with the full path.
+
+// NewServer is the provider's protocol 6 server as Terraform talks to it: the plugin
+// framework's, with diagnostic paths made resolvable (resolvableServer).
+func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
+	return serverOf(func() *karpenterProvider { return &karpenterProvider{version: version, newClient: awsclient.New} })
+}
+
+// serverOf wraps the framework server of the provider newProvider builds.
+func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderServer, error) {
+	return func() (tfprotov6.ProviderServer, error) {
+		s, err := providerserver.NewProtocol6WithError(newProvider())()
+		if err != nil {
+			return nil, err
+		}
+		return resolvableServer{s}, nil
+	}
+}
+
+// resolvableServer rewrites the diagnostics of every call that returns them (resolvable).
+type resolvableServer struct{ tfprotov6.ProviderServer }
+
+func (s resolvableServer) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ConfigureProvider(ctx context.Context, req *tfprotov6.ConfigureProviderRequest) (*tfprotov6.ConfigureProviderResponse, error) {
+	resp, err := s.ProviderServer.ConfigureProvider(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ReadResource(ctx context.Context, req *tfprotov6.ReadResourceRequest) (*tfprotov6.ReadResourceResponse, error) {
+	resp, err := s.ProviderServer.ReadResource(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ApplyResourceChange(ctx context.Context, req *tfprotov6.ApplyResourceChangeRequest) (*tfprotov6.ApplyResourceChangeResponse, error) {
+	resp, err := s.ProviderServer.ApplyResourceChange(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ImportResourceState(ctx context.Context, req *tfprotov6.ImportResourceStateRequest) (*tfprotov6.ImportResourceStateResponse, error) {
+	resp, err := s.ProviderServer.ImportResourceState(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ValidateDataResourceConfig(ctx context.Context, req *tfprotov6.ValidateDataResourceConfigRequest) (*tfprotov6.ValidateDataResourceConfigResponse, error) {
+	resp, err := s.ProviderServer.ValidateDataResourceConfig(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ReadDataSource(ctx context.Context, req *tfprotov6.ReadDataSourceRequest) (*tfprotov6.ReadDataSourceResponse, error) {
+	resp, err := s.ProviderServer.ReadDataSource(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+// resolvable trims each diagnostic's path to what Terraform resolves (resolvablePrefix) and,
+// when it trimmed, opens the detail with the full path.
+func resolvable(diags []*tfprotov6.Diagnostic) {
+	for _, d := range diags {
+		if d == nil || d.Attribute == nil {
+			continue
+		}
+		steps := d.Attribute.Steps()
+		keep := resolvablePrefix(steps)
+		if keep == len(steps) {
+			continue
+		}
+		full := terraformPath(steps)
+		if !strings.HasPrefix(d.Detail, full+":") {
+			d.Detail = full + ": " + d.Detail
+		}
+		d.Attribute = tftypes.NewAttributePathWithSteps(steps[:keep])
+	}
+}
+
+// resolvablePrefix is how many leading steps of a path Terraform resolves to a source range:
+// the top-level attribute and, when the next step is one, a list index or a map key.
+func resolvablePrefix(steps []tftypes.AttributePathStep) int {
+	if len(steps) == 0 {
+		return 0
+	}
+	if _, ok := steps[0].(tftypes.AttributeName); !ok {
+		return 0
+	}
+	if len(steps) > 1 {
+		switch steps[1].(type) {
+		case tftypes.ElementKeyInt, tftypes.ElementKeyString:
+			return 2
+		}
+	}
+	return 1
+}
+
+// terraformPath writes a path as Terraform does: template.taints[0].key, tags["aws:owner"].
+func terraformPath(steps []tftypes.AttributePathStep) string {
+	var b strings.Builder
+	for _, s := range steps {
+		switch s := s.(type) {
+		case tftypes.AttributeName:
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(string(s))
+		case tftypes.ElementKeyInt:
+			b.WriteString("[" + strconv.FormatInt(int64(s), 10) + "]")
+		case tftypes.ElementKeyString:
+			b.WriteString("[" + strconv.Quote(string(s)) + "]")
+		default:
+			b.WriteString("[…]") // a set element: no key Terraform could show
+		}
+	}
+	return b.String()
+}
