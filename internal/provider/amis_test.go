@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -152,10 +153,13 @@ func TestAccNodePool_findingsKeepTheirSummaries(t *testing.T) {
 		ProtoV6ProviderFactories: badInputFactories(&callRecorder{}, diags),
 		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
 	})
-	got := map[string]string{} // summary -> path
+	got := map[string]string{} // summary -> path, the full one when the detail names it
 	for _, w := range diags.warnings {
 		if w.rpc == "PlanResourceChange" {
 			got[w.text] = w.path
+			if full, _, ok := strings.Cut(w.detail, ": "); ok && resolvableString(full) == w.path {
+				got[w.text] = full
+			}
 		}
 	}
 	for summary, p := range map[string]string{

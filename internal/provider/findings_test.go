@@ -41,8 +41,9 @@ func planWarnings(t *testing.T, cfg string) map[string][]string {
 // wantWarning fails unless a warning with this summary sits on path and mentions every part.
 func wantWarning(t *testing.T, got map[string][]string, summary, path string, parts ...string) {
 	t.Helper()
+	at := resolvableString(path) // where Terraform can show it; the detail names the full path
 	for _, w := range got[summary] {
-		ok := strings.HasPrefix(w, path+": ")
+		ok := strings.HasPrefix(w, at+": ") && (at == path || strings.Contains(w, path+": "))
 		for _, p := range parts {
 			ok = ok && strings.Contains(w, p)
 		}
