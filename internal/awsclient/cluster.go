@@ -28,11 +28,11 @@ func (c *Client) DescribeClusterFacts(ctx context.Context, name string) (Cluster
 	}
 	out, err := c.EKS.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)})
 	if err != nil {
-		switch ErrCode(err) {
-		case "ResourceNotFoundException":
+		switch {
+		case IsNotFound(err):
 			return ClusterFacts{}, &SettingError{Setting: "cluster_name",
 				Summary: fmt.Sprintf("EKS cluster %q not found in region %s", name, c.Region), Err: err}
-		case "AccessDeniedException", "AccessDenied":
+		case IsAccessDenied(err):
 			return ClusterFacts{}, &SettingError{Setting: "lookup_cluster",
 				Summary: fmt.Sprintf("the credentials may not call eks:DescribeCluster on cluster %q; grant that permission or set the cluster facts yourself", name), Err: err}
 		}

@@ -47,7 +47,7 @@ func (d Discovery) findSubnets(ctx context.Context, fs discovery.FilterSet) ([]d
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			if ErrCode(err) == ErrCodeInvalidSubnetIDNotFound {
+			if IsCode(err, ErrCodeInvalidSubnetIDNotFound) {
 				return nil, nil
 			}
 			return nil, fmt.Errorf("describing subnets (%s): %w", fs.Key(), err)
@@ -83,7 +83,7 @@ func (d Discovery) findSecurityGroups(ctx context.Context, fs discovery.FilterSe
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			if ErrCode(err) == ErrCodeInvalidGroupNotFound {
+			if IsCode(err, ErrCodeInvalidGroupNotFound) {
 				return nil, nil
 			}
 			return nil, fmt.Errorf("describing security groups (%s): %w", fs.Key(), err)

@@ -2,7 +2,6 @@ package awsclient
 
 import (
 	"context"
-	"errors"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -10,7 +9,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/eks"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	smithy "github.com/aws/smithy-go"
 	smithymiddleware "github.com/aws/smithy-go/middleware"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 )
@@ -30,33 +28,6 @@ type EC2API interface {
 }
 
 var _ EC2API = (*ec2.Client)(nil)
-
-// Error codes the provider treats specially.
-const (
-	ErrCodeInvalidSubnetIDNotFound = "InvalidSubnetID.NotFound"
-	ErrCodeInvalidGroupNotFound    = "InvalidGroup.NotFound"
-	ErrCodeInvalidParameterValue   = "InvalidParameterValue"
-)
-
-// retryableCodes are retried on top of the SDK's throttling and transient defaults: EC2's
-// documented eventual-consistency codes right after a create (the *.NotFound ones are scoped by
-// retryPolicy in client.go: not on deletes, and for a few attempts only).
-var retryableCodes = map[string]struct{}{
-	"RequestLimitExceeded":             {},
-	"Unavailable":                      {},
-	"InternalError":                    {},
-	"InvalidLaunchTemplateId.NotFound": {},
-	"InvalidInstanceID.NotFound":       {},
-}
-
-// ErrCode returns the API error code of err, or "".
-func ErrCode(err error) string {
-	var ae smithy.APIError
-	if errors.As(err, &ae) {
-		return ae.ErrorCode()
-	}
-	return ""
-}
 
 // CallCounter counts API calls by service operation (EC2 DescribeSubnets, …); it backs the
 // performance budget tests and the debug log line of each Configure.

@@ -14,12 +14,6 @@ import (
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 )
 
-// IAM error codes.
-const (
-	ErrCodeNoSuchEntity        = "NoSuchEntity"
-	ErrCodeEntityAlreadyExists = "EntityAlreadyExists"
-)
-
 // ErrRoleNotFound is returned (wrapped) when the role of an instance profile does not exist.
 var ErrRoleNotFound = errors.New("IAM role not found")
 
@@ -106,7 +100,7 @@ func (p InstanceProfiles) RoleExists(ctx context.Context, role string) (bool, er
 	switch {
 	case err == nil:
 		return true, nil
-	case ErrCode(err) == ErrCodeNoSuchEntity:
+	case IsNotFound(err):
 		return false, nil
 	default:
 		return false, fmt.Errorf("GetRole %s: %w", role, err)
@@ -116,7 +110,7 @@ func (p InstanceProfiles) RoleExists(ctx context.Context, role string) (bool, er
 // Get returns the profile, or nil when it does not exist.
 func (p InstanceProfiles) Get(ctx context.Context, name string) (*InstanceProfile, error) {
 	out, err := p.IAM.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(name)})
-	if ErrCode(err) == ErrCodeNoSuchEntity {
+	if IsNotFound(err) {
 		return nil, nil
 	}
 	if err != nil {
@@ -182,7 +176,7 @@ func (p InstanceProfiles) Ensure(ctx context.Context, s ProfileSpec) (InstancePr
 		}
 		if _, err := p.IAM.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{
 			InstanceProfileName: aws.String(s.Name), RoleName: aws.String(r),
-		}); err != nil && ErrCode(err) != ErrCodeNoSuchEntity {
+		}); err != nil && !IsNotFound(err) {
 			return *cur, fmt.Errorf("RemoveRoleFromInstanceProfile %s (role %s): %w", s.Name, r, err)
 		}
 	}
@@ -205,7 +199,7 @@ func (p InstanceProfiles) create(ctx context.Context, s ProfileSpec) (*InstanceP
 		in.Path = aws.String(s.Path)
 	}
 	out, err := p.IAM.CreateInstanceProfile(ctx, in)
-	if ErrCode(err) == ErrCodeEntityAlreadyExists {
+	if IsAlreadyExists(err) {
 		for attempt := 0; ; attempt++ {
 			cur, gerr := p.Get(ctx, s.Name)
 			if gerr != nil || cur != nil {
@@ -259,7 +253,7 @@ func (p InstanceProfiles) addRole(ctx context.Context, profile, role string, fre
 		_, err := p.IAM.AddRoleToInstanceProfile(ctx, &iam.AddRoleToInstanceProfileInput{
 			InstanceProfileName: aws.String(profile), RoleName: aws.String(role),
 		})
-		if err == nil || ErrCode(err) != ErrCodeNoSuchEntity {
+		if err == nil || !IsNotFound(err) {
 			if err != nil {
 				return fmt.Errorf("AddRoleToInstanceProfile %s (role %s): %w", profile, role, err)
 			}
@@ -314,12 +308,12 @@ func (p InstanceProfiles) Delete(ctx context.Context, name string, own map[strin
 	for _, r := range cur.Roles {
 		if _, err := p.IAM.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{
 			InstanceProfileName: aws.String(name), RoleName: aws.String(r),
-		}); err != nil && ErrCode(err) != ErrCodeNoSuchEntity {
+		}); err != nil && !IsNotFound(err) {
 			return fmt.Errorf("RemoveRoleFromInstanceProfile %s (role %s): %w", name, r, err)
 		}
 	}
 	if _, err := p.IAM.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(name)}); err != nil &&
-		ErrCode(err) != ErrCodeNoSuchEntity {
+		!IsNotFound(err) {
 		return fmt.Errorf("DeleteInstanceProfile %s: %w", name, err)
 	}
 	return nil

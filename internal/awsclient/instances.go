@@ -2,7 +2,6 @@ package awsclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -21,12 +20,6 @@ type InstanceAPI interface {
 }
 
 var _ InstanceAPI = (*ec2.Client)(nil)
-
-// Error codes of instance launches.
-const (
-	ErrCodeInsufficientFreeAddresses = "InsufficientFreeAddressesInSubnet"
-	ErrCodeInstanceIDNotFound        = "InvalidInstanceID.NotFound"
-)
 
 // Instance is an EC2 instance as static capacity tracks it.
 type Instance struct {
@@ -205,12 +198,12 @@ func (x Instances) Describe(ctx context.Context, ids []string) ([]Instance, erro
 		return nil, nil
 	}
 	out, err := x.EC2.DescribeInstances(ctx, &ec2.DescribeInstancesInput{InstanceIds: ids})
-	if ErrCode(err) == ErrCodeInstanceIDNotFound {
+	if IsCode(err, ErrCodeInstanceIDNotFound) {
 		// One unknown id fails the batch: fall back to one by one.
 		var all []Instance
 		for _, id := range ids {
 			one, err := x.Describe(ctx, []string{id})
-			if err != nil && ErrCode(errors.Unwrap(err)) != ErrCodeInstanceIDNotFound && ErrCode(err) != ErrCodeInstanceIDNotFound {
+			if err != nil && !IsCode(err, ErrCodeInstanceIDNotFound) {
 				return nil, err
 			}
 			all = append(all, one...)
@@ -268,7 +261,7 @@ func (x Instances) Terminate(ctx context.Context, ids []string) error {
 		return nil
 	}
 	_, err := x.EC2.TerminateInstances(ctx, &ec2.TerminateInstancesInput{InstanceIds: ids})
-	if err != nil && ErrCode(err) != ErrCodeInstanceIDNotFound {
+	if err != nil && !IsCode(err, ErrCodeInstanceIDNotFound) {
 		return fmt.Errorf("terminating %s: %w", strings.Join(ids, ","), err)
 	}
 	return nil

@@ -32,14 +32,6 @@ type LaunchTemplateAPI interface {
 
 var _ LaunchTemplateAPI = (*ec2.Client)(nil)
 
-// Launch-template error codes.
-const (
-	ErrCodeLaunchTemplateNameNotFound = "InvalidLaunchTemplateName.NotFoundException"
-	ErrCodeLaunchTemplateIDNotFound   = "InvalidLaunchTemplateId.NotFound"
-	ErrCodeLaunchTemplateMalformed    = "InvalidLaunchTemplateId.Malformed"
-	ErrCodeLaunchTemplateExists       = "InvalidLaunchTemplateName.AlreadyExistsException"
-)
-
 // LaunchTemplate is a template as it exists in EC2.
 type LaunchTemplate struct {
 	ID             string
@@ -288,7 +280,7 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 			VersionDescription: aws.String("terraform-provider-karpenter"),
 			TagSpecifications:  []ec2types.TagSpecification{{ResourceType: ec2types.ResourceTypeLaunchTemplate, Tags: tagList(lt.Tags)}},
 		})
-		if ErrCode(err) == ErrCodeLaunchTemplateExists {
+		if IsAlreadyExists(err) {
 			if attempt >= ensureExistsLookups {
 				return LaunchTemplate{}, fmt.Errorf("creating launch template %s: it exists but cannot be found by name: %w", lt.Name, err)
 			}
@@ -345,23 +337,20 @@ const (
 	ensureExistsPause   = 250 * time.Millisecond
 )
 
-// ErrNotFound marks a lookup that found nothing.
-var ErrNotFound = errors.New("not found")
-
 // ErrOwnedByOther marks an object another owner (another resource instance) holds.
 var ErrOwnedByOther = errors.New("owned by another node pool")
 
 // FindByName returns the template and the fingerprint of its default version.
 func (l LaunchTemplates) FindByName(ctx context.Context, name string) (LaunchTemplate, error) {
 	out, err := l.EC2.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateNames: []string{name}})
-	if ErrCode(err) == ErrCodeLaunchTemplateNameNotFound {
-		return LaunchTemplate{}, ErrNotFound
+	if IsCode(err, ErrCodeLaunchTemplateNameNotFound) {
+		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name, Err: err}
 	}
 	if err != nil {
 		return LaunchTemplate{}, fmt.Errorf("describing launch template %s: %w", name, err)
 	}
 	if len(out.LaunchTemplates) == 0 {
-		return LaunchTemplate{}, ErrNotFound
+		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name}
 	}
 	return l.withContent(ctx, out.LaunchTemplates[0])
 }
@@ -374,8 +363,8 @@ func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTempl
 	v, err := l.EC2.DescribeLaunchTemplateVersions(ctx, &ec2.DescribeLaunchTemplateVersionsInput{
 		LaunchTemplateId: t.LaunchTemplateId, Versions: []string{"$Default"},
 	})
-	if c := ErrCode(err); c == ErrCodeLaunchTemplateIDNotFound || c == ErrCodeLaunchTemplateNameNotFound {
-		return LaunchTemplate{}, ErrNotFound
+	if IsCode(err, ErrCodeLaunchTemplateIDNotFound, ErrCodeLaunchTemplateNameNotFound) {
+		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: lt.Name, Err: err}
 	}
 	if err != nil {
 		return LaunchTemplate{}, fmt.Errorf("reading launch template %s: %w", lt.Name, err)
@@ -441,8 +430,7 @@ func (l LaunchTemplates) withContents(ctx context.Context, listed []ec2types.Lau
 // Delete removes a template by id; an already-missing template is not an error.
 func (l LaunchTemplates) Delete(ctx context.Context, id string) error {
 	_, err := l.EC2.DeleteLaunchTemplate(ctx, &ec2.DeleteLaunchTemplateInput{LaunchTemplateId: aws.String(id)})
-	switch ErrCode(err) {
-	case "", ErrCodeLaunchTemplateIDNotFound, ErrCodeLaunchTemplateNameNotFound, ErrCodeLaunchTemplateMalformed:
+	if err == nil || IsNotFound(err) {
 		return nil
 	}
 	return fmt.Errorf("deleting launch template %s: %w", id, err)

@@ -14,13 +14,6 @@ import (
 
 var _ discovery.CapacityAPI = Discovery{}
 
-// Error codes of lookups of capacity reservations and placement groups that do not exist.
-const (
-	ErrCodeCapacityReservationNotFound = "InvalidCapacityReservationId.NotFound"
-	ErrCodePlacementGroupUnknown       = "InvalidPlacementGroup.Unknown"
-	ErrCodePlacementGroupIDNotFound    = "InvalidPlacementGroupId.NotFound"
-)
-
 // FindCapacityReservations answers one query with DescribeCapacityReservations. Filter
 // queries are paginated. Id queries name their reservations, and EC2 fails the whole call when
 // one of them does not exist: the ids are then asked one by one and the missing ones dropped.
@@ -44,7 +37,7 @@ func (d Discovery) findCapacityReservations(ctx context.Context, q discovery.Cap
 	switch {
 	case err == nil:
 		return out, nil
-	case ErrCode(err) != ErrCodeCapacityReservationNotFound:
+	case !IsCode(err, ErrCodeCapacityReservationNotFound):
 		return nil, err
 	case len(q.IDs) == 1:
 		return nil, nil
@@ -52,7 +45,7 @@ func (d Discovery) findCapacityReservations(ctx context.Context, q discovery.Cap
 	out = nil
 	for _, id := range q.IDs {
 		one, err := d.describeReservations(ctx, &ec2.DescribeCapacityReservationsInput{CapacityReservationIds: []string{id}, Filters: toEC2Filters(q.Filters)}, id)
-		if ErrCode(err) == ErrCodeCapacityReservationNotFound {
+		if IsCode(err, ErrCodeCapacityReservationNotFound) {
 			continue
 		}
 		if err != nil {
@@ -69,7 +62,7 @@ func (d Discovery) describeReservations(ctx context.Context, in *ec2.DescribeCap
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
-			if ErrCode(err) == ErrCodeCapacityReservationNotFound {
+			if IsCode(err, ErrCodeCapacityReservationNotFound) {
 				return nil, err // the caller tells missing ids apart
 			}
 			return nil, fmt.Errorf("describing capacity reservations (%s): %w", what, err)
@@ -126,8 +119,8 @@ func (d Discovery) findPlacementGroups(ctx context.Context, sel discovery.Placem
 	}
 	out, err := d.EC2.DescribePlacementGroups(ctx, in)
 	if err != nil {
-		if code := ErrCode(err); code == ErrCodePlacementGroupUnknown || code == ErrCodePlacementGroupIDNotFound ||
-			(strings.HasPrefix(code, "InvalidPlacementGroup") && strings.HasSuffix(code, ".NotFound")) {
+		if IsCode(err, ErrCodePlacementGroupUnknown, ErrCodePlacementGroupIDNotFound) ||
+			(strings.HasPrefix(ErrCode(err), "InvalidPlacementGroup") && IsNotFound(err)) {
 			return nil, nil
 		}
 		return nil, fmt.Errorf("describing placement group %s: %w", sel, err)

@@ -70,9 +70,7 @@ const (
 // profileNotVisible reports whether EC2 refused every override because of the instance profile
 // name (Karpenter's IsInstanceProfileNotFound): the launch is then retried, with a new token.
 func profileNotVisible(errs []awsclient.FleetError) bool {
-	return len(errs) > 0 && !slices.ContainsFunc(errs, func(fe awsclient.FleetError) bool {
-		return fe.Code != "InvalidParameterValue" || !strings.Contains(fe.Message, "Invalid IAM Instance Profile name")
-	})
+	return len(errs) > 0 && !slices.ContainsFunc(errs, func(fe awsclient.FleetError) bool { return !fe.InstanceProfileNotVisible() })
 }
 
 func (s Stage) sleep(ctx context.Context, d time.Duration) error {
@@ -318,7 +316,7 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 					return launched, errs, &Error{Summary: "Apply interrupted", Detail: err.Error()}
 				}
 			}
-			if slices.ContainsFunc(fleetErrs, func(fe awsclient.FleetError) bool { return fe.Code == awsclient.ErrCodeInsufficientFreeAddresses }) {
+			if slices.ContainsFunc(fleetErrs, awsclient.FleetError.InsufficientFreeAddresses) {
 				tracker.MarkUnavailable(subnet.ID) // try the zone's next subnet
 				continue
 			}
