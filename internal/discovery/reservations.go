@@ -3,13 +3,14 @@ package discovery
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
 )
 
-// Field names of capacity reservation terms used in FieldError.Field.
+// Field names of capacity reservation terms in findings' paths.
 const (
 	FieldOwnerID               = "owner_id"
 	FieldInstanceMatchCriteria = "instance_match_criteria"
@@ -152,28 +153,28 @@ var (
 // instance match criteria; id alone (Karpenter ignores the other fields of an id term); ids
 // shaped cr-…, owners as 12-digit account ids, the criteria open or targeted, tags as for
 // subnets.
-func ValidateCapacityReservationTerms(terms []CapacityReservationTerm) []FieldError {
-	var errs []FieldError
+func ValidateCapacityReservationTerms(terms []CapacityReservationTerm) []attrpath.Finding {
+	var errs []fieldError
 	for i, t := range terms {
 		hasTags, hasID, hasIMC := t.Tags != nil, t.ID != "", t.InstanceMatchCriteria != ""
 		switch {
 		case !hasTags && !hasID && !hasIMC:
-			errs = append(errs, FieldError{Index: i, Message: "a capacity reservation selector term needs `tags`, `id` or `instance_match_criteria`"})
+			errs = append(errs, fieldError{Index: i, Message: "a capacity reservation selector term needs `tags`, `id` or `instance_match_criteria`"})
 		case hasID && (hasTags || hasIMC || t.OwnerID != ""):
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: "`id` cannot be combined with `tags`, `owner_id` or `instance_match_criteria` in one term; use separate terms to OR them"})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: "`id` cannot be combined with `tags`, `owner_id` or `instance_match_criteria` in one term; use separate terms to OR them"})
 		}
 		errs = append(errs, validateTags(i, t.Tags)...)
 		if hasID && !capacityReservationIDRE.MatchString(t.ID) {
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a capacity reservation id (expected cr-[0-9a-z]+)", t.ID)})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a capacity reservation id (expected cr-[0-9a-z]+)", t.ID)})
 		}
 		if t.OwnerID != "" && !accountIDRE.MatchString(t.OwnerID) {
-			errs = append(errs, FieldError{Index: i, Field: FieldOwnerID, Message: fmt.Sprintf("%q is not an AWS account id (12 digits)", t.OwnerID)})
+			errs = append(errs, fieldError{Index: i, Field: FieldOwnerID, Message: fmt.Sprintf("%q is not an AWS account id (12 digits)", t.OwnerID)})
 		}
 		if hasIMC && t.InstanceMatchCriteria != InstanceMatchOpen && t.InstanceMatchCriteria != InstanceMatchTargeted {
-			errs = append(errs, FieldError{Index: i, Field: FieldInstanceMatchCriteria, Message: fmt.Sprintf("must be %q or %q, got %q", InstanceMatchOpen, InstanceMatchTargeted, t.InstanceMatchCriteria)})
+			errs = append(errs, fieldError{Index: i, Field: FieldInstanceMatchCriteria, Message: fmt.Sprintf("must be %q or %q, got %q", InstanceMatchOpen, InstanceMatchTargeted, t.InstanceMatchCriteria)})
 		}
 	}
-	return errs
+	return findings(errs)
 }
 
 // ValidPlacementGroupID reports whether id is shaped pg-….

@@ -7,6 +7,7 @@ package discovery
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"regexp"
 	"slices"
@@ -18,7 +19,7 @@ const (
 	MaxTagsPerTerm = 20
 )
 
-// Field names used in FieldError.Field; they match the Terraform attribute names.
+// Field names of a term in findings' paths; they match the Terraform attribute names.
 const (
 	FieldTags = "tags"
 	FieldID   = "id"
@@ -38,23 +39,31 @@ type SecurityGroupTerm struct {
 	Name string
 }
 
-// FieldError locates one validation problem: selector_terms[Index].<Field>[TagKey].
-type FieldError struct {
+// fieldError locates one validation problem: [Index].<Field>[TagKey] of a list of terms.
+type fieldError struct {
 	Index   int
 	Field   string // FieldTags, FieldID or FieldName; "" for the term as a whole
 	TagKey  string // set when the problem is one tag of Field "tags"
 	Message string
 }
 
-func (e FieldError) Error() string {
-	loc := fmt.Sprintf("selector_terms[%d]", e.Index)
-	if e.Field != "" {
-		loc += "." + e.Field
+// findings are errs as findings with paths relative to the list of terms ([1].tags["Name"]).
+func findings(errs []fieldError) []attrpath.Finding {
+	if len(errs) == 0 {
+		return nil
 	}
-	if e.TagKey != "" {
-		loc += fmt.Sprintf("[%q]", e.TagKey)
+	out := make([]attrpath.Finding, len(errs))
+	for i, e := range errs {
+		p := attrpath.Path{}.Index(e.Index)
+		if e.Field != "" {
+			p = p.Attr(e.Field)
+		}
+		if e.TagKey != "" {
+			p = p.Key(e.TagKey)
+		}
+		out[i] = attrpath.Finding{Path: p, Message: e.Message}
 	}
-	return loc + ": " + e.Message
+	return out
 }
 
 var (
@@ -65,63 +74,63 @@ var (
 // ValidateSubnetTerms applies the CRD's rules per term: tags or id, not both; tags non-empty
 // in key and value, at most 20; ids shaped subnet-…. The list-length rule (1..30) belongs to the
 // list attribute.
-func ValidateSubnetTerms(terms []SubnetTerm) []FieldError {
-	var errs []FieldError
+func ValidateSubnetTerms(terms []SubnetTerm) []attrpath.Finding {
+	var errs []fieldError
 	for i, t := range terms {
 		hasTags, hasID := t.Tags != nil, t.ID != ""
 		switch {
 		case !hasTags && !hasID:
-			errs = append(errs, FieldError{Index: i, Message: "a subnet selector term needs `tags` or `id`"})
+			errs = append(errs, fieldError{Index: i, Message: "a subnet selector term needs `tags` or `id`"})
 		case hasTags && hasID:
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: "`id` is mutually exclusive with `tags` in one term; use two terms to OR them"})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: "`id` is mutually exclusive with `tags` in one term; use two terms to OR them"})
 		}
 		errs = append(errs, validateTags(i, t.Tags)...)
 		if hasID && !subnetIDRE.MatchString(t.ID) {
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a subnet id (expected subnet-[0-9a-z]+)", t.ID)})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a subnet id (expected subnet-[0-9a-z]+)", t.ID)})
 		}
 	}
-	return errs
+	return findings(errs)
 }
 
 // ValidateSecurityGroupTerms applies the CRD's rules per term: exactly one of tags, id and name;
 // tags as for subnets; ids shaped sg-….
-func ValidateSecurityGroupTerms(terms []SecurityGroupTerm) []FieldError {
-	var errs []FieldError
+func ValidateSecurityGroupTerms(terms []SecurityGroupTerm) []attrpath.Finding {
+	var errs []fieldError
 	for i, t := range terms {
 		hasTags, hasID, hasName := t.Tags != nil, t.ID != "", t.Name != ""
 		switch {
 		case !hasTags && !hasID && !hasName:
-			errs = append(errs, FieldError{Index: i, Message: "a security group selector term needs one of `tags`, `id` or `name`"})
+			errs = append(errs, fieldError{Index: i, Message: "a security group selector term needs one of `tags`, `id` or `name`"})
 		case hasID && (hasTags || hasName):
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: "`id` is mutually exclusive with `tags` and `name` in one term; use separate terms to OR them"})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: "`id` is mutually exclusive with `tags` and `name` in one term; use separate terms to OR them"})
 		case hasName && hasTags:
-			errs = append(errs, FieldError{Index: i, Field: FieldName, Message: "`name` is mutually exclusive with `tags` in one term; use separate terms to OR them"})
+			errs = append(errs, fieldError{Index: i, Field: FieldName, Message: "`name` is mutually exclusive with `tags` in one term; use separate terms to OR them"})
 		}
 		errs = append(errs, validateTags(i, t.Tags)...)
 		if hasID && !securityGroupIDRE.MatchString(t.ID) {
-			errs = append(errs, FieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a security group id (expected sg-[0-9a-z]+)", t.ID)})
+			errs = append(errs, fieldError{Index: i, Field: FieldID, Message: fmt.Sprintf("%q is not a security group id (expected sg-[0-9a-z]+)", t.ID)})
 		}
 	}
-	return errs
+	return findings(errs)
 }
 
-func validateTags(i int, tags map[string]string) []FieldError {
+func validateTags(i int, tags map[string]string) []fieldError {
 	if tags == nil {
 		return nil
 	}
-	var errs []FieldError
+	var errs []fieldError
 	if len(tags) == 0 {
-		errs = append(errs, FieldError{Index: i, Field: FieldTags, Message: "tags must not be empty; omit the attribute or add at least one tag"})
+		errs = append(errs, fieldError{Index: i, Field: FieldTags, Message: "tags must not be empty; omit the attribute or add at least one tag"})
 	}
 	if len(tags) > MaxTagsPerTerm {
-		errs = append(errs, FieldError{Index: i, Field: FieldTags, Message: fmt.Sprintf("at most %d tags per term, got %d", MaxTagsPerTerm, len(tags))})
+		errs = append(errs, fieldError{Index: i, Field: FieldTags, Message: fmt.Sprintf("at most %d tags per term, got %d", MaxTagsPerTerm, len(tags))})
 	}
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		switch {
 		case k == "":
-			errs = append(errs, FieldError{Index: i, Field: FieldTags, Message: "tag keys must not be empty"})
+			errs = append(errs, fieldError{Index: i, Field: FieldTags, Message: "tag keys must not be empty"})
 		case tags[k] == "":
-			errs = append(errs, FieldError{Index: i, Field: FieldTags, TagKey: k, Message: fmt.Sprintf("tag %q has an empty value; use \"*\" to match any value", k)})
+			errs = append(errs, fieldError{Index: i, Field: FieldTags, TagKey: k, Message: fmt.Sprintf("tag %q has an empty value; use \"*\" to match any value", k)})
 		}
 	}
 	return errs

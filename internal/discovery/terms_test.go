@@ -2,11 +2,12 @@ package discovery
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"testing"
 )
 
-// wantErr describes one expected FieldError; Msg is a substring of Message.
+// wantErr describes one expected finding, at [Index].Field[TagKey]; Msg is a substring of Message.
 type wantErr struct {
 	Index  int
 	Field  string
@@ -14,7 +15,7 @@ type wantErr struct {
 	Msg    string
 }
 
-func checkErrs(t *testing.T, got []FieldError, want []wantErr) {
+func checkErrs(t *testing.T, got []attrpath.Finding, want []wantErr) {
 	t.Helper()
 	if len(want) == 0 {
 		if got != nil {
@@ -27,9 +28,8 @@ func checkErrs(t *testing.T, got []FieldError, want []wantErr) {
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Index != w.Index || g.Field != w.Field || g.TagKey != w.TagKey {
-			t.Errorf("error %d: got {Index:%d Field:%q TagKey:%q}, want {Index:%d Field:%q TagKey:%q} (%s)",
-				i, g.Index, g.Field, g.TagKey, w.Index, w.Field, w.TagKey, g.Message)
+		if want := findings([]fieldError{{Index: w.Index, Field: w.Field, TagKey: w.TagKey}})[0].Path; g.Path.String() != want.String() {
+			t.Errorf("error %d: got %s, want %s (%s)", i, g.Path, want, g.Message)
 		}
 		if !strings.Contains(g.Message, w.Msg) {
 			t.Errorf("error %d: message %q does not contain %q", i, g.Message, w.Msg)
@@ -295,20 +295,23 @@ func TestValidateSecurityGroupTerms(t *testing.T) {
 	}
 }
 
-func TestFieldErrorError(t *testing.T) {
+// Findings are relative to the list of terms; the caller places them (selector_terms).
+func TestFindingPaths(t *testing.T) {
 	tests := []struct {
-		err  FieldError
+		err  fieldError
 		want string
 	}{
-		{FieldError{Index: 0, Message: "m"}, "selector_terms[0]: m"},
-		{FieldError{Index: 3, Field: FieldID, Message: "bad"}, "selector_terms[3].id: bad"},
-		{FieldError{Index: 1, Field: FieldTags, TagKey: "Name", Message: "empty"}, `selector_terms[1].tags["Name"]: empty`},
-		{FieldError{Index: 2, Field: FieldTags, TagKey: `a"b`, Message: "x"}, `selector_terms[2].tags["a\"b"]: x`},
+		{fieldError{Index: 0, Message: "m"}, "selector_terms[0]: m"},
+		{fieldError{Index: 3, Field: FieldID, Message: "bad"}, "selector_terms[3].id: bad"},
+		{fieldError{Index: 1, Field: FieldTags, TagKey: "Name", Message: "empty"}, `selector_terms[1].tags["Name"]: empty`},
+		{fieldError{Index: 2, Field: FieldTags, TagKey: `a"b`, Message: "x"}, `selector_terms[2].tags["a\"b"]: x`},
 	}
 	for _, tc := range tests {
-		if got := tc.err.Error(); got != tc.want {
+		if got := attrpath.Under(attrpath.Of("selector_terms"), findings([]fieldError{tc.err}))[0].Error(); got != tc.want {
 			t.Errorf("Error() = %q, want %q", got, tc.want)
 		}
 	}
-	var _ error = FieldError{}
+	if findings(nil) != nil {
+		t.Error("no errors, no findings")
+	}
 }

@@ -14,16 +14,9 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
-// FieldError is a problem at an attribute path, e.g.
-// `network_interfaces[1].interface_type` or `tags["aws:foo"]`.
-type FieldError struct {
-	Path    attrpath.Path
-	Message string
-	// Summary names the kind of finding when it has one of its own ("" : the caller's).
-	Summary string
-}
-
-func (e FieldError) Error() string { return e.Path.String() + ": " + e.Message }
+// FieldError is a problem at an attribute path, e.g. `network_interfaces[1].interface_type`
+// or `tags["aws:foo"]`: the findings every pure package reports.
+type FieldError = attrpath.Finding
 
 // Limits from the EC2NodeClass CRD.
 const (
@@ -85,10 +78,10 @@ func Validate(s Spec) []FieldError {
 	}
 
 	for _, e := range discovery.ValidateSubnetTerms(s.SubnetTerms) {
-		add(termPath(attrpath.Of("subnet_selector_terms"), e), "%s", e.Message)
+		add(attrpath.Of("subnet_selector_terms").Join(e.Path), "%s", e.Message)
 	}
 	for _, e := range discovery.ValidateSecurityGroupTerms(s.SecurityGroupTerms) {
-		add(termPath(attrpath.Of("security_group_selector_terms"), e), "%s", e.Message)
+		add(attrpath.Of("security_group_selector_terms").Join(e.Path), "%s", e.Message)
 	}
 
 	if s.IPPrefixCount != nil {
@@ -107,7 +100,7 @@ func Validate(s Spec) []FieldError {
 		add(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), "custom networking needs at least one pod subnet selector term (the ENIConfig subnets)")
 	}
 	for _, e := range discovery.ValidateSubnetTerms(n.PodSubnetTerms) {
-		add(termPath(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), e), "%s", e.Message)
+		add(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms").Join(e.Path), "%s", e.Message)
 	}
 
 	validateKubelet(s.Kubelet, add)
@@ -178,8 +171,8 @@ func validateAMI(s Spec, add func(attrpath.Path, string, ...any)) {
 				aliasFam = fam
 			}
 		}
-		for _, e := range termTagErrors(i, t.Tags) {
-			add(termPath(attrpath.Of("ami_selector_terms"), e), "%s", e.Message)
+		for _, e := range termTagErrors(t.Tags) {
+			add(attrpath.Of("ami_selector_terms").Index(i).Join(e.Path), "%s", e.Message)
 		}
 	}
 	switch {
@@ -376,15 +369,14 @@ func validateBlockDevices(bdms []BlockDeviceMapping, add func(attrpath.Path, str
 }
 
 // termTagErrors applies discovery's selector-term tag rules (set means non-empty, at most 20
-// tags, no empty key or value, "*" for any value) to the tags of term i of another selector list:
-// a term that has only tags is checked by exactly those rules.
-func termTagErrors(i int, tags map[string]string) []discovery.FieldError {
+// tags, no empty key or value) to one term's tags, with paths relative to the term (.tags).
+func termTagErrors(tags map[string]string) []attrpath.Finding {
 	if tags == nil {
 		return nil
 	}
 	errs := discovery.ValidateSubnetTerms([]discovery.SubnetTerm{{Tags: tags}})
-	for j := range errs {
-		errs[j].Index = i
+	for j := range errs { // drop the list index of the one-term list
+		errs[j].Path = errs[j].Path.Tail()
 	}
 	return errs
 }
@@ -393,7 +385,7 @@ func termTagErrors(i int, tags map[string]string) []discovery.FieldError {
 // cpu_options and connection_tracking.
 func validateLaunchOptions(s Spec, add func(attrpath.Path, string, ...any)) {
 	for _, e := range discovery.ValidateCapacityReservationTerms(s.CapacityReservationTerms) {
-		add(termPath(attrpath.Of("capacity_reservation_selector_terms"), e), "%s", e.Message)
+		add(attrpath.Of("capacity_reservation_selector_terms").Join(e.Path), "%s", e.Message)
 	}
 	if pg := s.PlacementGroupSelector; pg != nil {
 		switch {
@@ -421,15 +413,4 @@ func validateLaunchOptions(s Spec, add func(attrpath.Path, string, ...any)) {
 		between(attrpath.Of("connection_tracking", "udp_stream_timeout"), ct.UDPStreamTimeout, 60, 180)
 		between(attrpath.Of("connection_tracking", "udp_timeout"), ct.UDPTimeout, 30, 60)
 	}
-}
-
-func termPath(base attrpath.Path, e discovery.FieldError) attrpath.Path {
-	p := base.Index(e.Index)
-	if e.Field != "" {
-		p = p.Attr(e.Field)
-	}
-	if e.TagKey != "" {
-		p = p.Key(e.TagKey)
-	}
-	return p
 }

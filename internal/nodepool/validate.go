@@ -48,13 +48,7 @@ type Spec struct {
 
 // Problem is an error or a warning at an attribute path of the node pool (the empty path is
 // the pool as a whole).
-type Problem struct {
-	// Summary names the kind of finding, one per kind, so Terraform does not fold different
-	// findings into "similar warnings"; "" for errors (the caller's summary applies).
-	Summary string
-	Path    attrpath.Path
-	Message string
-}
+type Problem = attrpath.Finding
 
 var (
 	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)

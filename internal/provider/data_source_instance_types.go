@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"slices"
 	"sort"
@@ -197,12 +198,13 @@ func requirementsFrom(ctx context.Context, list types.List, diags *diag.Diagnost
 // validateRequirementList reports requirements.Validate problems on requirements[i].<field>.
 func validateRequirementList(ctx context.Context, list types.List, diags *diag.Diagnostics) []requirements.Requirement {
 	reqs, unknown := requirementsFrom(ctx, list, diags)
-	for _, e := range requirements.Validate(reqs) {
-		if unknown[e.Index] {
-			continue
+	var known []attrpath.Finding // a requirement with unknown values is checked when they are known
+	for _, f := range requirements.Validate(reqs) {
+		if !unknown[f.Path.Steps()[0].Index] {
+			known = append(known, f)
 		}
-		diags.AddAttributeError(path.Root("requirements").AtListIndex(e.Index).AtName(e.Field), "Invalid requirement", e.Message)
 	}
+	addFindings(diags, attrpath.Of("requirements"), known, "Invalid requirement", false)
 	return reqs
 }
 

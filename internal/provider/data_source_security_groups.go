@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -78,7 +79,7 @@ func (d *securityGroupsDataSource) ValidateConfig(ctx context.Context, req datas
 		return
 	}
 	errs := discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(terms))
-	addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid security group selector term", false)
 }
 
 func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -89,7 +90,7 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	}
 	dterms := securityGroupTermsFrom(data.SelectorTerms)
 	if errs := discovery.ValidateSecurityGroupTerms(dterms); len(errs) > 0 {
-		addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid security group selector term")
+		addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid security group selector term", false)
 	}
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return

@@ -98,7 +98,7 @@ func (d *subnetsDataSource) ValidateConfig(ctx context.Context, req datasource.V
 		return
 	}
 	errs := discovery.ValidateSubnetTerms(subnetTermsFrom(terms))
-	addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid subnet selector term")
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid subnet selector term", false)
 }
 
 func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -109,7 +109,7 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	dterms := subnetTermsFrom(asSelectorTerms(data.SelectorTerms))
 	if errs := discovery.ValidateSubnetTerms(dterms); len(errs) > 0 {
-		addTermErrors(&resp.Diagnostics, path.Root("selector_terms"), errs, "Invalid subnet selector term")
+		addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid subnet selector term", false)
 	}
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return

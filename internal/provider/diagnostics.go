@@ -5,10 +5,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/providerserver"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 )
 
@@ -168,4 +171,42 @@ func terraformPath(steps []tftypes.AttributePathStep) string {
 		}
 	}
 	return b.String()
+}
+
+// addFindings reports the pure packages' findings (attrpath.Finding: every rule's one shape) as
+// diagnostics: errors, or warnings with warning set, on base joined with each finding's path,
+// under the finding's own summary when it has one; the detail names the full path.
+func addFindings(diags *diag.Diagnostics, base attrpath.Path, findings []attrpath.Finding, summary string, warning bool) {
+	for _, f := range attrpath.Under(base, findings) {
+		s := summary
+		if f.Summary != "" {
+			s = f.Summary
+		}
+		switch {
+		case warning && f.Path.IsEmpty():
+			diags.AddWarning(s, f.Error())
+		case warning:
+			diags.AddAttributeWarning(tfPath(f.Path), s, f.Error())
+		case f.Path.IsEmpty():
+			diags.AddError(s, f.Error())
+		default:
+			diags.AddAttributeError(tfPath(f.Path), s, f.Error())
+		}
+	}
+}
+
+// tfPath is the framework's path of an attribute path.
+func tfPath(p attrpath.Path) path.Path {
+	out := path.Empty()
+	for _, st := range p.Steps() {
+		switch st.Kind {
+		case attrpath.Index:
+			out = out.AtListIndex(st.Index)
+		case attrpath.Key:
+			out = out.AtMapKey(st.Name)
+		default:
+			out = out.AtName(st.Name)
+		}
+	}
+	return out
 }

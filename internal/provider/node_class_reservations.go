@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -57,7 +58,7 @@ func (r *nodeClassResource) planCapacity(ctx context.Context, state tfsdk.State,
 			"\n\nThe selectors need ec2:DescribeCapacityReservations and ec2:DescribePlacementGroups.")
 		return
 	}
-	addFieldErrors(diags, findings.Errors, "Node class cannot launch nodes")
+	addFindings(diags, attrpath.Path{}, findings.Errors, "Node class cannot launch nodes", false)
 	addFieldWarnings(diags, findings.Warnings, "Capacity reservation not usable")
 	if diags.HasError() {
 		return

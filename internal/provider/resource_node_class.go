@@ -60,7 +60,7 @@ func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.Val
 	if m.MetadataOptions == nil { // the default applies after validation
 		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
 	}
-	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
+	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
 	validateConnectivity(m.Connectivity, &resp.Diagnostics)
 }
 
@@ -70,17 +70,18 @@ func validateConnectivity(c *connectivityModel, diags *diag.Diagnostics) {
 	if c == nil {
 		return
 	}
-	base := path.Root("connectivity")
+	base := attrpath.Of("connectivity")
 	ids := make([]discovery.SecurityGroupTerm, len(c.ControlPlaneSecurityGroupIDs))
 	for i, id := range c.ControlPlaneSecurityGroupIDs {
 		ids[i] = discovery.SecurityGroupTerm{ID: id}
 	}
 	for _, e := range discovery.ValidateSecurityGroupTerms(ids) {
-		diags.AddAttributeError(base.AtName("control_plane_security_group_ids").AtListIndex(e.Index), "Invalid control-plane security group id", e.Message)
+		e.Path = attrpath.Path{}.Index(e.Path.Steps()[0].Index) // an id, not a term: the list element itself
+		addFindings(diags, base.Attr("control_plane_security_group_ids"), []attrpath.Finding{e}, "Invalid control-plane security group id", false)
 	}
-	addTermErrors(diags, base.AtName("control_plane_security_group_selector_terms"),
+	addFindings(diags, base.Attr("control_plane_security_group_selector_terms"),
 		discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(c.ControlPlaneSecurityGroupSelectorTerms)),
-		"Invalid control-plane security group selector term")
+		"Invalid control-plane security group selector term", false)
 }
 
 // ModifyPlan resolves the selectors against EC2 so the plan carries the real subnets, zones and
@@ -122,8 +123,8 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddAttributeError(path.Root("security_group_selector_terms"), "Missing security group selector terms",
 			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
 	}
-	addFieldErrors(&resp.Diagnostics, nodeclass.Validate(s), "Invalid node class")
-	addFieldErrors(&resp.Diagnostics, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration")
+	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -162,7 +163,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		resp.Diagnostics.AddError("Cannot resolve the node class selectors against EC2", err.Error())
 		return
 	}
-	addFieldErrors(&resp.Diagnostics, errs, "Node class cannot launch nodes")
+	addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "Node class cannot launch nodes", false)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -234,7 +235,7 @@ func (a amiResult) report(diags *diag.Diagnostics) bool {
 			"\n\nThe terms need ec2:DescribeImages, and ssm:GetParameter for `alias` and `ssm_parameter` terms.")
 		return false
 	}
-	addFieldErrors(diags, a.findings.Errors, "Node class cannot launch nodes")
+	addFindings(diags, attrpath.Path{}, a.findings.Errors, "Node class cannot launch nodes", false)
 	addFieldWarnings(diags, a.findings.Warnings, "AMI selector term matches nothing")
 	if a.res.Unresolved != "" {
 		diags.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0).AtName("alias"), "AMI alias left to Karpenter",
@@ -622,29 +623,5 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 	if owner != "" {
 		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), owner)...)
-	}
-}
-
-// tfPath maps a pure package's attribute path onto the framework's; the empty path is the
-// resource itself.
-func tfPath(p attrpath.Path) path.Path {
-	out := path.Empty()
-	for _, st := range p.Steps() {
-		switch st.Kind {
-		case attrpath.Index:
-			out = out.AtListIndex(st.Index)
-		case attrpath.Key:
-			out = out.AtMapKey(st.Name)
-		default:
-			out = out.AtName(st.Name)
-		}
-	}
-	return out
-}
-
-// addFieldErrors reports domain errors on their attribute paths.
-func addFieldErrors(diags *diag.Diagnostics, errs []nodeclass.FieldError, summary string) {
-	for _, e := range errs {
-		diags.AddAttributeError(tfPath(e.Path), summary, e.Error())
 	}
 }

@@ -49,36 +49,10 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func addProblems(diags *diag.Diagnostics, errs []nodepool.Problem, summary string, warning bool) {
-	for _, e := range errs {
-		summary := summary
-		if e.Summary != "" {
-			summary = e.Summary
-		}
-		detail := e.Message
-		if !e.Path.IsEmpty() {
-			detail = e.Path.String() + ": " + e.Message
-		}
-		switch {
-		case warning && e.Path.IsEmpty():
-			diags.AddWarning(summary, detail)
-		case warning:
-			diags.AddAttributeWarning(tfPath(e.Path), summary, detail)
-		case e.Path.IsEmpty():
-			diags.AddError(summary, detail)
-		default:
-			diags.AddAttributeError(tfPath(e.Path), summary, detail)
-		}
-	}
-}
-
 // validateStatic runs every rule that needs neither EC2 nor the node class.
 func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
-	for _, e := range requirements.Validate(m.requirements(ctx, diags)) {
-		p := attrpath.Of("template", "requirements").Index(e.Index).Attr(e.Field)
-		diags.AddAttributeError(tfPath(p), "Invalid requirement", p.String()+": "+e.Message)
-	}
-	addProblems(diags, nodepool.Validate(m.poolSpec()), "Invalid node pool", false)
+	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(m.requirements(ctx, diags)), "Invalid requirement", false)
+	addFindings(diags, attrpath.Path{}, nodepool.Validate(m.poolSpec()), "Invalid node pool", false)
 }
 
 func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
@@ -255,8 +229,8 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 		Replicas: intPtr(m.Replicas), Catalog: cat, Prices: r.meta.Client.Prices(ctx),
 		MinValuesBestEffort: m.MinValuesPolicy.ValueString() == "BestEffort", Workloads: m.workloads(),
 	})
-	addProblems(diags, errs, "Node pool cannot launch nodes", false)
-	addProblems(diags, p.Warnings, "Node pool warning", true)
+	addFindings(diags, attrpath.Path{}, errs, "Node pool cannot launch nodes", false)
+	addFindings(diags, attrpath.Path{}, p.Warnings, "Node pool warning", true)
 	return p, !diags.HasError()
 }
 

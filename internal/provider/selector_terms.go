@@ -2,8 +2,6 @@ package provider
 
 import (
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
@@ -72,20 +70,6 @@ func securityGroupTermsFrom(terms []selectorTermModel) []discovery.SecurityGroup
 		out[i] = discovery.SecurityGroupTerm{Tags: tagsFromMap(t.Tags), ID: t.ID.ValueString(), Name: t.Name.ValueString()}
 	}
 	return out
-}
-
-// addTermErrors turns discovery's field errors into diagnostics on base[i].field["key"].
-func addTermErrors(diags *diag.Diagnostics, base path.Path, errs []discovery.FieldError, summary string) {
-	for _, e := range errs {
-		p := base.AtListIndex(e.Index)
-		if e.Field != "" {
-			p = p.AtName(e.Field)
-		}
-		if e.TagKey != "" {
-			p = p.AtMapKey(e.TagKey)
-		}
-		diags.AddAttributeError(p, summary, e.Message)
-	}
 }
 
 func stringMapValue(m map[string]string) types.Map {

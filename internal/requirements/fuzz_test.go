@@ -48,10 +48,11 @@ func FuzzRequirements(f *testing.F) {
 		// Validation never panics and always yields well-formed errors.
 		errs := Validate([]Requirement{r})
 		for _, e := range errs {
-			if e.Index != 0 || e.Message == "" {
+			steps := e.Path.Steps()
+			if len(steps) != 2 || steps[0].Index != 0 || e.Message == "" {
 				t.Fatalf("malformed error %+v", e)
 			}
-			switch e.Field {
+			switch steps[1].Name {
 			case FieldKey, FieldOperator, FieldValues, FieldMinValues:
 			default:
 				t.Fatalf("unknown field in %+v", e)

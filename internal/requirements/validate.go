@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 // Limits enforced by the NodePool CRD.
 const (
 	// MaxRequirements is the CRD's maxItems for spec.template.spec.requirements. Validate does
-	// not check the list length (a FieldError always points at one item); enforce it on the
+	// not check the list length (a finding always points at one item); enforce it on the
 	// list attribute itself.
 	MaxRequirements = 100
 	MaxKeyLength    = 316
@@ -22,24 +23,13 @@ const (
 	MaxMinValues    = 50
 )
 
-// Field names used in FieldError.Field; they match the Terraform attribute names.
+// Field names of a requirement in findings' paths; they match the Terraform attribute names.
 const (
 	FieldKey       = "key"
 	FieldOperator  = "operator"
 	FieldValues    = "values"
 	FieldMinValues = "min_values"
 )
-
-// FieldError locates one validation problem: requirements[Index].<Field>.
-type FieldError struct {
-	Index   int
-	Field   string // FieldKey, FieldOperator, FieldValues or FieldMinValues
-	Message string
-}
-
-func (e FieldError) Error() string {
-	return fmt.Sprintf("requirements[%d].%s: %s", e.Index, e.Field, e.Message)
-}
 
 var (
 	dnsSubdomainRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
@@ -48,7 +38,8 @@ var (
 )
 
 // Validate checks every requirement and returns all problems found, ordered by index and
-// then by field (key, operator, values, min_values). A nil result means the list is valid.
+// then by field (key, operator, values, min_values), with paths relative to the list
+// ([2].values). A nil result means the list is valid.
 //
 // The checks mirror the NodePool CRD: key length and qualified-name shape; the restricted
 // label domains (karpenter.sh except karpenter.sh/capacity-type, karpenter.sh/nodepool,
@@ -57,17 +48,17 @@ var (
 // and shape; min_values in 1..50 and, with In, no larger than the number of values.
 // On top of the CRD it rejects values on Exists/DoesNotExist and unknown capacity types
 // for karpenter.sh/capacity-type with In/NotIn.
-func Validate(reqs []Requirement) []FieldError {
-	var errs []FieldError
+func Validate(reqs []Requirement) []attrpath.Finding {
+	var errs []attrpath.Finding
 	for i := range reqs {
 		errs = validateOne(errs, i, &reqs[i])
 	}
 	return errs
 }
 
-func validateOne(errs []FieldError, i int, r *Requirement) []FieldError {
+func validateOne(errs []attrpath.Finding, i int, r *Requirement) []attrpath.Finding {
 	add := func(field, format string, args ...any) {
-		errs = append(errs, FieldError{Index: i, Field: field, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, attrpath.Finding{Path: attrpath.Path{}.Index(i).Attr(field), Message: fmt.Sprintf(format, args...)})
 	}
 
 	// key

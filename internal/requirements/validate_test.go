@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"testing"
 )
@@ -189,8 +190,9 @@ func TestValidate(t *testing.T) {
 			}
 			for i, w := range tc.want {
 				g := got[i]
-				if g.Index != w.index || g.Field != w.field || !strings.Contains(g.Message, w.msg) {
-					t.Errorf("error %d = {%d %q %q}, want {%d %q ...%q...}", i, g.Index, g.Field, g.Message, w.index, w.field, w.msg)
+				want := (attrpath.Path{}).Index(w.index).Attr(w.field)
+				if g.Path.String() != want.String() || !strings.Contains(g.Message, w.msg) {
+					t.Errorf("error %d = %s %q, want %s ...%q...", i, g.Path, g.Message, want, w.msg)
 				}
 			}
 		})
@@ -205,10 +207,14 @@ func TestValidateAllowsEveryWellKnownAWSKey(t *testing.T) {
 	}
 }
 
-func TestFieldErrorError(t *testing.T) {
-	e := FieldError{Index: 3, Field: FieldMinValues, Message: "min_values must be between 1 and 50, got 0"}
-	if got, want := e.Error(), "requirements[3].min_values: min_values must be between 1 and 50, got 0"; got != want {
-		t.Errorf("Error() = %q, want %q", got, want)
+// Findings' paths are relative to the list: the caller places them (template.requirements).
+func TestFindingsUnderTheirList(t *testing.T) {
+	got := attrpath.Under(attrpath.Of("template", "requirements"), Validate([]Requirement{{Key: "k", Operator: OpIn, MinValues: new(0)}}))
+	if len(got) == 0 {
+		t.Fatal("no finding")
+	}
+	if s := got[len(got)-1].Error(); !strings.HasPrefix(s, "template.requirements[0].min_values: ") {
+		t.Errorf("Error() = %q", s)
 	}
 }
 
@@ -231,7 +237,7 @@ func TestOperators(t *testing.T) {
 	}
 }
 
-func dumpErrs(errs []FieldError) string {
+func dumpErrs(errs []attrpath.Finding) string {
 	var b strings.Builder
 	for _, e := range errs {
 		b.WriteString("  ")
