@@ -55,7 +55,7 @@ func TestAttributePath(t *testing.T) {
 		{NodePoolKind, "spec.template.spec.requirements[3].minValues", "template.requirements[3].min_values"},
 		{NodePoolKind, "spec.template.spec.nodeClassRef.name", "node_class"},
 		{NodePoolKind, "spec.disruption.budgets[0].schedule", "disruption.budgets[0].schedule"},
-		{NodePoolKind, "spec.limits[cpu]", "limits[cpu]"},
+		{NodePoolKind, "spec.limits[cpu]", `limits["cpu"]`},
 		{NodePoolKind, "metadata.name", "name"},
 		{NodePoolKind, "spec", ""},
 		{NodePoolKind, "status.conditions", ""},

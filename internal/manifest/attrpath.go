@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"unicode"
 )
@@ -38,30 +39,30 @@ func SnakeCase(name string) string {
 // node_class, other spec.X → X. Names become snake_case, indexes and map keys stay. A field
 // that no single attribute produced (spec itself, the object root) maps to the empty path,
 // the resource as a whole.
-func AttributePath(kind string, field Path) Path {
-	rest, prefix := field, Path(nil)
+func AttributePath(kind string, field Path) attrpath.Path {
+	rest, out := field, attrpath.Path{}
 	switch {
 	case hasFields(rest, "metadata", "name"):
-		return Path{{Kind: FieldStep, Name: "name"}}
+		return attrpath.Of("name")
 	case kind == NodePoolKind && (hasFields(rest, "spec", "template", "spec") || hasFields(rest, "spec", "template", "metadata")):
-		rest, prefix = rest[3:], Path{{Kind: FieldStep, Name: "template"}}
-		if len(rest) == 0 {
-			return prefix
-		}
-		if rest[0].Name == "nodeClassRef" {
-			return Path{{Kind: FieldStep, Name: "node_class"}}
+		rest, out = rest[3:], attrpath.Of("template")
+		if len(rest) > 0 && rest[0].Name == "nodeClassRef" {
+			return attrpath.Of("node_class")
 		}
 	case hasFields(rest, "spec"):
 		rest = rest[1:]
 	default:
-		return nil
+		return out
 	}
-	out := append(Path{}, prefix...)
 	for _, s := range rest {
-		if s.Kind == FieldStep {
-			s.Name = SnakeCase(s.Name)
+		switch s.Kind {
+		case IndexStep:
+			out = out.Index(s.Index)
+		case KeyStep:
+			out = out.Key(s.Name)
+		default:
+			out = out.Attr(SnakeCase(s.Name))
 		}
-		out = append(out, s)
 	}
 	return out
 }

@@ -2,9 +2,9 @@ package provider
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -30,11 +30,7 @@ func admitManifest(version, kind, doc string, diags *diag.Diagnostics) bool {
 		summary := "Kubernetes would reject the " + kind
 		detail := fmt.Sprintf("%s\n\nThe API server validates a %s against Karpenter's CRD (%s, Karpenter %s, the provider's "+
 			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", v, kind, crds[kind].APIVersion(), crds[kind].KarpenterVersion, version)
-		if p, ok := attributePath(manifest.AttributePath(kind, v.Field)); ok {
-			diags.AddAttributeError(p, summary, detail)
-		} else {
-			diags.AddError(summary, detail)
-		}
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{{Path: manifest.AttributePath(kind, v.Field), Message: detail}}, summary, false)
 	}
 	if len(violations) > 0 {
 		return false
@@ -55,31 +51,7 @@ func admitAtRuntime(version, kind, doc string, diags *diag.Diagnostics) bool {
 		summary := "Karpenter would refuse the " + kind
 		detail := fmt.Sprintf("%s\n\nThe API server accepts this manifest, but Karpenter %s validates a %s again at runtime and would not "+
 			"use it: the %s would show a failed validation condition and launch nothing.", v, version, kind, kind)
-		if p, ok := attributePath(manifest.AttributePath(kind, v.Field)); ok {
-			diags.AddAttributeError(p, summary, detail)
-		} else {
-			diags.AddError(summary, detail)
-		}
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{{Path: manifest.AttributePath(kind, v.Field), Message: detail}}, summary, false)
 	}
 	return len(violations) == 0
-}
-
-// attributePath maps a structured attribute path onto the framework's; false for the empty
-// path (the resource as a whole).
-func attributePath(p manifest.Path) (path.Path, bool) {
-	if len(p) == 0 || p[0].Kind != manifest.FieldStep {
-		return path.Empty(), false
-	}
-	out := path.Root(p[0].Name)
-	for _, s := range p[1:] {
-		switch s.Kind {
-		case manifest.IndexStep:
-			out = out.AtListIndex(s.Index)
-		case manifest.KeyStep:
-			out = out.AtMapKey(s.Name)
-		default:
-			out = out.AtName(s.Name)
-		}
-	}
-	return out, true
 }

@@ -1,6 +1,7 @@
 package provider
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"slices"
 	"strings"
 	"testing"
@@ -36,7 +37,7 @@ func TestSchemaCoverage(t *testing.T) {
 				continue
 			}
 			attr := manifest.AttributePath(kind, crds[kind].ParseFieldPath(strings.ReplaceAll(leaf, "[]", "[0]")))
-			if hasAttribute(s.Attributes, attr) {
+			if hasAttribute(s.Attributes, attr.Steps()) {
 				mapped = append(mapped, leaf)
 			} else {
 				unmapped = append(unmapped, leaf+" → "+attr.String())
@@ -67,8 +68,8 @@ func walkLeaves(s apiextensionsv1.JSONSchemaProps, p string, out *[]string) {
 
 // hasAttribute follows p through nested attributes; list indexes step into list-nested
 // objects and a map key or list index ends at a map or list attribute.
-func hasAttribute(attrs map[string]schema.Attribute, p manifest.Path) bool {
-	if len(p) == 0 || p[0].Kind != manifest.FieldStep {
+func hasAttribute(attrs map[string]schema.Attribute, p []attrpath.Step) bool {
+	if len(p) == 0 || p[0].Kind != attrpath.Attr {
 		return false
 	}
 	a, ok := attrs[p[0].Name]
@@ -83,9 +84,9 @@ func hasAttribute(attrs map[string]schema.Attribute, p manifest.Path) bool {
 		if len(rest) == 0 {
 			return true
 		}
-		return rest[0].Kind == manifest.IndexStep && (len(rest) == 1 || hasAttribute(a.NestedObject.Attributes, rest[1:]))
+		return rest[0].Kind == attrpath.Index && (len(rest) == 1 || hasAttribute(a.NestedObject.Attributes, rest[1:]))
 	case schema.MapAttribute, schema.ListAttribute, schema.ObjectAttribute:
-		return len(rest) == 0 || len(rest) == 1 && rest[0].Kind != manifest.FieldStep
+		return len(rest) == 0 || len(rest) == 1 && rest[0].Kind != attrpath.Attr
 	default:
 		return len(rest) == 0
 	}
