@@ -157,303 +157,357 @@ func nodeClassSchema() schema.Schema {
 			"The next plan resolves the selectors from the configuration and shows an in-place update that only records the " +
 			"resolution (and the configured arguments); applying it changes nothing in AWS unless the class's instance profile is " +
 			"missing or differs.",
-		Attributes: map[string]schema.Attribute{
-			"id": schema.StringAttribute{
-				Computed: true, MarkdownDescription: "The node class name.",
-				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-			},
-			"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
-				MarkdownDescription: "Identifies this resource instance as the owner of the instance profile it creates for `role`: chosen " +
-					"at the first apply and written as the `karpenter.nodeplane.io/owner` tag on the profile. The provider changes and " +
-					"deletes only a profile with its own owner id; import adopts the owner id of the class's profile."},
-			"name": schema.StringAttribute{
-				Required:            true,
-				MarkdownDescription: "`metadata.name` of the EC2NodeClass (a lower-case DNS subdomain). Changing it replaces the resource.",
-				PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
-			},
-			"ami_family": optStr("`amiFamily`: `AL2`, `AL2023`, `Bottlerocket`, `Custom`, `Windows2019`, `Windows2022` or `Windows2025`. " +
-				"Required unless an `alias` AMI term implies it; decides user data and pod-capacity rules."),
-			"ami_selector_terms": schema.ListNestedAttribute{
-				Required:            true,
-				MarkdownDescription: "`amiSelectorTerms`, 1 to 30: an `alias` (e.g. `al2023@latest`, alone), or `id`, or `name` (+ `owner`), `ssm_parameter`, `tags`.",
-				Validators:          []validator.List{listvalidator.SizeBetween(1, nodeclass.MaxAMITerms)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"alias":         optStr("`family@version`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Must be the only term."),
-					"id":            optStr("AMI id, `ami-…`."),
-					"name":          optStr("AMI name (wildcards allowed)."),
-					"owner":         optStr("Owner account id, `self`, `amazon` or `aws-marketplace`, with `name` or `tags`."),
-					"ssm_parameter": optStr("SSM parameter holding the AMI id."),
-					"tags":          optMap("Tags the AMI must carry."),
-				}},
-			},
-			"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan, unless it is known only after apply (a role " +
-				"created in the same run): then the plan resolves everything else, `manifest` waits for the role, and apply checks it. Karpenter creates its own instance " +
-				"profile for the nodes it launches; the provider creates one more, `resolved.instance_profile`, for the launch templates of " +
-				"static pools (`replicas`): named `nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside " +
-				"Karpenter's `/karpenter/` garbage collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the " +
-				"class. A profile of that name that is not the class's fails the plan. Exactly one of `role` and `instance_profile`."),
-			"instance_profile": optStr("Existing instance profile name, used as it is by Karpenter and by the launch templates of static " +
-				"pools; it must exist at plan. Exactly one of `role` and `instance_profile`."),
-			"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+
-				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`.", false),
-			"security_group_selector_terms": securityGroupTermsAttribute(descSGTerms +
-				" Defaults to `karpenter.sh/discovery = <provider cluster_name>`."),
-			"associate_public_ip_address": optBool("`associatePublicIPAddress`: public IPv4 on the primary interface. Unset: the subnet's setting applies."),
-			"ip_prefix_count":             optInt("`ipPrefixCount`: IPv4 /28 prefixes pre-assigned to each launch-template interface (not efa-only)."),
-			"network_interfaces": schema.ListNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "`networkInterfaces` (up to 150): explicit interface layout. Must include the primary `interface` at card 0 / device 0; " +
-					"pairs are unique; at most one `efa-only` per network card. Instance types whose cards or EFA limits cannot hold the layout are excluded.",
-				Validators: []validator.List{listvalidator.SizeAtMost(nodeclass.MaxNetworkInterfaces)},
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index."},
-					"device_index":       schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card."},
-					"interface_type":     schema.StringAttribute{Required: true, MarkdownDescription: "`interface` (ENA, with IPs) or `efa-only` (RDMA only, no IP)."},
-				}},
-			},
-			"efa": optBool("Attach an EFA interface (type `efa`) on every network card of EFA-capable types, as Karpenter does for pods that request " +
-				"`vpc.amazonaws.com/efa`; node pools using this class keep only EFA-capable types. Provider-only (not in the manifest). Default `false`."),
-			"networking": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "The VPC CNI setting the nodes run with. Provider-only: Karpenter cannot express it, so it is not rendered into " +
-					"the manifest, but it decides max pods, IP consumption and consistency warnings.",
-				Attributes: map[string]schema.Attribute{
-					"prefix_delegation": optBool("`ENABLE_PREFIX_DELEGATION`: pods get IPs from /28 prefixes (Nitro types only)."),
-					"custom_networking": schema.SingleNestedAttribute{
-						Optional:            true,
-						MarkdownDescription: "VPC CNI custom networking (ENIConfig): pod IPs come from separate pod subnets; the primary ENI carries no pods.",
-						Attributes: map[string]schema.Attribute{
-							"pod_subnet_selector_terms": subnetTermsAttribute("Selector terms for the pod (ENIConfig) subnets; one is chosen per node zone.", true),
-						},
-					},
-					"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot on types that can carry one (not t3 or Xen types, per the VPC resource controller's table)."),
-					"reserved_enis":            optInt("Karpenter's `RESERVED_ENIS` setting for the cluster (excluded from its max-pods math)."),
-					"warm_eni_target":          optInt(warmTargetAttributes()["warm_eni_target"]),
-					"warm_ip_target":           optInt(warmTargetAttributes()["warm_ip_target"]),
-					"minimum_ip_target":        optInt(warmTargetAttributes()["minimum_ip_target"]),
-					"warm_prefix_target":       optInt(warmTargetAttributes()["warm_prefix_target"]),
-				},
-			},
-			"kubelet": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "`kubelet` settings: the typed fields of every Karpenter version, and with `karpenter_version = \"1.15\"` any " +
-					"other `KubeletConfiguration` field in `config` and a CEL `max_pods_expression`.",
-				Attributes: map[string]schema.Attribute{
-					"max_pods":      optInt("`maxPods`: overrides the computed max pods for every instance type."),
-					"pods_per_core": optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
-					"cluster_dns":   schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`clusterDNS` addresses."},
-					"system_reserved": optMap("`systemReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
-						"`NodeClassCEL` a value may be a CEL expression resolved per instance type (see the Karpenter versions guide)."),
-					"kube_reserved": optMap("`kubeReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
-						"`NodeClassCEL` a value may be a CEL expression resolved per instance type, e.g. `vcpus * 30`."),
-					"eviction_hard":                   optMap("`evictionHard`: signal → percentage or quantity."),
-					"eviction_soft":                   optMap("`evictionSoft`: needs a matching grace period per signal."),
-					"eviction_soft_grace_period":      optMap("`evictionSoftGracePeriod`: signal → duration."),
-					"eviction_max_pod_grace_period":   optInt("`evictionMaxPodGracePeriod` in seconds."),
-					"image_gc_high_threshold_percent": optInt("`imageGCHighThresholdPercent`, 0-100, above the low threshold."),
-					"image_gc_low_threshold_percent":  optInt("`imageGCLowThresholdPercent`, 0-100."),
-					"cpu_cfs_quota":                   optBool("`cpuCFSQuota`."),
-					"max_pods_expression": optStr("Karpenter v1.15 (`karpenter_version = \"1.15\"` and the provider's `karpenter_feature_gates` " +
-						"with `NodeClassCEL`): `maxPods` as a CEL expression evaluated per instance type, e.g. `min(max_pods, 110)` or " +
-						"`vcpus * 8`. Variables: `vcpus`, `memory_mib`, `default_enis` (ENIs of the default network card), `ips_per_eni` " +
-						"(IPv4 addresses per ENI), `max_pods` (the type's max pods without a setting: ENI-limited, capped by " +
-						"`pods_per_core`) and `instance_type`; `min` and `max` take ints and doubles. It must return an int or a double " +
-						"(truncated). The plan evaluates it for every eligible type: max pods, IPs and warnings follow. Exclusive with `max_pods`."),
-					"config": schema.DynamicAttribute{Optional: true, MarkdownDescription: "Karpenter v1.15: any other upstream " +
-						"`KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) field, by its upstream name, e.g. " +
-						"`{ serializeImagePulls = false, containerLogMaxSize = \"50Mi\" }`. Validated at plan against the upstream types " +
-						"(k8s.io/kubelet v0.34, strict: an unknown or mistyped field is an error) and Karpenter's rules; fields beyond " +
-						"those the typed attributes set are applied only by the AL2023 family (and Custom), so other families refuse them, " +
-						"as Karpenter does. `kubeReserved`/`systemReserved` values that are not quantities are CEL expressions (NodeClassCEL)." +
-						" Typed attributes are set with their own names, not here."},
-				},
-			},
-			"metadata_options": schema.SingleNestedAttribute{
-				Optional: true, Computed: true,
-				Default:             objectdefault.StaticValue(defaultMetadataObject()),
-				MarkdownDescription: "`metadataOptions`; Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, IMDSv2 required.",
-				Attributes: map[string]schema.Attribute{
-					"http_endpoint":               schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
-					"http_protocol_ipv6":          schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
-					"http_put_response_hop_limit": schema.Int64Attribute{Required: true, MarkdownDescription: "1 to 64."},
-					"http_tokens":                 schema.StringAttribute{Required: true, MarkdownDescription: "`required` (IMDSv2) or `optional`."},
-				},
-			},
-			"block_device_mappings": schema.ListNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "`blockDeviceMappings` (up to 50, at most one `root_volume`). Unset: the AMI family's defaults.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"device_name": optStr("Device name, e.g. `/dev/xvda`."),
-					"root_volume": optBool("This mapping is the root volume."),
-					"ebs": schema.SingleNestedAttribute{
-						Optional: true, MarkdownDescription: "EBS settings; needs `volume_size` or `snapshot_id`.",
-						Attributes: map[string]schema.Attribute{
-							"delete_on_termination": optBool("Delete with the instance."),
-							"encrypted":             optBool("Encrypt the volume."),
-							"iops":                  optInt("Provisioned IOPS."),
-							"kms_key_id":            optStr("KMS key for encryption."),
-							"snapshot_id":           optStr("Snapshot to restore."),
-							"throughput":            optInt("Throughput in MiB/s (gp3)."),
-							"volume_size":           optStr("Kubernetes quantity, e.g. `100Gi`."),
-							"volume_type":           optStr("`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."),
-							"volume_initialization_rate": optInt("`volumeInitializationRate`: the rate, 100 to 300 MiB/s, at which EBS fills a volume " +
-								"restored from `snapshot_id` (provisioned volume initialization); needs `snapshot_id`."),
-						},
-					},
-				}},
-			},
-			"instance_store_policy": optStr("`instanceStorePolicy`: `RAID0` to use instance-store volumes as ephemeral storage."),
-			"detailed_monitoring":   optBool("`detailedMonitoring` (CloudWatch detailed monitoring)."),
-			"user_data":             optStr("`userData`, merged with what the provider generates for the AMI family. At most 16 KB (EC2's limit, before base64)."),
-			"tags": optMap("`tags` on launched resources. Keys starting with `aws:` or `kubernetes.io/cluster`, and Karpenter's own keys, " +
-				"are rejected."),
+		Attributes: mergeAttributes(classSelectorAttributes(), classNetworkAttributes(), classKubeletAttributes(), classLaunchAttributes(), classResolutionAttributes(), classLaunchOptionAttributes(), classOutputAttributes()),
+	}
+}
 
-			"vpc_id": schema.StringAttribute{Computed: true, MarkdownDescription: "VPC of the resolved subnets."},
-			"subnets": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "Resolved subnets in Karpenter's order (most free IPs, then id). Known at plan time. Public or default " +
-					"subnets, and zones where more than one subnet matched, are plan warnings.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Subnet id."},
-					"name":                       schema.StringAttribute{Computed: true, MarkdownDescription: "The subnet's `Name` tag (null without one)."},
-					"map_public_ip_on_launch":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Instances launched here get a public IPv4 address."},
-					"default_for_az":             schema.BoolAttribute{Computed: true, MarkdownDescription: "The zone's default subnet (of a default VPC)."},
-					"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone."},
-					"zone_id":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone id."},
-					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
-					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses when the selection last changed."},
-				}},
-			},
-			"security_groups": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "Resolved security groups, sorted by id. Known at plan time.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Security group id."},
-					"name": schema.StringAttribute{Computed: true, MarkdownDescription: "EC2 group name."},
-				}},
-			},
-			"zones": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones of the resolved subnets, sorted."},
-			"pod_subnets": schema.ListNestedAttribute{
-				Computed:            true,
-				MarkdownDescription: "Custom networking: the pod subnet chosen per node zone.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Node zone."},
-					"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Pod subnet id."},
-					"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
-					"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses."},
-				}},
-			},
-			"amis": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The images the AMI selector terms resolve to at plan, as Karpenter's `status.amis`: one per requirement " +
-					"set (architecture, and for an alias its accelerator variant), the newest non-deprecated first. Each node pool type " +
-					"launches with the first image whose requirements it meets. Empty when an `alias` is left to Karpenter (see the warning).",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":            schema.StringAttribute{Computed: true, MarkdownDescription: "Image id."},
-					"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Image name."},
-					"architecture":  schema.StringAttribute{Computed: true, MarkdownDescription: "`kubernetes.io/arch`: `amd64` or `arm64`."},
-					"variant":       schema.StringAttribute{Computed: true, MarkdownDescription: "Alias images: `standard`, `nvidia` or `neuron`; null otherwise."},
-					"creation_date": schema.StringAttribute{Computed: true, MarkdownDescription: "When the image was created (RFC 3339)."},
-					"deprecated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Past its deprecation time: used only when no other image serves the same requirements."},
-					"requirements":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The node requirements the image serves."},
-				}},
-			},
-			"resolved": schema.ObjectAttribute{
-				Computed:       true,
-				AttributeTypes: attrTypesOf(resolvedClass{}),
-				MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
-					"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
-					"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry, as the provider's `karpenter_version` computes it: hash version " +
-					"`hash_version` v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the provider's " +
-					"`cluster_certificate_authority_data`): when it changes within a hash version, Karpenter drifts every node on the class " +
-					"(see a pool's `drift`); a new hash version alone drifts nothing.",
-			},
-			"connectivity": connectivityAttribute(),
+// mergeAttributes is one attribute map of several: a resource schema written in groups.
+func mergeAttributes(groups ...map[string]schema.Attribute) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for _, g := range groups {
+		for name, a := range g {
+			if _, dup := out[name]; dup {
+				panic("attribute " + name + " is declared twice")
+			}
+			out[name] = a
+		}
+	}
+	return out
+}
 
-			"capacity_reservation_selector_terms": capacityReservationTermsAttribute(),
-			"placement_group_selector":            placementGroupSelectorAttribute(),
-			"context": optStr("`context`: the reserved `Context` value Karpenter passes to EC2 Fleet requests. Set it only when AWS " +
-				"gave you one for your account."),
-			"cpu_options": schema.SingleNestedAttribute{
-				Optional:            true,
-				MarkdownDescription: "`cpuOptions` of the launched instances.",
-				Attributes: map[string]schema.Attribute{
-					"nested_virtualization": optStr("`nestedVirtualization`: `enabled` or `disabled`. With `enabled`, Karpenter only " +
-						"launches instance types that support nested virtualization (the node pool plan does not apply that filter)."),
+// classSelectorAttributes are node class attributes of one group (nodeClassSchema).
+func classSelectorAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"id": schema.StringAttribute{
+			Computed: true, MarkdownDescription: "The node class name.",
+			PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+		},
+		"owner_id": schema.StringAttribute{Computed: true, PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()},
+			MarkdownDescription: "Identifies this resource instance as the owner of the instance profile it creates for `role`: chosen " +
+				"at the first apply and written as the `karpenter.nodeplane.io/owner` tag on the profile. The provider changes and " +
+				"deletes only a profile with its own owner id; import adopts the owner id of the class's profile."},
+		"name": schema.StringAttribute{
+			Required:            true,
+			MarkdownDescription: "`metadata.name` of the EC2NodeClass (a lower-case DNS subdomain). Changing it replaces the resource.",
+			PlanModifiers:       []planmodifier.String{stringplanmodifier.RequiresReplace()},
+		},
+		"ami_family": optStr("`amiFamily`: `AL2`, `AL2023`, `Bottlerocket`, `Custom`, `Windows2019`, `Windows2022` or `Windows2025`. " +
+			"Required unless an `alias` AMI term implies it; decides user data and pod-capacity rules."),
+		"ami_selector_terms": schema.ListNestedAttribute{
+			Required:            true,
+			MarkdownDescription: "`amiSelectorTerms`, 1 to 30: an `alias` (e.g. `al2023@latest`, alone), or `id`, or `name` (+ `owner`), `ssm_parameter`, `tags`.",
+			Validators:          []validator.List{listvalidator.SizeBetween(1, nodeclass.MaxAMITerms)},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"alias":         optStr("`family@version`, e.g. `al2023@latest` or `bottlerocket@v1.20.0`. Must be the only term."),
+				"id":            optStr("AMI id, `ami-…`."),
+				"name":          optStr("AMI name (wildcards allowed)."),
+				"owner":         optStr("Owner account id, `self`, `amazon` or `aws-marketplace`, with `name` or `tags`."),
+				"ssm_parameter": optStr("SSM parameter holding the AMI id."),
+				"tags":          optMap("Tags the AMI must carry."),
+			}},
+		},
+		"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan, unless it is known only after apply (a role " +
+			"created in the same run): then the plan resolves everything else, `manifest` waits for the role, and apply checks it. Karpenter creates its own instance " +
+			"profile for the nodes it launches; the provider creates one more, `resolved.instance_profile`, for the launch templates of " +
+			"static pools (`replicas`): named `nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside " +
+			"Karpenter's `/karpenter/` garbage collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the " +
+			"class. A profile of that name that is not the class's fails the plan. Exactly one of `role` and `instance_profile`."),
+		"instance_profile": optStr("Existing instance profile name, used as it is by Karpenter and by the launch templates of static " +
+			"pools; it must exist at plan. Exactly one of `role` and `instance_profile`."),
+		"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+
+			" Defaults to `karpenter.sh/discovery = <provider cluster_name>`.", false),
+		"security_group_selector_terms": securityGroupTermsAttribute(descSGTerms +
+			" Defaults to `karpenter.sh/discovery = <provider cluster_name>`."),
+	}
+}
+
+// classNetworkAttributes are node class attributes of one group (nodeClassSchema).
+func classNetworkAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"associate_public_ip_address": optBool("`associatePublicIPAddress`: public IPv4 on the primary interface. Unset: the subnet's setting applies."),
+		"ip_prefix_count":             optInt("`ipPrefixCount`: IPv4 /28 prefixes pre-assigned to each launch-template interface (not efa-only)."),
+		"network_interfaces": schema.ListNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "`networkInterfaces` (up to 150): explicit interface layout. Must include the primary `interface` at card 0 / device 0; " +
+				"pairs are unique; at most one `efa-only` per network card. Instance types whose cards or EFA limits cannot hold the layout are excluded.",
+			Validators: []validator.List{listvalidator.SizeAtMost(nodeclass.MaxNetworkInterfaces)},
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"network_card_index": schema.Int64Attribute{Required: true, MarkdownDescription: "Network card index."},
+				"device_index":       schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card."},
+				"interface_type":     schema.StringAttribute{Required: true, MarkdownDescription: "`interface` (ENA, with IPs) or `efa-only` (RDMA only, no IP)."},
+			}},
+		},
+		"efa": optBool("Attach an EFA interface (type `efa`) on every network card of EFA-capable types, as Karpenter does for pods that request " +
+			"`vpc.amazonaws.com/efa`; node pools using this class keep only EFA-capable types. Provider-only (not in the manifest). Default `false`."),
+		"networking": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "The VPC CNI setting the nodes run with. Provider-only: Karpenter cannot express it, so it is not rendered into " +
+				"the manifest, but it decides max pods, IP consumption and consistency warnings.",
+			Attributes: map[string]schema.Attribute{
+				"prefix_delegation": optBool("`ENABLE_PREFIX_DELEGATION`: pods get IPs from /28 prefixes (Nitro types only)."),
+				"custom_networking": schema.SingleNestedAttribute{
+					Optional:            true,
+					MarkdownDescription: "VPC CNI custom networking (ENIConfig): pod IPs come from separate pod subnets; the primary ENI carries no pods.",
+					Attributes: map[string]schema.Attribute{
+						"pod_subnet_selector_terms": subnetTermsAttribute("Selector terms for the pod (ENIConfig) subnets; one is chosen per node zone.", true),
+					},
 				},
+				"security_groups_for_pods": optBool("`ENABLE_POD_ENI`: a trunk ENI takes one ENI slot on types that can carry one (not t3 or Xen types, per the VPC resource controller's table)."),
+				"reserved_enis":            optInt("Karpenter's `RESERVED_ENIS` setting for the cluster (excluded from its max-pods math)."),
+				"warm_eni_target":          optInt(warmTargetAttributes()["warm_eni_target"]),
+				"warm_ip_target":           optInt(warmTargetAttributes()["warm_ip_target"]),
+				"minimum_ip_target":        optInt(warmTargetAttributes()["minimum_ip_target"]),
+				"warm_prefix_target":       optInt(warmTargetAttributes()["warm_prefix_target"]),
 			},
-			"enclave_options": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "`enclaveOptions` (Karpenter v1.15, `karpenter_version = \"1.15\"`): AWS Nitro Enclaves on the launched " +
-					"instances. Karpenter then launches only types that support enclaves; the node pool plan does not apply that filter.",
-				Attributes: map[string]schema.Attribute{
-					"enabled": schema.BoolAttribute{Required: true, MarkdownDescription: "`enabled`: turn Nitro Enclaves on."},
+		},
+	}
+}
+
+// classKubeletAttributes are node class attributes of one group (nodeClassSchema).
+func classKubeletAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"kubelet": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "`kubelet` settings: the typed fields of every Karpenter version, and with `karpenter_version = \"1.15\"` any " +
+				"other `KubeletConfiguration` field in `config` and a CEL `max_pods_expression`.",
+			Attributes: map[string]schema.Attribute{
+				"max_pods":      optInt("`maxPods`: overrides the computed max pods for every instance type."),
+				"pods_per_core": optInt("`podsPerCore`: max pods is at most this × vCPUs (ignored on Bottlerocket)."),
+				"cluster_dns":   schema.ListAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: "`clusterDNS` addresses."},
+				"system_reserved": optMap("`systemReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
+					"`NodeClassCEL` a value may be a CEL expression resolved per instance type (see the Karpenter versions guide)."),
+				"kube_reserved": optMap("`kubeReserved`: keys `cpu`, `memory`, `ephemeral-storage`, `pid`; with Karpenter 1.15 and " +
+					"`NodeClassCEL` a value may be a CEL expression resolved per instance type, e.g. `vcpus * 30`."),
+				"eviction_hard":                   optMap("`evictionHard`: signal → percentage or quantity."),
+				"eviction_soft":                   optMap("`evictionSoft`: needs a matching grace period per signal."),
+				"eviction_soft_grace_period":      optMap("`evictionSoftGracePeriod`: signal → duration."),
+				"eviction_max_pod_grace_period":   optInt("`evictionMaxPodGracePeriod` in seconds."),
+				"image_gc_high_threshold_percent": optInt("`imageGCHighThresholdPercent`, 0-100, above the low threshold."),
+				"image_gc_low_threshold_percent":  optInt("`imageGCLowThresholdPercent`, 0-100."),
+				"cpu_cfs_quota":                   optBool("`cpuCFSQuota`."),
+				"max_pods_expression": optStr("Karpenter v1.15 (`karpenter_version = \"1.15\"` and the provider's `karpenter_feature_gates` " +
+					"with `NodeClassCEL`): `maxPods` as a CEL expression evaluated per instance type, e.g. `min(max_pods, 110)` or " +
+					"`vcpus * 8`. Variables: `vcpus`, `memory_mib`, `default_enis` (ENIs of the default network card), `ips_per_eni` " +
+					"(IPv4 addresses per ENI), `max_pods` (the type's max pods without a setting: ENI-limited, capped by " +
+					"`pods_per_core`) and `instance_type`; `min` and `max` take ints and doubles. It must return an int or a double " +
+					"(truncated). The plan evaluates it for every eligible type: max pods, IPs and warnings follow. Exclusive with `max_pods`."),
+				"config": schema.DynamicAttribute{Optional: true, MarkdownDescription: "Karpenter v1.15: any other upstream " +
+					"`KubeletConfiguration` (kubelet.config.k8s.io/v1beta1) field, by its upstream name, e.g. " +
+					"`{ serializeImagePulls = false, containerLogMaxSize = \"50Mi\" }`. Validated at plan against the upstream types " +
+					"(k8s.io/kubelet v0.34, strict: an unknown or mistyped field is an error) and Karpenter's rules; fields beyond " +
+					"those the typed attributes set are applied only by the AL2023 family (and Custom), so other families refuse them, " +
+					"as Karpenter does. `kubeReserved`/`systemReserved` values that are not quantities are CEL expressions (NodeClassCEL)." +
+					" Typed attributes are set with their own names, not here."},
+			},
+		},
+	}
+}
+
+// classLaunchAttributes are node class attributes of one group (nodeClassSchema).
+func classLaunchAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"metadata_options": schema.SingleNestedAttribute{
+			Optional: true, Computed: true,
+			Default:             objectdefault.StaticValue(defaultMetadataObject()),
+			MarkdownDescription: "`metadataOptions`; Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, IMDSv2 required.",
+			Attributes: map[string]schema.Attribute{
+				"http_endpoint":               schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
+				"http_protocol_ipv6":          schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
+				"http_put_response_hop_limit": schema.Int64Attribute{Required: true, MarkdownDescription: "1 to 64."},
+				"http_tokens":                 schema.StringAttribute{Required: true, MarkdownDescription: "`required` (IMDSv2) or `optional`."},
+			},
+		},
+		"block_device_mappings": schema.ListNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: "`blockDeviceMappings` (up to 50, at most one `root_volume`). Unset: the AMI family's defaults.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"device_name": optStr("Device name, e.g. `/dev/xvda`."),
+				"root_volume": optBool("This mapping is the root volume."),
+				"ebs": schema.SingleNestedAttribute{
+					Optional: true, MarkdownDescription: "EBS settings; needs `volume_size` or `snapshot_id`.",
+					Attributes: map[string]schema.Attribute{
+						"delete_on_termination": optBool("Delete with the instance."),
+						"encrypted":             optBool("Encrypt the volume."),
+						"iops":                  optInt("Provisioned IOPS."),
+						"kms_key_id":            optStr("KMS key for encryption."),
+						"snapshot_id":           optStr("Snapshot to restore."),
+						"throughput":            optInt("Throughput in MiB/s (gp3)."),
+						"volume_size":           optStr("Kubernetes quantity, e.g. `100Gi`."),
+						"volume_type":           optStr("`standard`, `io1`, `io2`, `gp2`, `sc1`, `st1` or `gp3`."),
+						"volume_initialization_rate": optInt("`volumeInitializationRate`: the rate, 100 to 300 MiB/s, at which EBS fills a volume " +
+							"restored from `snapshot_id` (provisioned volume initialization); needs `snapshot_id`."),
+					},
 				},
+			}},
+		},
+		"instance_store_policy": optStr("`instanceStorePolicy`: `RAID0` to use instance-store volumes as ephemeral storage."),
+		"detailed_monitoring":   optBool("`detailedMonitoring` (CloudWatch detailed monitoring)."),
+		"user_data":             optStr("`userData`, merged with what the provider generates for the AMI family. At most 16 KB (EC2's limit, before base64)."),
+		"tags": optMap("`tags` on launched resources. Keys starting with `aws:` or `kubernetes.io/cluster`, and Karpenter's own keys, " +
+			"are rejected."),
+	}
+}
+
+// classResolutionAttributes are node class attributes of one group (nodeClassSchema).
+func classResolutionAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"vpc_id": schema.StringAttribute{Computed: true, MarkdownDescription: "VPC of the resolved subnets."},
+		"subnets": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "Resolved subnets in Karpenter's order (most free IPs, then id). Known at plan time. Public or default " +
+				"subnets, and zones where more than one subnet matched, are plan warnings.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Subnet id."},
+				"name":                       schema.StringAttribute{Computed: true, MarkdownDescription: "The subnet's `Name` tag (null without one)."},
+				"map_public_ip_on_launch":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Instances launched here get a public IPv4 address."},
+				"default_for_az":             schema.BoolAttribute{Computed: true, MarkdownDescription: "The zone's default subnet (of a default VPC)."},
+				"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone."},
+				"zone_id":                    schema.StringAttribute{Computed: true, MarkdownDescription: "Availability zone id."},
+				"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
+				"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses when the selection last changed."},
+			}},
+		},
+		"security_groups": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "Resolved security groups, sorted by id. Known at plan time.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":   schema.StringAttribute{Computed: true, MarkdownDescription: "Security group id."},
+				"name": schema.StringAttribute{Computed: true, MarkdownDescription: "EC2 group name."},
+			}},
+		},
+		"zones": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Zones of the resolved subnets, sorted."},
+		"pod_subnets": schema.ListNestedAttribute{
+			Computed:            true,
+			MarkdownDescription: "Custom networking: the pod subnet chosen per node zone.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"zone":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Node zone."},
+				"id":                         schema.StringAttribute{Computed: true, MarkdownDescription: "Pod subnet id."},
+				"cidr_block":                 schema.StringAttribute{Computed: true, MarkdownDescription: "IPv4 CIDR."},
+				"available_ip_address_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free IPv4 addresses."},
+			}},
+		},
+		"amis": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The images the AMI selector terms resolve to at plan, as Karpenter's `status.amis`: one per requirement " +
+				"set (architecture, and for an alias its accelerator variant), the newest non-deprecated first. Each node pool type " +
+				"launches with the first image whose requirements it meets. Empty when an `alias` is left to Karpenter (see the warning).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":            schema.StringAttribute{Computed: true, MarkdownDescription: "Image id."},
+				"name":          schema.StringAttribute{Computed: true, MarkdownDescription: "Image name."},
+				"architecture":  schema.StringAttribute{Computed: true, MarkdownDescription: "`kubernetes.io/arch`: `amd64` or `arm64`."},
+				"variant":       schema.StringAttribute{Computed: true, MarkdownDescription: "Alias images: `standard`, `nvidia` or `neuron`; null otherwise."},
+				"creation_date": schema.StringAttribute{Computed: true, MarkdownDescription: "When the image was created (RFC 3339)."},
+				"deprecated":    schema.BoolAttribute{Computed: true, MarkdownDescription: "Past its deprecation time: used only when no other image serves the same requirements."},
+				"requirements":  schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The node requirements the image serves."},
+			}},
+		},
+		"resolved": schema.ObjectAttribute{
+			Computed:       true,
+			AttributeTypes: attrTypesOf(resolvedClass{}),
+			MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
+				"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
+				"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry, as the provider's `karpenter_version` computes it: hash version " +
+				"`hash_version` v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the provider's " +
+				"`cluster_certificate_authority_data`): when it changes within a hash version, Karpenter drifts every node on the class " +
+				"(see a pool's `drift`); a new hash version alone drifts nothing.",
+		},
+	}
+}
+
+// classLaunchOptionAttributes are node class attributes of one group (nodeClassSchema).
+func classLaunchOptionAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"connectivity": connectivityAttribute(),
+
+		"capacity_reservation_selector_terms": capacityReservationTermsAttribute(),
+		"placement_group_selector":            placementGroupSelectorAttribute(),
+		"context": optStr("`context`: the reserved `Context` value Karpenter passes to EC2 Fleet requests. Set it only when AWS " +
+			"gave you one for your account."),
+		"cpu_options": schema.SingleNestedAttribute{
+			Optional:            true,
+			MarkdownDescription: "`cpuOptions` of the launched instances.",
+			Attributes: map[string]schema.Attribute{
+				"nested_virtualization": optStr("`nestedVirtualization`: `enabled` or `disabled`. With `enabled`, Karpenter only " +
+					"launches instance types that support nested virtualization (the node pool plan does not apply that filter)."),
 			},
-			"connection_tracking": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "`connectionTracking`: idle timeouts of connection tracking, in seconds, on the network interfaces " +
-					"of the launch template (efa-only interfaces excluded). Set at least one; unset ones keep EC2's defaults.",
-				Attributes: map[string]schema.Attribute{
-					"tcp_established_timeout": optInt("`tcpEstablishedTimeout`: idle established TCP flows, 60 to 432000."),
-					"udp_stream_timeout":      optInt("`udpStreamTimeout`: idle UDP flows that saw more than one request-response exchange, 60 to 180."),
-					"udp_timeout":             optInt("`udpTimeout`: idle UDP flows in one direction or with one exchange, 30 to 60."),
-				},
+		},
+		"enclave_options": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "`enclaveOptions` (Karpenter v1.15, `karpenter_version = \"1.15\"`): AWS Nitro Enclaves on the launched " +
+				"instances. Karpenter then launches only types that support enclaves; the node pool plan does not apply that filter.",
+			Attributes: map[string]schema.Attribute{
+				"enabled": schema.BoolAttribute{Required: true, MarkdownDescription: "`enabled`: turn Nitro Enclaves on."},
 			},
-			"capacity_reservations": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The capacity reservations `capacity_reservation_selector_terms` selects, as Karpenter would use " +
-					"them (active, not ended, `open` or `targeted`), sorted by id and known at plan time. Null without terms. The " +
-					"counts are those of the last plan that changed the selection: a change of counts alone keeps the recorded " +
-					"value, so launches into a reservation do not make every plan an update.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"id":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Reservation id, `cr-…`."},
-					"instance_type":            schema.StringAttribute{Computed: true, MarkdownDescription: "Reserved instance type."},
-					"availability_zone":        schema.StringAttribute{Computed: true, MarkdownDescription: "Zone of the reservation."},
-					"instance_match_criteria":  schema.StringAttribute{Computed: true, MarkdownDescription: "`open` or `targeted`."},
-					"owner_id":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Account that owns the reservation."},
-					"reservation_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "`default` or `capacity-block`."},
-					"end_date":                 schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation ends (RFC 3339); null when it does not."},
-					"available_instance_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free instances when the selection last changed."},
-				}},
+		},
+		"connection_tracking": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "`connectionTracking`: idle timeouts of connection tracking, in seconds, on the network interfaces " +
+				"of the launch template (efa-only interfaces excluded). Set at least one; unset ones keep EC2's defaults.",
+			Attributes: map[string]schema.Attribute{
+				"tcp_established_timeout": optInt("`tcpEstablishedTimeout`: idle established TCP flows, 60 to 432000."),
+				"udp_stream_timeout":      optInt("`udpStreamTimeout`: idle UDP flows that saw more than one request-response exchange, 60 to 180."),
+				"udp_timeout":             optInt("`udpTimeout`: idle UDP flows in one direction or with one exchange, 30 to 60."),
 			},
-			"placement_group": schema.SingleNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "The placement group `placement_group_selector` selects, known at plan time; null without a " +
-					"selector.",
-				Attributes: map[string]schema.Attribute{
-					"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Group id, `pg-…`."},
-					"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Group name."},
-					"strategy":        schema.StringAttribute{Computed: true, MarkdownDescription: "`cluster`, `partition` or `spread`."},
-					"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partitions of a `partition` group; null for the other strategies."},
-				},
+		},
+	}
+}
+
+// classOutputAttributes are node class attributes of one group (nodeClassSchema).
+func classOutputAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"capacity_reservations": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The capacity reservations `capacity_reservation_selector_terms` selects, as Karpenter would use " +
+				"them (active, not ended, `open` or `targeted`), sorted by id and known at plan time. Null without terms. The " +
+				"counts are those of the last plan that changed the selection: a change of counts alone keeps the recorded " +
+				"value, so launches into a reservation do not make every plan an update.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Reservation id, `cr-…`."},
+				"instance_type":            schema.StringAttribute{Computed: true, MarkdownDescription: "Reserved instance type."},
+				"availability_zone":        schema.StringAttribute{Computed: true, MarkdownDescription: "Zone of the reservation."},
+				"instance_match_criteria":  schema.StringAttribute{Computed: true, MarkdownDescription: "`open` or `targeted`."},
+				"owner_id":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Account that owns the reservation."},
+				"reservation_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "`default` or `capacity-block`."},
+				"end_date":                 schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation ends (RFC 3339); null when it does not."},
+				"available_instance_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free instances when the selection last changed."},
+			}},
+		},
+		"placement_group": schema.SingleNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The placement group `placement_group_selector` selects, known at plan time; null without a " +
+				"selector.",
+			Attributes: map[string]schema.Attribute{
+				"id":              schema.StringAttribute{Computed: true, MarkdownDescription: "Group id, `pg-…`."},
+				"name":            schema.StringAttribute{Computed: true, MarkdownDescription: "Group name."},
+				"strategy":        schema.StringAttribute{Computed: true, MarkdownDescription: "`cluster`, `partition` or `spread`."},
+				"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partitions of a `partition` group; null for the other strategies."},
 			},
-			"connectivity_report": schema.ListNestedAttribute{
-				Computed: true,
-				MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
-					"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`). Null when " +
-					"`connectivity` is unset or `checks = \"off\"`.",
-				NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-					"check":    schema.StringAttribute{Computed: true, MarkdownDescription: "The check's name."},
-					"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group that holds the admitting rule (passed), or the group the missing rule belongs on (failed)."},
-					"passed":   schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the rules admit the traffic."},
-					"required": schema.StringAttribute{Computed: true, MarkdownDescription: "The traffic checked, e.g. `ingress tcp 10250 from sg-…`."},
-					"detail":   schema.StringAttribute{Computed: true, MarkdownDescription: "The admitting rules, or what is missing and the rule to add."},
-				}},
-			},
-			"manifest": schema.StringAttribute{
-				Computed: true,
-				MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
-					"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (the CRD of " +
-					"the provider's `karpenter_version`: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field. " +
-					"Unknown at plan while `role` is (e.g. a role created in the same apply); `manifest_object` is not.",
-			},
-			"manifest_object": schema.DynamicAttribute{
-				Computed: true,
-				MarkdownDescription: "The same `EC2NodeClass` as an object, for `kubernetes_manifest`'s `manifest` without `yamldecode`. " +
-					"While `role` is known only after apply, only `spec.role` is unknown in it, so `kubernetes_manifest` still plans the " +
-					"rest.",
-			},
+		},
+		"connectivity_report": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
+				"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`). Null when " +
+				"`connectivity` is unset or `checks = \"off\"`.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"check":    schema.StringAttribute{Computed: true, MarkdownDescription: "The check's name."},
+				"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group that holds the admitting rule (passed), or the group the missing rule belongs on (failed)."},
+				"passed":   schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the rules admit the traffic."},
+				"required": schema.StringAttribute{Computed: true, MarkdownDescription: "The traffic checked, e.g. `ingress tcp 10250 from sg-…`."},
+				"detail":   schema.StringAttribute{Computed: true, MarkdownDescription: "The admitting rules, or what is missing and the rule to add."},
+			}},
+		},
+		"manifest": schema.StringAttribute{
+			Computed: true,
+			MarkdownDescription: "YAML of the Karpenter v1 `EC2NodeClass`, for `kubernetes_manifest` via `yamldecode`. " +
+				"Provider-only settings (`networking`, `efa`) are left out. Validated at plan as the API server would (the CRD of " +
+				"the provider's `karpenter_version`: schema, defaults, CEL rules); a violation fails the plan on the attribute that produced the field. " +
+				"Unknown at plan while `role` is (e.g. a role created in the same apply); `manifest_object` is not.",
+		},
+		"manifest_object": schema.DynamicAttribute{
+			Computed: true,
+			MarkdownDescription: "The same `EC2NodeClass` as an object, for `kubernetes_manifest`'s `manifest` without `yamldecode`. " +
+				"While `role` is known only after apply, only `spec.role` is unknown in it, so `kubernetes_manifest` still plans the " +
+				"rest.",
 		},
 	}
 }

@@ -107,133 +107,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 		MarkdownDescription: "Brings Karpenter's EC2NodeClass / NodePool networking model to `terraform plan`: " +
 			"selector terms resolved against the live EC2 API, pod capacity per instance type, and launch plans. " +
 			"Credentials and region follow the standard AWS sources unless set here.",
-		Attributes: map[string]schema.Attribute{
-			"region": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "AWS region, e.g. `ap-southeast-1`. Defaults to `AWS_REGION` / `AWS_DEFAULT_REGION` or the shared config profile's region.",
-			},
-			"profile": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "Shared config / credentials profile name. Defaults to `AWS_PROFILE`.",
-			},
-			"access_key": schema.StringAttribute{
-				Optional:            true,
-				Sensitive:           true,
-				MarkdownDescription: "AWS access key id. Set together with `secret_key`; otherwise the default credential chain applies.",
-			},
-			"secret_key": schema.StringAttribute{
-				Optional:            true,
-				Sensitive:           true,
-				MarkdownDescription: "AWS secret access key. Set together with `access_key`.",
-			},
-			"endpoints": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
-					"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`, `_PRICING`) variables work too; values set here win.",
-				Attributes: map[string]schema.Attribute{
-					"ec2":     schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
-					"sts":     schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
-					"ssm":     schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
-					"iam":     schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
-					"eks":     schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
-					"pricing": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS Pricing API endpoint URL (on-demand prices; by default the Pricing API region Karpenter uses)."},
-				},
-			},
-			"skip_credentials_validation": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Skip the STS `GetCallerIdentity` credentials check at configure time. Default `false`.",
-			},
-			"skip_requesting_account_id": schema.BoolAttribute{
-				Optional:            true,
-				MarkdownDescription: "Do not look up the account id. With `skip_credentials_validation` no STS call is made at all. Default `false`.",
-			},
-			"max_retries": schema.Int64Attribute{
-				Optional: true,
-				MarkdownDescription: fmt.Sprintf("Maximum attempts per AWS API call, with adaptive (client-side rate limited) retries "+
-					"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
-				Validators: []validator.Int64{int64validator.Between(1, 100)},
-			},
-			"kubernetes": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "Optional read-only access to the cluster, in the usual shape (`host`, `cluster_ca_certificate`, " +
-					"`token`; e.g. from terraform-aws-eks and `aws_eks_cluster_auth`). With it, a dynamic pool's plan lists the pool's " +
-					"Karpenter NodeClaims (`get`/`list` on `nodeclaims.karpenter.sh`) and, with `ec2:DescribeInstances`, their subnets, " +
-					"and `drift.verdict` counts exactly which running nodes a change drifts and why. Without it the verdict is per pool. " +
-					"Nothing is ever written to the cluster.",
-				Attributes: map[string]schema.Attribute{
-					"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
-					"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM CA bundle of the API server " +
-						"(`base64decode(module.eks.cluster_certificate_authority_data)`); unset: the system roots."},
-					"token": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Bearer token, e.g. " +
-						"`data.aws_eks_cluster_auth.this.token`."},
-				},
-			},
-			"catalog_cache": schema.SingleNestedAttribute{
-				Optional: true,
-				MarkdownDescription: "Where and how long the instance-type catalog (`DescribeInstanceTypes` and " +
-					"`DescribeInstanceTypeOfferings`, seconds of paging) is kept on disk, so that `terraform plan`, `apply` and the " +
-					"next plan read it once per `ttl` instead of once per provider process, and apply plans on the catalog the plan " +
-					"saw. One file per EC2 endpoint, region and account; not used when the account id is skipped.",
-				Attributes: map[string]schema.Attribute{
-					"directory": schema.StringAttribute{Optional: true, MarkdownDescription: "Cache directory. Default: " +
-						"`KARPENTER_CATALOG_CACHE_DIR`, else `terraform-provider-karpenter` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux)."},
-					"ttl": schema.StringAttribute{Optional: true, MarkdownDescription: "How long a cached catalog is used, a Go duration " +
-						"such as `30m` or `6h`; `0s` turns the cache off. Default: `KARPENTER_CATALOG_CACHE_TTL`, else `1h`.",
-						Validators: []validator.String{durationValidator{}}},
-				},
-			},
-			"cluster_name": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "EKS cluster name. Node classes without selector terms discover subnets and security groups " +
-					"tagged `karpenter.sh/discovery = <cluster_name>`, and EC2 objects the provider creates are tagged with it.",
-			},
-			"cluster_endpoint": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The cluster's API server endpoint (`https://…`, terraform-aws-eks: `module.eks.cluster_endpoint`). With " +
-					"`cluster_certificate_authority_data` and `cluster_service_cidr` it goes into the user data of every launch template " +
-					"(nodeadm NodeConfig, `bootstrap.sh` flags, Bottlerocket settings, `Start-EKSBootstrap.ps1` arguments); static pools " +
-					"need all three (and `cluster_name`), since the provider launches their nodes itself.",
-			},
-			"cluster_certificate_authority_data": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The cluster's CA bundle, base64 as EKS returns it (`module.eks.cluster_certificate_authority_data`).",
-			},
-			"cluster_service_cidr": schema.StringAttribute{
-				Optional:            true,
-				MarkdownDescription: "The cluster's Kubernetes service IPv4 CIDR, e.g. `172.20.0.0/16` (`module.eks.cluster_service_cidr`).",
-			},
-			"kubernetes_version": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
-					"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
-					"Karpenter (a warning), and static pools cannot use it.",
-				Validators: []validator.String{stringvalidator.RegexMatches(kubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
-			},
-			"karpenter_version": schema.StringAttribute{
-				Optional: true,
-				MarkdownDescription: "The Karpenter minor the cluster runs, `\"1.9\"` to `\"" + manifest.DefaultVersion + "\"` (default: `\"" +
-					manifest.DefaultVersion + "\"`, the newest supported). Manifests are rendered and validated at plan against that " +
-					"version's CRDs (each minor's newest patch, embedded): an attribute the version lacks is an error naming the first " +
-					"version that has it, and v1.15's free-form `kubelet` fields and expressions need `\"1.15\"`. Every class and pool " +
-					"of the provider uses it. See the Karpenter versions guide.",
-				Validators: []validator.String{stringvalidator.OneOf(manifest.Versions()...)},
-			},
-			"karpenter_feature_gates": schema.ListAttribute{
-				Optional: true, ElementType: types.StringType,
-				MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
-					"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
-					"without it Karpenter refuses a class that has one, and so does the plan.",
-				Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate))},
-			},
-			"lookup_cluster": schema.BoolAttribute{
-				Optional: true,
-				MarkdownDescription: "Read `cluster_endpoint`, `cluster_certificate_authority_data`, `cluster_service_cidr` and " +
-					"`kubernetes_version` from EKS: one `eks:DescribeCluster` of `cluster_name` (required with it) when the provider is " +
-					"configured. Each fills only a setting left unset; a setting given here wins, with a warning when it differs " +
-					"from the cluster's. Looked-up values are checked as the settings are; what EKS does not report (a cluster still " +
-					"creating, an IPv6 service range) stays unset. Default `false`.",
-			},
-		},
+		Attributes: mergeProviderAttributes(providerAWSAttributes(), providerClusterAttributes(), providerKarpenterAttributes()),
 	}
 }
 
@@ -456,4 +330,158 @@ func bootstrapFacts(cfg providerModel, diags *diag.Diagnostics) launchplan.Boots
 		diags.AddAttributeError(path.Root("cluster_service_cidr"), "Invalid service CIDR", fmt.Sprintf("%q is not an IPv4 CIDR such as 172.20.0.0/16", b.ServiceCIDR))
 	}
 	return b
+}
+
+// providerAWSAttributes are provider settings of one group (Schema).
+func providerAWSAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"region": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "AWS region, e.g. `ap-southeast-1`. Defaults to `AWS_REGION` / `AWS_DEFAULT_REGION` or the shared config profile's region.",
+		},
+		"profile": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "Shared config / credentials profile name. Defaults to `AWS_PROFILE`.",
+		},
+		"access_key": schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: "AWS access key id. Set together with `secret_key`; otherwise the default credential chain applies.",
+		},
+		"secret_key": schema.StringAttribute{
+			Optional:            true,
+			Sensitive:           true,
+			MarkdownDescription: "AWS secret access key. Set together with `access_key`.",
+		},
+		"endpoints": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
+				"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`, `_PRICING`) variables work too; values set here win.",
+			Attributes: map[string]schema.Attribute{
+				"ec2":     schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
+				"sts":     schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
+				"ssm":     schema.StringAttribute{Optional: true, MarkdownDescription: "SSM endpoint URL (AMI `alias` and `ssm_parameter` terms)."},
+				"iam":     schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
+				"eks":     schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
+				"pricing": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS Pricing API endpoint URL (on-demand prices; by default the Pricing API region Karpenter uses)."},
+			},
+		},
+		"skip_credentials_validation": schema.BoolAttribute{
+			Optional:            true,
+			MarkdownDescription: "Skip the STS `GetCallerIdentity` credentials check at configure time. Default `false`.",
+		},
+		"skip_requesting_account_id": schema.BoolAttribute{
+			Optional:            true,
+			MarkdownDescription: "Do not look up the account id. With `skip_credentials_validation` no STS call is made at all. Default `false`.",
+		},
+		"max_retries": schema.Int64Attribute{
+			Optional: true,
+			MarkdownDescription: fmt.Sprintf("Maximum attempts per AWS API call, with adaptive (client-side rate limited) retries "+
+				"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
+			Validators: []validator.Int64{int64validator.Between(1, 100)},
+		},
+	}
+}
+
+// providerClusterAttributes are provider settings of one group (Schema).
+func providerClusterAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"kubernetes": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Optional read-only access to the cluster, in the usual shape (`host`, `cluster_ca_certificate`, " +
+				"`token`; e.g. from terraform-aws-eks and `aws_eks_cluster_auth`). With it, a dynamic pool's plan lists the pool's " +
+				"Karpenter NodeClaims (`get`/`list` on `nodeclaims.karpenter.sh`) and, with `ec2:DescribeInstances`, their subnets, " +
+				"and `drift.verdict` counts exactly which running nodes a change drifts and why. Without it the verdict is per pool. " +
+				"Nothing is ever written to the cluster.",
+			Attributes: map[string]schema.Attribute{
+				"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
+				"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM CA bundle of the API server " +
+					"(`base64decode(module.eks.cluster_certificate_authority_data)`); unset: the system roots."},
+				"token": schema.StringAttribute{Optional: true, Sensitive: true, MarkdownDescription: "Bearer token, e.g. " +
+					"`data.aws_eks_cluster_auth.this.token`."},
+			},
+		},
+		"catalog_cache": schema.SingleNestedAttribute{
+			Optional: true,
+			MarkdownDescription: "Where and how long the instance-type catalog (`DescribeInstanceTypes` and " +
+				"`DescribeInstanceTypeOfferings`, seconds of paging) is kept on disk, so that `terraform plan`, `apply` and the " +
+				"next plan read it once per `ttl` instead of once per provider process, and apply plans on the catalog the plan " +
+				"saw. One file per EC2 endpoint, region and account; not used when the account id is skipped.",
+			Attributes: map[string]schema.Attribute{
+				"directory": schema.StringAttribute{Optional: true, MarkdownDescription: "Cache directory. Default: " +
+					"`KARPENTER_CATALOG_CACHE_DIR`, else `terraform-provider-karpenter` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux)."},
+				"ttl": schema.StringAttribute{Optional: true, MarkdownDescription: "How long a cached catalog is used, a Go duration " +
+					"such as `30m` or `6h`; `0s` turns the cache off. Default: `KARPENTER_CATALOG_CACHE_TTL`, else `1h`.",
+					Validators: []validator.String{durationValidator{}}},
+			},
+		},
+		"cluster_name": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "EKS cluster name. Node classes without selector terms discover subnets and security groups " +
+				"tagged `karpenter.sh/discovery = <cluster_name>`, and EC2 objects the provider creates are tagged with it.",
+		},
+		"cluster_endpoint": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The cluster's API server endpoint (`https://…`, terraform-aws-eks: `module.eks.cluster_endpoint`). With " +
+				"`cluster_certificate_authority_data` and `cluster_service_cidr` it goes into the user data of every launch template " +
+				"(nodeadm NodeConfig, `bootstrap.sh` flags, Bottlerocket settings, `Start-EKSBootstrap.ps1` arguments); static pools " +
+				"need all three (and `cluster_name`), since the provider launches their nodes itself.",
+		},
+		"cluster_certificate_authority_data": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "The cluster's CA bundle, base64 as EKS returns it (`module.eks.cluster_certificate_authority_data`).",
+		},
+		"cluster_service_cidr": schema.StringAttribute{
+			Optional:            true,
+			MarkdownDescription: "The cluster's Kubernetes service IPv4 CIDR, e.g. `172.20.0.0/16` (`module.eks.cluster_service_cidr`).",
+		},
+	}
+}
+
+// providerKarpenterAttributes are provider settings of one group (Schema).
+func providerKarpenterAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
+		"kubernetes_version": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
+				"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
+				"Karpenter (a warning), and static pools cannot use it.",
+			Validators: []validator.String{stringvalidator.RegexMatches(kubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
+		},
+		"karpenter_version": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "The Karpenter minor the cluster runs, `\"1.9\"` to `\"" + manifest.DefaultVersion + "\"` (default: `\"" +
+				manifest.DefaultVersion + "\"`, the newest supported). Manifests are rendered and validated at plan against that " +
+				"version's CRDs (each minor's newest patch, embedded): an attribute the version lacks is an error naming the first " +
+				"version that has it, and v1.15's free-form `kubelet` fields and expressions need `\"1.15\"`. Every class and pool " +
+				"of the provider uses it. See the Karpenter versions guide.",
+			Validators: []validator.String{stringvalidator.OneOf(manifest.Versions()...)},
+		},
+		"karpenter_feature_gates": schema.ListAttribute{
+			Optional: true, ElementType: types.StringType,
+			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
+				"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
+				"without it Karpenter refuses a class that has one, and so does the plan.",
+			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate))},
+		},
+		"lookup_cluster": schema.BoolAttribute{
+			Optional: true,
+			MarkdownDescription: "Read `cluster_endpoint`, `cluster_certificate_authority_data`, `cluster_service_cidr` and " +
+				"`kubernetes_version` from EKS: one `eks:DescribeCluster` of `cluster_name` (required with it) when the provider is " +
+				"configured. Each fills only a setting left unset; a setting given here wins, with a warning when it differs " +
+				"from the cluster's. Looked-up values are checked as the settings are; what EKS does not report (a cluster still " +
+				"creating, an IPv6 service range) stays unset. Default `false`.",
+		},
+	}
+}
+
+// mergeProviderAttributes is one attribute map of several: the provider schema written in groups.
+func mergeProviderAttributes(groups ...map[string]schema.Attribute) map[string]schema.Attribute {
+	out := map[string]schema.Attribute{}
+	for _, g := range groups {
+		for name, a := range g {
+			out[name] = a
+		}
+	}
+	return out
 }
