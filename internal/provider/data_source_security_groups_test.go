@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"testing"
 
@@ -102,7 +101,7 @@ func TestAccSecurityGroups_invalidTermsMakeNoCall(t *testing.T) {
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {
-		steps = append(steps, resource.TestStep{Config: securityGroupsConfig(c.terms), ExpectError: regexp.MustCompile(regexp.QuoteMeta(c.err))})
+		steps = append(steps, resource.TestStep{Config: securityGroupsConfig(c.terms), ExpectError: capWordsRE(c.err)})
 	}
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },

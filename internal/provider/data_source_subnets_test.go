@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"testing"
 
@@ -128,7 +127,7 @@ func TestAccSubnets_invalidTermsMakeNoCall(t *testing.T) {
 	}
 	var steps []resource.TestStep
 	for _, c := range cases {
-		steps = append(steps, resource.TestStep{Config: subnetsConfig(c.terms), ExpectError: regexp.MustCompile(regexp.QuoteMeta(c.err))})
+		steps = append(steps, resource.TestStep{Config: subnetsConfig(c.terms), ExpectError: capWordsRE(c.err)})
 	}
 	steps = append(steps, resource.TestStep{
 		// A valid config afterwards proves the recorder sees calls when they happen.
