@@ -208,6 +208,21 @@ func validateRequirementList(ctx context.Context, list types.List, diags *diag.D
 	return reqs
 }
 
+// knownZones are the zones the data source names, each an error unless the catalog offers
+// types there.
+func knownZones(ctx context.Context, cat *catalog.Catalog, region string, list types.List, diags *diag.Diagnostics) []string {
+	var zones []string
+	for i, z := range zonesFrom(ctx, list, diags) {
+		if !cat.HasZone(z.ValueString()) {
+			diags.AddAttributeError(path.Root("zones").AtListIndex(i), "Unknown availability zone",
+				fmt.Sprintf("%q is not an availability zone of %s with instance type offerings. The region's zones are: %s.",
+					z.ValueString(), region, strings.Join(cat.Zones(), ", ")))
+		}
+		zones = append(zones, z.ValueString())
+	}
+	return zones
+}
+
 func zonesFrom(ctx context.Context, list types.List, diags *diag.Diagnostics) []types.String {
 	if list.IsNull() || list.IsUnknown() {
 		return nil
@@ -254,16 +269,7 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 	region := d.meta.Client.Region
-
-	var zones []string
-	for i, z := range zonesFrom(ctx, data.Zones, &resp.Diagnostics) {
-		if !cat.HasZone(z.ValueString()) {
-			resp.Diagnostics.AddAttributeError(path.Root("zones").AtListIndex(i), "Unknown availability zone",
-				fmt.Sprintf("%q is not an availability zone of %s with instance type offerings. The region's zones are: %s.",
-					z.ValueString(), region, strings.Join(cat.Zones(), ", ")))
-		}
-		zones = append(zones, z.ValueString())
-	}
+	zones := knownZones(ctx, cat, region, data.Zones, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}

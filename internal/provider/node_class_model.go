@@ -451,20 +451,7 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 			s.Networking.PodSubnetTerms = subnetTermsFrom(asSelectorTerms(n.CustomNetworking.PodSubnetSelectorTerms))
 		}
 	}
-	if k := m.Kubelet; k != nil {
-		s.Kubelet = nodeclass.Kubelet{
-			MaxPods: intPtr(k.MaxPods), PodsPerCore: intPtr(k.PodsPerCore), ClusterDNS: stringList(ctx, k.ClusterDNS, diags),
-			SystemReserved: tagsFromMap(k.SystemReserved), KubeReserved: tagsFromMap(k.KubeReserved),
-			EvictionHard: tagsFromMap(k.EvictionHard), EvictionSoft: tagsFromMap(k.EvictionSoft),
-			EvictionSoftGracePeriod:     tagsFromMap(k.EvictionSoftGracePeriod),
-			EvictionMaxPodGracePeriod:   intPtr(k.EvictionMaxPodGracePeriod),
-			ImageGCHighThresholdPercent: intPtr(k.ImageGCHighThresholdPercent),
-			ImageGCLowThresholdPercent:  intPtr(k.ImageGCLowThresholdPercent),
-			CPUCFSQuota:                 boolPtr(k.CPUCFSQuota),
-			MaxPodsExpression:           k.MaxPodsExpression.ValueString(),
-			Config:                      dynamicObject(k.Config, diags),
-		}
-	}
+	s.Kubelet = m.kubelet(ctx, diags)
 	if md := m.MetadataOptions; md != nil {
 		s.MetadataOptions = nodeclass.MetadataOptions{
 			HTTPEndpoint: md.HTTPEndpoint.ValueString(), HTTPProtocolIPv6: md.HTTPProtocolIPv6.ValueString(),
@@ -485,6 +472,26 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 	}
 	m.launchOptionsInto(&s)
 	return s
+}
+
+// kubelet is spec.kubelet of the model (the zero value when not set).
+func (m *nodeClassModel) kubelet(ctx context.Context, diags *diag.Diagnostics) nodeclass.Kubelet {
+	k := m.Kubelet
+	if k == nil {
+		return nodeclass.Kubelet{}
+	}
+	return nodeclass.Kubelet{
+		MaxPods: intPtr(k.MaxPods), PodsPerCore: intPtr(k.PodsPerCore), ClusterDNS: stringList(ctx, k.ClusterDNS, diags),
+		SystemReserved: tagsFromMap(k.SystemReserved), KubeReserved: tagsFromMap(k.KubeReserved),
+		EvictionHard: tagsFromMap(k.EvictionHard), EvictionSoft: tagsFromMap(k.EvictionSoft),
+		EvictionSoftGracePeriod:     tagsFromMap(k.EvictionSoftGracePeriod),
+		EvictionMaxPodGracePeriod:   intPtr(k.EvictionMaxPodGracePeriod),
+		ImageGCHighThresholdPercent: intPtr(k.ImageGCHighThresholdPercent),
+		ImageGCLowThresholdPercent:  intPtr(k.ImageGCLowThresholdPercent),
+		CPUCFSQuota:                 boolPtr(k.CPUCFSQuota),
+		MaxPodsExpression:           k.MaxPodsExpression.ValueString(),
+		Config:                      dynamicObject(k.Config, diags),
+	}
 }
 
 // launchOptionsInto copies the capacity reservation terms, placement group selector, context,

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/budgets"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -34,13 +35,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 		plan.Drift = state.Drift
 		return
 	}
-	poolHash := ""
-	if t, err := karpenterhash.DecodeNodePool(doc); err == nil {
-		poolHash, err = karpenterhash.NodePoolHash(t)
-		if err != nil {
-			poolHash = ""
-		}
-	}
+	poolHash := nodePoolHash(doc)
 	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
 	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
 	if state == nil || state.NodeClass.IsNull() || state.NodeClass.IsUnknown() { // null after an import
@@ -96,17 +91,36 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
 	diags.Append(d...)
 	plan.Drift = v
-	if !drifts {
-		return
+	if drifts {
+		warnDrift(diags, verdict, pace, all, a.Pace)
 	}
+}
+
+// nodePoolHash is Karpenter's NodePool hash of the rendered manifest ("" when it cannot be
+// computed: the plan then says nothing of NodePool drift).
+func nodePoolHash(doc string) string {
+	t, err := karpenterhash.DecodeNodePool(doc)
+	if err != nil {
+		return ""
+	}
+	h, err := karpenterhash.NodePoolHash(t)
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+// warnDrift is the plan's warning of a change that drifts nodes, and of budgets that never let
+// drift proceed.
+func warnDrift(diags *diag.Diagnostics, verdict, pace string, all bool, p budgets.Summary) {
 	summary := "Karpenter will replace some nodes of the pool"
 	if all {
 		summary = "Karpenter will replace every node of the pool"
 	}
 	diags.AddWarning(summary, verdict+". Pace: "+pace+".")
-	if a.Pace.Never {
+	if p.Never {
 		diags.AddAttributeWarning(path.Root("disruption"), "Disruption budgets never let drift proceed",
-			"The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: "+a.Pace.Text+
+			"The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: "+p.Text+
 				". The nodes stay as they are until a budget lets them go; add a schedule window or raise nodes for Drifted.")
 	}
 }

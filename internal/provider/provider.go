@@ -140,26 +140,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}()
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	if resp.Diagnostics.HasError() || !knownSettings(cfg, &resp.Diagnostics) {
 		return
 	}
-	unknown := map[string]bool{
-		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
-		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
-		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
-		"lookup_cluster": cfg.LookupCluster.IsUnknown(), "karpenter_version": cfg.KarpenterVersion.IsUnknown(),
-	}
-	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster", "karpenter_version"} {
-		if unknown[name] {
-			resp.Diagnostics.AddAttributeError(path.Root(name), "Unknown provider setting",
-				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
-					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name))
-		}
-	}
-	if resp.Diagnostics.HasError() {
-		return
-	}
-
 	bootstrap := bootstrapFacts(cfg, &resp.Diagnostics)
 	lookup := cfg.LookupCluster.ValueBool()
 	if lookup && cfg.ClusterName.ValueString() == "" {
@@ -169,7 +152,53 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if resp.Diagnostics.HasError() {
 		return
 	}
+	client := p.client(ctx, cfg, &resp.Diagnostics)
+	if client == nil {
+		return
+	}
+	if lookup {
+		if bootstrap = lookupCluster(ctx, client, &cfg, &resp.Diagnostics); resp.Diagnostics.HasError() {
+			return
+		}
+	}
+	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
+		KarpenterVersion: cmp.Or(cfg.KarpenterVersion.ValueString(), manifest.DefaultVersion), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	meta.KarpenterFeatureGates = stringList(ctx, cfg.KarpenterFeatureGates, &resp.Diagnostics)
+	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
+		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
+		if err != nil {
+			resp.Diagnostics.AddAttributeError(path.Root("kubernetes"), "Invalid Kubernetes access", err.Error())
+			return
+		}
+		meta.Kube = kc
+	}
+	resp.DataSourceData = meta
+	resp.ResourceData = meta
+}
 
+// knownSettings reports an error for each setting the plan needs that is known only after
+// apply; false when there is one.
+func knownSettings(cfg providerModel, diags *diag.Diagnostics) bool {
+	unknown := map[string]bool{
+		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
+		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
+		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
+		"lookup_cluster": cfg.LookupCluster.IsUnknown(), "karpenter_version": cfg.KarpenterVersion.IsUnknown(),
+	}
+	ok := true
+	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster", "karpenter_version"} {
+		if unknown[name] {
+			ok = false
+			diags.AddAttributeError(path.Root(name), "Unknown provider setting",
+				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
+					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name))
+		}
+	}
+	return ok
+}
+
+// client builds the AWS client of the settings; nil with the reason reported.
+func (p *karpenterProvider) client(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) *awsclient.Client {
 	s := awsclient.Settings{
 		Region:                    cfg.Region.ValueString(),
 		Profile:                   cfg.Profile.ValueString(),
@@ -190,57 +219,41 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
 	if err != nil {
-		resp.Diagnostics.AddAttributeError(path.Root("catalog_cache").AtName("ttl"), "Invalid catalog cache TTL", err.Error())
-		return
+		diags.AddAttributeError(path.Root("catalog_cache").AtName("ttl"), "Invalid catalog cache TTL", err.Error())
+		return nil
 	}
 	s.CatalogCache = disk
 	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "access_key", "secret_key")
 	tflog.Debug(ctx, "configuring AWS client", map[string]any{"region": s.Region, "profile": s.Profile, "ec2_endpoint": s.EC2Endpoint})
-
 	client, err := p.newClient(ctx, s)
 	if err != nil {
-		var se *awsclient.SettingError
-		if errors.As(err, &se) {
-			resp.Diagnostics.AddAttributeError(path.Root(se.Setting), "Invalid AWS configuration", se.Error())
-		} else {
-			resp.Diagnostics.AddError("Cannot configure the AWS client", err.Error())
-		}
-		return
+		addSettingError(diags, err, "Invalid AWS configuration", "Cannot configure the AWS client")
+		return nil
 	}
 	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
+	return client
+}
 
-	if lookup {
-		facts, err := client.DescribeClusterFacts(ctx, cfg.ClusterName.ValueString())
-		if err != nil {
-			var se *awsclient.SettingError
-			if errors.As(err, &se) {
-				resp.Diagnostics.AddAttributeError(path.Root(se.Setting), "Cannot look up the EKS cluster", se.Error())
-			} else {
-				resp.Diagnostics.AddError("Cannot look up the EKS cluster", err.Error())
-			}
-			return
-		}
-		if bootstrap = fillClusterFacts(&cfg, facts, &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
+// lookupCluster fills the unset cluster facts from EKS (lookup_cluster) and returns the
+// bootstrap facts they make.
+func lookupCluster(ctx context.Context, client *awsclient.Client, cfg *providerModel, diags *diag.Diagnostics) launchplan.Bootstrap {
+	facts, err := client.DescribeClusterFacts(ctx, cfg.ClusterName.ValueString())
+	if err != nil {
+		addSettingError(diags, err, "Cannot look up the EKS cluster", "Cannot look up the EKS cluster")
+		return launchplan.Bootstrap{}
 	}
+	return fillClusterFacts(cfg, facts, diags)
+}
 
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
-		KarpenterVersion: manifest.DefaultVersion, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
-	if v := cfg.KarpenterVersion.ValueString(); v != "" {
-		meta.KarpenterVersion = v
+// addSettingError reports err on the setting it names (awsclient.SettingError), or on the
+// provider as a whole.
+func addSettingError(diags *diag.Diagnostics, err error, onSetting, otherwise string) {
+	var se *awsclient.SettingError
+	if errors.As(err, &se) {
+		diags.AddAttributeError(path.Root(se.Setting), onSetting, se.Error())
+		return
 	}
-	meta.KarpenterFeatureGates = stringList(ctx, cfg.KarpenterFeatureGates, &resp.Diagnostics)
-	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
-		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("kubernetes"), "Invalid Kubernetes access", err.Error())
-			return
-		}
-		meta.Kube = kc
-	}
-	resp.DataSourceData = meta
-	resp.ResourceData = meta
+	diags.AddError(otherwise, err.Error())
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {

@@ -99,12 +99,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	// A role, instance profile, user data or tags known only after apply (e.g. created in the
 	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
 	if !knownBesides(req.Config.Raw, lateClassAttrs...) {
-		setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
-		var checks types.String
-		resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity").AtName("checks"), &checks)...)
-		if checks.ValueString() == checksOff { // nothing to check: the report stays null, as it will be once the config is known
-			resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
-		}
+		planLateClass(ctx, req, resp)
 		return
 	}
 	var plan nodeClassModel
@@ -112,35 +107,64 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	s := plan.spec(ctx, r.meta.ClusterName, &resp.Diagnostics)
-	var late lateValues
-	late.substitute(&plan, &s) // validated and rendered as placeholders; what names them is unknown
-	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
-			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	s, late, doc, ok := r.admitPlan(ctx, &plan, &resp.Diagnostics)
+	if !ok {
+		return
 	}
-	if plan.SecurityGroupSelectorTerms == nil && r.meta.ClusterName == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("security_group_selector_terms"), "Missing security group selector terms",
-			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	resolved, profile, ok := r.resolvePlan(ctx, req, &plan, s, stateOwner, &resp.Diagnostics)
+	if !ok {
+		return
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
+	r.finishPlan(ctx, &plan, s, resolved, profile, doc, late, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	// The manifest depends on the config alone: what Kubernetes would refuse stops the plan
-	// before any EC2 call.
+	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+}
+
+// planLateClass plans a class whose config names values known only after apply: every
+// computed attribute unknown, the connectivity report null when there is nothing to check.
+func planLateClass(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
+	var checks types.String
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity").AtName("checks"), &checks)...)
+	if checks.ValueString() == checksOff { // nothing to check: the report stays null, as it will be once the config is known
+		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
+	}
+}
+
+// admitPlan is the part of a plan the config alone decides: the spec, every rule on it, and the
+// manifest the API server and Karpenter would admit, before any AWS call.
+func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel, diags *diag.Diagnostics) (nodeclass.Spec, lateValues, string, bool) {
+	s := plan.spec(ctx, r.meta.ClusterName, diags)
+	var late lateValues
+	late.substitute(plan, &s) // validated and rendered as placeholders; what names them is unknown
+	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
+		diags.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
+			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	}
+	if plan.SecurityGroupSelectorTerms == nil && r.meta.ClusterName == "" {
+		diags.AddAttributeError(path.Root("security_group_selector_terms"), "Missing security group selector terms",
+			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
+	}
+	addFindings(diags, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
+	addFindings(diags, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
+	if diags.HasError() {
+		return s, late, "", false
+	}
 	doc, err := renderNodeClassManifest(s)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot render the EC2NodeClass manifest", err.Error())
-		return
+		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+		return s, late, "", false
 	}
-	if !admitManifest(r.meta.KarpenterVersion, manifest.EC2NodeClassKind, doc, &resp.Diagnostics) {
-		return
-	}
+	return s, late, doc, admitManifest(r.meta.KarpenterVersion, manifest.EC2NodeClassKind, doc, diags)
+}
 
-	// The EC2 lookups (selectors, images) and the IAM checks are independent: they run at once,
-	// and the plan waits for the slowest instead of their sum.
+// resolvePlan resolves the class against AWS: the selectors and images (EC2) and the instance
+// profile (IAM) at once, so the plan waits for the slowest instead of their sum; then the
+// capacity reservations, and the prior resolution kept while the selection is unchanged.
+func (r *nodeClassResource) resolvePlan(ctx context.Context, req resource.ModifyPlanRequest, plan *nodeClassModel, s nodeclass.Spec,
+	stateOwner string, diags *diag.Diagnostics) (nodeclass.Resolved, string, bool) {
 	type ec2Result struct {
 		resolved nodeclass.Resolved
 		errs     []nodeclass.FieldError
@@ -152,66 +176,64 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		ec2ch <- ec2Result{res, errs, err}
 	}()
 	go func() { amich <- r.lookupAMIs(ctx, s) }()
-	profile := r.planInstanceProfile(ctx, &plan, stateOwner, &resp.Diagnostics) // node_class_profile.go
+	profile := r.planInstanceProfile(ctx, plan, stateOwner, diags) // node_class_profile.go
 	er, amis := <-ec2ch, <-amich
-	if resp.Diagnostics.HasError() {
-		return
+	if diags.HasError() {
+		return er.resolved, "", false
 	}
-
-	resolved, errs, err := er.resolved, er.errs, er.err
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot resolve the node class selectors against EC2", err.Error())
-		return
+	resolved := er.resolved
+	if er.err != nil {
+		diags.AddError("Cannot resolve the node class selectors against EC2", er.err.Error())
+		return resolved, "", false
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "Node class cannot launch nodes", false)
-	if resp.Diagnostics.HasError() {
-		return
+	addFindings(diags, attrpath.Path{}, er.errs, "Node class cannot launch nodes", false)
+	if diags.HasError() {
+		return resolved, "", false
 	}
-	addFieldWarnings(&resp.Diagnostics, resolved.Warnings, "Node class selector finding")
-	r.planCapacity(ctx, req.State, &plan, s, resolved.Zones, &resp.Diagnostics) // node_class_reservations.go
-
+	addFieldWarnings(diags, resolved.Warnings, "Node class selector finding")
+	r.planCapacity(ctx, req.State, plan, s, resolved.Zones, diags) // node_class_reservations.go
 	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
 	// launch and would otherwise make every plan an update.
 	if !req.State.Raw.IsNull() {
 		var state nodeClassModel
-		resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
+		diags.Append(req.State.Get(ctx, &state)...)
 		if prior, ok := resolutionFromState(ctx, state); ok && prior.SameSelection(resolved) {
 			prior.Warnings = resolved.Warnings
 			resolved = prior
 		}
 	}
-
-	if !amis.report(&resp.Diagnostics) {
-		return
+	if !amis.report(diags) {
+		return resolved, "", false
 	}
 	resolved.AMIs = amis.res
-
-	plan.ID = plan.Name
 	if profile == "" { // no role: the configured instance_profile, if any
 		profile = s.InstanceProfile
 	}
-	resp.Diagnostics.Append(setResolution(ctx, &plan, s, resolved, profile, doc, r.classHash(doc, &resp.Diagnostics))...)
+	return resolved, profile, true
+}
+
+// finishPlan writes the resolution, the manifests and the connectivity report into the plan.
+func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel, s nodeclass.Spec, resolved nodeclass.Resolved, profile, doc string,
+	late lateValues, diags *diag.Diagnostics) {
+	plan.ID = plan.Name
+	diags.Append(setResolution(ctx, plan, s, resolved, profile, doc, r.classHash(doc, diags))...)
 	if late.any() {
 		plan.Manifest = types.StringUnknown()
-		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, &resp.Diagnostics)
+		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, diags)
 	}
 	if late.tags { // a whole map is unknown: the object's type is not known either
 		plan.ManifestObject = types.DynamicUnknown()
 	} else if obj, err := manifestObject(doc, late.placeholders()...); err != nil {
-		resp.Diagnostics.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
 	} else {
 		plan.ManifestObject = obj
 	}
-	if resp.Diagnostics.HasError() {
+	if diags.HasError() {
 		return
 	}
 	// The report is computed afresh at every plan (never kept from state), so rules changed
 	// outside Terraform show up as an in-place update of connectivity_report.
-	plan.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, resolved, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	plan.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, resolved, diags)
 }
 
 // amiResult is what the AMI selector terms resolved to (EC2 DescribeImages, SSM GetParameter).

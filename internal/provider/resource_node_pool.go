@@ -49,6 +49,37 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
+// replaceOnModeSwitch replaces the pool when it switches between static (replicas) and dynamic,
+// as Karpenter forbids it.
+func replaceOnModeSwitch(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
+	if req.State.Raw.IsNull() {
+		return
+	}
+	var before, after types.Int64
+	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("replicas"), &before)...)
+	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("replicas"), &after)...)
+	if !after.IsUnknown() && before.IsNull() != after.IsNull() {
+		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
+	}
+}
+
+// ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
+// in the cluster, and a state needs an owner id.
+func (r *nodePoolResource) ownable(ctx context.Context, plan, state *nodePoolModel, diags *diag.Diagnostics) bool {
+	switch {
+	case state == nil: // a new pool: its name must be free in the cluster
+		r.claimConflict(ctx, plan.Name.ValueString(), true, diags)
+		return !diags.HasError()
+	case state.OwnerID.ValueString() == "":
+		diags.AddAttributeError(path.Root("owner_id"), "Node pool state without an owner id",
+			"This pool was applied by a development build before owner ids: the provider cannot tell its EC2 objects from another "+
+				"owner's and changes none of them. Delete the pool's launch templates (and static instances) in EC2, run "+
+				"`terraform state rm` for this resource, and apply again.")
+		return false
+	}
+	return true
+}
+
 // validateStatic runs every rule that needs neither EC2 nor the node class.
 func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
 	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(m.requirements(ctx, diags)), "Invalid requirement", false)
@@ -76,15 +107,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	if !req.State.Raw.IsNull() {
-		// Switching between static (replicas) and dynamic replaces the pool, as Karpenter forbids it.
-		var before, after types.Int64
-		resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("replicas"), &before)...)
-		resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("replicas"), &after)...)
-		if !after.IsUnknown() && before.IsNull() != after.IsNull() {
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
-		}
-	}
+	replaceOnModeSwitch(ctx, req, resp)
 	if !poolPlannable(req.Config.Raw) { // e.g. a node class whose selectors resolve only at apply
 		setPoolComputedUnknown(ctx, resp)
 		return
@@ -110,19 +133,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		resp.Diagnostics.AddError("Cannot render the NodePool manifest", err.Error())
 		return
 	}
-	if !admitManifest(r.meta.KarpenterVersion, manifest.NodePoolKind, doc, &resp.Diagnostics) {
-		return
-	}
-	switch {
-	case state == nil: // a new pool: its name must be free in the cluster
-		if r.claimConflict(ctx, plan.Name.ValueString(), true, &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
-	case state.OwnerID.ValueString() == "":
-		resp.Diagnostics.AddAttributeError(path.Root("owner_id"), "Node pool state without an owner id",
-			"This pool was applied by a development build before owner ids: the provider cannot tell its EC2 objects from another "+
-				"owner's and changes none of them. Delete the pool's launch templates (and static instances) in EC2, run "+
-				"`terraform state rm` for this resource, and apply again.")
+	if !admitManifest(r.meta.KarpenterVersion, manifest.NodePoolKind, doc, &resp.Diagnostics) || !r.ownable(ctx, &plan, state, &resp.Diagnostics) {
 		return
 	}
 	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
