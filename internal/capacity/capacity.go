@@ -176,7 +176,7 @@ type Result struct {
 }
 
 // Errors returned by Compute, for errors.Is. Settings problems are returned as
-// FieldError values joined together (use errors.As).
+// attrpath.Finding values joined together (use errors.As).
 var (
 	// ErrInvalidNetwork means the Network description is incomplete or negative.
 	ErrInvalidNetwork = errors.New("invalid instance type network data")

@@ -2,6 +2,7 @@ package capacity
 
 import (
 	"errors"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"slices"
 	"strings"
 	"testing"
@@ -383,9 +384,9 @@ func TestComputeErrors(t *testing.T) {
 				t.Errorf("error %q is not %q", err, tc.is)
 			}
 			if tc.field != "" {
-				var fe FieldError
-				if !errors.As(err, &fe) || fe.Field != tc.field {
-					t.Errorf("error %q: want FieldError on %q, got %+v", err, tc.field, fe)
+				var fe attrpath.Finding
+				if !errors.As(err, &fe) || fe.Path.Steps()[0].Name != tc.field {
+					t.Errorf("error %q: want a finding on %q, got %+v", err, tc.field, fe)
 				}
 			}
 			for _, s := range tc.message {

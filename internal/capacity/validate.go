@@ -2,35 +2,21 @@ package capacity
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 )
 
 // maxNetworkInterfaces is the CRD's MaxItems for spec.networkInterfaces.
 const maxNetworkInterfaces = 150
 
-// FieldError is a problem with one Settings field, named in snake_case as the
-// provider schema names it (for example "reserved_enis").
-type FieldError struct {
-	Field string
-	// Entry is the list element of Field the problem is about (network_interfaces); nil for the
-	// field as a whole.
-	Entry   *int
-	Message string
-}
-
-func (e FieldError) Error() string {
-	if e.Entry != nil {
-		return fmt.Sprintf("%s[%d]: %s", e.Field, *e.Entry, e.Message)
-	}
-	return e.Field + ": " + e.Message
-}
-
-// ValidateSettings checks s on its own, independent of any instance type. It
-// mirrors the EC2NodeClass CRD rules and Karpenter's option checks.
-func ValidateSettings(s Settings) []FieldError {
-	var errs []FieldError
+// ValidateSettings checks s on its own, independent of any instance type. It mirrors the
+// EC2NodeClass CRD rules and Karpenter's option checks. Findings name the Settings field in
+// snake_case as the node class schema does ("reserved_enis", "network_interfaces[1]"); a schema
+// that names a setting otherwise (the pod-capacity data source's kubelet_max_pods) renames it.
+func ValidateSettings(s Settings) []attrpath.Finding {
+	var errs []attrpath.Finding
 	add := func(field, format string, args ...any) {
-		errs = append(errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...)})
+		errs = append(errs, attrpath.Finding{Path: attrpath.Of(field), Message: fmt.Sprintf(format, args...)})
 	}
 	if s.AMIFamily != "" && !IsFamily(s.AMIFamily) {
 		add("ami_family", "unknown AMI family %q; expected one of %s", s.AMIFamily, strings.Join(families, ", "))
@@ -59,9 +45,9 @@ func ValidateSettings(s Settings) []FieldError {
 		}
 	}
 	for _, p := range interfaceProblems(s.NetworkInterfaces) {
-		e := FieldError{Field: "network_interfaces", Message: p.msg}
+		e := attrpath.Finding{Path: attrpath.Of("network_interfaces"), Message: p.msg}
 		if p.entry >= 0 {
-			e.Entry = &p.entry
+			e.Path = e.Path.Index(p.entry)
 		}
 		errs = append(errs, e)
 	}

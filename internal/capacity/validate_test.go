@@ -48,7 +48,7 @@ func TestValidateSettings(t *testing.T) {
 			errs := ValidateSettings(tc.set)
 			var fields []string
 			for _, e := range errs {
-				fields = append(fields, e.Field)
+				fields = append(fields, e.Path.Steps()[0].Name)
 			}
 			if !slices.Equal(fields, tc.fields) {
 				t.Fatalf("fields = %q, want %q (%v)", fields, tc.fields, errs)
@@ -60,9 +60,14 @@ func TestValidateSettings(t *testing.T) {
 	}
 }
 
-func TestFieldErrorIsError(t *testing.T) {
-	var err error = FieldError{Field: "max_pods", Message: "must not be negative, got -1"}
-	if got := err.Error(); got != "max_pods: must not be negative, got -1" {
+func TestFindingsAreErrors(t *testing.T) {
+	errs := ValidateSettings(Settings{MaxPods: new(-1), NetworkInterfaces: []Interface{{0, 0, "efa"}}})
+	var got []string
+	for _, e := range errs {
+		var err error = e
+		got = append(got, err.Error())
+	}
+	if len(got) < 2 || got[0] != "max_pods: must not be negative, got -1" || !strings.HasPrefix(got[1], "network_interfaces[0]: ") {
 		t.Errorf("Error() = %q", got)
 	}
 }

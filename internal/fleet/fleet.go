@@ -94,6 +94,33 @@ func (e Error) Unwrap() error { return e.Err }
 // Ownership are the tags every object of one pool carries.
 type Ownership map[string]string
 
+// ReadScope is the tag filter of every managed object of a cluster, listed once per apply and
+// filtered per pool; nil without a cluster name (the scope would be every managed object in
+// the region, possibly of many clusters, so each pool then lists its own).
+func ReadScope(cluster string) map[string]string {
+	if cluster == "" {
+		return nil
+	}
+	return map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: cluster}
+}
+
+// PoolTags are the tags every owner's objects of a pool name in a cluster carry.
+func PoolTags(cluster, pool string) map[string]string {
+	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: launchplan.ManagedBy}
+	if cluster != "" {
+		tags[launchplan.TagCluster] = cluster
+	}
+	return tags
+}
+
+// OwnershipOf are the tags of a pool's own EC2 objects: the pool tags and the owner id. The
+// provider never lists, adopts, changes or deletes an object without all of them.
+func OwnershipOf(cluster, pool, owner string) Ownership {
+	tags := PoolTags(cluster, pool)
+	tags[launchplan.TagOwner] = owner
+	return tags
+}
+
 // NewOwnerID returns a fresh owner id: 16 hex characters.
 func NewOwnerID() string { return randomHex(8) }
 
@@ -257,11 +284,26 @@ func (s Stage) Reconcile(ctx context.Context, p Pool) Result {
 	return res
 }
 
-// Replaced reports whether a live node must be replaced: it runs template content the plan
-// no longer has, or it sits outside the planned zones or the class's subnets.
+// NodeVerdict is why a live static node is replaced; the zero value keeps it.
+type NodeVerdict struct {
+	Outside bool // in a zone the plan does not use or a subnet the class no longer selects
+	Drifted bool // runs launch-template content the plan no longer has
+}
+
+// Replace reports whether the node is replaced.
+func (v NodeVerdict) Replace() bool { return v.Outside || v.Drifted }
+
+// Classify is the one replace-or-keep rule of a live static node, for the plan's warnings and
+// the apply alike.
+func Classify(zone, subnetID string, stamp launchplan.TemplateStamp, plannedFingerprints map[string]string, zones []string,
+	subnets map[string]bool) NodeVerdict {
+	return NodeVerdict{Outside: !slices.Contains(zones, zone) || !subnets[subnetID], Drifted: launchplan.Drifted(stamp, plannedFingerprints)}
+}
+
+// Replaced reports whether a live node must be replaced (Classify).
 func Replaced(i awsclient.Instance, plannedFingerprints map[string]string, zones []string, subnets map[string]bool) bool {
-	return launchplan.Drifted(launchplan.TemplateStamp{Template: i.LaunchTemplate, Fingerprint: i.Fingerprint}, plannedFingerprints) ||
-		!slices.Contains(zones, i.Zone) || !subnets[i.SubnetID]
+	return Classify(i.Zone, i.SubnetID, launchplan.TemplateStamp{Template: i.LaunchTemplate, Fingerprint: i.Fingerprint},
+		plannedFingerprints, zones, subnets).Replace()
 }
 
 // launch runs the fleets of each zone's launch: one attempt (one client token) per fleet, the

@@ -25,6 +25,10 @@ var (
 	pathPool         = attrpath.Path{} // the pool as a whole
 )
 
+// WindowsBuild is the node.kubernetes.io/windows-build value of a Windows AMI family ("" for
+// others).
+func WindowsBuild(family string) string { return windowsBuilds[family] }
+
 // windowsBuilds are the node.kubernetes.io/windows-build values of the Windows AMI families.
 var windowsBuilds = map[string]string{
 	capacity.FamilyWindows2019: "10.0.17763",
@@ -354,7 +358,7 @@ func (b *builder) resolveSettings() {
 	}
 	b.settings.NetworkInterfaces = b.ifaces
 	for _, e := range capacity.ValidateSettings(b.settings) {
-		b.fail(pathPool, "node class %q: %s: %s", c.Name, e.Field, e.Message)
+		b.fail(pathPool, "node class %q: %s", c.Name, e.Error())
 	}
 }
 

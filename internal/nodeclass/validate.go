@@ -94,7 +94,7 @@ func Validate(s Spec) []FieldError {
 		add(attrpath.Of("networking", "reserved_enis"), "must be 0 or more, got %d", n.ReservedENIs)
 	}
 	for _, e := range capacity.ValidateSettings(capacity.Settings{Warm: n.Warm}) {
-		add(attrpath.Of("networking", e.Field), "%s", e.Message)
+		add(attrpath.Of("networking").Join(e.Path), "%s", e.Message)
 	}
 	if n.CustomNetworking && len(n.PodSubnetTerms) == 0 {
 		add(attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), "custom networking needs at least one pod subnet selector term (the ENIConfig subnets)")

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -39,7 +40,7 @@ type cniInterfaceModel struct {
 	InterfaceType    types.String `tfsdk:"interface_type"`
 }
 
-// cniFieldAttribute maps capacity.FieldError field names to this schema's attribute names.
+// cniFieldAttribute maps the names capacity's findings give the settings to this schema's.
 var cniFieldAttribute = map[string]string{
 	"ami_family":         "ami_family",
 	"reserved_enis":      "reserved_enis",
@@ -175,25 +176,23 @@ func validateCNISettings(s capacity.Settings, diags *diag.Diagnostics) {
 	addCNIFieldErrors(diags, capacity.ValidateSettings(s))
 }
 
-func addCNIFieldErrors(diags *diag.Diagnostics, errs []capacity.FieldError) {
+func addCNIFieldErrors(diags *diag.Diagnostics, errs []attrpath.Finding) {
 	for _, e := range errs {
-		name, ok := cniFieldAttribute[e.Field]
+		field := e.Path.Steps()[0].Name
+		name, ok := cniFieldAttribute[field]
 		if !ok {
 			diags.AddError("Invalid pod-capacity settings", e.Error())
 			continue
 		}
-		p := path.Root(name)
-		if e.Entry != nil { // about one list element
-			p = p.AtListIndex(*e.Entry)
-		}
-		diags.AddAttributeError(p, "Invalid "+name, e.Message)
+		e.Path = attrpath.Of(name).Join(e.Path.Tail())
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{e}, "Invalid "+name, false)
 	}
 }
 
 // addComputeError reports a capacity.Compute failure for one instance type on the attribute
 // the user can change to fix it.
 func addComputeError(diags *diag.Diagnostics, it *catalog.InstanceType, s capacity.Settings, err error) {
-	var fe capacity.FieldError
+	var fe attrpath.Finding
 	switch {
 	case errors.Is(err, capacity.ErrIncompatible):
 		diags.AddAttributeError(path.Root("network_interfaces"), "Network interfaces do not fit "+it.Name,
@@ -203,7 +202,7 @@ func addComputeError(diags *diag.Diagnostics, it *catalog.InstanceType, s capaci
 	case errors.Is(err, capacity.ErrInvalidNetwork):
 		diags.AddAttributeError(path.Root("instance_type"), "Incomplete EC2 data for "+it.Name, err.Error())
 	case errors.As(err, &fe):
-		addCNIFieldErrors(diags, []capacity.FieldError{fe})
+		addCNIFieldErrors(diags, []attrpath.Finding{fe})
 	default:
 		diags.AddError("Cannot compute pod capacity for "+it.Name, err.Error())
 	}

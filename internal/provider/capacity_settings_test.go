@@ -192,13 +192,14 @@ func TestCNIFieldMappingCoversValidateSettings(t *testing.T) {
 		NetworkInterfaces: []capacity.Interface{{InterfaceType: "bogus"}}}
 	attrs := cniSettingsAttributes()
 	for _, e := range capacity.ValidateSettings(s) {
-		name, ok := cniFieldAttribute[e.Field]
+		field := e.Path.Steps()[0].Name
+		name, ok := cniFieldAttribute[field]
 		if !ok {
-			t.Errorf("capacity field %q has no attribute mapping", e.Field)
+			t.Errorf("capacity field %q has no attribute mapping", field)
 			continue
 		}
 		if _, ok := attrs[name]; !ok {
-			t.Errorf("capacity field %q maps to %q, which is not in the schema", e.Field, name)
+			t.Errorf("capacity field %q maps to %q, which is not in the schema", field, name)
 		}
 	}
 	for name, a := range attrs {

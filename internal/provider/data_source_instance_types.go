@@ -70,13 +70,6 @@ type itTypeModel struct {
 	SpotPrice      types.Float64  `tfsdk:"spot_price"`
 }
 
-// windowsBuilds are the node.kubernetes.io/windows-build values of the Windows AMI families.
-var windowsBuilds = map[string]string{
-	capacity.FamilyWindows2019: "10.0.17763",
-	capacity.FamilyWindows2022: "10.0.20348",
-	capacity.FamilyWindows2025: "10.0.26100",
-}
-
 func (d *instanceTypesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_instance_types"
 }
@@ -277,7 +270,7 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 	family := capacity.ResolveFamily(s.AMIFamily)
 	opts := catalog.SelectOptions{Region: region, Zones: zones}
 	if capacity.IsWindows(family) {
-		opts.OS, opts.WindowsBuild = "windows", windowsBuilds[family]
+		opts.OS, opts.WindowsBuild = "windows", launchplan.WindowsBuild(family)
 	}
 	sel, err := cat.Select(reqs, opts)
 	var mv *requirements.MinValuesError

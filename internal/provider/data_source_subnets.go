@@ -137,7 +137,7 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		}
 	}
 	// The node class's findings for the same subnets (public, more than one per zone).
-	addFieldWarnings(&resp.Diagnostics, nodeclass.SubnetFindings(attrpath.Of("selector_terms"), subnets), "Subnet selector finding")
+	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.SubnetFindings(attrpath.Of("selector_terms"), subnets), "Subnet selector finding", true)
 	data.Zones = stringValues(discovery.Zones(subnets))
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }

@@ -59,7 +59,7 @@ func (r *nodeClassResource) planCapacity(ctx context.Context, state tfsdk.State,
 		return
 	}
 	addFindings(diags, attrpath.Path{}, findings.Errors, "Node class cannot launch nodes", false)
-	addFieldWarnings(diags, findings.Warnings, "Capacity reservation not usable")
+	addFindings(diags, attrpath.Path{}, findings.Warnings, "Capacity reservation not usable", true)
 	if diags.HasError() {
 		return
 	}
@@ -146,15 +146,4 @@ func capacityFromState(ctx context.Context, state tfsdk.State) (nodeclass.Capaci
 		c.PlacementGroup = &pg
 	}
 	return c, true
-}
-
-// addFieldWarnings reports domain findings as warnings on their attribute paths.
-func addFieldWarnings(diags *diag.Diagnostics, warns []nodeclass.FieldError, summary string) {
-	for _, w := range warns {
-		s := summary
-		if w.Summary != "" {
-			s = w.Summary
-		}
-		diags.AddAttributeWarning(tfPath(w.Path), s, w.Error())
-	}
 }

@@ -152,7 +152,7 @@ func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel,
 	if diags.HasError() {
 		return s, late, "", false
 	}
-	doc, err := renderNodeClassManifest(s)
+	doc, err := nodeclass.Manifest(s)
 	if err != nil {
 		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
 		return s, late, "", false
@@ -190,7 +190,7 @@ func (r *nodeClassResource) resolvePlan(ctx context.Context, req resource.Modify
 	if diags.HasError() {
 		return resolved, "", false
 	}
-	addFieldWarnings(diags, resolved.Warnings, "Node class selector finding")
+	addFindings(diags, attrpath.Path{}, resolved.Warnings, "Node class selector finding", true)
 	r.planCapacity(ctx, req.State, plan, s, resolved.Zones, diags) // node_class_reservations.go
 	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
 	// launch and would otherwise make every plan an update.
@@ -258,7 +258,7 @@ func (a amiResult) report(diags *diag.Diagnostics) bool {
 		return false
 	}
 	addFindings(diags, attrpath.Path{}, a.findings.Errors, "Node class cannot launch nodes", false)
-	addFieldWarnings(diags, a.findings.Warnings, "AMI selector term matches nothing")
+	addFindings(diags, attrpath.Path{}, a.findings.Warnings, "AMI selector term matches nothing", true)
 	if a.res.Unresolved != "" {
 		diags.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0).AtName("alias"), "AMI alias left to Karpenter",
 			a.res.Unresolved+". Karpenter resolves the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check "+

@@ -413,32 +413,15 @@ func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostic
 	return out
 }
 
-// readScope is what the ownership tags of every pool of this provider's cluster share (all but
-// the pool and owner tags): refresh lists templates and instances once for that scope and
-// filters per pool. Without cluster_name the scope would be every managed object in the region,
-// possibly of many clusters, so each pool then lists its own.
-func (r *nodePoolResource) readScope() map[string]string {
-	if r.meta.ClusterName == "" {
-		return nil
-	}
-	return map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: r.meta.ClusterName}
-}
+// readScope, poolTags and ownership are fleet's ownership policy for this provider's cluster.
+func (r *nodePoolResource) readScope() map[string]string { return fleet.ReadScope(r.meta.ClusterName) }
 
-// poolTags are the tags every owner's objects of a pool name in this cluster carry.
 func (r *nodePoolResource) poolTags(pool string) map[string]string {
-	tags := map[string]string{launchplan.TagNodePool: pool, launchplan.TagManagedBy: launchplan.ManagedBy}
-	if r.meta.ClusterName != "" {
-		tags[launchplan.TagCluster] = r.meta.ClusterName
-	}
-	return tags
+	return fleet.PoolTags(r.meta.ClusterName, pool)
 }
 
-// ownership are the tags of the pool's own EC2 objects: the pool tags and the owner id. The
-// provider never lists, adopts, changes or deletes an object without all of them.
 func (r *nodePoolResource) ownership(pool, owner string) fleet.Ownership {
-	tags := r.poolTags(pool)
-	tags[launchplan.TagOwner] = owner
-	return tags
+	return fleet.OwnershipOf(r.meta.ClusterName, pool, owner)
 }
 
 func (r *nodePoolResource) stage() fleet.Stage {
@@ -647,9 +630,9 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 	}
 	var nodes []nodeTF
 	diags.Append(state.Nodes.ElementsAs(ctx, &nodes, false)...)
-	zones := map[string]bool{}
-	for _, z := range p.Zones {
-		zones[z.Zone] = true
+	zones := make([]string, len(p.Zones))
+	for i, z := range p.Zones {
+		zones[i] = z.Zone
 	}
 	fingerprints := plannedFingerprints(p)
 	classSubnets := map[string]bool{}
@@ -659,7 +642,9 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 	planned := plannedSubnets(p)
 	var drifted, outside []string
 	for i, n := range nodes {
-		if !zones[n.Zone] || !classSubnets[n.SubnetID] {
+		v := fleet.Classify(n.Zone, n.SubnetID, launchplan.TemplateStamp{Template: n.LaunchTemplate, Fingerprint: n.TemplateFingerprint},
+			fingerprints, zones, classSubnets)
+		if v.Outside {
 			outside = append(outside, fmt.Sprintf("%s (%s, %s)", n.InstanceID, n.Zone, n.SubnetID))
 			continue
 		}
@@ -669,7 +654,7 @@ func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Pla
 			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
 				fmt.Sprintf("nodes: %s runs in %s, not in %s, the subnet planned for %s", n.InstanceID, n.SubnetID, planned[n.Zone], n.Zone))
 		}
-		if launchplan.Drifted(launchplan.TemplateStamp{Template: n.LaunchTemplate, Fingerprint: n.TemplateFingerprint}, fingerprints) {
+		if v.Drifted {
 			drifted = append(drifted, fmt.Sprintf("%s (%s)", n.InstanceID, n.LaunchTemplate))
 		}
 	}
