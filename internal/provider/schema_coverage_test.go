@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"slices"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
@@ -19,11 +19,17 @@ var controllerSet = []string{
 	"spec.template.spec.startupTaints[].timeAdded",
 }
 
-// TestSchemaCoverage walks every user-settable field of the embedded v1.14 CRDs (spec and
-// metadata.name; status is the controller's) and fails when the resource has no attribute at
-// the path manifest.AttributePath maps it to.
+// TestSchemaCoverage walks every user-settable field of the embedded CRDs of every supported
+// Karpenter version (spec and metadata.name; status is the controller's) and fails when the
+// resource has no attribute at the path manifest.AttributePath maps it to.
 func TestSchemaCoverage(t *testing.T) {
-	crds, err := manifest.CRDs()
+	for _, v := range manifest.Versions() {
+		schemaCoverage(t, v)
+	}
+}
+
+func schemaCoverage(t *testing.T, version string) {
+	crds, err := manifest.CRDsFor(version)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,10 +50,10 @@ func TestSchemaCoverage(t *testing.T) {
 			}
 		}
 		for _, u := range unmapped {
-			t.Errorf("%s: no attribute for %s", kind, u)
+			t.Errorf("Karpenter %s %s: no attribute for %s", version, kind, u)
 		}
-		t.Logf("%s: %d of %d user-settable CRD paths have an attribute (%d controller-set paths excluded)",
-			kind, len(mapped), len(mapped)+len(unmapped), len(leaves)-len(mapped)-len(unmapped))
+		t.Logf("Karpenter %s %s: %d of %d user-settable CRD paths have an attribute (%d controller-set paths excluded)",
+			version, kind, len(mapped), len(mapped)+len(unmapped), len(leaves)-len(mapped)-len(unmapped))
 	}
 }
 
