@@ -135,6 +135,7 @@ type report struct {
 	region string
 
 	ours, floor map[int][]time.Duration // timed plan runs by N
+	kube        map[int][]time.Duration // the same class and pools as kubernetes_manifest resources (make k8s-up)
 	null        map[int][]time.Duration // timed plan runs of the do-nothing provider by N
 	cold        run                     // counted plan at the smallest N with the catalog cache off
 	narrow      []time.Duration         // timed plan runs of N = max with narrow pools
@@ -151,7 +152,8 @@ type report struct {
 }
 
 func measure(ctx context.Context, o options) (*report, error) {
-	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, null: map[int][]time.Duration{}, counted: map[int]run{}}
+	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, null: map[int][]time.Duration{}, kube: map[int][]time.Duration{},
+		counted: map[int]run{}}
 	if !o.skipGo {
 		say("Go benchmarks of the pure packages (-count %d, -benchtime %s)", o.goCount, o.benchtime)
 		res, err := runGoBenchmarks(o.root, o.goCount, o.benchtime)
@@ -210,8 +212,13 @@ func measure(ctx context.Context, o options) (*report, error) {
 	os.Unsetenv("KARPENTER_CATALOG_CACHE_TTL")
 
 	maxN := o.pools[len(o.pools)-1]
-	oursDir, floorDir, nullDir := map[int]string{}, map[int]string{}, map[int]string{}
+	oursDir, floorDir, nullDir, kubeDir := map[int]string{}, map[int]string{}, map[int]string{}, map[int]string{}
 	for _, n := range o.pools {
+		if kc := os.Getenv("KARPENTER_TEST_KUBECONFIG"); kc != "" && e.kubeRC != "" {
+			if kubeDir[n], err = e.dir(fmt.Sprintf("k8sm-%d", n), kubeManifestConfig(n, kc)); err != nil {
+				return nil, err
+			}
+		}
 		if nullDir[n], err = e.dir(fmt.Sprintf("null-%d", n), nullConfig(n)); err != nil {
 			return nil, err
 		}
@@ -268,6 +275,18 @@ func measure(ctx context.Context, o options) (*report, error) {
 			r.ours[n] = append(r.ours[n], ours.wall)
 			r.floor[n] = append(r.floor[n], floor.wall)
 			r.null[n] = append(r.null[n], null.wall)
+			if d := kubeDir[n]; d != "" {
+				if i == 0 { // its warm-up: the provider's first start and the API server's discovery cache
+					if _, err := plan(d, false); err != nil {
+						return nil, err
+					}
+				}
+				km, err := plan(d, false)
+				if err != nil {
+					return nil, err
+				}
+				r.kube[n] = append(r.kube[n], km.wall)
+			}
 		}
 		say("timed plan %d/%d, N = %d, narrow pools", i+1, o.reps, maxN)
 		nr, err := plan(narrowDir, false)

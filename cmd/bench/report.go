@@ -68,6 +68,14 @@ func (r *report) table() string {
 				fmt.Sprintf("%s vs %s: **%.1f×** (vs the do-nothing provider's %s: %.1f×)", fmtDur(ours), fmtDur(floor), ratio, fmtDur(null), float64(ours)/float64(null)), target, met)
 		}
 		for _, n := range r.o.pools {
+			if len(r.kube[n]) == 0 {
+				continue
+			}
+			ours, kube := medianDur(r.ours[n]), medianDur(r.kube[n])
+			add(fmt.Sprintf("`terraform plan`, 1 node class + %d pools vs the same as `kubernetes_manifest` against the local API server (median of %d)", n, len(r.kube[n])),
+				fmt.Sprintf("%s vs %s: **%.2f×**", fmtDur(ours), fmtDur(kube), float64(ours)/float64(kube)), "< 1× (ahead of it)", check(ours < kube))
+		}
+		for _, n := range r.o.pools {
 			null, floor := medianDur(r.null[n]), medianDur(r.floor[n])
 			add(fmt.Sprintf("`terraform plan`, %d resources of a provider that does nothing (`cmd/bench/nullprovider`, same framework) vs %d `terraform_data`", n+1, n+1),
 				fmt.Sprintf("%s vs %s: %.1f×", fmtDur(null), fmtDur(floor), float64(null)/float64(floor)), "", nil)

@@ -116,6 +116,56 @@ resource "terraform_data" "pool" {
 `, n)
 }
 
+// kubeManifestConfig is the same class and n pools written as kubernetes_manifest resources
+// against the local API server (make k8s-up): the path users take without this provider.
+func kubeManifestConfig(n int, kubeconfig string) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    kubernetes = { source = "hashicorp/kubernetes" }
+  }
+}
+
+provider "kubernetes" {
+  config_path = %q
+}
+
+resource "kubernetes_manifest" "class" {
+  manifest = {
+    apiVersion = "karpenter.k8s.aws/v1"
+    kind       = "EC2NodeClass"
+    metadata   = { name = "bench-manifest" }
+    spec = {
+      role                       = "KarpenterNodeRole-bench"
+      amiSelectorTerms           = [{ alias = "al2023@latest" }]
+      subnetSelectorTerms        = [{ tags = { "karpenter.sh/discovery" = "bench" } }]
+      securityGroupSelectorTerms = [{ tags = { "karpenter.sh/discovery" = "bench" } }]
+    }
+  }
+}
+
+resource "kubernetes_manifest" "pool" {
+  count = %d
+  manifest = {
+    apiVersion = "karpenter.sh/v1"
+    kind       = "NodePool"
+    metadata   = { name = "bench-manifest-${count.index}" }
+    spec = {
+      template = {
+        spec = {
+          nodeClassRef = { group = "karpenter.k8s.aws", kind = "EC2NodeClass", name = kubernetes_manifest.class.manifest.metadata.name }
+          requirements = [
+            { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m", "r"] },
+            { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+          ]
+        }
+      }
+      limits = { cpu = "1000", memory = "1000Gi" }
+    }
+  }
+}
+`, kubeconfig, n)
+}
+
 // tfEnv runs Terraform in generated directories with the provider under dev_overrides.
 type tfEnv struct {
 	terraform string
@@ -123,6 +173,7 @@ type tfEnv struct {
 	plugin    string // the provider binary
 	rc        string
 	nullRC    string // CLI configuration serving cmd/bench/nullprovider instead (directories named null-*)
+	kubeRC    string // CLI configuration serving the hashicorp/kubernetes provider of make k8s-up ("" without it)
 	profile   bool   // the binary is cmd/bench/profprovider: counted runs write CPU and heap profiles
 }
 
@@ -174,6 +225,13 @@ func newTFEnv(root, terraform, work string, profile bool) (*tfEnv, error) {
 			return nil, err
 		}
 	}
+	if dir := os.Getenv("KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"); dir != "" {
+		e.kubeRC = filepath.Join(work, "terraformrc-kubernetes")
+		text := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/hashicorp/kubernetes\" = %q\n  }\n  direct {}\n}\n", dir)
+		if err := os.WriteFile(e.kubeRC, []byte(text), 0o644); err != nil {
+			return nil, err
+		}
+	}
 	return e, nil
 }
 
@@ -211,8 +269,11 @@ func (e *tfEnv) terraformCmdEnv(ctx context.Context, dir string, counted bool, e
 	var r run
 	logPath := filepath.Join(dir, "provider.log")
 	rc := e.rc
-	if strings.HasPrefix(filepath.Base(dir), "null-") {
+	switch {
+	case strings.HasPrefix(filepath.Base(dir), "null-"):
 		rc = e.nullRC
+	case strings.HasPrefix(filepath.Base(dir), "k8sm-"):
+		rc = e.kubeRC
 	}
 	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
 	for _, kv := range os.Environ() {

@@ -229,24 +229,39 @@ func Admit(doc string) ([]Violation, error) { return AdmitFor(DefaultVersion, do
 // version's schema lacks is reported as strict field validation does, naming the first
 // supported version that has it.
 func AdmitFor(version, doc string) ([]Violation, error) {
+	admission, _, err := admitFor(version, doc, false)
+	return admission, err
+}
+
+// AdmitAll is AdmitFor and, when the API server admits the document, Karpenter's runtime
+// validation of it (AdmitAtRuntime), over one parse of the document.
+func AdmitAll(version, doc string) (admission, runtime []Violation, err error) {
+	return admitFor(version, doc, true)
+}
+
+func admitFor(version, doc string, atRuntime bool) (admission, runtime []Violation, err error) {
 	crds, err := CRDsFor(version)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	raw, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
-		return nil, fmt.Errorf("manifest is not YAML: %w", err)
+		return nil, nil, fmt.Errorf("manifest is not YAML: %w", err)
 	}
 	var obj map[string]any
 	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		return nil, fmt.Errorf("manifest is not an object: %w", err)
+		return nil, nil, fmt.Errorf("manifest is not an object: %w", err)
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	c := crds[u.GetKind()]
 	if c == nil || !admittedKinds[c.Kind] || u.GetAPIVersion() != c.APIVersion() {
-		return nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass or NodePool", u.GetAPIVersion(), u.GetKind())
+		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass or NodePool", u.GetAPIVersion(), u.GetKind())
 	}
-	return c.admit(u, version), nil
+	admission = c.admit(u, version) // prunes and defaults u.Object, as the API server stores it
+	if atRuntime && len(admission) == 0 {
+		runtime = RuntimeValidate(c.Kind, u.Object, minorNumber(version))
+	}
+	return admission, runtime, nil
 }
 
 func (c *CRD) admit(u *unstructured.Unstructured, version string) []Violation {

@@ -386,6 +386,11 @@ func AdmitAtRuntime(version, doc string) ([]Violation, error) {
 		return nil, fmt.Errorf("manifest is a %s, not a Karpenter EC2NodeClass or NodePool", kind)
 	}
 	structuraldefaulting.Default(obj, c.structural)
+	return RuntimeValidate(kind, obj, minorNumber(version)), nil
+}
+
+// minorNumber is the minor of a "1.15" version (15).
+func minorNumber(version string) int {
 	minor, _ := strconv.Atoi(strings.TrimPrefix(MinorOf(version), "v1."))
-	return RuntimeValidate(kind, obj, minor), nil
+	return minor
 }

@@ -17,7 +17,7 @@ var admissionObserver func(version, doc string, violations []manifest.Violation)
 // manifest of kind, and reports each violation as an error on the attribute that produced the
 // field, quoting the API server. It returns false when kubectl apply would refuse doc.
 func admitManifest(version, kind, doc string, diags *diag.Diagnostics) bool {
-	violations, err := manifest.AdmitFor(version, doc)
+	violations, runtime, err := manifest.AdmitAll(version, doc)
 	if err != nil {
 		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
 		return false
@@ -35,18 +35,13 @@ func admitManifest(version, kind, doc string, diags *diag.Diagnostics) bool {
 	if len(violations) > 0 {
 		return false
 	}
-	return admitAtRuntime(version, kind, doc, diags)
+	return reportRuntime(version, kind, runtime, diags)
 }
 
-// admitAtRuntime reports what Karpenter's controller refuses in a manifest the API server admits
+// reportRuntime reports what Karpenter's controller refuses in a manifest the API server admits
 // (its runtime validation: label, taint and requirement keys and values), as errors on the
 // attribute that produced the field.
-func admitAtRuntime(version, kind, doc string, diags *diag.Diagnostics) bool {
-	violations, err := manifest.AdmitAtRuntime(version, doc)
-	if err != nil {
-		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
-		return false
-	}
+func reportRuntime(version, kind string, violations []manifest.Violation, diags *diag.Diagnostics) bool {
 	for _, v := range violations {
 		summary := "Karpenter would refuse the " + kind
 		detail := fmt.Sprintf("%s\n\nThe API server accepts this manifest, but Karpenter %s validates a %s again at runtime and would not "+
