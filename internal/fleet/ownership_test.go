@@ -34,7 +34,9 @@ func TestOwnershipTags(t *testing.T) {
 func TestClassify(t *testing.T) {
 	fps := map[string]string{"lt-a": "fp1"}
 	zones, subnets := []string{"z1"}, map[string]bool{"subnet-1": true}
-	stamp := func(fp string) launchplan.TemplateStamp { return launchplan.TemplateStamp{Template: "lt-a", Fingerprint: fp} }
+	stamp := func(fp string) launchplan.TemplateStamp {
+		return launchplan.TemplateStamp{Template: "lt-a", Fingerprint: fp}
+	}
 	for _, tc := range []struct {
 		name         string
 		zone, subnet string
