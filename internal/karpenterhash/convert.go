@@ -170,13 +170,13 @@ func structuralSchemas(karpenterMinor string) (map[string]*structuralschema.Stru
 }
 
 func loadSchemas(karpenterMinor string) (map[string]*structuralschema.Structural, error) {
-	crds, err := manifest.CRDsFor(karpenterMinor)
+	schemas, err := manifest.SchemasFor(karpenterMinor) // not CRDsFor: hashing needs no validators
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]*structuralschema.Structural{}
-	for kind, c := range crds {
-		s, err := toStructural(c.Schema)
+	for kind, schema := range schemas {
+		s, err := toStructural(schema)
 		if err != nil {
 			return nil, fmt.Errorf("the %s CRD of Karpenter %s: %w", kind, karpenterMinor, err)
 		}

@@ -3,6 +3,8 @@ package manifest
 import (
 	"fmt"
 	"io/fs"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"slices"
 	"strconv"
 	"strings"
@@ -126,4 +128,28 @@ func unknownFieldMessage(kind, raw string, field Path, version string) string {
 // "v1-9.karpenter.sh". The validator differential sends each version's documents there.
 func DifferentialGroup(group, version string) string {
 	return "v" + strings.ReplaceAll(version, ".", "-") + "." + group
+}
+
+// SchemasFor returns the openAPIV3Schema of each embedded CRD of a Karpenter minor by kind,
+// read without compiling validators or CEL rules (CRDsFor does that, for admission): what a
+// package that only walks or defaults the schema needs, at a fraction of the memory.
+func SchemasFor(version string) (map[string]*apiextensionsv1.JSONSchemaProps, error) {
+	dir := "crds/v" + version
+	entries, err := crdFiles.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", version, strings.Join(Versions(), ", "))
+	}
+	out := map[string]*apiextensionsv1.JSONSchemaProps{}
+	for _, e := range entries {
+		raw, err := crdFiles.ReadFile(dir + "/" + e.Name())
+		if err != nil {
+			return nil, err
+		}
+		var f GeneratedFile
+		if err := utiljson.Unmarshal(raw, &f); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
+		}
+		out[f.Kind] = f.Schema
+	}
+	return out, nil
 }

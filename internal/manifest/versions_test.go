@@ -83,3 +83,22 @@ func TestAdmitForRefusesFieldsOfLaterVersions(t *testing.T) {
 		})
 	}
 }
+
+// SchemasFor reads a version's schemas without compiling them, the same ones CRDsFor compiles.
+func TestSchemasFor(t *testing.T) {
+	for _, v := range Versions() {
+		schemas, err := SchemasFor(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		crds, _ := CRDsFor(v)
+		for kind, c := range crds {
+			if schemas[kind] == nil || len(schemas[kind].Properties) != len(c.Schema.Properties) {
+				t.Errorf("Karpenter %s %s: schema differs from the compiled CRD's", v, kind)
+			}
+		}
+	}
+	if _, err := SchemasFor("1.8"); err == nil {
+		t.Error("SchemasFor(1.8) succeeded")
+	}
+}
