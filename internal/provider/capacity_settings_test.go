@@ -3,14 +3,13 @@ package provider
 import (
 	"context"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"math/big"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -118,11 +117,6 @@ func iface(card, dev int, typ string) map[string]any {
 }
 
 // capFakeEC2 serves a small instance-type catalog and counts the calls.
-type capFakeEC2 struct {
-	awsclient.EC2API
-	mu                 sync.Mutex
-	typeCalls, offCall int
-}
 
 func capInfo(name string, vcpu int32, hv ec2types.InstanceTypeHypervisor, arch ec2types.ArchitectureType, cardENIs []int32, ipv4 int32) ec2types.InstanceTypeInfo {
 	var cards []ec2types.NetworkCardInfo
@@ -149,11 +143,10 @@ func capInfo(name string, vcpu int32, hv ec2types.InstanceTypeHypervisor, arch e
 	}
 }
 
-func (f *capFakeEC2) DescribeInstanceTypes(context.Context, *ec2.DescribeInstanceTypesInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error) {
-	f.mu.Lock()
-	f.typeCalls++
-	f.mu.Unlock()
-	return &ec2.DescribeInstanceTypesOutput{InstanceTypes: []ec2types.InstanceTypeInfo{
+// capFakeMeta serves a small catalog from the shared EC2 fake: seven types, offered in two
+// zones (c7g.large in one, p5.48xlarge in none).
+func capFakeMeta() (*Meta, *awsfake.EC2) {
+	f := &awsfake.EC2{InstanceTypes: []ec2types.InstanceTypeInfo{
 		capInfo("m5.large", 2, ec2types.InstanceTypeHypervisorNitro, ec2types.ArchitectureTypeX8664, []int32{3}, 10),
 		capInfo("m5.xlarge", 4, ec2types.InstanceTypeHypervisorNitro, ec2types.ArchitectureTypeX8664, []int32{4}, 15),
 		capInfo("m4.large", 2, ec2types.InstanceTypeHypervisorXen, ec2types.ArchitectureTypeX8664, []int32{2}, 10),
@@ -161,27 +154,15 @@ func (f *capFakeEC2) DescribeInstanceTypes(context.Context, *ec2.DescribeInstanc
 		capInfo("c7g.large", 2, ec2types.InstanceTypeHypervisorNitro, ec2types.ArchitectureTypeArm64, []int32{3}, 10),
 		capInfo("c5.metal", 96, "", ec2types.ArchitectureTypeX8664, []int32{15}, 50),
 		capInfo("p5.48xlarge", 192, ec2types.InstanceTypeHypervisorNitro, ec2types.ArchitectureTypeX8664, slices.Repeat([]int32{2}, 32), 50),
-	}}, nil
-}
-
-func (f *capFakeEC2) DescribeInstanceTypeOfferings(context.Context, *ec2.DescribeInstanceTypeOfferingsInput, ...func(*ec2.Options)) (*ec2.DescribeInstanceTypeOfferingsOutput, error) {
-	f.mu.Lock()
-	f.offCall++
-	f.mu.Unlock()
-	var out []ec2types.InstanceTypeOffering
+	}}
 	for _, name := range []string{"m5.large", "m5.xlarge", "m4.large", "t2.micro", "c7g.large", "c5.metal"} {
 		for _, z := range []string{"ap-southeast-1a", "ap-southeast-1b"} {
 			if name == "c7g.large" && z == "ap-southeast-1a" {
 				continue
 			}
-			out = append(out, ec2types.InstanceTypeOffering{InstanceType: ec2types.InstanceType(name), Location: aws.String(z)})
+			f.Offerings = append(f.Offerings, ec2types.InstanceTypeOffering{InstanceType: ec2types.InstanceType(name), Location: aws.String(z)})
 		}
 	}
-	return &ec2.DescribeInstanceTypeOfferingsOutput{InstanceTypeOfferings: out}, nil
-}
-
-func capFakeMeta() (*Meta, *capFakeEC2) {
-	f := &capFakeEC2{}
 	return &Meta{Client: &awsclient.Client{EC2: f, Region: "ap-southeast-1", Calls: awsclient.NewCallCounter()}}, f
 }
 

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
+	"maps"
 	"net/netip"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -407,37 +409,13 @@ resource "karpenter_node_class" "plain" {
 
 // --- unit tests of the plan-time glue (no emulator) ------------------------------------------
 
-// connFake answers DescribeSecurityGroups for group-id filters and DescribeSecurityGroupRules
-// from fixed data, and counts the rule calls.
-type connFake struct {
-	awsclient.EC2API
-	groups    map[string]string // id -> vpc
-	rules     []ec2types.SecurityGroupRule
-	ruleErr   error
-	ruleCalls int
-}
-
-func (f *connFake) DescribeSecurityGroups(_ context.Context, in *ec2.DescribeSecurityGroupsInput, _ ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error) {
-	out := &ec2.DescribeSecurityGroupsOutput{}
-	for _, flt := range in.Filters {
-		if aws.ToString(flt.Name) != "group-id" {
-			continue
-		}
-		for _, id := range flt.Values {
-			if vpc, ok := f.groups[id]; ok {
-				out.SecurityGroups = append(out.SecurityGroups, ec2types.SecurityGroup{GroupId: aws.String(id), VpcId: aws.String(vpc), GroupName: aws.String(id)})
-			}
-		}
+// connEC2 is the shared EC2 fake with security groups (id -> VPC) and their rules.
+func connEC2(groups map[string]string, rules ...ec2types.SecurityGroupRule) *awsfake.EC2 {
+	f := &awsfake.EC2{SecurityGroupRules: rules}
+	for _, id := range slices.Sorted(maps.Keys(groups)) {
+		f.SecurityGroups = append(f.SecurityGroups, ec2types.SecurityGroup{GroupId: aws.String(id), VpcId: aws.String(groups[id]), GroupName: aws.String(id)})
 	}
-	return out, nil
-}
-
-func (f *connFake) DescribeSecurityGroupRules(_ context.Context, in *ec2.DescribeSecurityGroupRulesInput, _ ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupRulesOutput, error) {
-	f.ruleCalls++
-	if f.ruleErr != nil {
-		return nil, f.ruleErr
-	}
-	return &ec2.DescribeSecurityGroupRulesOutput{SecurityGroupRules: f.rules}, nil
+	return f
 }
 
 func fakeRule(group string, egress bool, proto string, from, to int32, ref, cidr string) ec2types.SecurityGroupRule {
@@ -460,7 +438,7 @@ func connResolved() nodeclass.Resolved {
 	}
 }
 
-func runConnectivity(t *testing.T, f *connFake, c *connectivityModel) (connectivityReportValue types.List, diags diag.Diagnostics) {
+func runConnectivity(t *testing.T, f *awsfake.EC2, c *connectivityModel) (connectivityReportValue types.List, diags diag.Diagnostics) {
 	t.Helper()
 	r := &nodeClassResource{meta: &Meta{Client: &awsclient.Client{EC2: f, Calls: awsclient.NewCallCounter()}}}
 	v := r.connectivityReport(context.Background(), c, connResolved(), &diags)
@@ -468,13 +446,10 @@ func runConnectivity(t *testing.T, f *connFake, c *connectivityModel) (connectiv
 }
 
 func TestConnectivityReportDiagnostics(t *testing.T) {
-	f := &connFake{
-		groups: map[string]string{"sg-node": "vpc-1", "sg-cp": "vpc-1"},
-		rules: []ec2types.SecurityGroupRule{
-			fakeRule("sg-node", false, "tcp", 443, 443, "sg-cp", ""),
-			fakeRule("sg-node", true, "-1", -1, -1, "", "0.0.0.0/0"),
-		},
-	}
+	f := connEC2(map[string]string{"sg-node": "vpc-1", "sg-cp": "vpc-1"},
+		fakeRule("sg-node", false, "tcp", 443, 443, "sg-cp", ""),
+		fakeRule("sg-node", true, "-1", -1, -1, "", "0.0.0.0/0"),
+	)
 	for _, mode := range []string{checksWarn, checksError} {
 		t.Run(mode, func(t *testing.T) {
 			v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(mode)})
@@ -523,21 +498,21 @@ func pathOf(d diag.Diagnostic) path.Path {
 }
 
 func TestConnectivityReportOffAndUnset(t *testing.T) {
-	f := &connFake{groups: map[string]string{"sg-cp": "vpc-1"}}
+	f := connEC2(map[string]string{"sg-cp": "vpc-1"})
 	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(checksOff)})
-	if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.ruleCalls != 0 {
-		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.ruleCalls)
+	if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
+		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 	// Unset: node to node runs, as a warning on the node groups' selector terms.
 	v, diags = runConnectivity(t, f, nil)
-	if len(v.Elements()) != 1 || diags.HasError() || len(diags) != 1 || f.ruleCalls != 1 ||
+	if len(v.Elements()) != 1 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
 		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != connectivitySummaries[connectivity.CheckNodeToNode] {
-		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.ruleCalls)
+		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 }
 
 func TestConnectivityReportMissingControlPlane(t *testing.T) {
-	f := &connFake{groups: map[string]string{}, rules: []ec2types.SecurityGroupRule{fakeRule("sg-node", false, "-1", -1, -1, "sg-node", "")}}
+	f := connEC2(map[string]string{}, fakeRule("sg-node", false, "-1", -1, -1, "sg-node", ""))
 	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: types.StringValue(checksWarn)})
 	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
 		!pathOf(diags[0]).Equal(path.Root("connectivity").AtName("control_plane_security_group_ids").AtListIndex(0)) ||
@@ -550,7 +525,8 @@ func TestConnectivityReportMissingControlPlane(t *testing.T) {
 }
 
 func TestConnectivityReportAPIError(t *testing.T) {
-	f := &connFake{groups: map[string]string{}, ruleErr: errors.New("UnauthorizedOperation: You are not authorized")}
+	f := connEC2(map[string]string{})
+	f.Fail = map[string]error{"DescribeSecurityGroupRules": errors.New("UnauthorizedOperation: You are not authorized")}
 	v, diags := runConnectivity(t, f, &connectivityModel{Checks: types.StringValue(checksWarn)})
 	if !diags.HasError() || !v.IsNull() || !strings.Contains(diags[0].Detail(), "ec2:DescribeSecurityGroupRules") {
 		t.Errorf("report %v, diags %v", v, diags)

@@ -576,7 +576,7 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 	if slices.Contains(names(m), "c7g.large") || slices.Contains(names(m), "p5.48xlarge") || !slices.Contains(names(m), "m5.large") {
 		t.Errorf("zone a: %v", names(m))
 	}
-	if fake.typeCalls != 1 {
-		t.Errorf("DescribeInstanceTypes called %d times", fake.typeCalls)
+	if n := fake.Calls("DescribeInstanceTypes"); n != 1 {
+		t.Errorf("DescribeInstanceTypes called %d times", n)
 	}
 }

@@ -323,7 +323,7 @@ func TestPodCapacityRead_fake(t *testing.T) {
 	if resp := capRead(t, ds, map[string]any{"instance_type": "c5.metal", "prefix_delegation": true}); resp.Diagnostics.HasError() {
 		t.Errorf("c5.metal with prefix delegation: %s", capDiagText(resp.Diagnostics))
 	}
-	if fake.typeCalls != 1 || fake.offCall != 1 {
-		t.Errorf("%d reads made %d DescribeInstanceTypes and %d offering calls; want one load", 7, fake.typeCalls, fake.offCall)
+	if types, offers := fake.Calls("DescribeInstanceTypes"), fake.Calls("DescribeInstanceTypeOfferings"); types != 1 || offers != 1 {
+		t.Errorf("%d reads made %d DescribeInstanceTypes and %d offering calls; want one load", 7, types, offers)
 	}
 }

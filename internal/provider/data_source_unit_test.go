@@ -2,10 +2,10 @@ package provider
 
 import (
 	"context"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"strings"
 	"testing"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -14,22 +14,6 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 )
-
-// fakeEC2 answers discovery calls with nothing and counts them.
-type fakeEC2 struct {
-	awsclient.EC2API
-	calls int
-}
-
-func (f *fakeEC2) DescribeSubnets(context.Context, *ec2.DescribeSubnetsInput, ...func(*ec2.Options)) (*ec2.DescribeSubnetsOutput, error) {
-	f.calls++
-	return &ec2.DescribeSubnetsOutput{}, nil
-}
-
-func (f *fakeEC2) DescribeSecurityGroups(context.Context, *ec2.DescribeSecurityGroupsInput, ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupsOutput, error) {
-	f.calls++
-	return &ec2.DescribeSecurityGroupsOutput{}, nil
-}
 
 type term struct {
 	tags     map[string]string
@@ -146,7 +130,7 @@ func readWithFake(t *testing.T, ds datasource.DataSource, cfg tfsdk.Config) data
 }
 
 func TestNoMatchWarns(t *testing.T) {
-	fake := &fakeEC2{}
+	fake := &awsfake.EC2{}
 	meta := &Meta{Client: &awsclient.Client{EC2: fake, Region: "ap-southeast-1", Calls: awsclient.NewCallCounter()}}
 	wantPath := path.Root("selector_terms")
 
@@ -158,8 +142,8 @@ func TestNoMatchWarns(t *testing.T) {
 	resp = readWithFake(t, sg, termsConfig(t, sg, []term{{name: "nothing"}}, true))
 	assertSingleWarning(t, resp.Diagnostics, wantPath, "No security group matched")
 
-	if fake.calls != 2 {
-		t.Fatalf("expected one EC2 call per data source, got %d", fake.calls)
+	if n := fake.Calls("DescribeSubnets", "DescribeSecurityGroups"); n != 2 {
+		t.Fatalf("expected one EC2 call per data source, got %d", n)
 	}
 }
 
