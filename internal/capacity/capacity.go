@@ -225,7 +225,7 @@ func Compute(n Network, s Settings) (Result, error) {
 
 	family := ResolveFamily(s.AMIFamily)
 	windows := IsWindows(family)
-	cardENIs := defaultCardENIs(n)
+	cardENIs := DefaultCardENIs(n)
 	efaOnly0 := countEFAOnly(s.NetworkInterfaces, 0)
 
 	// The kubelet loses the larger of Karpenter's reserved ENIs and what the CNI
@@ -338,9 +338,9 @@ func Compute(n Network, s Settings) (Result, error) {
 	return r, nil
 }
 
-// defaultCardENIs is MaximumNetworkInterfaces of the default network card: the
-// VPC CNI only attaches pod ENIs there.
-func defaultCardENIs(n Network) int {
+// DefaultCardENIs is MaximumNetworkInterfaces of the default network card: the
+// VPC CNI only attaches pod ENIs there (Karpenter's default_enis).
+func DefaultCardENIs(n Network) int {
 	if n.DefaultCardIndex < len(n.CardENIs) {
 		return n.CardENIs[n.DefaultCardIndex]
 	}
@@ -468,10 +468,6 @@ type ExpressionVars struct {
 // Karpenter v1.15 binds (kubeletconfig.ResolveMaxPods): max_pods is the type's pod count without
 // a maxPods setting (ENI-limited, or Windows' fixed count, capped by podsPerCore).
 func maxPodsExpression(n Network, s Settings, family string, windows bool, eniLimited int) (int, error) {
-	defaultENIs := n.MaxENIs
-	if len(n.CardENIs) > n.DefaultCardIndex {
-		defaultENIs = n.CardENIs[n.DefaultCardIndex]
-	}
 	pods := eniLimited
 	if windows {
 		pods = windowsDefaultMaxPods
@@ -481,7 +477,7 @@ func maxPodsExpression(n Network, s Settings, family string, windows bool, eniLi
 		return 0, fmt.Errorf("%w: %s: no evaluator for %q", ErrMaxPodsExpression, n.InstanceType, s.MaxPodsExpression)
 	}
 	v, err := s.MaxPodsEval(s.MaxPodsExpression, ExpressionVars{VCPUs: int64(n.VCPUs), MemoryMiB: int64(n.MemoryMiB),
-		DefaultENIs: int64(defaultENIs), IPsPerENI: int64(n.IPv4PerENI), MaxPods: int64(pods), InstanceType: n.InstanceType})
+		DefaultENIs: int64(DefaultCardENIs(n)), IPsPerENI: int64(n.IPv4PerENI), MaxPods: int64(pods), InstanceType: n.InstanceType})
 	if err != nil {
 		return 0, fmt.Errorf("%w: %s: %v", ErrMaxPodsExpression, n.InstanceType, err)
 	}

@@ -38,7 +38,7 @@ func projectionInputs(n Network, s Settings, r Result) ipInputs {
 	cniReserved := boolInt(s.CustomNetworking) + boolInt(s.SecurityGroupsForPods)
 	// ipamd ignores RESERVED_ENIS: every default-card ENI but the efa-only ones, the trunk and,
 	// with custom networking, the primary may carry pods.
-	podENIs := max(0, defaultCardENIs(n)-efaOnly0-cniReserved)
+	podENIs := max(0, DefaultCardENIs(n)-efaOnly0-cniReserved)
 	if windows {
 		podENIs = min(podENIs, 1)
 	}

@@ -222,7 +222,7 @@ func TestSimulateIPAMDMatchesReplay(t *testing.T) {
 			for _, cn := range []bool{false, true} {
 				for _, w := range targets {
 					for maxPods := 0; maxPods <= 260; maxPods += 7 {
-						podENIs := defaultCardENIs(n) - boolInt(cn)
+						podENIs := DefaultCardENIs(n) - boolInt(cn)
 						in := ipInputs{maxPods: maxPods, podIPs: max(0, maxPods-hostNetworkPods), podENIs: podENIs,
 							ipv4PerENI: n.IPv4PerENI, prefixDelegation: pd, customNetworking: cn, warm: w}
 						ge, gu := simulateIPAMD(in, slots)

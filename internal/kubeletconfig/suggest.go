@@ -1,6 +1,7 @@
 package kubeletconfig
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"reflect"
 	"slices"
 	"strings"
@@ -101,30 +102,9 @@ func closest(name string, candidates []string) string {
 		if candidate == name {
 			continue
 		}
-		if d := editDistance(lower, strings.ToLower(candidate)); d < bestDistance {
+		if d := requirements.EditDistance(lower, strings.ToLower(candidate)); d < bestDistance {
 			best, bestDistance = candidate, d
 		}
 	}
 	return best
-}
-
-// editDistance is the Levenshtein distance between a and b, by bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

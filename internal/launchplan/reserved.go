@@ -1,6 +1,7 @@
 package launchplan
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"slices"
 	"sort"
 	"strings"
@@ -23,12 +24,7 @@ func (b *builder) kubeletFor(t *eligible) (Kubelet, string) {
 	if !hasExpression(k.KubeReserved) && !hasExpression(k.SystemReserved) {
 		return k, ""
 	}
-	n := catalog.ToNetwork(t.it)
-	defaultENIs := n.MaxENIs
-	if len(n.CardENIs) > n.DefaultCardIndex {
-		defaultENIs = n.CardENIs[n.DefaultCardIndex]
-	}
-	vars := kubeletconfig.Vars{VCPUs: int64(t.it.VCPUs), MemoryMiB: int64(t.it.MemoryMiB), DefaultENIs: int64(defaultENIs),
+	vars := kubeletconfig.Vars{VCPUs: int64(t.it.VCPUs), MemoryMiB: int64(t.it.MemoryMiB), DefaultENIs: int64(capacity.DefaultCardENIs(catalog.ToNetwork(t.it))),
 		IPsPerENI: int64(t.it.IPv4PerENI), MaxPods: int64(t.res.MaxPods), InstanceType: t.it.Name}
 	var kubeDropped, sysDropped map[string]error
 	k.KubeReserved, kubeDropped = kubeletconfig.ResolveReservedMap(k.KubeReserved, vars, true)
