@@ -234,7 +234,8 @@ func AdmitFor(version, doc string) ([]Violation, error) {
 }
 
 // AdmitAll is AdmitFor and, when the API server admits the document, Karpenter's runtime
-// validation of it (AdmitAtRuntime), over one parse of the document.
+// validation of it (RuntimeValidate, on the object as admitted: pruned and defaulted), over one
+// parse of the document.
 func AdmitAll(version, doc string) (admission, runtime []Violation, err error) {
 	return admitFor(version, doc, true)
 }

@@ -124,10 +124,7 @@ func judgeFor(version string, docs []string) ([]kubetest.Judged, func(doc, field
 		if err != nil {
 			return nil, nil, fmt.Errorf("manifest %d: AdmitFor(%s): %w\n%s", i, version, err, doc)
 		}
-		moved := doc
-		for _, g := range []string{"karpenter.k8s.aws", "karpenter.sh"} {
-			moved = strings.Replace(moved, "apiVersion: "+g+"/", "apiVersion: "+DifferentialGroup(g, version)+"/", 1)
-		}
+		moved := InDifferentialGroup(doc, version)
 		kindOf[moved] = map[bool]string{true: EC2NodeClassKind, false: NodePoolKind}[strings.Contains(doc, "\nkind: EC2NodeClass")]
 		out[i] = kubetest.Judged{Doc: moved, Accepted: len(violations) == 0, Fields: []string{}}
 		for _, v := range violations {

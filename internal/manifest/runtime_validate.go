@@ -7,10 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation"
-	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -362,31 +359,6 @@ func quoteLong(s string) string {
 		return strconv.Quote(s)
 	}
 	return strconv.Quote(s[:40]) + "…" + strconv.Quote(s[len(s)-20:]) + fmt.Sprintf(" (%d characters)", len(s))
-}
-
-// AdmitAtRuntime runs Karpenter's runtime validation (RuntimeValidate) for the Karpenter minor
-// version ("1.9" … "1.15") over a rendered document the API server admits, after the CRD
-// defaults of that version: what the controller refuses although kubectl apply succeeds.
-func AdmitAtRuntime(version, doc string) ([]Violation, error) {
-	crds, err := CRDsFor(version)
-	if err != nil {
-		return nil, err
-	}
-	raw, err := yaml.YAMLToJSON([]byte(doc))
-	if err != nil {
-		return nil, fmt.Errorf("manifest is not YAML: %w", err)
-	}
-	var obj map[string]any
-	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		return nil, fmt.Errorf("manifest is not an object: %w", err)
-	}
-	kind, _ := obj["kind"].(string)
-	c := crds[kind]
-	if c == nil || !admittedKinds[kind] {
-		return nil, fmt.Errorf("manifest is a %s, not a Karpenter EC2NodeClass or NodePool", kind)
-	}
-	structuraldefaulting.Default(obj, c.structural)
-	return RuntimeValidate(kind, obj, minorNumber(version)), nil
 }
 
 // minorNumber is the minor of a "1.15" version (15).

@@ -153,3 +153,13 @@ func SchemasFor(version string) (map[string]*apiextensionsv1.JSONSchemaProps, er
 	}
 	return out, nil
 }
+
+// InDifferentialGroup is a rendered EC2NodeClass or NodePool moved to version's differential
+// group (its apiVersion rewritten), for the copy of that version's CRDs on the test API server.
+func InDifferentialGroup(doc, version string) string {
+	for _, apiVersion := range []string{EC2NodeClassAPIVersion, NodePoolAPIVersion} {
+		g, v, _ := strings.Cut(apiVersion, "/")
+		doc = strings.Replace(doc, "apiVersion: "+apiVersion+"\n", "apiVersion: "+DifferentialGroup(g, version)+"/"+v+"\n", 1)
+	}
+	return doc
+}

@@ -102,3 +102,14 @@ func TestSchemasFor(t *testing.T) {
 		t.Error("SchemasFor(1.8) succeeded")
 	}
 }
+
+func TestInDifferentialGroup(t *testing.T) {
+	class := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\n"
+	pool := "apiVersion: karpenter.sh/v1\nkind: NodePool\n"
+	if got := InDifferentialGroup(class, "1.9"); got != "apiVersion: v1-9.karpenter.k8s.aws/v1\nkind: EC2NodeClass\n" {
+		t.Errorf("class: %q", got)
+	}
+	if got := InDifferentialGroup(pool, "1.15"); got != "apiVersion: v1-15.karpenter.sh/v1\nkind: NodePool\n" {
+		t.Errorf("pool: %q", got)
+	}
+}

@@ -110,7 +110,7 @@ resource "karpenter_node_pool" "test" {
 			}
 			end := start + len(tc.within)
 			if strings.HasSuffix(tc.within, "{") { // the whole attribute: to its closing brace
-				end = start + matchingBrace(config[start:]) + 1
+				end = start + matchingBracket(config[start:]) + 1
 			}
 			for _, d := range planDiagnostics(t, rc, config) {
 				if d.Range == nil {
@@ -127,22 +127,6 @@ resource "karpenter_node_pool" "test" {
 			}
 		})
 	}
-}
-
-// matchingBrace is the offset of the brace closing the first "{" of s.
-func matchingBrace(s string) int {
-	depth := 0
-	for i, c := range s {
-		switch c {
-		case '{':
-			depth++
-		case '}':
-			if depth--; depth == 0 {
-				return i
-			}
-		}
-	}
-	return len(s) - 1
 }
 
 func lineAt(s string, offset int) string {
@@ -236,8 +220,8 @@ func attributeExtents(config, name string) [][2]int {
 	}
 }
 
-// matchingBracket is the offset of the bracket or brace closing the one s starts with, past
-// quoted strings (a key may hold a brace).
+// matchingBracket is the offset of the bracket or brace closing the first one of s, past quoted
+// strings (a key may hold a brace).
 func matchingBracket(s string) int {
 	depth, quoted := 0, false
 	for i := 0; i < len(s); i++ {

@@ -161,9 +161,10 @@ func nodeClassSchema() schema.Schema {
 	}
 }
 
-// mergeAttributes is one attribute map of several: a resource schema written in groups.
-func mergeAttributes(groups ...map[string]schema.Attribute) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
+// mergeAttributes is one attribute map of several: a schema (resource or provider) written in
+// groups; a name declared twice panics.
+func mergeAttributes[A any](groups ...map[string]A) map[string]A {
+	out := map[string]A{}
 	for _, g := range groups {
 		for name, a := range g {
 			if _, dup := out[name]; dup {

@@ -107,7 +107,7 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 		MarkdownDescription: "Brings Karpenter's EC2NodeClass / NodePool networking model to `terraform plan`: " +
 			"selector terms resolved against the live EC2 API, pod capacity per instance type, and launch plans. " +
 			"Credentials and region follow the standard AWS sources unless set here.",
-		Attributes: mergeProviderAttributes(providerAWSAttributes(), providerClusterAttributes(), providerKarpenterAttributes()),
+		Attributes: mergeAttributes(providerAWSAttributes(), providerClusterAttributes(), providerKarpenterAttributes()),
 	}
 }
 
@@ -486,15 +486,4 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 				"creating, an IPv6 service range) stays unset. Default `false`.",
 		},
 	}
-}
-
-// mergeProviderAttributes is one attribute map of several: the provider schema written in groups.
-func mergeProviderAttributes(groups ...map[string]schema.Attribute) map[string]schema.Attribute {
-	out := map[string]schema.Attribute{}
-	for _, g := range groups {
-		for name, a := range g {
-			out[name] = a
-		}
-	}
-	return out
 }

@@ -49,9 +49,7 @@ type admissions struct {
 
 func (o *admissions) record(version, doc string, violations []manifest.Violation) {
 	// Sent to the version's own copy of the CRDs (cmd/k8s-crds -differential).
-	for _, g := range []string{"karpenter.k8s.aws", "karpenter.sh"} {
-		doc = strings.Replace(doc, "apiVersion: "+g+"/", "apiVersion: "+manifest.DifferentialGroup(g, version)+"/", 1)
-	}
+	doc = manifest.InDifferentialGroup(doc, version)
 	o.Lock()
 	defer o.Unlock()
 	if o.seen == nil {
