@@ -4,12 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"strings"
-	"sync"
 
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
@@ -127,7 +122,7 @@ func storedSpec(karpenterMinor, doc, apiVersion, kind string) (map[string]any, e
 	if obj["apiVersion"] != apiVersion || obj["kind"] != kind {
 		return nil, fmt.Errorf("document is %v %v, not %s %s", obj["apiVersion"], obj["kind"], apiVersion, kind)
 	}
-	schemas, err := structuralSchemas(karpenterMinor)
+	schemas, err := manifest.StructuralsFor(karpenterMinor) // not CRDsFor: hashing needs no validators
 	if err != nil {
 		return nil, err
 	}
@@ -148,50 +143,6 @@ func storedSpec(karpenterMinor, doc, apiVersion, kind string) (map[string]any, e
 // DecodeEC2NodeClass, NodePoolHash and EC2NodeClassHash reproduce; its CRD defaults are applied
 // before hashing. The ...For functions take the minor.
 const HashKarpenterVersion = "1.14"
-
-// schemaLoaders holds, per Karpenter minor of manifest.Versions, a function that compiles that
-// minor's embedded CRDs into structural schemas by kind, once.
-var schemaLoaders = sync.OnceValue(func() map[string]func() (map[string]*structuralschema.Structural, error) {
-	out := map[string]func() (map[string]*structuralschema.Structural, error){}
-	for _, v := range manifest.Versions() {
-		out[v] = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) { return loadSchemas(v) })
-	}
-	return out
-})
-
-// structuralSchemas are the structural schemas of the CRDs package manifest embeds for Karpenter
-// karpenterMinor, by kind.
-func structuralSchemas(karpenterMinor string) (map[string]*structuralschema.Structural, error) {
-	load, ok := schemaLoaders()[karpenterMinor]
-	if !ok {
-		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", karpenterMinor, strings.Join(manifest.Versions(), ", "))
-	}
-	return load()
-}
-
-func loadSchemas(karpenterMinor string) (map[string]*structuralschema.Structural, error) {
-	schemas, err := manifest.SchemasFor(karpenterMinor) // not CRDsFor: hashing needs no validators
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]*structuralschema.Structural{}
-	for kind, schema := range schemas {
-		s, err := toStructural(schema)
-		if err != nil {
-			return nil, fmt.Errorf("the %s CRD of Karpenter %s: %w", kind, karpenterMinor, err)
-		}
-		out[kind] = s
-	}
-	return out, nil
-}
-
-func toStructural(schema *apiextensionsv1.JSONSchemaProps) (*structuralschema.Structural, error) {
-	var internal apiextensions.JSONSchemaProps
-	if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(schema, &internal, nil); err != nil {
-		return nil, err
-	}
-	return structuralschema.NewStructural(&internal)
-}
 
 // decodeStrict re-encodes v and decodes it into out, failing on fields out does not have.
 func decodeStrict(v any, out any) error {

@@ -3,7 +3,9 @@ package manifest
 import (
 	"fmt"
 	"io/fs"
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"slices"
 	"strconv"
@@ -68,20 +70,19 @@ func AtLeast(version, minVersion string) bool { return CompareVersions(version, 
 // minor's data came from; false when no embedded version has it.
 func FirstVersionWith(kind string, field Path) (minor, release string, ok bool) {
 	for _, v := range Versions() {
-		crds, err := CRDsFor(v)
-		if err != nil || crds[kind] == nil {
+		set, err := uncompiled(v)
+		if err != nil || set[kind] == nil {
 			continue
 		}
-		if crds[kind].declares(field) {
-			return v, crds[kind].KarpenterVersion, true
+		if declares(set[kind].structural, field) {
+			return v, set[kind].release, true
 		}
 	}
 	return "", "", false
 }
 
-// declares reports whether the CRD's schema has a node at field.
-func (c *CRD) declares(field Path) bool {
-	node := c.structural
+// declares reports whether a CRD's structural schema has a node at field.
+func declares(node *structuralschema.Structural, field Path) bool {
 	for _, s := range field {
 		if node == nil {
 			return false
@@ -130,16 +131,38 @@ func DifferentialGroup(group, version string) string {
 	return "v" + strings.ReplaceAll(version, ".", "-") + "." + group
 }
 
-// SchemasFor returns the openAPIV3Schema of each embedded CRD of a Karpenter minor by kind,
-// read without compiling validators or CEL rules (CRDsFor does that, for admission): what a
-// package that only walks or defaults the schema needs, at a fraction of the memory.
-func SchemasFor(version string) (map[string]*apiextensionsv1.JSONSchemaProps, error) {
+// uncompiledCRD is an embedded CRD read without compiling validators or CEL rules (CRDsFor does
+// that, for admission): what walking or defaulting the schema needs, at a fraction of the memory.
+type uncompiledCRD struct {
+	schema     *apiextensionsv1.JSONSchemaProps
+	structural *structuralschema.Structural
+	release    string // the Karpenter release the file came from
+}
+
+// uncompiledSets reads each version's CRDs once per process, on first use.
+var uncompiledSets = sync.OnceValue(func() map[string]func() (map[string]*uncompiledCRD, error) {
+	out := map[string]func() (map[string]*uncompiledCRD, error){}
+	for _, v := range Versions() {
+		out[v] = sync.OnceValues(func() (map[string]*uncompiledCRD, error) { return readUncompiled(v) })
+	}
+	return out
+})
+
+func uncompiled(version string) (map[string]*uncompiledCRD, error) {
+	load, ok := uncompiledSets()[version]
+	if !ok {
+		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", version, strings.Join(Versions(), ", "))
+	}
+	return load()
+}
+
+func readUncompiled(version string) (map[string]*uncompiledCRD, error) {
 	dir := "crds/v" + version
 	entries, err := crdFiles.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", version, strings.Join(Versions(), ", "))
+		return nil, err
 	}
-	out := map[string]*apiextensionsv1.JSONSchemaProps{}
+	out := map[string]*uncompiledCRD{}
 	for _, e := range entries {
 		raw, err := crdFiles.ReadFile(dir + "/" + e.Name())
 		if err != nil {
@@ -149,7 +172,43 @@ func SchemasFor(version string) (map[string]*apiextensionsv1.JSONSchemaProps, er
 		if err := utiljson.Unmarshal(raw, &f); err != nil {
 			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
 		}
-		out[f.Kind] = f.Schema
+		var internal apiextensions.JSONSchemaProps
+		if err := apiextensionsv1.Convert_v1_JSONSchemaProps_To_apiextensions_JSONSchemaProps(f.Schema, &internal, nil); err != nil {
+			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
+		}
+		st, err := structuralschema.NewStructural(&internal)
+		if err != nil {
+			return nil, fmt.Errorf("%s/%s: not a structural schema: %w", dir, e.Name(), err)
+		}
+		out[f.Kind] = &uncompiledCRD{schema: f.Schema, structural: st, release: f.Source.KarpenterVersion}
+	}
+	return out, nil
+}
+
+// SchemasFor returns the openAPIV3Schema of each embedded CRD of a Karpenter minor by kind, read
+// without compiling validators or CEL rules.
+func SchemasFor(version string) (map[string]*apiextensionsv1.JSONSchemaProps, error) {
+	set, err := uncompiled(version)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*apiextensionsv1.JSONSchemaProps, len(set))
+	for kind, c := range set {
+		out[kind] = c.schema
+	}
+	return out, nil
+}
+
+// StructuralsFor returns the structural schema of each embedded CRD of a Karpenter minor by
+// kind (pruning and defaulting need no more), read without compiling validators or CEL rules.
+func StructuralsFor(version string) (map[string]*structuralschema.Structural, error) {
+	set, err := uncompiled(version)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]*structuralschema.Structural, len(set))
+	for kind, c := range set {
+		out[kind] = c.structural
 	}
 	return out, nil
 }
