@@ -154,21 +154,7 @@ func workloadFitValue(ctx context.Context, p launchplan.Plan, diags *diag.Diagno
 
 // Computed element shapes; their Go form defines their Terraform type.
 
-// poolSummaryTF is `summary`: what a reviewer reads of a pool's plan, in a few lines.
-type poolSummaryTF struct {
-	InstanceTypes      int64  `tfsdk:"instance_types"`
-	FirstInstanceTypes string `tfsdk:"first_instance_types"`
-	Cost               string `tfsdk:"cost"`
-	Prices             string `tfsdk:"prices"`
-	MaxPodsMin         int64  `tfsdk:"max_pods_min"`
-	MaxPodsMax         int64  `tfsdk:"max_pods_max"`
-	KarpenterDisagrees int64  `tfsdk:"karpenter_disagrees"`
-	LaunchTemplates    int64  `tfsdk:"launch_templates"`
-	NodesByIPs         int64  `tfsdk:"nodes_by_ips"`
-	NodesByLimits      *int64 `tfsdk:"nodes_by_limits"`
-}
-
-var poolSummaryAttrTypes = attrTypesOf(poolSummaryTF{})
+var poolSummaryAttrTypes = attrTypesOf(launchplan.Summary{})
 
 // zonePlanTF is one entry of `zones`, keyed by zone.
 type zonePlanTF struct {

@@ -3,10 +3,6 @@ package provider
 import (
 	"context"
 	"errors"
-	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
@@ -136,7 +132,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !admitManifest(r.meta.KarpenterVersion, manifest.NodePoolKind, doc, &resp.Diagnostics) || !r.ownable(ctx, &plan, state, &resp.Diagnostics) {
 		return
 	}
-	p, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
+	p, class, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
@@ -144,7 +140,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if lateClass && !plan.Replicas.IsNull() { // drift is judged on template content, which waits for the class
 		plan.Nodes = types.ListUnknown(nodeObjType)
 	} else {
-		planNodes(ctx, &plan, state, p, &resp.Diagnostics)
+		planNodes(ctx, &plan, state, p, class, &resp.Diagnostics)
 	}
 	if resp.Diagnostics.HasError() {
 		return
@@ -160,7 +156,6 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	_, class := poolClass(ctx, plan.NodeClass, &resp.Diagnostics)
 	r.planDrift(ctx, &plan, state, doc, class, p, &resp.Diagnostics)
 	if lateClass && !plan.LaunchTemplates.IsNull() { // their content names the late values
 		plan.LaunchTemplates = types.ListUnknown(launchTemplateObjType)
@@ -224,15 +219,15 @@ func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanRespon
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
-func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) (launchplan.Plan, bool) {
+func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
 	_, class := poolClass(ctx, m.NodeClass, diags)
 	if diags.HasError() {
-		return launchplan.Plan{}, false
+		return launchplan.Plan{}, class, false
 	}
 	cat, err := r.meta.Client.Catalog(ctx)
 	if err != nil {
 		diags.AddError("Cannot load the instance-type catalog", err.Error())
-		return launchplan.Plan{}, false
+		return launchplan.Plan{}, class, false
 	}
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
@@ -242,7 +237,7 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 	})
 	addFindings(diags, attrpath.Path{}, errs, "Node pool cannot launch nodes", false)
 	addFindings(diags, attrpath.Path{}, p.Warnings, "Node pool warning", true)
-	return p, !diags.HasError()
+	return p, class, !diags.HasError()
 }
 
 // setPoolPlan writes the planner's result into the model (the manifest is set by the caller,
@@ -260,7 +255,7 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 			known[lt.Name] = lt
 		}
 	}
-	summary, d := types.ObjectValueFrom(ctx, poolSummaryAttrTypes, summaryOf(p))
+	summary, d := types.ObjectValueFrom(ctx, poolSummaryAttrTypes, p.Summary())
 	diags.Append(d...)
 	m.Summary = summary
 	m.Zones = zonesValue(p)
@@ -316,63 +311,6 @@ func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p 
 	return diags
 }
 
-// firstTypesShown is how many instance types `summary.first_instance_types` names.
-const firstTypesShown = 5
-
-// summaryOf condenses a plan into `summary`.
-func summaryOf(p launchplan.Plan) poolSummaryTF {
-	s := poolSummaryTF{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs),
-		Cost: p.Cost.String(), Prices: p.PriceSource}
-	byName := make(map[string]*launchplan.TypePlan, len(p.InstanceTypes))
-	for i := range p.InstanceTypes {
-		byName[p.InstanceTypes[i].Name] = &p.InstanceTypes[i]
-	}
-	names := make([]string, 0, firstTypesShown)
-	for _, name := range p.LaunchTypes[:min(firstTypesShown, len(p.LaunchTypes))] {
-		if t := byName[name]; t != nil {
-			names = append(names, fmt.Sprintf("%s %s %s", t.Name, launchplan.FormatPrice(t.Price), t.PriceCapacityType))
-		}
-	}
-	for i, t := range p.InstanceTypes {
-		if i == 0 || int64(t.MaxPods) < s.MaxPodsMin {
-			s.MaxPodsMin = int64(t.MaxPods)
-		}
-		if int64(t.MaxPods) > s.MaxPodsMax {
-			s.MaxPodsMax = int64(t.MaxPods)
-		}
-		if t.KarpenterAssumedPods != t.MaxPods {
-			s.KarpenterDisagrees++
-		}
-	}
-	s.FirstInstanceTypes = strings.Join(names, ", ")
-	if more := len(p.LaunchTypes) - len(names); more > 0 {
-		s.FirstInstanceTypes += fmt.Sprintf(" and %d more", more)
-	}
-	if len(names) > 0 {
-		s.FirstInstanceTypes += " (USD/h)"
-	}
-	if p.NodesByLimits >= 0 {
-		n := int64(p.NodesByLimits)
-		s.NodesByLimits = &n
-	}
-	return s
-}
-
-// firstTypeNames are the type names of `summary.first_instance_types`, without their prices:
-// what apply compares with its own plan, since a price may move between plan and apply while
-// the launch stays the same.
-func firstTypeNames(first string) []string {
-	first = strings.TrimSuffix(first, " (USD/h)")
-	first, _, _ = strings.Cut(first, " and ")
-	var out []string
-	for _, part := range strings.Split(first, ", ") {
-		if name, _, _ := strings.Cut(part, " "); name != "" {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
 // zonesValue is `zones`: per pool zone, the subnet Karpenter would pick and the nodes it holds.
 func zonesValue(p launchplan.Plan) types.Map {
 	byIPs := map[string]int{}
@@ -413,15 +351,8 @@ func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostic
 	return out
 }
 
-// readScope, poolTags and ownership are fleet's ownership policy for this provider's cluster.
-func (r *nodePoolResource) readScope() map[string]string { return fleet.ReadScope(r.meta.ClusterName) }
-
-func (r *nodePoolResource) poolTags(pool string) map[string]string {
-	return fleet.PoolTags(r.meta.ClusterName, pool)
-}
-
-func (r *nodePoolResource) ownership(pool, owner string) fleet.Ownership {
-	return fleet.OwnershipOf(r.meta.ClusterName, pool, owner)
+func (r *nodePoolResource) cluster() fleet.Cluster {
+	return fleet.Cluster{Name: r.meta.ClusterName, EC2: r.meta.Client}
 }
 
 func (r *nodePoolResource) stage() fleet.Stage {
@@ -447,11 +378,11 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 			r.meta.BeforeClaim(pool)
 		}
 	}
-	p, ok := r.buildPlan(ctx, m, diags)
+	p, class, ok := r.buildPlan(ctx, m, diags)
 	if !ok || !samePlan(ctx, m, p, diags) {
 		return false
 	}
-	own := r.ownership(pool, m.OwnerID.ValueString())
+	own := r.cluster().Own(pool, m.OwnerID.ValueString())
 	st := r.stage()
 	if m.Replicas.IsNull() {
 		m.Nodes = types.ListNull(nodeObjType)
@@ -483,25 +414,12 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 	}
 	m.LaunchTemplates = launchTemplateList(cur)
 
-	rc, class := poolClass(ctx, m.NodeClass, diags)
-	ipsPerType := map[string]int{}
-	for _, t := range p.InstanceTypes {
-		ipsPerType[t.Name] = t.VPCIPsAtMaxPods
-	}
-	zones := make([]string, len(p.Zones))
-	for i, z := range p.Zones {
-		zones[i] = z.Zone
-	}
-	res := st.Reconcile(ctx, fleet.Pool{
-		Name: pool, Replicas: int(m.Replicas.ValueInt64()), Own: own, Zones: zones, LaunchPlan: p.LaunchPlan,
-		Subnets: class.Subnets, IPsPerType: ipsPerType, CapacityType: capacityTypeOf(p),
-		Tags: rc.Tags, Templates: ensured, Wait: wait,
-	})
+	res := st.Reconcile(ctx, fleet.PoolOf(pool, int(m.Replicas.ValueInt64()), own, p, class, ensured, wait))
 	for _, e := range res.Errors {
 		addStageError(diags, e)
 	}
 	var d diag.Diagnostics
-	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(res.Live, plannedSubnets(p)))
+	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, fleet.NodesOf(res.Live, fleet.PlannedSubnets(p)))
 	diags.Append(d...)
 	return res.Aborted
 }
@@ -510,6 +428,7 @@ func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating
 func addStageError(diags *diag.Diagnostics, err error) {
 	var e fleet.Error
 	switch {
+	case err == nil:
 	case errors.As(err, &e) && e.OnReplicas:
 		diags.AddAttributeError(path.Root("replicas"), e.Summary, e.Detail)
 	case errors.As(err, &e):
@@ -520,159 +439,54 @@ func addStageError(diags *diag.Diagnostics, err error) {
 }
 
 // samePlan fails the apply when the planner, run again at apply, no longer gives what the plan
-// showed (the catalog moved between plan and apply): the summary, the template names and
-// fingerprints, and with `details` the instance types. Apply executes what the plan showed, or
-// nothing.
+// showed (launchplan.Shown): apply executes what the plan showed, or nothing.
 func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) bool {
 	if m.Summary.IsUnknown() || m.LaunchTemplates.IsUnknown() {
 		return true // planned while the node class was unknown: this is the plan
 	}
-	var planned poolSummaryTF
-	diags.Append(m.Summary.As(ctx, &planned, basetypes.ObjectAsOptions{})...)
-	now := summaryOf(p)
-	same := planned.InstanceTypes == now.InstanceTypes && slices.Equal(firstTypeNames(planned.FirstInstanceTypes), firstTypeNames(now.FirstInstanceTypes)) &&
-		planned.MaxPodsMin == now.MaxPodsMin && planned.MaxPodsMax == now.MaxPodsMax && planned.LaunchTemplates == now.LaunchTemplates
-	if !m.InstanceTypes.IsNull() && !m.InstanceTypes.IsUnknown() {
-		var types []string
-		diags.Append(m.InstanceTypes.ElementsAs(ctx, &types, false)...)
-		names := make([]string, len(p.InstanceTypes))
-		for i, t := range p.InstanceTypes {
-			names[i] = t.Name
-		}
-		same = same && slices.Equal(types, names)
+	var shown launchplan.Shown
+	diags.Append(m.Summary.As(ctx, &shown.Summary, basetypes.ObjectAsOptions{})...)
+	if !m.InstanceTypes.IsNull() {
+		diags.Append(m.InstanceTypes.ElementsAs(ctx, &shown.InstanceTypes, false)...)
 	}
-	if lts := launchTemplatesOf(ctx, m.LaunchTemplates, diags); lts != nil {
-		plannedFP := map[string]string{}
-		for _, lt := range lts {
-			plannedFP[lt.Name] = lt.Fingerprint
+	if !m.LaunchTemplates.IsNull() {
+		shown.Fingerprints = map[string]string{}
+		for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
+			shown.Fingerprints[lt.Name] = lt.Fingerprint
 		}
-		same = same && maps.Equal(plannedFP, plannedFingerprints(p))
 	}
-	if same {
+	if shown.Holds(p, fleet.PlannedFingerprints(p)) {
 		return true
 	}
-	diags.AddError("The plan no longer holds",
-		fmt.Sprintf("Planning the pool again at apply gives other instance types or launch templates than the plan showed (%d types "+
-			"planned, %d now; first types planned: %s; now: %s): the instance-type catalog or the node class changed between plan and apply. "+
-			"Nothing was changed in EC2; run terraform plan again.", planned.InstanceTypes, now.InstanceTypes, planned.FirstInstanceTypes, now.FirstInstanceTypes))
+	diags.AddError("The plan no longer holds", shown.NoLongerHolds(p))
 	return false
 }
 
-// templatesByOwner lists the launch templates of a pool name in this cluster, by owner id (""
-// for templates without one). Without cluster_name, templates tagged with a cluster are another
-// cluster's pool of the same name and left out. A plan reads the walk's shared listing
-// (shared); apply and import list afresh.
-func (r *nodePoolResource) templatesByOwner(ctx context.Context, pool string, shared bool) (map[string][]awsclient.LaunchTemplate, error) {
-	scope := r.readScope()
-	if !shared {
-		scope = nil
-	}
-	listed, err := r.meta.Client.ListTemplates(ctx, scope, r.poolTags(pool))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string][]awsclient.LaunchTemplate{}
-	for _, lt := range listed {
-		if r.meta.ClusterName == "" && lt.Tags[launchplan.TagCluster] != "" {
-			continue
-		}
-		out[lt.Tags[launchplan.TagOwner]] = append(out[lt.Tags[launchplan.TagOwner]], lt)
-	}
-	return out, nil
-}
-
-// claimConflict reports, as an error on `name`, templates of this pool name in this cluster that
-// carry an owner id: a new pool has none yet, so every owner there is another. (Templates
-// without one, from earlier development builds, surface at apply: Ensure refuses them.) It runs
-// for dynamic pools too: they hold no templates themselves, but another owner's static pool (or
-// a dynamic pool of an earlier provider version) of the name still has some. Two dynamic pools
-// of one name leave nothing in EC2 to meet on; their NodePool object in the cluster is shared.
+// claimConflict reports another owner's claim on the pool name (fleet.Cluster.Conflicts).
 func (r *nodePoolResource) claimConflict(ctx context.Context, pool string, shared bool, diags *diag.Diagnostics) {
-	others, err := r.templatesByOwner(ctx, pool, shared)
-	if err != nil {
-		diags.AddError("Cannot list the pool's launch templates", err.Error())
-		return
-	}
-	delete(others, "")
-	for _, o := range slices.Sorted(maps.Keys(others)) {
-		names := make([]string, len(others[o]))
-		for i, lt := range others[o] {
-			names[i] = fmt.Sprintf("%s (%s)", lt.Name, lt.ID)
-		}
-		who, id := "owner "+o, pool+"/"+o
-		diags.AddAttributeError(path.Root("name"), "Node pool name already taken",
-			fmt.Sprintf("node pool %q%s already has EC2 objects of %s: launch templates %s. Another Terraform state (or an apply that "+
-				"was interrupted before it saved state) holds this pool; this configuration would share its templates and nodes. "+
-				"To run a separate pool, give it another name. To take these objects over on purpose, import them: "+
-				"`terraform import <address> %s` (or an `import { id = %q }` block).",
-				pool, clusterSuffix(r.meta.ClusterName), who, strings.Join(names, ", "), id, id))
-	}
+	findings, err := r.cluster().Conflicts(ctx, pool, shared)
+	addStageError(diags, err)
+	addFindings(diags, attrpath.Path{}, findings, "", false)
 }
 
-func clusterSuffix(cluster string) string {
-	if cluster == "" {
-		return " (no cluster)"
-	}
-	return " in cluster " + cluster
-}
-
-// planNodes decides the planned `nodes`: unchanged while the live nodes already match
-// `replicas`, unknown when apply will launch or terminate.
-func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) {
+// planNodes decides the planned `nodes` (fleet.PlanNodes): unchanged while the live nodes
+// already match `replicas`, unknown when apply will launch, replace or terminate.
+func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Plan, class launchplan.Class, diags *diag.Diagnostics) {
 	if plan.Replicas.IsNull() {
 		plan.Nodes = types.ListNull(nodeObjType)
 		return
 	}
-	rc, _ := poolClass(ctx, plan.NodeClass, diags)
 	plan.Nodes = types.ListUnknown(nodeObjType)
 	if state == nil || state.Nodes.IsNull() || state.Nodes.IsUnknown() {
 		return
 	}
-	var nodes []nodeTF
-	diags.Append(state.Nodes.ElementsAs(ctx, &nodes, false)...)
-	zones := make([]string, len(p.Zones))
-	for i, z := range p.Zones {
-		zones[i] = z.Zone
-	}
-	fingerprints := plannedFingerprints(p)
-	classSubnets := map[string]bool{}
-	for id := range rc.Subnets {
-		classSubnets[id] = true
-	}
-	planned := plannedSubnets(p)
-	var drifted, outside []string
-	for i, n := range nodes {
-		v := fleet.Classify(n.Zone, n.SubnetID, launchplan.TemplateStamp{Template: n.LaunchTemplate, Fingerprint: n.TemplateFingerprint},
-			fingerprints, zones, classSubnets)
-		if v.Outside {
-			outside = append(outside, fmt.Sprintf("%s (%s, %s)", n.InstanceID, n.Zone, n.SubnetID))
-			continue
-		}
-		nodes[i].InPlannedSubnet = n.SubnetID == planned[n.Zone] // the planned subnet may have changed since
-		n = nodes[i]
-		if !n.InPlannedSubnet {
-			diags.AddAttributeWarning(path.Root("nodes"), "Node outside its planned subnet",
-				fmt.Sprintf("nodes: %s runs in %s, not in %s, the subnet planned for %s", n.InstanceID, n.SubnetID, planned[n.Zone], n.Zone))
-		}
-		if v.Drifted {
-			drifted = append(drifted, fmt.Sprintf("%s (%s)", n.InstanceID, n.LaunchTemplate))
-		}
-	}
-	if len(outside) > 0 {
-		diags.AddAttributeWarning(path.Root("nodes"), "Nodes outside the node class will be replaced",
-			fmt.Sprintf("nodes: %d node(s) run in a zone or subnet the node class no longer selects: %s. Apply launches replacements in the "+
-				"planned zones and terminates these once the replacements run.", len(outside), strings.Join(outside, ", ")))
-		return
-	}
-	if len(drifted) > 0 {
-		diags.AddAttributeWarning(path.Root("nodes"), "Drifted nodes will be replaced",
-			fmt.Sprintf("nodes: %d node(s) run launch-template content the plan changes: %s. Apply launches replacements with the new "+
-				"template and terminates these once the replacements run, as Karpenter replaces drifted static capacity.", len(drifted), strings.Join(drifted, ", ")))
-		return
-	}
-	if int64(len(nodes)) == plan.Replicas.ValueInt64() {
+	var recorded []fleet.Node
+	diags.Append(state.Nodes.ElementsAs(ctx, &recorded, false)...)
+	np := fleet.PlanNodes(recorded, int(plan.Replicas.ValueInt64()), p, class)
+	addFindings(diags, attrpath.Path{}, np.Warnings, "", true)
+	if np.Known {
 		var d diag.Diagnostics
-		plan.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodes)
+		plan.Nodes, d = types.ListValueFrom(ctx, nodeObjType, np.Nodes)
 		diags.Append(d...)
 	}
 }
@@ -728,70 +542,52 @@ func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateReques
 	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
 }
 
-// Read reconciles the recorded templates with EC2. Static pool: a deleted one drops out and a
-// changed one shows its real fingerprint, so the next plan restores it. Dynamic pool: its planned
-// templates are not in EC2 (null ids) and stay as recorded; a template its owner still holds
-// there (written by an earlier provider version, or left by a failed delete) is recorded with
-// its id, so the next plan shows it and apply deletes it.
+// Read reconciles the recorded templates and nodes with EC2 (fleet.ReadTemplates, fleet.NodesOf).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state nodePoolModel
 	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	recorded := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
+	tfs := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
+	recorded := make([]fleet.RecordedTemplate, len(tfs))
 	known := map[string]awsclient.LaunchTemplate{}
-	for _, lt := range recorded {
+	for i, lt := range tfs {
+		recorded[i] = fleet.RecordedTemplate{Name: lt.Name, ID: lt.ID.ValueString(), DefaultVersion: lt.DefaultVersion.ValueInt64(), Fingerprint: lt.Fingerprint}
 		if !lt.ID.IsNull() && !lt.ID.IsUnknown() && !lt.DefaultVersion.IsNull() && !lt.DefaultVersion.IsUnknown() {
-			known[lt.Name] = awsclient.LaunchTemplate{ID: lt.ID.ValueString(), Name: lt.Name, DefaultVersion: lt.DefaultVersion.ValueInt64(), Fingerprint: lt.Fingerprint}
+			known[lt.Name] = recorded[i]
 		}
 	}
-	pool := state.Name.ValueString()
-	own := r.ownership(pool, state.OwnerID.ValueString())
-	owned, err := r.meta.Client.ReadTemplates(ctx, r.readScope(), own, known)
+	c := r.cluster()
+	own := c.Own(state.Name.ValueString(), state.OwnerID.ValueString())
+	owned, err := r.meta.Client.ReadTemplates(ctx, c.Scope(), own, known)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
 	}
-	byName := map[string]awsclient.LaunchTemplate{}
-	for _, o := range owned {
-		byName[o.Name] = o
-	}
-	dynamic := state.Replicas.IsNull()
-	kept := make([]launchTemplateTF, 0, len(recorded))
-	matched := map[string]bool{}
-	for _, lt := range recorded {
-		o, ok := byName[lt.Name]
-		switch {
-		case ok:
-			lt.ID, lt.Fingerprint, lt.DefaultVersion = types.StringValue(o.ID), o.Fingerprint, types.Int64Value(o.DefaultVersion)
-			matched[o.Name] = true
-		case dynamic: // planned only: not in EC2 is what it should be
-			lt.ID, lt.DefaultVersion = types.StringNull(), types.Int64Null()
-		default:
-			continue
+	read, from := fleet.ReadTemplates(recorded, owned, state.Replicas.IsNull(), state.LaunchTemplates.IsNull())
+	kept := make([]launchTemplateTF, len(read))
+	for i, lt := range read {
+		if from[i] >= 0 {
+			kept[i] = tfs[from[i]]
 		}
-		kept = append(kept, lt)
-	}
-	if state.LaunchTemplates.IsNull() || dynamic { // after import, or a dynamic pool's leftovers: adopt what the tags find
-		for _, o := range owned {
-			if !matched[o.Name] {
-				kept = append(kept, launchTemplateTF{Name: o.Name, ID: types.StringValue(o.ID), Fingerprint: o.Fingerprint,
-					DefaultVersion: types.Int64Value(o.DefaultVersion)})
-			}
+		kept[i].Name, kept[i].Fingerprint = lt.Name, lt.Fingerprint
+		kept[i].ID, kept[i].DefaultVersion = types.StringValue(lt.ID), types.Int64Value(lt.DefaultVersion)
+		if lt.ID == "" {
+			kept[i].ID, kept[i].DefaultVersion = types.StringNull(), types.Int64Null()
 		}
 	}
 	if len(kept) > 0 || !state.LaunchTemplates.IsNull() { // null stays null: a dynamic pool without `details` lists none
 		state.LaunchTemplates = launchTemplateList(kept)
 	}
 	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
-		found, err := r.meta.Client.ReadInstances(ctx, r.readScope(), own)
+		found, err := r.meta.Client.ReadInstances(ctx, c.Scope(), own)
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return
 		}
 		var d diag.Diagnostics
-		state.Nodes, d = types.ListValueFrom(ctx, nodeObjType, nodesFrom(found, stateSubnets(ctx, &state, &resp.Diagnostics)))
+		state.Nodes, d = types.ListValueFrom(ctx, nodeObjType, fleet.NodesOf(found, stateSubnets(ctx, &state, &resp.Diagnostics)))
 		resp.Diagnostics.Append(d...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
@@ -826,7 +622,7 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 				"Delete the pool's launch templates and instances yourself if they are no longer used.")
 		return
 	}
-	own := r.ownership(state.Name.ValueString(), state.OwnerID.ValueString())
+	own := r.cluster().Own(state.Name.ValueString(), state.OwnerID.ValueString())
 	wait, d := state.Timeouts.Delete(ctx, defaultTerminateTimeout)
 	resp.Diagnostics.Append(d...)
 	st := r.stage()
@@ -839,67 +635,26 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState adopts a pool: `<name>` when exactly one owner holds that pool name in the
-// cluster, `<name>/<owner id>` to pick one. Read then finds the owner's launch templates (and
-// instances: a pool with live instances is imported as static with replicas = their count, so
-// the next plan does not replace it). A dynamic pool holds no EC2 objects, so a `<name>` nobody
-// holds is imported as a dynamic pool with a new owner id (with a warning); the next plan fills
-// in the rest from the configuration. A `<name>/<owner id>` without objects fails.
+// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (fleet.Cluster.ImportTarget);
+// Read then finds the owner's launch templates and instances.
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	pool, owner, _ := strings.Cut(req.ID, "/")
-	owners, err := r.templatesByOwner(ctx, pool, false)
+	imp, err := r.cluster().ImportTarget(ctx, req.ID)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot list the pool's launch templates", err.Error())
+		addStageError(&resp.Diagnostics, err)
 		return
 	}
-	delete(owners, "") // written before owner ids: nobody's to adopt
-	switch {
-	case owner != "" && len(owners[owner]) == 0:
-		resp.Diagnostics.AddError("Node pool not found", fmt.Sprintf("no launch template of node pool %q%s has owner id %q (owners found: %s).",
-			pool, clusterSuffix(r.meta.ClusterName), owner, ownerList(owners)))
-		return
-	case owner == "" && len(owners) == 0:
-		resp.Diagnostics.AddWarning("Node pool imported as a dynamic pool", fmt.Sprintf("no EC2 object of node pool %q%s carries the provider's "+
-			"ownership tags. A dynamic pool has none (Karpenter launches its nodes), so it is imported as one, with a new owner id; the next "+
-			"plan fills it in from the configuration. A static pool (`replicas`) has launch templates: if you meant one, check the name and "+
-			"the provider's cluster_name, as the next plan would replace it.", pool, clusterSuffix(r.meta.ClusterName)))
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), pool)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pool)...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), fleet.NewOwnerID())...)
-		return
-	case owner == "" && len(owners) > 1:
-		resp.Diagnostics.AddError("Node pool held by several owners", fmt.Sprintf("node pool %q%s has launch templates of owners %s: import one as <name>/<owner id>.",
-			pool, clusterSuffix(r.meta.ClusterName), ownerList(owners)))
-		return
-	case owner == "":
-		owner = slices.Collect(maps.Keys(owners))[0]
+	if imp.Warning != "" {
+		resp.Diagnostics.AddWarning("Node pool imported as a dynamic pool", imp.Warning)
 	}
-	found, err := awsclient.Instances{EC2: r.meta.Client.EC2}.FindByTags(ctx, r.ownership(pool, owner))
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot list the pool's instances", err.Error())
-		return
+	set := func(name string, v any) { resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...) }
+	set("name", imp.Pool)
+	set("id", imp.Pool)
+	set("owner_id", imp.Owner)
+	if imp.Live > 0 {
+		set("replicas", int64(imp.Live))
+		set("nodes", types.ListValueMust(nodeObjType, nil))
 	}
-	live := 0
-	for _, i := range found {
-		if i.Live() {
-			live++
-		}
-	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), pool)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), pool)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), owner)...)
-	if live > 0 {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("replicas"), int64(live))...)
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("nodes"), types.ListValueMust(nodeObjType, nil))...)
-	}
-}
-
-func ownerList(owners map[string][]awsclient.LaunchTemplate) string {
-	if len(owners) == 0 {
-		return "none"
-	}
-	return strings.Join(slices.Sorted(maps.Keys(owners)), ", ")
 }
