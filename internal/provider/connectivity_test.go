@@ -26,7 +26,6 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -450,7 +449,7 @@ func TestConnectivityReportDiagnostics(t *testing.T) {
 		fakeRule("sg-node", false, "tcp", 443, 443, "sg-cp", ""),
 		fakeRule("sg-node", true, "-1", -1, -1, "", "0.0.0.0/0"),
 	)
-	for _, mode := range []string{checksWarn, checksError} {
+	for _, mode := range []string{nodeclass.ChecksWarn, nodeclass.ChecksError} {
 		t.Run(mode, func(t *testing.T) {
 			v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(mode)})
 			var entries []connectivityCheck
@@ -464,7 +463,7 @@ func TestConnectivityReportDiagnostics(t *testing.T) {
 				t.Fatalf("want 2 findings (node to node, 10250), got %v", diags)
 			}
 			wantSeverity := diag.SeverityWarning
-			if mode == checksError {
+			if mode == nodeclass.ChecksError {
 				wantSeverity = diag.SeverityError
 			}
 			wantPaths := []path.Path{path.Root("security_group_selector_terms"), path.Root("connectivity")}
@@ -499,21 +498,21 @@ func pathOf(d diag.Diagnostic) path.Path {
 
 func TestConnectivityReportOffAndUnset(t *testing.T) {
 	f := connEC2(map[string]string{"sg-cp": "vpc-1"})
-	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(checksOff)})
+	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(nodeclass.ChecksOff)})
 	if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
 		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 	// Unset: node to node runs, as a warning on the node groups' selector terms.
 	v, diags = runConnectivity(t, f, nil)
 	if len(v.Elements()) != 1 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
-		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != connectivitySummaries[connectivity.CheckNodeToNode] {
+		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != "Nodes cannot reach each other" {
 		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 }
 
 func TestConnectivityReportMissingControlPlane(t *testing.T) {
 	f := connEC2(map[string]string{}, fakeRule("sg-node", false, "-1", -1, -1, "sg-node", ""))
-	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: types.StringValue(checksWarn)})
+	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: types.StringValue(nodeclass.ChecksWarn)})
 	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
 		!pathOf(diags[0]).Equal(path.Root("connectivity").AtName("control_plane_security_group_ids").AtListIndex(0)) ||
 		!strings.Contains(diags[0].Detail(), "sg-gone does not exist") {
@@ -527,7 +526,7 @@ func TestConnectivityReportMissingControlPlane(t *testing.T) {
 func TestConnectivityReportAPIError(t *testing.T) {
 	f := connEC2(map[string]string{})
 	f.Fail = map[string]error{"DescribeSecurityGroupRules": errors.New("UnauthorizedOperation: You are not authorized")}
-	v, diags := runConnectivity(t, f, &connectivityModel{Checks: types.StringValue(checksWarn)})
+	v, diags := runConnectivity(t, f, &connectivityModel{Checks: types.StringValue(nodeclass.ChecksWarn)})
 	if !diags.HasError() || !v.IsNull() || !strings.Contains(diags[0].Detail(), "ec2:DescribeSecurityGroupRules") {
 		t.Errorf("report %v, diags %v", v, diags)
 	}
@@ -536,14 +535,5 @@ func TestConnectivityReportAPIError(t *testing.T) {
 	if diags.HasError() || len(diags) != 1 || !v.IsNull() || diags[0].Summary() != "Security-group checks skipped" ||
 		!strings.Contains(diags[0].Detail(), `connectivity = { checks = "off" }`) {
 		t.Errorf("unset: report %v, diags %v", v, diags)
-	}
-}
-
-// The report order and texts come from the connectivity package; this pins the mapping.
-func TestConnectivitySummaries(t *testing.T) {
-	for _, c := range []string{connectivity.CheckNodeToNode, connectivity.CheckControlPlaneToNodes, connectivity.CheckNodesToControlPlane} {
-		if connectivitySummaries[c] == "" {
-			t.Errorf("no summary for %s", c)
-		}
 	}
 }

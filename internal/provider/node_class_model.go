@@ -96,29 +96,18 @@ type connectivityModel struct {
 	Checks                                 types.String        `tfsdk:"checks"`
 }
 
-// mode is the checks setting, warn when not (yet) defaulted.
-// mode is the checks setting; an unset block runs the checks as warnings (node_to_node only:
-// no control-plane groups are named).
-func (c *connectivityModel) mode() string {
+// config is the `connectivity` block for the checks; an unset block runs them as warnings
+// (node_to_node only: no control-plane groups are named).
+func (c *connectivityModel) config() nodeclass.Connectivity {
 	if c == nil {
-		return checksWarn
+		return nodeclass.Connectivity{Mode: nodeclass.ChecksWarn}
 	}
-	if c.Checks.IsNull() || c.Checks.IsUnknown() || c.Checks.ValueString() == "" {
-		return checksWarn
+	mode := c.Checks.ValueString()
+	if mode == "" {
+		mode = nodeclass.ChecksWarn
 	}
-	return c.Checks.ValueString()
-}
-
-// controlPlaneTerms merges the ids and the selector terms into one list of terms (ids first).
-func (c *connectivityModel) controlPlaneTerms() []discovery.SecurityGroupTerm {
-	if c == nil {
-		return nil
-	}
-	var terms []discovery.SecurityGroupTerm
-	for _, id := range c.ControlPlaneSecurityGroupIDs {
-		terms = append(terms, discovery.SecurityGroupTerm{ID: id})
-	}
-	return append(terms, securityGroupTermsFrom(c.ControlPlaneSecurityGroupSelectorTerms)...)
+	return nodeclass.Connectivity{Configured: true, Mode: mode, ControlPlaneIDs: c.ControlPlaneSecurityGroupIDs,
+		ControlPlaneTerms: securityGroupTermsFrom(c.ControlPlaneSecurityGroupSelectorTerms)}
 }
 
 // connectivityCheck is one entry of `connectivity_report`.

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -40,40 +39,13 @@ var (
 	placementGroupAttrTypes = attrTypesOf(placementGroupOut{})
 )
 
-// planCapacity resolves the capacity reservation terms and the placement group selector against
-// EC2 (no call when neither is set) and puts the outcome into the plan's `capacity_reservations`
-// and `placement_group`. A placement group that cannot be used fails the plan; reservation
-// terms that select nothing are warnings. While the same reservations are selected, the
-// recorded value (with its available instance counts) is kept, as the subnets' free-IP counts
-// are, so that launches into a reservation do not turn every plan into an update.
-func (r *nodeClassResource) planCapacity(ctx context.Context, state tfsdk.State, plan *nodeClassModel, s nodeclass.Spec, zones []string, diags *diag.Diagnostics) {
-	plan.CapacityReservations = types.ListNull(capacityReservationType)
-	plan.PlacementGroup = types.ObjectNull(placementGroupAttrTypes)
-	if len(s.CapacityReservationTerms) == 0 && s.PlacementGroupSelector == nil {
-		return
-	}
-	c, findings, err := nodeclass.ResolveCapacity(ctx, r.meta.Client.Discovery(), s, zones, time.Now())
-	if err != nil {
-		diags.AddError("Cannot resolve the capacity reservation and placement group selectors against EC2", err.Error()+
-			"\n\nThe selectors need ec2:DescribeCapacityReservations and ec2:DescribePlacementGroups.")
-		return
-	}
-	addFindings(diags, attrpath.Path{}, findings.Errors, "Node class cannot launch nodes", false)
-	addFindings(diags, attrpath.Path{}, findings.Warnings, "Capacity reservation not usable", true)
-	if diags.HasError() {
-		return
-	}
-	if !state.Raw.IsNull() {
-		if prior, ok := capacityFromState(ctx, state); ok && prior.SameSelection(c) {
-			c = prior
-		}
-	}
-	plan.CapacityReservations, plan.PlacementGroup = capacityValues(ctx, c, diags)
-}
-
 // capacityValues converts the outcome into the two attribute values (null when not configured).
-func capacityValues(ctx context.Context, c nodeclass.Capacity, diags *diag.Diagnostics) (types.List, types.Object) {
-	list := types.ListNull(capacityReservationType)
+func capacityValues(ctx context.Context, cp *nodeclass.Capacity, diags *diag.Diagnostics) (types.List, types.Object) {
+	list, obj := types.ListNull(capacityReservationType), types.ObjectNull(placementGroupAttrTypes)
+	if cp == nil {
+		return list, obj
+	}
+	c := *cp
 	if c.Reservations != nil {
 		out := make([]capacityReservationOut, len(c.Reservations))
 		for i, cr := range c.Reservations {
@@ -89,7 +61,6 @@ func capacityValues(ctx context.Context, c nodeclass.Capacity, diags *diag.Diagn
 		list, d = types.ListValueFrom(ctx, capacityReservationType, out)
 		diags.Append(d...)
 	}
-	obj := types.ObjectNull(placementGroupAttrTypes)
 	if g := c.PlacementGroup; g != nil {
 		out := placementGroupOut{ID: g.ID, Name: g.Name, Strategy: g.Strategy}
 		if g.Strategy == "partition" {

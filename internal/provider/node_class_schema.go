@@ -70,13 +70,6 @@ func securityGroupTermsAttribute(desc string) schema.ListNestedAttribute {
 	}
 }
 
-// Values of connectivity.checks.
-const (
-	checksWarn  = "warn"
-	checksError = "error"
-	checksOff   = "off"
-)
-
 func capacityReservationTermsAttribute() schema.ListNestedAttribute {
 	return schema.ListNestedAttribute{
 		Optional: true,
@@ -136,8 +129,8 @@ func connectivityAttribute() schema.SingleNestedAttribute {
 					"`[{ tags = { \"aws:eks:cluster-name\" = \"my-cluster\" } }]`. ORed with the ids."),
 			"checks": schema.StringAttribute{
 				Optional: true, Computed: true,
-				Default:             stringdefault.StaticString(checksWarn),
-				Validators:          []validator.String{stringvalidator.OneOf(checksWarn, checksError, checksOff)},
+				Default:             stringdefault.StaticString(nodeclass.ChecksWarn),
+				Validators:          []validator.String{stringvalidator.OneOf(nodeclass.ChecksWarn, nodeclass.ChecksError, nodeclass.ChecksOff)},
 				MarkdownDescription: "`warn` (default): failed checks are plan warnings; `error`: they fail the plan; `off`: no check and no API call.",
 			},
 		},

@@ -15,7 +15,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
@@ -111,11 +110,11 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !ok {
 		return
 	}
-	resolved, profile, ok := r.resolvePlan(ctx, req, &plan, s, stateOwner, &resp.Diagnostics)
+	res, ok := r.resolvePlan(ctx, req, &plan, s, stateOwner, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	r.finishPlan(ctx, &plan, s, resolved, profile, doc, late, &resp.Diagnostics)
+	r.finishPlan(ctx, &plan, s, res, doc, late, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -128,7 +127,7 @@ func planLateClass(ctx context.Context, req resource.ModifyPlanRequest, resp *re
 	setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
 	var checks types.String
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity").AtName("checks"), &checks)...)
-	if checks.ValueString() == checksOff { // nothing to check: the report stays null, as it will be once the config is known
+	if checks.ValueString() == nodeclass.ChecksOff { // nothing to check: the report stays null, as it will be once the config is known
 		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
 	}
 }
@@ -160,63 +159,39 @@ func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel,
 	return s, late, doc, admitManifest(r.meta.KarpenterVersion, manifest.EC2NodeClassKind, doc, diags)
 }
 
-// resolvePlan resolves the class against AWS: the selectors and images (EC2) and the instance
-// profile (IAM) at once, so the plan waits for the slowest instead of their sum; then the
-// capacity reservations, and the prior resolution kept while the selection is unchanged.
+// resolvePlan resolves the class against AWS (nodeclass.Plan), with the state's answers to keep
+// while the selection is unchanged.
 func (r *nodeClassResource) resolvePlan(ctx context.Context, req resource.ModifyPlanRequest, plan *nodeClassModel, s nodeclass.Spec,
-	stateOwner string, diags *diag.Diagnostics) (nodeclass.Resolved, string, bool) {
-	type ec2Result struct {
-		resolved nodeclass.Resolved
-		errs     []nodeclass.FieldError
-		err      error
-	}
-	ec2ch, amich := make(chan ec2Result, 1), make(chan amiResult, 1)
-	go func() {
-		res, errs, err := nodeclass.Resolve(ctx, r.meta.Client.Discovery(), s)
-		ec2ch <- ec2Result{res, errs, err}
-	}()
-	go func() { amich <- r.lookupAMIs(ctx, s) }()
-	profile := r.planInstanceProfile(ctx, plan, stateOwner, diags) // node_class_profile.go
-	er, amis := <-ec2ch, <-amich
-	if diags.HasError() {
-		return er.resolved, "", false
-	}
-	resolved := er.resolved
-	if er.err != nil {
-		diags.AddError("Cannot resolve the node class selectors against EC2", er.err.Error())
-		return resolved, "", false
-	}
-	addFindings(diags, attrpath.Path{}, er.errs, "Node class cannot launch nodes", false)
-	if diags.HasError() {
-		return resolved, "", false
-	}
-	addFindings(diags, attrpath.Path{}, resolved.Warnings, "Node class selector finding", true)
-	r.planCapacity(ctx, req.State, plan, s, resolved.Zones, diags) // node_class_reservations.go
-	// Keep the recorded free-IP counts while the selection is unchanged: they move with every
-	// launch and would otherwise make every plan an update.
+	stateOwner string, diags *diag.Diagnostics) (nodeclass.PlanResult, bool) {
+	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(),
+		Profile: func(ctx context.Context) (string, []attrpath.Finding) {
+			c := classProfile(plan)
+			c.Owner = stateOwner // "" for a new class, which owns nothing yet
+			return r.profiles().Plan(ctx, c)
+		}}
 	if !req.State.Raw.IsNull() {
 		var state nodeClassModel
 		diags.Append(req.State.Get(ctx, &state)...)
-		if prior, ok := resolutionFromState(ctx, state); ok && prior.SameSelection(resolved) {
-			prior.Warnings = resolved.Warnings
-			resolved = prior
+		if prior, ok := resolutionFromState(ctx, state); ok {
+			in.Prior = &prior
+		}
+		if prior, ok := capacityFromState(ctx, req.State); ok {
+			in.PriorCapacity = &prior
 		}
 	}
-	if !amis.report(diags) {
-		return resolved, "", false
-	}
-	resolved.AMIs = amis.res
-	if profile == "" { // no role: the configured instance_profile, if any
-		profile = s.InstanceProfile
-	}
-	return resolved, profile, true
+	res := nodeclass.Plan(ctx, r.meta.Client.Discovery(), in)
+	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
+	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
+	return res, !diags.HasError()
 }
 
 // finishPlan writes the resolution, the manifests and the connectivity report into the plan.
-func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel, s nodeclass.Spec, resolved nodeclass.Resolved, profile, doc string,
+func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel, s nodeclass.Spec, res nodeclass.PlanResult, doc string,
 	late lateValues, diags *diag.Diagnostics) {
 	plan.ID = plan.Name
-	diags.Append(setResolution(ctx, plan, s, resolved, profile, doc, r.classHash(doc, diags))...)
+	resolved := res.Resolved
+	plan.CapacityReservations, plan.PlacementGroup = capacityValues(ctx, res.Capacity, diags) // before resolved, which names them
+	diags.Append(setResolution(ctx, plan, s, resolved, res.InstanceProfile, doc, r.classHash(doc, diags))...)
 	if late.any() {
 		plan.Manifest = types.StringUnknown()
 		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, diags)
@@ -236,108 +211,17 @@ func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel
 	plan.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, resolved, diags)
 }
 
-// amiResult is what the AMI selector terms resolved to (EC2 DescribeImages, SSM GetParameter).
-type amiResult struct {
-	res      nodeclass.AMIResolution
-	findings nodeclass.Findings
-	err      error
-}
-
-func (r *nodeClassResource) lookupAMIs(ctx context.Context, s nodeclass.Spec) amiResult {
-	res, findings, err := nodeclass.ResolveAMIs(ctx, r.meta.Client.Discovery(), s.AMISelectorTerms, r.meta.KubernetesVersion, time.Now())
-	return amiResult{res, findings, err}
-}
-
-// report turns the AMI resolution into diagnostics; false when the plan must stop. An alias
-// that does not resolve is a warning: Karpenter resolves it at runtime, and only static pools
-// (which fail their own plan) need it now.
-func (a amiResult) report(diags *diag.Diagnostics) bool {
-	if a.err != nil {
-		diags.AddAttributeError(path.Root("ami_selector_terms"), "Cannot resolve the AMI selector terms", a.err.Error()+
-			"\n\nThe terms need ec2:DescribeImages, and ssm:GetParameter for `alias` and `ssm_parameter` terms.")
-		return false
-	}
-	addFindings(diags, attrpath.Path{}, a.findings.Errors, "Node class cannot launch nodes", false)
-	addFindings(diags, attrpath.Path{}, a.findings.Warnings, "AMI selector term matches nothing", true)
-	if a.res.Unresolved != "" {
-		diags.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0).AtName("alias"), "AMI alias left to Karpenter",
-			a.res.Unresolved+". Karpenter resolves the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check "+
-				"that their instance types have an image, and a static pool (replicas) on this class fails its plan.")
-	}
-	return !diags.HasError()
-}
-
-// connectivityReport runs the connectivity checks unless `checks` is off: it resolves the
-// control-plane groups, reads the rules of the node groups (the only extra API calls), reports
-// failed checks as warnings or errors and returns the report value. Without a `connectivity`
-// block only node_to_node runs, and rules it cannot read (no ec2:DescribeSecurityGroupRules)
-// are a warning, not an error: the user did not ask for the checks.
+// connectivityReport runs the connectivity checks (nodeclass.CheckConnectivity) and returns
+// the `connectivity_report` value (null when they did not run).
 func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectivityModel, res nodeclass.Resolved, diags *diag.Diagnostics) types.List {
-	null := types.ListNull(connectivityCheckType)
-	mode := c.mode()
-	if mode == checksOff {
-		return null
+	checks, errs, warnings := nodeclass.CheckConnectivity(ctx, r.meta.Client.Discovery(), c.config(), res)
+	addFindings(diags, attrpath.Path{}, errs, "", false)
+	addFindings(diags, attrpath.Path{}, warnings, "", true)
+	if checks == nil {
+		return types.ListNull(connectivityCheckType)
 	}
-	api := r.meta.Client.Discovery()
-	base := path.Root("connectivity")
-	finding := func(p path.Path, summary, detail string) {
-		if mode == checksError {
-			diags.AddAttributeError(p, summary, detail)
-		} else {
-			diags.AddAttributeWarning(p, summary, detail)
-		}
-	}
-
-	var controlPlane []string
-	if terms := c.controlPlaneTerms(); len(terms) > 0 {
-		groups, err := discovery.ResolveSecurityGroups(ctx, api, terms)
-		if err != nil {
-			diags.AddAttributeError(base, "Cannot resolve the control-plane security groups", err.Error())
-			return null
-		}
-		found := map[string]bool{}
-		for _, g := range groups {
-			found[g.ID] = true
-			controlPlane = append(controlPlane, g.ID)
-		}
-		for i, id := range c.ControlPlaneSecurityGroupIDs {
-			if !found[id] {
-				finding(base.AtName("control_plane_security_group_ids").AtListIndex(i), "Control-plane security group not found",
-					fmt.Sprintf("security group %s does not exist (in this account and region); the control-plane checks skip it.%s", id, checksHint(mode)))
-			}
-		}
-		if len(groups) == 0 && len(c.ControlPlaneSecurityGroupSelectorTerms) > 0 {
-			finding(base.AtName("control_plane_security_group_selector_terms"), "No control-plane security group matched",
-				fmt.Sprintf("no security group matched the %d control-plane selector terms, so the control-plane checks did not run.%s",
-					len(c.ControlPlaneSecurityGroupSelectorTerms), checksHint(mode)))
-		}
-	}
-
-	nodeGroups := res.SecurityGroupIDs()
-	rules, err := api.FindSecurityGroupRules(ctx, nodeGroups)
-	if err != nil {
-		const hint = "\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity = { checks = \"off\" } to plan without them."
-		if c == nil {
-			diags.AddAttributeWarning(path.Root("security_group_selector_terms"), "Security-group checks skipped",
-				"the node-to-node check runs by default and could not read the rules of the node security groups: "+err.Error()+hint)
-			return null
-		}
-		diags.AddAttributeError(base, "Cannot read the security group rules for the connectivity checks", err.Error()+hint)
-		return null
-	}
-	subnets := make([]string, len(res.Subnets))
-	for i, sn := range res.Subnets {
-		subnets[i] = sn.CIDRBlock
-	}
-	rep := connectivity.Check(connectivity.Input{
-		Nodes:        connectivity.Peer{Groups: nodeGroups, CIDRs: subnets},
-		ControlPlane: connectivity.Peer{Groups: controlPlane},
-		Rules:        rules,
-	})
-	addConnectivityFindings(diags, rep, mode)
-
-	out := make([]connectivityCheck, len(rep.Findings))
-	for i, f := range rep.Findings {
+	out := make([]connectivityCheck, len(checks))
+	for i, f := range checks {
 		detail := f.Detail
 		if !f.Passed {
 			detail = fmt.Sprintf("%s Fix: %s.", f.Detail, f.Fix)
@@ -347,39 +231,6 @@ func (r *nodeClassResource) connectivityReport(ctx context.Context, c *connectiv
 	v, d := types.ListValueFrom(ctx, connectivityCheckType, out)
 	diags.Append(d...)
 	return v
-}
-
-// connectivitySummaries title each failed check.
-var connectivitySummaries = map[string]string{
-	connectivity.CheckNodeToNode:          "Nodes cannot reach each other",
-	connectivity.CheckControlPlaneToNodes: "The control plane cannot reach the nodes",
-	connectivity.CheckNodesToControlPlane: "The nodes cannot reach the control plane",
-}
-
-// addConnectivityFindings reports each failed check: node-to-node on
-// security_group_selector_terms (the groups that lack the rule), the control-plane checks on
-// connectivity. Warnings with checks = "warn", errors with checks = "error".
-func addConnectivityFindings(diags *diag.Diagnostics, rep connectivity.Report, mode string) {
-	for _, f := range rep.Failed() {
-		p := path.Root("connectivity")
-		if f.Check == connectivity.CheckNodeToNode {
-			p = path.Root("security_group_selector_terms")
-		}
-		detail := fmt.Sprintf("%s (security group %s): %s\n\nMissing rule: %s.\nFix: %s.%s",
-			f.Check, f.GroupID, f.Detail, f.Missing, f.Fix, checksHint(mode))
-		if mode == checksError {
-			diags.AddAttributeError(p, connectivitySummaries[f.Check], detail)
-		} else {
-			diags.AddAttributeWarning(p, connectivitySummaries[f.Check], detail)
-		}
-	}
-}
-
-func checksHint(mode string) string {
-	if mode == checksError {
-		return "\n(connectivity.checks = \"error\"; set it to \"warn\" to plan anyway, or \"off\" to skip the checks.)"
-	}
-	return "\n(connectivity.checks = \"warn\"; set it to \"error\" to fail the plan on this, or \"off\" to skip the checks.)"
 }
 
 func setComputedUnknown(ctx context.Context, plan interface {
@@ -535,10 +386,10 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	m.OwnerID = types.StringValue(fleet.NewOwnerID())
-	r.ensureProfile(ctx, &m, &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&m)), "", false)
 	if resp.Diagnostics.HasError() {
 		// Its state will not be saved: remove what this owner id created.
-		r.deleteProfiles(ctx, r.ownProfiles(&m), m.OwnerID.ValueString(), &resp.Diagnostics)
+		r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&m)), m.OwnerID.ValueString(), &resp.Diagnostics)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
@@ -554,7 +405,7 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	drifted, err := r.profileDrifted(ctx, &state)
+	drifted, err := r.profiles().Drifted(ctx, classProfile(&state))
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error())
 		return
@@ -587,24 +438,14 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 			m.OwnerID, fresh = types.StringValue(fleet.NewOwnerID()), true
 		}
 	}
-	r.ensureProfile(ctx, &m, &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&m)), "", false)
 	if resp.Diagnostics.HasError() {
 		if fresh { // the new owner id is not saved: remove what it created
-			r.deleteProfiles(ctx, r.ownProfiles(&m), m.OwnerID.ValueString(), &resp.Diagnostics)
+			r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&m)), m.OwnerID.ValueString(), &resp.Diagnostics)
 		}
 		return
 	}
-	keep := ""
-	if m.Role.ValueString() != "" {
-		keep = recordedProfile(&m)
-	}
-	var unused []string
-	for _, name := range r.ownProfiles(&state) {
-		if name != keep {
-			unused = append(unused, name)
-		}
-	}
-	r.deleteProfiles(ctx, unused, state.OwnerID.ValueString(), &resp.Diagnostics)
+	r.deleteProfiles(ctx, r.profiles().Unused(classProfile(&state), classProfile(&m)), state.OwnerID.ValueString(), &resp.Diagnostics)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
 }
 
@@ -616,7 +457,7 @@ func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteReque
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	r.deleteProfiles(ctx, r.ownProfiles(&state), state.OwnerID.ValueString(), &resp.Diagnostics)
+	r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&state)), state.OwnerID.ValueString(), &resp.Diagnostics)
 }
 
 // ImportState adopts a class by name. The imported state holds `id` and `name`, and the owner id
@@ -636,9 +477,9 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	owner, err := r.adoptProfile(ctx, req.ID)
+	owner, err := r.profiles().Adopt(ctx, req.ID)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+iamPermissionsHint)
+		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
 		return
 	}
 	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)

@@ -1,0 +1,296 @@
+package nodeclass
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+)
+
+// PlanAPI is every AWS answer a class's plan reads: the selectors, the images, capacity
+// reservations and placement groups, and the security group rules of the connectivity checks.
+type PlanAPI interface {
+	discovery.API
+	discovery.ImageAPI
+	discovery.CapacityAPI
+}
+
+// PlanInput is a class's plan: the validated spec and what the plan reads besides EC2.
+type PlanInput struct {
+	Spec              Spec
+	KubernetesVersion string
+	Now               time.Time
+	// Profile checks the IAM inputs and names the instance profile (fleet.Profiles.Plan); it
+	// runs alongside the EC2 resolution, so the plan waits for the slower of the two.
+	Profile func(context.Context) (string, []attrpath.Finding)
+	// Prior and PriorCapacity are the state's answers (nil: none), kept while the selection is
+	// unchanged: free-IP and available-instance counts move with every launch and would
+	// otherwise make every plan an update.
+	Prior         *Resolved
+	PriorCapacity *Capacity
+}
+
+// PlanResult is the resolved class.
+type PlanResult struct {
+	Resolved Resolved
+	// InstanceProfile is the profile the launch templates name: the provider's for a class with
+	// `role`, else the configured instance_profile.
+	InstanceProfile string
+	// Capacity is nil when the class selects neither reservations nor a placement group.
+	Capacity         *Capacity
+	Errors, Warnings []attrpath.Finding
+}
+
+func (r *PlanResult) add(errs, warnings []attrpath.Finding, errSummary, warnSummary string) {
+	r.Errors = append(r.Errors, summarized(errs, errSummary)...)
+	r.Warnings = append(r.Warnings, summarized(warnings, warnSummary)...)
+}
+
+func summarized(fs []attrpath.Finding, summary string) []attrpath.Finding {
+	out := make([]attrpath.Finding, len(fs))
+	for i, f := range fs {
+		if f.Summary == "" {
+			f.Summary = summary
+		}
+		out[i] = f
+	}
+	return out
+}
+
+func failure(at attrpath.Path, summary, msg string) []attrpath.Finding {
+	return []attrpath.Finding{{Path: at, Summary: summary, Message: msg}}
+}
+
+// Plan resolves a class against AWS: the selectors and images (EC2) and the instance profile
+// (IAM) at once, then the capacity reservations and placement group. It stops at the first
+// stage with errors. The connectivity checks (CheckConnectivity) read the result.
+func Plan(ctx context.Context, api PlanAPI, in PlanInput) PlanResult {
+	s := in.Spec
+	type ec2Answer struct {
+		resolved Resolved
+		errs     []FieldError
+		err      error
+	}
+	type amiAnswer struct {
+		res      AMIResolution
+		findings Findings
+		err      error
+	}
+	ec2ch, amich := make(chan ec2Answer, 1), make(chan amiAnswer, 1)
+	go func() {
+		res, errs, err := Resolve(ctx, api, s)
+		ec2ch <- ec2Answer{res, errs, err}
+	}()
+	go func() {
+		res, findings, err := ResolveAMIs(ctx, api, s.AMISelectorTerms, in.KubernetesVersion, in.Now)
+		amich <- amiAnswer{res, findings, err}
+	}()
+	var out PlanResult
+	if in.Profile != nil {
+		var errs []attrpath.Finding
+		out.InstanceProfile, errs = in.Profile(ctx)
+		out.add(errs, nil, "", "")
+	}
+	er, amis := <-ec2ch, <-amich
+	out.Resolved = er.resolved
+	switch {
+	case len(out.Errors) > 0:
+		return out
+	case er.err != nil:
+		out.add(failure(attrpath.Path{}, "Cannot resolve the node class selectors against EC2", er.err.Error()), nil, "", "")
+		return out
+	}
+	if out.add(er.errs, out.Resolved.Warnings, "Node class cannot launch nodes", "Node class selector finding"); len(out.Errors) > 0 {
+		return out
+	}
+	if out.planCapacity(ctx, api, in); len(out.Errors) > 0 {
+		return out
+	}
+	if in.Prior != nil && in.Prior.SameSelection(out.Resolved) {
+		warnings := out.Resolved.Warnings
+		out.Resolved = *in.Prior
+		out.Resolved.Warnings = warnings
+	}
+	if out.addAMIs(amis.res, amis.findings, amis.err); len(out.Errors) > 0 {
+		return out
+	}
+	if out.InstanceProfile == "" { // no role: the configured instance_profile, if any
+		out.InstanceProfile = s.InstanceProfile
+	}
+	return out
+}
+
+var pathAMITerms = attrpath.Of("ami_selector_terms")
+
+// addAMIs reports the AMI resolution. An alias that does not resolve is a warning: Karpenter
+// resolves it at runtime, and only static pools (which fail their own plan) need it now.
+func (r *PlanResult) addAMIs(res AMIResolution, f Findings, err error) {
+	if err != nil {
+		r.add(failure(pathAMITerms, "Cannot resolve the AMI selector terms", err.Error()+
+			"\n\nThe terms need ec2:DescribeImages, and ssm:GetParameter for `alias` and `ssm_parameter` terms."), nil, "", "")
+		return
+	}
+	r.add(f.Errors, f.Warnings, "Node class cannot launch nodes", "AMI selector term matches nothing")
+	if res.Unresolved != "" {
+		r.add(nil, failure(pathAMITerms.Index(0).Attr("alias"), "AMI alias left to Karpenter", res.Unresolved+". Karpenter resolves "+
+			"the alias itself at runtime, so dynamic node pools are unaffected; the plan cannot check that their instance types have an "+
+			"image, and a static pool (replicas) on this class fails its plan."), "", "")
+	}
+	r.Resolved.AMIs = res
+}
+
+// planCapacity resolves the capacity reservation terms and the placement group selector (no
+// call when neither is set). A placement group that cannot be used fails the plan; reservation
+// terms that select nothing are warnings.
+func (r *PlanResult) planCapacity(ctx context.Context, api PlanAPI, in PlanInput) {
+	s := in.Spec
+	if len(s.CapacityReservationTerms) == 0 && s.PlacementGroupSelector == nil {
+		return
+	}
+	c, findings, err := ResolveCapacity(ctx, api, s, r.Resolved.Zones, in.Now)
+	if err != nil {
+		r.add(failure(attrpath.Path{}, "Cannot resolve the capacity reservation and placement group selectors against EC2", err.Error()+
+			"\n\nThe selectors need ec2:DescribeCapacityReservations and ec2:DescribePlacementGroups."), nil, "", "")
+		return
+	}
+	if r.add(findings.Errors, findings.Warnings, "Node class cannot launch nodes", "Capacity reservation not usable"); len(r.Errors) > 0 {
+		return
+	}
+	if in.PriorCapacity != nil && in.PriorCapacity.SameSelection(c) {
+		c = *in.PriorCapacity
+	}
+	r.Capacity = &c
+}
+
+// The `connectivity.checks` modes.
+const (
+	ChecksWarn  = "warn"
+	ChecksError = "error"
+	ChecksOff   = "off"
+)
+
+// Connectivity is the class's `connectivity` block.
+type Connectivity struct {
+	Configured        bool   // the block is set
+	Mode              string // ChecksWarn when not set
+	ControlPlaneIDs   []string
+	ControlPlaneTerms []discovery.SecurityGroupTerm
+}
+
+var (
+	pathConnectivity       = attrpath.Of("connectivity")
+	pathSecurityGroupTerms = attrpath.Of("security_group_selector_terms")
+)
+
+// connectivitySummaries title each failed check.
+var connectivitySummaries = map[string]string{
+	connectivity.CheckNodeToNode:          "Nodes cannot reach each other",
+	connectivity.CheckControlPlaneToNodes: "The control plane cannot reach the nodes",
+	connectivity.CheckNodesToControlPlane: "The nodes cannot reach the control plane",
+}
+
+// ConnectivityAPI is what the connectivity checks read of EC2.
+type ConnectivityAPI interface {
+	discovery.API
+	FindSecurityGroupRules(ctx context.Context, groupIDs []string) ([]connectivity.Rule, error)
+}
+
+// CheckConnectivity runs the connectivity checks of a resolved class unless they are off: it
+// resolves the control-plane groups, reads the rules of the node groups (the only extra API
+// calls) and reports failed checks (warnings or errors by mode). Without a `connectivity` block
+// only node_to_node runs, and rules it cannot read (no ec2:DescribeSecurityGroupRules) are a
+// warning, not an error: the user did not ask for the checks. checks is nil when the checks
+// did not run.
+func CheckConnectivity(ctx context.Context, api ConnectivityAPI, c Connectivity, res Resolved) (checks []connectivity.Finding, errs, warnings []attrpath.Finding) {
+	r := &PlanResult{Resolved: res}
+	checks = r.checkConnectivity(ctx, api, c)
+	return checks, r.Errors, r.Warnings
+}
+
+func (r *PlanResult) checkConnectivity(ctx context.Context, api ConnectivityAPI, c Connectivity) []connectivity.Finding {
+	if c.Mode == ChecksOff {
+		return nil
+	}
+	finding := func(at attrpath.Path, summary, msg string) {
+		if c.Mode == ChecksError {
+			r.add(failure(at, summary, msg), nil, "", "")
+		} else {
+			r.add(nil, failure(at, summary, msg), "", "")
+		}
+	}
+	var controlPlane []string
+	if terms := append(idTerms(c.ControlPlaneIDs), c.ControlPlaneTerms...); len(terms) > 0 {
+		groups, err := discovery.ResolveSecurityGroups(ctx, api, terms)
+		if err != nil {
+			r.add(failure(pathConnectivity, "Cannot resolve the control-plane security groups", err.Error()), nil, "", "")
+			return nil
+		}
+		found := map[string]bool{}
+		for _, g := range groups {
+			found[g.ID] = true
+			controlPlane = append(controlPlane, g.ID)
+		}
+		for i, id := range c.ControlPlaneIDs {
+			if !found[id] {
+				finding(pathConnectivity.Attr("control_plane_security_group_ids").Index(i), "Control-plane security group not found",
+					fmt.Sprintf("security group %s does not exist (in this account and region); the control-plane checks skip it.%s", id, checksHint(c.Mode)))
+			}
+		}
+		if len(groups) == 0 && len(c.ControlPlaneTerms) > 0 {
+			finding(pathConnectivity.Attr("control_plane_security_group_selector_terms"), "No control-plane security group matched",
+				fmt.Sprintf("no security group matched the %d control-plane selector terms, so the control-plane checks did not run.%s",
+					len(c.ControlPlaneTerms), checksHint(c.Mode)))
+		}
+	}
+	nodeGroups := r.Resolved.SecurityGroupIDs()
+	rules, err := api.FindSecurityGroupRules(ctx, nodeGroups)
+	if err != nil {
+		const hint = "\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity = { checks = \"off\" } to plan without them."
+		if !c.Configured {
+			r.add(nil, failure(pathSecurityGroupTerms, "Security-group checks skipped",
+				"the node-to-node check runs by default and could not read the rules of the node security groups: "+err.Error()+hint), "", "")
+			return nil
+		}
+		r.add(failure(pathConnectivity, "Cannot read the security group rules for the connectivity checks", err.Error()+hint), nil, "", "")
+		return nil
+	}
+	subnets := make([]string, len(r.Resolved.Subnets))
+	for i, sn := range r.Resolved.Subnets {
+		subnets[i] = sn.CIDRBlock
+	}
+	rep := connectivity.Check(connectivity.Input{
+		Nodes:        connectivity.Peer{Groups: nodeGroups, CIDRs: subnets},
+		ControlPlane: connectivity.Peer{Groups: controlPlane},
+		Rules:        rules,
+	})
+	for _, f := range rep.Failed() { // node-to-node on the node groups' terms, the control-plane checks on connectivity
+		at := pathConnectivity
+		if f.Check == connectivity.CheckNodeToNode {
+			at = pathSecurityGroupTerms
+		}
+		finding(at, connectivitySummaries[f.Check], fmt.Sprintf("%s (security group %s): %s\n\nMissing rule: %s.\nFix: %s.%s",
+			f.Check, f.GroupID, f.Detail, f.Missing, f.Fix, checksHint(c.Mode)))
+	}
+	if rep.Findings == nil {
+		return []connectivity.Finding{}
+	}
+	return rep.Findings
+}
+
+func idTerms(ids []string) []discovery.SecurityGroupTerm {
+	out := make([]discovery.SecurityGroupTerm, len(ids))
+	for i, id := range ids {
+		out[i] = discovery.SecurityGroupTerm{ID: id}
+	}
+	return out
+}
+
+func checksHint(mode string) string {
+	if mode == ChecksError {
+		return "\n(connectivity.checks = \"error\"; set it to \"warn\" to plan anyway, or \"off\" to skip the checks.)"
+	}
+	return "\n(connectivity.checks = \"warn\"; set it to \"error\" to fail the plan on this, or \"off\" to skip the checks.)"
+}
