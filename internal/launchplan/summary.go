@@ -114,3 +114,11 @@ func (s Shown) NoLongerHolds(p Plan) string {
 		"planned, %d now; first types planned: %s; now: %s): the instance-type catalog or the node class changed between plan and apply. "+
 		"Nothing was changed in EC2; run terraform plan again.", s.Summary.InstanceTypes, now.InstanceTypes, s.Summary.FirstInstanceTypes, now.FirstInstanceTypes)
 }
+
+// MaxNodes is the most nodes the pool can hold: what its subnets address, within its limits.
+func (p Plan) MaxNodes() int {
+	if p.NodesByLimits >= 0 {
+		return min(p.NodesByIPs, p.NodesByLimits)
+	}
+	return p.NodesByIPs
+}

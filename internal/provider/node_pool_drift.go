@@ -2,8 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/budgets"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -11,6 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
@@ -53,47 +52,24 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	// Requirement drift reads a node's labels against the NodePool's requirements alone: the zones
 	// are the region's, not the class's (a subnet no longer selected is SubnetDrift).
 	zones := cat.Zones()
-	planned := driftSide(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), zones))
+	planned := drift.SideOf(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), zones))
 	var before driftTF
 	if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
 		diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
 	}
 	var rc resolvedClass
 	diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-	prior := driftSide(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
-	nodes := p.NodesByIPs
-	if p.NodesByLimits >= 0 {
-		nodes = min(nodes, p.NodesByLimits)
+	prior := drift.SideOf(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
+	change := drift.Change{Prior: prior, Planned: planned, Budgets: plan.poolSpec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
+	if r.meta.Kube != nil { // with access to the cluster, the pool's running nodes are judged one by one
+		change.Count = r.countNodes(ctx, plan.Name.ValueString(), &prior, planned, diags)
 	}
-	// With access to the cluster, the pool's running nodes are judged one by one.
-	var count *drift.Count
-	if r.meta.Kube != nil {
-		count = r.countNodes(ctx, plan.Name.ValueString(), &prior, planned, diags)
-		if count != nil {
-			nodes = count.Total
-		}
-	}
-	bs, err := drift.Budgets(plan.poolSpec().Budgets)
-	var a drift.Assessment
-	if err == nil {
-		a, err = drift.Assess(&prior, planned, bs, nodes, time.Now())
-	}
-	if err != nil {
-		diags.AddAttributeWarning(path.Root("disruption"), "Cannot count the drift pace", err.Error())
-	}
-	verdict, reasons, drifts, all, pace := a.Verdict.Summary(), a.Verdict.Reasons(), a.Verdict.Drifts(), a.Verdict.AllNodes, a.PaceText()
-	if count != nil {
-		verdict, reasons, drifts = count.Summary(), count.Reasons(), count.Drifted > 0
-		all = drifts && count.Drifted == count.Total
-		pace = a.Pace.Text + fmt.Sprintf(" (the pool's %d nodes)", count.Total)
-	}
-	out.Verdict, out.Reasons, out.Pace = emptyNil(verdict), reasons, emptyNil(pace)
+	a := drift.Judge(change)
+	addFindings(diags, attrpath.Path{}, a.Warnings, "", true)
+	out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict), a.Reasons, emptyNil(a.Pace)
 	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
 	diags.Append(d...)
 	plan.Drift = v
-	if drifts {
-		warnDrift(diags, verdict, pace, all, a.Pace)
-	}
 }
 
 // nodePoolHash is Karpenter's NodePool hash of the rendered manifest ("" when it cannot be
@@ -108,36 +84,6 @@ func nodePoolHash(doc string) string {
 		return ""
 	}
 	return h
-}
-
-// warnDrift is the plan's warning of a change that drifts nodes, and of budgets that never let
-// drift proceed.
-func warnDrift(diags *diag.Diagnostics, verdict, pace string, all bool, p budgets.Summary) {
-	summary := "Karpenter will replace some nodes of the pool"
-	if all {
-		summary = "Karpenter will replace every node of the pool"
-	}
-	diags.AddWarning(summary, verdict+". Pace: "+pace+".")
-	if p.Never {
-		diags.AddAttributeWarning(path.Root("disruption"), "Disruption budgets never let drift proceed",
-			"The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: "+p.Text+
-				". The nodes stay as they are until a budget lets them go; add a schedule window or raise nodes for Drifted.")
-	}
-}
-
-// driftSide is what drift compares of a pool and its class.
-func driftSide(poolHash string, c launchplan.Class, a launchplan.Allowed) drift.Side {
-	s := drift.Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, NodeClassHashVersion: c.HashVersion, SecurityGroups: c.SecurityGroupIDs, CapacityReservations: c.CapacityReservationIDs,
-		InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
-	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
-		for _, img := range c.AMIs {
-			s.AMIs = append(s.AMIs, img.ID)
-		}
-	}
-	for _, sn := range c.Subnets {
-		s.Subnets = append(s.Subnets, sn.ID)
-	}
-	return s
 }
 
 // lateClassHash reports whether the class's hash is not known yet.

@@ -1,0 +1,95 @@
+package drift
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/budgets"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+)
+
+// SideOf is what drift compares of a pool and its class: the NodePool hash, the class's hash,
+// images (when resolved), subnets, security groups and reservations, and what the pool's
+// requirements allow.
+func SideOf(poolHash string, c launchplan.Class, a launchplan.Allowed) Side {
+	s := Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, NodeClassHashVersion: c.HashVersion, SecurityGroups: c.SecurityGroupIDs,
+		CapacityReservations: c.CapacityReservationIDs, InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
+	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
+		for _, img := range c.AMIs {
+			s.AMIs = append(s.AMIs, img.ID)
+		}
+	}
+	for _, sn := range c.Subnets {
+		s.Subnets = append(s.Subnets, sn.ID)
+	}
+	return s
+}
+
+// Change is a dynamic pool's change as its plan sees it.
+type Change struct {
+	Prior, Planned Side
+	Budgets        []nodepool.Budget
+	// Nodes is the pool's size the pace is counted at when the cluster was not read: the most
+	// the pool's subnets and limits allow.
+	Nodes int
+	// Count is the per-node judgement of the pool's running nodes (nil: the cluster was not read).
+	Count *Count
+	Now   time.Time
+}
+
+// Answer is a pool's `drift` verdict and the plan's warnings about it.
+type Answer struct {
+	Verdict, Pace string
+	Reasons       []string
+	Warnings      []attrpath.Finding
+}
+
+var pathDisruption = attrpath.Of("disruption")
+
+// Judge is Karpenter's answer to a change: the verdict (per node when counted, else per pool),
+// the pace its budgets allow, a warning when it drifts nodes and when the budgets never let
+// drift proceed in the coming PaceHorizon.
+func Judge(c Change) Answer {
+	var out Answer
+	nodes := c.Nodes
+	if c.Count != nil {
+		nodes = c.Count.Total
+	}
+	bs, err := Budgets(c.Budgets)
+	var a Assessment
+	if err == nil {
+		a, err = Assess(&c.Prior, c.Planned, bs, nodes, c.Now)
+	}
+	if err != nil {
+		out.Warnings = append(out.Warnings, attrpath.Finding{Path: pathDisruption, Summary: "Cannot count the drift pace", Message: err.Error()})
+	}
+	drifts, all := a.Verdict.Drifts(), a.Verdict.AllNodes
+	out.Verdict, out.Reasons, out.Pace = a.Verdict.Summary(), a.Verdict.Reasons(), a.PaceText()
+	if c.Count != nil {
+		out.Verdict, out.Reasons, drifts = c.Count.Summary(), c.Count.Reasons(), c.Count.Drifted > 0
+		all = drifts && c.Count.Drifted == c.Count.Total
+		out.Pace = a.Pace.Text + fmt.Sprintf(" (the pool's %d nodes)", c.Count.Total)
+	}
+	if drifts {
+		out.Warnings = append(out.Warnings, driftWarnings(out.Verdict, out.Pace, all, a.Pace)...)
+	}
+	return out
+}
+
+// driftWarnings are the plan's warnings of a change that drifts nodes, and of budgets that
+// never let drift proceed.
+func driftWarnings(verdict, pace string, all bool, p budgets.Summary) []attrpath.Finding {
+	summary := "Karpenter will replace some nodes of the pool"
+	if all {
+		summary = "Karpenter will replace every node of the pool"
+	}
+	out := []attrpath.Finding{{Summary: summary, Message: verdict + ". Pace: " + pace + "."}}
+	if p.Never {
+		out = append(out, attrpath.Finding{Path: pathDisruption, Summary: "Disruption budgets never let drift proceed",
+			Message: "The change drifts nodes, but the budgets allow no Drifted disruption in the coming 7 days: " + p.Text +
+				". The nodes stay as they are until a budget lets them go; add a schedule window or raise nodes for Drifted."})
+	}
+	return out
+}
