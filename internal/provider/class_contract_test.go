@@ -17,8 +17,8 @@ import (
 )
 
 // TestResolvedMirrorsTheContract: the `resolved` value is launchplan.ClassOf mirrored field for
-// field. A class goes through classTF, a Terraform object value (what the pool reads from
-// configuration) and planClass, and comes back equal: nothing is lost, added or recomputed on
+// field. A class goes through Class.Value, a Terraform object value (what the pool reads from
+// configuration) and ClassValue.Class, and comes back equal: nothing is lost, added or recomputed on
 // the way.
 func TestResolvedMirrorsTheContract(t *testing.T) {
 	ctx := context.Background()
@@ -58,15 +58,15 @@ func TestResolvedMirrorsTheContract(t *testing.T) {
 		"full":    launchplan.ClassOf(full, resolved, "nodeplane-c-full-0123456789"),
 		"minimal": launchplan.ClassOf(minimal, unresolved, ""),
 	} {
-		obj, d := types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), classTF(c))
+		obj, d := types.ObjectValueFrom(ctx, attrTypesOf(launchplan.ClassValue{}), c.Value())
 		if d.HasError() {
 			t.Fatalf("%s: %v", name, d)
 		}
-		var rc resolvedClass
+		var rc launchplan.ClassValue
 		if d := obj.As(ctx, &rc, basetypes.ObjectAsOptions{}); d.HasError() {
 			t.Fatalf("%s: %v", name, d)
 		}
-		if got := planClass(rc); !reflect.DeepEqual(normalizeClass(got), normalizeClass(c)) {
+		if got := rc.Class(); !reflect.DeepEqual(normalizeClass(got), normalizeClass(c)) {
 			t.Errorf("%s: the class does not survive the `resolved` value:\n got  %+v\n want %+v", name, normalizeClass(got), normalizeClass(c))
 		}
 	}

@@ -8,7 +8,6 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -194,56 +193,6 @@ type ebsModel struct {
 	VolumeInitializationRate types.Int64 `tfsdk:"volume_initialization_rate"`
 }
 
-// resolvedClass is the `resolved` object: a node pool's whole view of its class. Its Go shape
-// defines the Terraform type (attrTypesOf), so it must only use native field types. It carries
-// only what a pool's plan reads, and leaves defaults null, because every pool's plan shows it:
-// subnets and pod subnets are maps (by subnet id, by zone), images keep id, architecture and
-// variant, and unset networking, kubelet and metadata options are null.
-type resolvedClass struct {
-	Name                     string                    `tfsdk:"name"`
-	AMIFamily                string                    `tfsdk:"ami_family"`
-	AMIs                     []resolvedAMI             `tfsdk:"amis"`
-	AMIUnresolved            *string                   `tfsdk:"ami_unresolved"`
-	Subnets                  map[string]resolvedSubnet `tfsdk:"subnets"`
-	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids"`
-	PodSubnets               map[string]resolvedPodNet `tfsdk:"pod_subnets"`
-	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address"`
-	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count"`
-	NetworkInterfaces        []resolvedNetIf           `tfsdk:"network_interfaces"`
-	EFA                      *bool                     `tfsdk:"efa"`
-	Networking               *resolvedNetworking       `tfsdk:"networking"`
-	Kubelet                  *resolvedKubelet          `tfsdk:"kubelet"`
-	MetadataOptions          *resolvedMetadata         `tfsdk:"metadata_options"`
-	BlockDeviceMappings      []resolvedBDM             `tfsdk:"block_device_mappings"`
-	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring"`
-	UserData                 *string                   `tfsdk:"user_data"`
-	Tags                     map[string]string         `tfsdk:"tags"`
-	InstanceProfile          *string                   `tfsdk:"instance_profile"`
-	Hash                     *string                   `tfsdk:"hash"`
-	HashVersion              *string                   `tfsdk:"hash_version"`
-	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
-}
-
-// resolvedAMI is what a pool reads of an image: the id, and what decides the types it serves.
-type resolvedAMI struct {
-	ID           string  `tfsdk:"id"`
-	Architecture string  `tfsdk:"architecture"`
-	Variant      *string `tfsdk:"variant"`
-}
-
-// resolvedSubnet is one node subnet of `resolved.subnets`, keyed by subnet id.
-type resolvedSubnet struct {
-	Zone                    string `tfsdk:"zone"`
-	ZoneID                  string `tfsdk:"zone_id"`
-	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
-}
-
-// resolvedPodNet is the pod subnet of one zone in `resolved.pod_subnets`, keyed by zone.
-type resolvedPodNet struct {
-	ID                      string `tfsdk:"id"`
-	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
-}
-
 // amiTF is one image of the node class's `amis` (EC2NodeClass status.amis).
 type amiTF struct {
 	ID           string   `tfsdk:"id"`
@@ -287,59 +236,6 @@ type podSubnetTF struct {
 	ID                      string `tfsdk:"id"`
 	CIDRBlock               string `tfsdk:"cidr_block"`
 	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
-}
-
-type resolvedNetIf struct {
-	NetworkCardIndex int64  `tfsdk:"network_card_index"`
-	DeviceIndex      int64  `tfsdk:"device_index"`
-	InterfaceType    string `tfsdk:"interface_type"`
-}
-
-type resolvedNetworking struct {
-	PrefixDelegation      bool  `tfsdk:"prefix_delegation"`
-	CustomNetworking      bool  `tfsdk:"custom_networking"`
-	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods"`
-	ReservedENIs          int64 `tfsdk:"reserved_enis"`
-	// The VPC CNI's warm-pool targets; null: the CNI's default.
-	WarmENITarget    *int64 `tfsdk:"warm_eni_target"`
-	WarmIPTarget     *int64 `tfsdk:"warm_ip_target"`
-	MinimumIPTarget  *int64 `tfsdk:"minimum_ip_target"`
-	WarmPrefixTarget *int64 `tfsdk:"warm_prefix_target"`
-}
-
-type resolvedKubelet struct {
-	MaxPods        *int64            `tfsdk:"max_pods"`
-	PodsPerCore    *int64            `tfsdk:"pods_per_core"`
-	ClusterDNS     []string          `tfsdk:"cluster_dns"`
-	SystemReserved map[string]string `tfsdk:"system_reserved"`
-	KubeReserved   map[string]string `tfsdk:"kube_reserved"`
-	EvictionHard   map[string]string `tfsdk:"eviction_hard"`
-	// MaxPodsExpression is v1.15's CEL maxPods: a pool evaluates it per instance type.
-	MaxPodsExpression *string `tfsdk:"max_pods_expression"`
-}
-
-type resolvedMetadata struct {
-	HTTPEndpoint            string `tfsdk:"http_endpoint"`
-	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6"`
-	HTTPPutResponseHopLimit int64  `tfsdk:"http_put_response_hop_limit"`
-	HTTPTokens              string `tfsdk:"http_tokens"`
-}
-
-type resolvedBDM struct {
-	DeviceName *string      `tfsdk:"device_name"`
-	RootVolume bool         `tfsdk:"root_volume"`
-	EBS        *resolvedEBS `tfsdk:"ebs"`
-}
-
-type resolvedEBS struct {
-	DeleteOnTermination *bool   `tfsdk:"delete_on_termination"`
-	Encrypted           *bool   `tfsdk:"encrypted"`
-	IOPS                *int64  `tfsdk:"iops"`
-	KMSKeyID            *string `tfsdk:"kms_key_id"`
-	SnapshotID          *string `tfsdk:"snapshot_id"`
-	Throughput          *int64  `tfsdk:"throughput"`
-	VolumeSizeGiB       *int64  `tfsdk:"volume_size_gib"`
-	VolumeType          *string `tfsdk:"volume_type"`
 }
 
 // --- conversions -------------------------------------------------------------------------
@@ -506,107 +402,6 @@ func (m *nodeClassModel) launchOptionsInto(s *nodeclass.Spec) {
 	if e := m.EnclaveOptions; e != nil {
 		s.EnclaveOptions = e.Enabled.ValueBoolPointer()
 	}
-}
-
-// resolvedFrom builds the `resolved` object: launchplan.ClassOf, the class → pool contract,
-// mirrored field for field (planClass is the way back).
-func resolvedFrom(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) resolvedClass {
-	return classTF(launchplan.ClassOf(s, r, instanceProfile))
-}
-
-// classTF mirrors a launchplan.Class into its Terraform value, leaving defaults null (planClass
-// reads null as the default). Empty lists and maps are null too, except network_interfaces,
-// where an empty list and null differ ("no interfaces" and "not configured").
-func classTF(c launchplan.Class) resolvedClass {
-	out := resolvedClass{
-		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
-		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
-		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
-		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
-	}
-	if len(c.Tags) > 0 {
-		out.Tags = c.Tags
-	}
-	for _, a := range c.AMIs {
-		out.AMIs = append(out.AMIs, resolvedAMI{ID: a.ID, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant))})
-	}
-	if n := c.CNI; n.PrefixDelegation || n.CustomNetworking || n.SecurityGroupsForPods || n.ReservedENIs != 0 || n.Warm != (capacity.WarmTargets{}) {
-		out.Networking = &resolvedNetworking{PrefixDelegation: n.PrefixDelegation, CustomNetworking: n.CustomNetworking,
-			SecurityGroupsForPods: n.SecurityGroupsForPods, ReservedENIs: int64(n.ReservedENIs),
-			WarmENITarget: toInt64Ptr(n.Warm.ENI), WarmIPTarget: toInt64Ptr(n.Warm.IP),
-			MinimumIPTarget: toInt64Ptr(n.Warm.MinimumIP), WarmPrefixTarget: toInt64Ptr(n.Warm.Prefix)}
-	}
-	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || c.CNI.MaxPodsExpression != "" || len(k.ClusterDNS) > 0 ||
-		len(k.SystemReserved) > 0 || len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {
-		out.Kubelet = &resolvedKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: k.ClusterDNS,
-			SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
-		if c.CNI.MaxPodsExpression != "" {
-			out.Kubelet.MaxPodsExpression = &c.CNI.MaxPodsExpression
-		}
-	}
-	if mo := c.MetadataOptions; mo != defaultMetadataOptions() {
-		out.MetadataOptions = &resolvedMetadata{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
-			HTTPPutResponseHopLimit: int64(mo.HTTPPutResponseHopLimit), HTTPTokens: mo.HTTPTokens}
-	}
-	for _, sn := range c.Subnets {
-		if out.Subnets == nil {
-			out.Subnets = map[string]resolvedSubnet{}
-		}
-		out.Subnets[sn.ID] = resolvedSubnet{Zone: sn.Zone, ZoneID: sn.ZoneID, AvailableIPAddressCount: int64(sn.AvailableIPs)}
-	}
-	for _, p := range c.PodSubnets {
-		if out.PodSubnets == nil {
-			out.PodSubnets = map[string]resolvedPodNet{}
-		}
-		out.PodSubnets[p.Zone] = resolvedPodNet{ID: p.ID, AvailableIPAddressCount: int64(p.AvailableIPs)}
-	}
-	if c.NetworkInterfaces != nil {
-		out.NetworkInterfaces = []resolvedNetIf{}
-		for _, ni := range c.NetworkInterfaces {
-			out.NetworkInterfaces = append(out.NetworkInterfaces, resolvedNetIf{NetworkCardIndex: int64(ni.NetworkCardIndex),
-				DeviceIndex: int64(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
-		}
-	}
-	for _, b := range c.BlockDevices {
-		rb := resolvedBDM{DeviceName: emptyNil(b.DeviceName), RootVolume: b.RootVolume}
-		if b.DeleteOnTermination != nil || b.Encrypted != nil || b.IOPS != nil || b.KMSKeyID != "" || b.SnapshotID != "" ||
-			b.Throughput != nil || b.VolumeSizeGiB != 0 || b.VolumeType != "" {
-			rb.EBS = &resolvedEBS{DeleteOnTermination: b.DeleteOnTermination, Encrypted: b.Encrypted, IOPS: toInt64Ptr(b.IOPS),
-				KMSKeyID: emptyNil(b.KMSKeyID), SnapshotID: emptyNil(b.SnapshotID), Throughput: toInt64Ptr(b.Throughput),
-				VolumeSizeGiB: zeroNil(b.VolumeSizeGiB), VolumeType: emptyNil(b.VolumeType)}
-		}
-		out.BlockDeviceMappings = append(out.BlockDeviceMappings, rb)
-	}
-	return out
-}
-
-// defaultMetadataOptions are Karpenter's defaults, which `resolved` leaves null.
-func defaultMetadataOptions() launchplan.MetadataOptions {
-	d := nodeclass.DefaultMetadataOptions()
-	return launchplan.MetadataOptions{HTTPEndpoint: d.HTTPEndpoint, HTTPProtocolIPv6: d.HTTPProtocolIPv6, HTTPTokens: d.HTTPTokens,
-		HTTPPutResponseHopLimit: d.HTTPPutResponseHopLimit}
-}
-
-func trueNil(b bool) *bool {
-	if !b {
-		return nil
-	}
-	return &b
-}
-
-func nilIfEmpty(s []string) []string {
-	if len(s) == 0 {
-		return nil
-	}
-	return s
-}
-
-func zeroNil(v int) *int64 {
-	if v == 0 {
-		return nil
-	}
-	n := int64(v)
-	return &n
 }
 
 func nonNil(s []string) []string {

@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
@@ -397,7 +398,7 @@ func classResolutionAttributes() map[string]schema.Attribute {
 		},
 		"resolved": schema.ObjectAttribute{
 			Computed:       true,
-			AttributeTypes: attrTypesOf(resolvedClass{}),
+			AttributeTypes: attrTypesOf(launchplan.ClassValue{}),
 			MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
 				"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
 				"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry, as the provider's `karpenter_version` computes it: hash version " +

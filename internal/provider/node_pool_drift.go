@@ -57,9 +57,9 @@ func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolM
 	if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
 		diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
 	}
-	var rc resolvedClass
+	var rc launchplan.ClassValue
 	diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-	prior := drift.SideOf(deref(before.NodePoolHash), planClass(rc), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
+	prior := drift.SideOf(deref(before.NodePoolHash), rc.Class(), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
 	change := drift.Change{Prior: prior, Planned: planned, Budgets: plan.poolSpec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
 	if r.meta.Kube != nil { // with access to the cluster, the pool's running nodes are judged one by one
 		change.Count = r.countNodes(ctx, plan.Name.ValueString(), &prior, planned, diags)

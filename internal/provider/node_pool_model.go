@@ -2,9 +2,6 @@ package provider
 
 import (
 	"context"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
-	"maps"
-	"slices"
 	"sync"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
@@ -13,9 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
@@ -244,85 +239,6 @@ func deref(p *string) string {
 	return *p
 }
 
-func derefInt(p *int64) *int {
-	if p == nil {
-		return nil
-	}
-	v := int(*p)
-	return &v
-}
-
-// planClass is the way back from the node class's `resolved` value (classTF) to the planner's
-// launchplan.Class: a field-for-field mirror, null read as the default classTF left out.
-// Subnets come back sorted by id (the map's order); the planner picks per zone by free IPs.
-func planClass(rc resolvedClass) launchplan.Class {
-	c := launchplan.Class{
-		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), SecurityGroupIDs: rc.SecurityGroupIDs,
-		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
-		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
-		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
-		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs,
-	}
-	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
-		c.HashVersion = karpenterhash.EC2NodeClassHashVersion
-	}
-	if k := rc.Kubelet; k != nil {
-		c.Kubelet = launchplan.Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
-	}
-	if mo := rc.MetadataOptions; mo != nil {
-		c.MetadataOptions = launchplan.MetadataOptions{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
-			HTTPTokens: mo.HTTPTokens, HTTPPutResponseHopLimit: int(mo.HTTPPutResponseHopLimit)}
-	}
-	for _, a := range rc.AMIs {
-		c.AMIs = append(c.AMIs, nodeclass.AMI{ID: a.ID, Architecture: a.Architecture, Variant: nodeclass.AMIVariant(deref(a.Variant))})
-	}
-	for _, id := range slices.Sorted(maps.Keys(rc.Subnets)) {
-		s := rc.Subnets[id]
-		c.Subnets = append(c.Subnets, launchplan.Subnet{ID: id, Zone: s.Zone, ZoneID: s.ZoneID, AvailableIPs: int(s.AvailableIPAddressCount)})
-	}
-	for _, zone := range slices.Sorted(maps.Keys(rc.PodSubnets)) {
-		p := rc.PodSubnets[zone]
-		c.PodSubnets = append(c.PodSubnets, launchplan.PodSubnet{Zone: zone, ID: p.ID, AvailableIPs: int(p.AvailableIPAddressCount)})
-	}
-	if rc.NetworkInterfaces != nil {
-		c.NetworkInterfaces = []capacity.Interface{}
-		for _, ni := range rc.NetworkInterfaces {
-			c.NetworkInterfaces = append(c.NetworkInterfaces, capacity.Interface{NetworkCardIndex: int(ni.NetworkCardIndex),
-				DeviceIndex: int(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
-		}
-	}
-	for _, b := range rc.BlockDeviceMappings {
-		bd := launchplan.BlockDevice{DeviceName: deref(b.DeviceName), RootVolume: b.RootVolume}
-		if e := b.EBS; e != nil {
-			bd.DeleteOnTermination, bd.Encrypted, bd.IOPS = e.DeleteOnTermination, e.Encrypted, derefInt(e.IOPS)
-			bd.KMSKeyID, bd.SnapshotID, bd.Throughput = deref(e.KMSKeyID), deref(e.SnapshotID), derefInt(e.Throughput)
-			bd.VolumeSizeGiB, bd.VolumeType = int(derefInt64(e.VolumeSizeGiB)), deref(e.VolumeType)
-		}
-		c.BlockDevices = append(c.BlockDevices, bd)
-	}
-	c.CNI = capacity.Settings{AMIFamily: rc.AMIFamily, NetworkInterfaces: c.NetworkInterfaces}
-	if n := rc.Networking; n != nil {
-		c.CNI.PrefixDelegation, c.CNI.CustomNetworking = n.PrefixDelegation, n.CustomNetworking
-		c.CNI.SecurityGroupsForPods, c.CNI.ReservedENIs = n.SecurityGroupsForPods, int(n.ReservedENIs)
-		c.CNI.Warm = capacity.WarmTargets{ENI: derefInt(n.WarmENITarget), IP: derefInt(n.WarmIPTarget),
-			MinimumIP: derefInt(n.MinimumIPTarget), Prefix: derefInt(n.WarmPrefixTarget)}
-	}
-	if k := rc.Kubelet; k != nil {
-		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
-		if k.MaxPodsExpression != nil {
-			c.CNI.MaxPodsExpression, c.CNI.MaxPodsEval = *k.MaxPodsExpression, nodeclass.EvaluatorFor(*k.MaxPodsExpression)
-		}
-	}
-	return c
-}
-
-func derefInt64(p *int64) int64 {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
 // classCache keeps the last node class value converted in this process, with its conversion:
 // the pools of one class (in most configurations all of them) read `node_class` once instead of
 // once each, which spared each pool's plan a reflection pass over the whole object. The
@@ -330,18 +246,18 @@ func derefInt64(p *int64) int64 {
 var classCache struct {
 	sync.Mutex
 	obj   types.Object
-	rc    resolvedClass
+	rc    launchplan.ClassValue
 	class launchplan.Class
 }
 
 // poolClass converts a pool's `node_class` value (the class's `resolved`).
-func poolClass(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (resolvedClass, launchplan.Class) {
+func poolClass(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (launchplan.ClassValue, launchplan.Class) {
 	classCache.Lock()
 	defer classCache.Unlock()
 	if !classCache.obj.IsNull() && classCache.obj.Equal(obj) {
 		return classCache.rc, classCache.class
 	}
-	var rc resolvedClass
+	var rc launchplan.ClassValue
 	// Unknown late values (instance profile, user data, tags of a class planned in the same run)
 	// read as empty: no planned number depends on them.
 	d := obj.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})
@@ -349,6 +265,6 @@ func poolClass(ctx context.Context, obj types.Object, diags *diag.Diagnostics) (
 	if d.HasError() {
 		return rc, launchplan.Class{}
 	}
-	classCache.obj, classCache.rc, classCache.class = obj, rc, planClass(rc)
+	classCache.obj, classCache.rc, classCache.class = obj, rc, rc.Class()
 	return rc, classCache.class
 }

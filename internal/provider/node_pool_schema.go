@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -92,7 +93,7 @@ func poolSpecAttributes() map[string]schema.Attribute {
 		"name": schema.StringAttribute{Required: true, MarkdownDescription: "`metadata.name` of the NodePool. Changing it replaces the resource.",
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		"node_class": schema.ObjectAttribute{
-			Required: true, AttributeTypes: attrTypesOf(resolvedClass{}),
+			Required: true, AttributeTypes: attrTypesOf(launchplan.ClassValue{}),
 			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`.",
 		},
 		"template": schema.SingleNestedAttribute{

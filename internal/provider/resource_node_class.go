@@ -18,6 +18,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -246,7 +247,7 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("security_groups"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(sgOut{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("pod_subnets"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(podSubnetTF{})}))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("amis"), types.ListUnknown(types.ObjectType{AttrTypes: attrTypesOf(amiTF{})}))...)
-	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(resolvedClass{})))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(launchplan.ClassValue{})))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("manifest_object"), types.DynamicUnknown())...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
@@ -325,7 +326,7 @@ func resolutionFromState(ctx context.Context, m nodeClassModel) (nodeclass.Resol
 func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r nodeclass.Resolved, instanceProfile, manifest string,
 	hash [2]string) diag.Diagnostics {
 	var diags diag.Diagnostics
-	rc := resolvedFrom(s, r, instanceProfile)
+	rc := launchplan.ClassOf(s, r, instanceProfile).Value()
 	rc.Hash, rc.HashVersion = emptyNil(hash[0]), emptyNil(hash[1])
 	if !m.CapacityReservations.IsNull() && !m.CapacityReservations.IsUnknown() { // planned by planCapacity
 		var crs []capacityReservationOut
@@ -358,7 +359,7 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	diags.Append(d...)
 	m.AMIs, d = types.ListValueFrom(ctx, types.ObjectType{AttrTypes: attrTypesOf(amiTF{})}, amisTF(r.AMIs.AMIs))
 	diags.Append(d...)
-	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(resolvedClass{}), rc)
+	m.Resolved, d = types.ObjectValueFrom(ctx, attrTypesOf(launchplan.ClassValue{}), rc)
 	diags.Append(d...)
 	m.Manifest = types.StringValue(manifest)
 	return diags

@@ -1,0 +1,313 @@
+package launchplan
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+// The node class publishes its Class as the `resolved` attribute and every pool on it reads it
+// back: ClassValue is that value's shape (its tfsdk tags name the attributes and are metadata
+// only), Class.Value and ClassValue.Class the two directions, which round-trip.
+
+// ClassValue is the `resolved` object: a node pool's whole view of its class. Its Go shape
+// defines the Terraform type (attrTypesOf), so it must only use native field types. It carries
+// only what a pool's plan reads, and leaves defaults null, because every pool's plan shows it:
+// subnets and pod subnets are maps (by subnet id, by zone), images keep id, architecture and
+// variant, and unset networking, kubelet and metadata options are null.
+type ClassValue struct {
+	Name                     string                    `tfsdk:"name"`
+	AMIFamily                string                    `tfsdk:"ami_family"`
+	AMIs                     []ClassAMI             `tfsdk:"amis"`
+	AMIUnresolved            *string                   `tfsdk:"ami_unresolved"`
+	Subnets                  map[string]ClassSubnet `tfsdk:"subnets"`
+	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids"`
+	PodSubnets               map[string]ClassPodSubnet `tfsdk:"pod_subnets"`
+	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count"`
+	NetworkInterfaces        []ClassInterface           `tfsdk:"network_interfaces"`
+	EFA                      *bool                     `tfsdk:"efa"`
+	Networking               *ClassNetworking       `tfsdk:"networking"`
+	Kubelet                  *ClassKubelet          `tfsdk:"kubelet"`
+	MetadataOptions          *ClassMetadata         `tfsdk:"metadata_options"`
+	BlockDeviceMappings      []ClassBlockDevice             `tfsdk:"block_device_mappings"`
+	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring"`
+	UserData                 *string                   `tfsdk:"user_data"`
+	Tags                     map[string]string         `tfsdk:"tags"`
+	InstanceProfile          *string                   `tfsdk:"instance_profile"`
+	Hash                     *string                   `tfsdk:"hash"`
+	HashVersion              *string                   `tfsdk:"hash_version"`
+	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
+}
+
+// ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
+type ClassAMI struct {
+	ID           string  `tfsdk:"id"`
+	Architecture string  `tfsdk:"architecture"`
+	Variant      *string `tfsdk:"variant"`
+}
+
+// ClassSubnet is one node subnet of `resolved.subnets`, keyed by subnet id.
+type ClassSubnet struct {
+	Zone                    string `tfsdk:"zone"`
+	ZoneID                  string `tfsdk:"zone_id"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+// ClassPodSubnet is the pod subnet of one zone in `resolved.pod_subnets`, keyed by zone.
+type ClassPodSubnet struct {
+	ID                      string `tfsdk:"id"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+}
+
+type ClassInterface struct {
+	NetworkCardIndex int64  `tfsdk:"network_card_index"`
+	DeviceIndex      int64  `tfsdk:"device_index"`
+	InterfaceType    string `tfsdk:"interface_type"`
+}
+
+type ClassNetworking struct {
+	PrefixDelegation      bool  `tfsdk:"prefix_delegation"`
+	CustomNetworking      bool  `tfsdk:"custom_networking"`
+	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods"`
+	ReservedENIs          int64 `tfsdk:"reserved_enis"`
+	// The VPC CNI's warm-pool targets; null: the CNI's default.
+	WarmENITarget    *int64 `tfsdk:"warm_eni_target"`
+	WarmIPTarget     *int64 `tfsdk:"warm_ip_target"`
+	MinimumIPTarget  *int64 `tfsdk:"minimum_ip_target"`
+	WarmPrefixTarget *int64 `tfsdk:"warm_prefix_target"`
+}
+
+type ClassKubelet struct {
+	MaxPods        *int64            `tfsdk:"max_pods"`
+	PodsPerCore    *int64            `tfsdk:"pods_per_core"`
+	ClusterDNS     []string          `tfsdk:"cluster_dns"`
+	SystemReserved map[string]string `tfsdk:"system_reserved"`
+	KubeReserved   map[string]string `tfsdk:"kube_reserved"`
+	EvictionHard   map[string]string `tfsdk:"eviction_hard"`
+	// MaxPodsExpression is v1.15's CEL maxPods: a pool evaluates it per instance type.
+	MaxPodsExpression *string `tfsdk:"max_pods_expression"`
+}
+
+type ClassMetadata struct {
+	HTTPEndpoint            string `tfsdk:"http_endpoint"`
+	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit int64  `tfsdk:"http_put_response_hop_limit"`
+	HTTPTokens              string `tfsdk:"http_tokens"`
+}
+
+type ClassBlockDevice struct {
+	DeviceName *string      `tfsdk:"device_name"`
+	RootVolume bool         `tfsdk:"root_volume"`
+	EBS        *ClassEBS `tfsdk:"ebs"`
+}
+
+type ClassEBS struct {
+	DeleteOnTermination *bool   `tfsdk:"delete_on_termination"`
+	Encrypted           *bool   `tfsdk:"encrypted"`
+	IOPS                *int64  `tfsdk:"iops"`
+	KMSKeyID            *string `tfsdk:"kms_key_id"`
+	SnapshotID          *string `tfsdk:"snapshot_id"`
+	Throughput          *int64  `tfsdk:"throughput"`
+	VolumeSizeGiB       *int64  `tfsdk:"volume_size_gib"`
+	VolumeType          *string `tfsdk:"volume_type"`
+}
+
+// Value mirrors the class into the node class's `resolved` value, leaving defaults null
+// (ClassValue.Class reads null as the default). Empty lists and maps are null too, except network_interfaces,
+// where an empty list and null differ ("no interfaces" and "not configured").
+func (c Class) Value() ClassValue {
+	out := ClassValue{
+		Name: c.Name, AMIFamily: c.AMIFamily, AMIUnresolved: emptyNil(c.AMIUnresolved), SecurityGroupIDs: nilIfEmpty(c.SecurityGroupIDs),
+		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
+		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
+		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
+	}
+	if len(c.Tags) > 0 {
+		out.Tags = c.Tags
+	}
+	for _, a := range c.AMIs {
+		out.AMIs = append(out.AMIs, ClassAMI{ID: a.ID, Architecture: a.Architecture, Variant: emptyNil(string(a.Variant))})
+	}
+	if n := c.CNI; n.PrefixDelegation || n.CustomNetworking || n.SecurityGroupsForPods || n.ReservedENIs != 0 || n.Warm != (capacity.WarmTargets{}) {
+		out.Networking = &ClassNetworking{PrefixDelegation: n.PrefixDelegation, CustomNetworking: n.CustomNetworking,
+			SecurityGroupsForPods: n.SecurityGroupsForPods, ReservedENIs: int64(n.ReservedENIs),
+			WarmENITarget: toInt64Ptr(n.Warm.ENI), WarmIPTarget: toInt64Ptr(n.Warm.IP),
+			MinimumIPTarget: toInt64Ptr(n.Warm.MinimumIP), WarmPrefixTarget: toInt64Ptr(n.Warm.Prefix)}
+	}
+	if k := c.Kubelet; c.CNI.MaxPods != nil || c.CNI.PodsPerCore != nil || c.CNI.MaxPodsExpression != "" || len(k.ClusterDNS) > 0 ||
+		len(k.SystemReserved) > 0 || len(k.KubeReserved) > 0 || len(k.EvictionHard) > 0 {
+		out.Kubelet = &ClassKubelet{MaxPods: toInt64Ptr(c.CNI.MaxPods), PodsPerCore: toInt64Ptr(c.CNI.PodsPerCore), ClusterDNS: k.ClusterDNS,
+			SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
+		if c.CNI.MaxPodsExpression != "" {
+			out.Kubelet.MaxPodsExpression = &c.CNI.MaxPodsExpression
+		}
+	}
+	if mo := c.MetadataOptions; mo != defaultMetadataOptions() {
+		out.MetadataOptions = &ClassMetadata{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
+			HTTPPutResponseHopLimit: int64(mo.HTTPPutResponseHopLimit), HTTPTokens: mo.HTTPTokens}
+	}
+	for _, sn := range c.Subnets {
+		if out.Subnets == nil {
+			out.Subnets = map[string]ClassSubnet{}
+		}
+		out.Subnets[sn.ID] = ClassSubnet{Zone: sn.Zone, ZoneID: sn.ZoneID, AvailableIPAddressCount: int64(sn.AvailableIPs)}
+	}
+	for _, p := range c.PodSubnets {
+		if out.PodSubnets == nil {
+			out.PodSubnets = map[string]ClassPodSubnet{}
+		}
+		out.PodSubnets[p.Zone] = ClassPodSubnet{ID: p.ID, AvailableIPAddressCount: int64(p.AvailableIPs)}
+	}
+	if c.NetworkInterfaces != nil {
+		out.NetworkInterfaces = []ClassInterface{}
+		for _, ni := range c.NetworkInterfaces {
+			out.NetworkInterfaces = append(out.NetworkInterfaces, ClassInterface{NetworkCardIndex: int64(ni.NetworkCardIndex),
+				DeviceIndex: int64(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
+		}
+	}
+	for _, b := range c.BlockDevices {
+		rb := ClassBlockDevice{DeviceName: emptyNil(b.DeviceName), RootVolume: b.RootVolume}
+		if b.DeleteOnTermination != nil || b.Encrypted != nil || b.IOPS != nil || b.KMSKeyID != "" || b.SnapshotID != "" ||
+			b.Throughput != nil || b.VolumeSizeGiB != 0 || b.VolumeType != "" {
+			rb.EBS = &ClassEBS{DeleteOnTermination: b.DeleteOnTermination, Encrypted: b.Encrypted, IOPS: toInt64Ptr(b.IOPS),
+				KMSKeyID: emptyNil(b.KMSKeyID), SnapshotID: emptyNil(b.SnapshotID), Throughput: toInt64Ptr(b.Throughput),
+				VolumeSizeGiB: zeroNil(b.VolumeSizeGiB), VolumeType: emptyNil(b.VolumeType)}
+		}
+		out.BlockDeviceMappings = append(out.BlockDeviceMappings, rb)
+	}
+	return out
+}
+
+// defaultMetadataOptions are Karpenter's defaults, which `resolved` leaves null.
+// Class is the way back from the node class's `resolved` value (Class.Value) to the planner's
+// Class: a field-for-field mirror, null read as the default classTF left out.
+// Subnets come back sorted by id (the map's order); the planner picks per zone by free IPs.
+func (rc ClassValue) Class() Class {
+	c := Class{
+		Name: rc.Name, AMIFamily: rc.AMIFamily, AMIUnresolved: deref(rc.AMIUnresolved), SecurityGroupIDs: rc.SecurityGroupIDs,
+		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
+		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
+		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
+		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs,
+	}
+	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
+		c.HashVersion = "v5"
+	}
+	if k := rc.Kubelet; k != nil {
+		c.Kubelet = Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
+	}
+	if mo := rc.MetadataOptions; mo != nil {
+		c.MetadataOptions = MetadataOptions{HTTPEndpoint: mo.HTTPEndpoint, HTTPProtocolIPv6: mo.HTTPProtocolIPv6,
+			HTTPTokens: mo.HTTPTokens, HTTPPutResponseHopLimit: int(mo.HTTPPutResponseHopLimit)}
+	}
+	for _, a := range rc.AMIs {
+		c.AMIs = append(c.AMIs, nodeclass.AMI{ID: a.ID, Architecture: a.Architecture, Variant: nodeclass.AMIVariant(deref(a.Variant))})
+	}
+	for _, id := range slices.Sorted(maps.Keys(rc.Subnets)) {
+		s := rc.Subnets[id]
+		c.Subnets = append(c.Subnets, Subnet{ID: id, Zone: s.Zone, ZoneID: s.ZoneID, AvailableIPs: int(s.AvailableIPAddressCount)})
+	}
+	for _, zone := range slices.Sorted(maps.Keys(rc.PodSubnets)) {
+		p := rc.PodSubnets[zone]
+		c.PodSubnets = append(c.PodSubnets, PodSubnet{Zone: zone, ID: p.ID, AvailableIPs: int(p.AvailableIPAddressCount)})
+	}
+	if rc.NetworkInterfaces != nil {
+		c.NetworkInterfaces = []capacity.Interface{}
+		for _, ni := range rc.NetworkInterfaces {
+			c.NetworkInterfaces = append(c.NetworkInterfaces, capacity.Interface{NetworkCardIndex: int(ni.NetworkCardIndex),
+				DeviceIndex: int(ni.DeviceIndex), InterfaceType: ni.InterfaceType})
+		}
+	}
+	for _, b := range rc.BlockDeviceMappings {
+		bd := BlockDevice{DeviceName: deref(b.DeviceName), RootVolume: b.RootVolume}
+		if e := b.EBS; e != nil {
+			bd.DeleteOnTermination, bd.Encrypted, bd.IOPS = e.DeleteOnTermination, e.Encrypted, derefInt(e.IOPS)
+			bd.KMSKeyID, bd.SnapshotID, bd.Throughput = deref(e.KMSKeyID), deref(e.SnapshotID), derefInt(e.Throughput)
+			bd.VolumeSizeGiB, bd.VolumeType = int(derefInt64(e.VolumeSizeGiB)), deref(e.VolumeType)
+		}
+		c.BlockDevices = append(c.BlockDevices, bd)
+	}
+	c.CNI = capacity.Settings{AMIFamily: rc.AMIFamily, NetworkInterfaces: c.NetworkInterfaces}
+	if n := rc.Networking; n != nil {
+		c.CNI.PrefixDelegation, c.CNI.CustomNetworking = n.PrefixDelegation, n.CustomNetworking
+		c.CNI.SecurityGroupsForPods, c.CNI.ReservedENIs = n.SecurityGroupsForPods, int(n.ReservedENIs)
+		c.CNI.Warm = capacity.WarmTargets{ENI: derefInt(n.WarmENITarget), IP: derefInt(n.WarmIPTarget),
+			MinimumIP: derefInt(n.MinimumIPTarget), Prefix: derefInt(n.WarmPrefixTarget)}
+	}
+	if k := rc.Kubelet; k != nil {
+		c.CNI.MaxPods, c.CNI.PodsPerCore = derefInt(k.MaxPods), derefInt(k.PodsPerCore)
+		if k.MaxPodsExpression != nil {
+			c.CNI.MaxPodsExpression, c.CNI.MaxPodsEval = *k.MaxPodsExpression, nodeclass.EvaluatorFor(*k.MaxPodsExpression)
+		}
+	}
+	return c
+}
+
+
+func defaultMetadataOptions() MetadataOptions {
+	d := nodeclass.DefaultMetadataOptions()
+	return MetadataOptions{HTTPEndpoint: d.HTTPEndpoint, HTTPProtocolIPv6: d.HTTPProtocolIPv6, HTTPTokens: d.HTTPTokens,
+		HTTPPutResponseHopLimit: d.HTTPPutResponseHopLimit}
+}
+
+func trueNil(b bool) *bool {
+	if !b {
+		return nil
+	}
+	return &b
+}
+
+func nilIfEmpty(s []string) []string {
+	if len(s) == 0 {
+		return nil
+	}
+	return s
+}
+
+func emptyNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func toInt64Ptr(p *int) *int64 {
+	if p == nil {
+		return nil
+	}
+	v := int64(*p)
+	return &v
+}
+
+func zeroNil(v int) *int64 {
+	if v == 0 {
+		return nil
+	}
+	n := int64(v)
+	return &n
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
+}
+
+func derefInt(p *int64) *int {
+	if p == nil {
+		return nil
+	}
+	v := int(*p)
+	return &v
+}
+
+func derefInt64(p *int64) int64 {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
