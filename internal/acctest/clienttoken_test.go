@@ -3,16 +3,12 @@ package acctest
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
-	"net/url"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -21,62 +17,43 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	smithy "github.com/aws/smithy-go"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 )
 
-// fakeFleets is an upstream that launches new instances on every CreateFleet, as LocalStack
-// does whatever the client token, and counts every action it receives.
-type fakeFleets struct {
-	srv      *httptest.Server
-	launches atomic.Int64 // CreateFleet calls answered with instances
-
-	mu       sync.Mutex
-	counts   map[string]int
-	failNext int // answer this many CreateFleet calls with 503 Unavailable first
+// fleetUpstream is the shared EC2 fake served over HTTP: like LocalStack it launches new
+// instances on every CreateFleet whatever the client token, and it records every action it
+// receives. It holds the launch template lt-1 the requests name.
+type fleetUpstream struct {
+	*awsfake.EC2
+	url string
 }
 
 // newFakeFleets starts the upstream; it answers every request after delay.
-func newFakeFleets(t *testing.T, delay time.Duration) *fakeFleets {
-	f := &fakeFleets{counts: map[string]int{}}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		v, _ := url.ParseQuery(string(b))
-		action := v.Get("Action")
-		f.mu.Lock()
-		f.counts[action]++
-		fail := action == "CreateFleet" && f.failNext > 0
-		if fail {
-			f.failNext--
-		}
-		f.mu.Unlock()
-		time.Sleep(delay)
-		w.Header().Set("Content-Type", "text/xml;charset=UTF-8")
-		if action != "CreateFleet" {
-			_, _ = fmt.Fprintf(w, `<%sResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>r</requestId></%sResponse>`, action, action)
-			return
-		}
-		if fail {
-			w.WriteHeader(http.StatusServiceUnavailable)
-			_, _ = io.WriteString(w, `<Response><Errors><Error><Code>Unavailable</Code><Message>down</Message></Error></Errors><RequestID>r</RequestID></Response>`)
-			return
-		}
-		n := f.launches.Add(1)
-		count, _ := strconv.Atoi(v.Get("TargetCapacitySpecification.TotalTargetCapacity"))
-		var ids strings.Builder
-		for i := 0; i < count; i++ {
-			fmt.Fprintf(&ids, "<item>i-%08d%08d</item>", n, i)
-		}
-		_, _ = fmt.Fprintf(w, `<CreateFleetResponse xmlns="http://ec2.amazonaws.com/doc/2016-11-15/"><requestId>req-%d</requestId>`+
-			`<fleetId>fleet-%d</fleetId><errorSet/><fleetInstanceSet><item><instanceIds>%s</instanceIds>`+
-			`<instanceType>t3.micro</instanceType><lifecycle>on-demand</lifecycle></item></fleetInstanceSet></CreateFleetResponse>`, n, n, ids.String())
-	}))
-	t.Cleanup(f.srv.Close)
-	return f
+func newFakeFleets(t *testing.T, delay time.Duration) *fleetUpstream {
+	f := &awsfake.EC2{
+		LaunchTemplates: []ec2types.LaunchTemplate{{LaunchTemplateId: aws.String("lt-1"), LaunchTemplateName: aws.String("fleet"), DefaultVersionNumber: aws.Int64(1)}},
+		LaunchTemplateVersions: []ec2types.LaunchTemplateVersion{{LaunchTemplateId: aws.String("lt-1"), LaunchTemplateName: aws.String("fleet"),
+			VersionNumber: aws.Int64(1), LaunchTemplateData: &ec2types.ResponseLaunchTemplateData{}}},
+		Hook: func(context.Context, string, any) (any, error) {
+			time.Sleep(delay)
+			return nil, nil
+		},
+	}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	return &fleetUpstream{EC2: f, url: srv.URL}
 }
 
-func (f *fakeFleets) count(action string) int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.counts[action]
+// launches counts the CreateFleet calls answered with instances.
+func (u *fleetUpstream) launches() int {
+	n := 0
+	for _, c := range u.Log() {
+		if c.Op == "CreateFleet" && c.Err == nil {
+			n++
+		}
+	}
+	return n
 }
 
 func fleetInput(token string, count int32, tags ...string) *ec2.CreateFleetInput {
@@ -133,11 +110,12 @@ func rawEC2(t *testing.T, endpoint, accessKey, region, form string) (int, string
 	return resp.StatusCode, string(b)
 }
 
-const rawFleet = "Action=CreateFleet&ClientToken=tok-raw&TargetCapacitySpecification.TotalTargetCapacity=2&Type=instant&Version=2016-11-15"
+const rawFleet = "Action=CreateFleet&ClientToken=tok-raw&LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateId=lt-1&" +
+	"TargetCapacitySpecification.TotalTargetCapacity=2&Type=instant&Version=2016-11-15"
 
 func TestClientTokensBindAndReplay(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	c := testEC2(p.URL(), 1)
 	ctx := context.Background()
 
@@ -145,8 +123,8 @@ func TestClientTokensBindAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if up.launches.Load() != 1 || len(fleetIDs(first)) != 2 {
-		t.Fatalf("first request: %d launches, ids %v", up.launches.Load(), fleetIDs(first))
+	if up.launches() != 1 || len(fleetIDs(first)) != 2 {
+		t.Fatalf("first request: %d launches, ids %v", up.launches(), fleetIDs(first))
 	}
 	again, err := c.CreateFleet(ctx, fleetInput("tok-1", 2, "team", "a"))
 	if err != nil {
@@ -155,7 +133,7 @@ func TestClientTokensBindAndReplay(t *testing.T) {
 	if !slices.Equal(fleetIDs(again), fleetIDs(first)) || aws.ToString(again.FleetId) != aws.ToString(first.FleetId) {
 		t.Fatalf("replay answered %s %v, want %s %v", aws.ToString(again.FleetId), fleetIDs(again), aws.ToString(first.FleetId), fleetIDs(first))
 	}
-	if n := up.launches.Load(); n != 1 {
+	if n := up.launches(); n != 1 {
 		t.Fatalf("the replay reached the upstream: %d launches", n)
 	}
 	// Another token launches anew.
@@ -163,7 +141,7 @@ func TestClientTokensBindAndReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if slices.Equal(fleetIDs(other), fleetIDs(first)) || up.launches.Load() != 2 {
+	if slices.Equal(fleetIDs(other), fleetIDs(first)) || up.launches() != 2 {
 		t.Fatalf("a new token was replayed: %v", fleetIDs(other))
 	}
 	st := p.Stats().Actions["CreateFleet"]
@@ -180,29 +158,30 @@ func TestClientTokensBindAndReplay(t *testing.T) {
 
 func TestClientTokensReplayIsByteIdenticalAndScoped(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	status1, body1 := rawEC2(t, p.URL(), "AKID1", "ap-southeast-1", rawFleet)
 	status2, body2 := rawEC2(t, p.URL(), "AKID1", "ap-southeast-1", rawFleet)
-	if status1 != 200 || status2 != 200 || body1 != body2 || up.launches.Load() != 1 {
-		t.Fatalf("replay differs or was forwarded (%d launches):\n%d %s\n%d %s", up.launches.Load(), status1, body1, status2, body2)
+	if status1 != 200 || status2 != 200 || body1 != body2 || up.launches() != 1 {
+		t.Fatalf("replay differs or was forwarded (%d launches):\n%d %s\n%d %s", up.launches(), status1, body1, status2, body2)
 	}
 	// Parameter order does not matter: the fingerprint is canonical.
-	reordered := "Version=2016-11-15&Type=instant&ClientToken=tok-raw&TargetCapacitySpecification.TotalTargetCapacity=2&Action=CreateFleet"
-	if _, body := rawEC2(t, p.URL(), "AKID1", "ap-southeast-1", reordered); body != body1 || up.launches.Load() != 1 {
+	reordered := "Version=2016-11-15&Type=instant&ClientToken=tok-raw&TargetCapacitySpecification.TotalTargetCapacity=2&Action=CreateFleet&" +
+		"LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateId=lt-1"
+	if _, body := rawEC2(t, p.URL(), "AKID1", "ap-southeast-1", reordered); body != body1 || up.launches() != 1 {
 		t.Fatalf("reordered parameters were not replayed: %s", body)
 	}
 	// Tokens are per account and region: the same token elsewhere is a new request.
-	if _, body := rawEC2(t, p.URL(), "AKID1", "eu-west-1", rawFleet); body == body1 || up.launches.Load() != 2 {
+	if _, body := rawEC2(t, p.URL(), "AKID1", "eu-west-1", rawFleet); body == body1 || up.launches() != 2 {
 		t.Fatalf("a token of another region was replayed: %s", body)
 	}
-	if _, body := rawEC2(t, p.URL(), "AKID2", "ap-southeast-1", rawFleet); body == body1 || up.launches.Load() != 3 {
+	if _, body := rawEC2(t, p.URL(), "AKID2", "ap-southeast-1", rawFleet); body == body1 || up.launches() != 3 {
 		t.Fatalf("a token of another account was replayed: %s", body)
 	}
 }
 
 func TestClientTokensMismatch(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	c := testEC2(p.URL(), 3)
 	ctx := context.Background()
 	if _, err := c.CreateFleet(ctx, fleetInput("tok-1", 1, "team", "a")); err != nil {
@@ -227,8 +206,8 @@ func TestClientTokensMismatch(t *testing.T) {
 		}
 	}
 	st := p.Stats().Actions["CreateFleet"]
-	if up.launches.Load() != 1 || st.TokenMismatches != 3 || st.Retries != 0 || st.Forwarded != 1 {
-		t.Fatalf("%d launches, stats %+v", up.launches.Load(), st)
+	if up.launches() != 1 || st.TokenMismatches != 3 || st.Retries != 0 || st.Forwarded != 1 {
+		t.Fatalf("%d launches, stats %+v", up.launches(), st)
 	}
 }
 
@@ -236,20 +215,23 @@ func TestClientTokensLostAnswerRetryGetsTheOriginalInstances(t *testing.T) {
 	for _, token := range []string{"tok-explicit", ""} { // "": the SDK fills in a token
 		t.Run("token="+token, func(t *testing.T) {
 			up := newFakeFleets(t, 0)
-			p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true,
+			p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true,
 				Script: map[string][]Fault{"CreateFleet": {FaultResetAfterForward, FaultResetAfterForward}}})
 			out, err := testEC2(p.URL(), 5).CreateFleet(context.Background(), fleetInput(token, 2))
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := []string{"i-0000000100000000", "i-0000000100000001"}; !slices.Equal(fleetIDs(out), want) {
+			if len(up.Instances) != 2 {
+				t.Fatalf("the upstream launched %d instances, want the first launch's 2", len(up.Instances))
+			}
+			if want := []string{aws.ToString(up.Instances[0].InstanceId), aws.ToString(up.Instances[1].InstanceId)}; !slices.Equal(fleetIDs(out), want) {
 				t.Fatalf("ids %v, want the first launch's %v", fleetIDs(out), want)
 			}
 			// Attempt 1 launched and lost its answer, attempt 2 was replayed and lost, attempt
 			// 3 was replayed and answered.
 			st := p.Stats().Actions["CreateFleet"]
-			if up.launches.Load() != 1 || st.Requests != 3 || st.Retries != 2 || st.Forwarded != 1 || st.TokensBound != 1 || st.TokenReplays != 2 {
-				t.Fatalf("%d launches, stats %+v", up.launches.Load(), st)
+			if up.launches() != 1 || st.Requests != 3 || st.Retries != 2 || st.Forwarded != 1 || st.TokensBound != 1 || st.TokenReplays != 2 {
+				t.Fatalf("%d launches, stats %+v", up.launches(), st)
 			}
 		})
 	}
@@ -257,22 +239,22 @@ func TestClientTokensLostAnswerRetryGetsTheOriginalInstances(t *testing.T) {
 
 func TestClientTokensFaultsBeforeForwardingDoNotBind(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true,
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true,
 		Script: map[string][]Fault{"CreateFleet": {FaultThrottle, FaultReset, FaultUnavailable}}})
 	out, err := testEC2(p.URL(), 5).CreateFleet(context.Background(), fleetInput("tok-1", 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	st := p.Stats().Actions["CreateFleet"]
-	if len(fleetIDs(out)) != 1 || up.launches.Load() != 1 || st.Retries != 3 || st.TokensBound != 1 || st.TokenReplays != 0 {
-		t.Fatalf("%d launches, stats %+v", up.launches.Load(), st)
+	if len(fleetIDs(out)) != 1 || up.launches() != 1 || st.Retries != 3 || st.TokensBound != 1 || st.TokenReplays != 0 {
+		t.Fatalf("%d launches, stats %+v", up.launches(), st)
 	}
 }
 
 func TestClientTokensFailedAnswerDoesNotBind(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	up.failNext = 1
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	up.FailNext = map[string][]error{"CreateFleet": {&smithy.GenericAPIError{Code: "Unavailable", Message: "down"}}} // HTTP 503
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	c := testEC2(p.URL(), 1)
 	ctx := context.Background()
 	if _, err := c.CreateFleet(ctx, fleetInput("tok-1", 1)); err == nil {
@@ -288,14 +270,14 @@ func TestClientTokensFailedAnswerDoesNotBind(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := p.Stats().Actions["CreateFleet"]
-	if !slices.Equal(fleetIDs(first), fleetIDs(again)) || up.count("CreateFleet") != 2 || st.TokensBound != 1 || st.TokenReplays != 1 {
-		t.Fatalf("upstream saw %d, stats %+v", up.count("CreateFleet"), st)
+	if !slices.Equal(fleetIDs(first), fleetIDs(again)) || up.Calls("CreateFleet") != 2 || st.TokensBound != 1 || st.TokenReplays != 1 {
+		t.Fatalf("upstream saw %d, stats %+v", up.Calls("CreateFleet"), st)
 	}
 }
 
 func TestClientTokensConcurrentRequestsLaunchOnce(t *testing.T) {
 	up := newFakeFleets(t, 50*time.Millisecond)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	c := testEC2(p.URL(), 1)
 	const n = 8
 	ids := make([][]string, n)
@@ -318,16 +300,17 @@ func TestClientTokensConcurrentRequestsLaunchOnce(t *testing.T) {
 			t.Fatalf("request %d: %v %v, want %v", i, ids[i], errs[i], ids[0])
 		}
 	}
-	if up.launches.Load() != 1 || p.Stats().Actions["CreateFleet"].TokenReplays != n-1 {
-		t.Fatalf("%d launches, stats %+v", up.launches.Load(), p.Stats().Actions["CreateFleet"])
+	if up.launches() != 1 || p.Stats().Actions["CreateFleet"].TokenReplays != n-1 {
+		t.Fatalf("%d launches, stats %+v", up.launches(), p.Stats().Actions["CreateFleet"])
 	}
 }
 
 func TestClientTokensOnlyWhereHonoured(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL, ClientTokens: true})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url, ClientTokens: true})
 	// No token: forwarded every time.
-	noToken := "Action=CreateFleet&TargetCapacitySpecification.TotalTargetCapacity=1&Type=instant&Version=2016-11-15"
+	noToken := "Action=CreateFleet&LaunchTemplateConfigs.1.LaunchTemplateSpecification.LaunchTemplateId=lt-1&" +
+		"TargetCapacitySpecification.TotalTargetCapacity=1&Type=instant&Version=2016-11-15"
 	for i := 0; i < 2; i++ {
 		rawEC2(t, p.URL(), "AKID", "ap-southeast-1", noToken)
 	}
@@ -335,14 +318,14 @@ func TestClientTokensOnlyWhereHonoured(t *testing.T) {
 	for i := 0; i < 2; i++ {
 		rawEC2(t, p.URL(), "AKID", "ap-southeast-1", "Action=RunInstances&ClientToken=t&MinCount=1&MaxCount=1&Version=2016-11-15")
 	}
-	if up.count("CreateFleet") != 2 || up.count("RunInstances") != 2 || p.Stats().Total().TokensBound != 0 {
-		t.Fatalf("upstream saw %d CreateFleet, %d RunInstances; stats %+v", up.count("CreateFleet"), up.count("RunInstances"), p.Stats().Total())
+	if up.Calls("CreateFleet") != 2 || up.Calls("RunInstances") != 2 || p.Stats().Total().TokensBound != 0 {
+		t.Fatalf("upstream saw %d CreateFleet, %d RunInstances; stats %+v", up.Calls("CreateFleet"), up.Calls("RunInstances"), p.Stats().Total())
 	}
 }
 
 func TestClientTokensOffForwardsEveryRequest(t *testing.T) {
 	up := newFakeFleets(t, 0)
-	p := NewFaultProxy(t, FaultConfig{Target: up.srv.URL})
+	p := NewFaultProxy(t, FaultConfig{Target: up.url})
 	c := testEC2(p.URL(), 1)
 	a, err := c.CreateFleet(context.Background(), fleetInput("tok-1", 1))
 	if err != nil {
@@ -353,7 +336,7 @@ func TestClientTokensOffForwardsEveryRequest(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := p.Stats().Actions["CreateFleet"]
-	if slices.Equal(fleetIDs(a), fleetIDs(b)) || up.launches.Load() != 2 || st.Forwarded != 2 || st.TokensBound+st.TokenReplays+st.TokenMismatches != 0 {
-		t.Fatalf("%d launches, stats %+v", up.launches.Load(), st)
+	if slices.Equal(fleetIDs(a), fleetIDs(b)) || up.launches() != 2 || st.Forwarded != 2 || st.TokensBound+st.TokenReplays+st.TokenMismatches != 0 {
+		t.Fatalf("%d launches, stats %+v", up.launches(), st)
 	}
 }

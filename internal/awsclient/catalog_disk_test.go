@@ -30,7 +30,7 @@ func TestCatalogDiskSecondProcessReadsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	coldTypes, coldOffers := f.calls()
+	coldTypes, coldOffers := catalogCalls(f)
 	if coldTypes != 3 || coldOffers == 0 {
 		t.Fatalf("cold load: %d type calls, %d offering calls", coldTypes, coldOffers)
 	}
@@ -44,7 +44,7 @@ func TestCatalogDiskSecondProcessReadsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if types, offers := f.calls(); types != coldTypes || offers != coldOffers {
+	if types, offers := catalogCalls(f); types != coldTypes || offers != coldOffers {
 		t.Errorf("warm load called EC2: %d type calls, %d offering calls in total", types, offers)
 	}
 	if warm.Len() != cold.Len() || !reflect.DeepEqual(warm.Zones(), cold.Zones()) {
@@ -94,20 +94,20 @@ func TestCatalogDiskReloads(t *testing.T) {
 			if _, err := loadThroughDisk(ctx, disk, diskKey("000000000000"), f); err != nil {
 				t.Fatal(err)
 			}
-			first, _ := f.calls()
+			first, _ := catalogCalls(f)
 			tc.between(t, disk)
 			cat, err := loadThroughDisk(ctx, disk, tc.key, f)
 			if err != nil || cat.Len() != 120 {
 				t.Fatalf("reload: %v, %v", cat, err)
 			}
-			if types, _ := f.calls(); types != 2*first {
+			if types, _ := catalogCalls(f); types != 2*first {
 				t.Errorf("want a second load from EC2 (%d type calls in total), got %d", 2*first, types)
 			}
 			// The reload rewrote the file: a third load reads it.
 			if _, err := loadThroughDisk(ctx, disk, tc.key, f); err != nil {
 				t.Fatal(err)
 			}
-			if types, _ := f.calls(); types != 2*first {
+			if types, _ := catalogCalls(f); types != 2*first {
 				t.Errorf("the reload did not refresh the cache: %d type calls after a third load", types)
 			}
 		})
@@ -133,7 +133,7 @@ func TestCatalogDiskDisabledOrUnwritable(t *testing.T) {
 					t.Fatalf("%v, %v", cat, err)
 				}
 			}
-			if types, _ := f.calls(); types != 4 {
+			if types, _ := catalogCalls(f); types != 4 {
 				t.Errorf("want two loads from EC2 (4 type calls), got %d", types)
 			}
 		})

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -20,84 +19,40 @@ import (
 	smithy "github.com/aws/smithy-go"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
-// catalogFake serves DescribeInstanceTypes and DescribeInstanceTypeOfferings from fixed pages
-// and records the requests. The other EC2API methods are not used by the catalog.
-type catalogFake struct {
-	EC2API
-
-	typePages  [][]ec2types.InstanceTypeInfo
-	offerPages [][]ec2types.InstanceTypeOffering
-
-	// gate, when set, holds every DescribeInstanceTypes call until it is closed or the
-	// call's context ends.
-	gate chan struct{}
-	// failTypes makes the next failTypes DescribeInstanceTypes calls fail.
-	failTypes atomic.Int32
-
-	mu          sync.Mutex
-	typeCalls   int
-	offerCalls  int
-	typeInputs  []ec2.DescribeInstanceTypesInput
-	offerInputs []ec2.DescribeInstanceTypeOfferingsInput
+// catalogCalls are the fake's DescribeInstanceTypes and DescribeInstanceTypeOfferings calls.
+func catalogCalls(f *awsfake.EC2) (types, offers int) {
+	return f.Calls("DescribeInstanceTypes"), f.Calls("DescribeInstanceTypeOfferings")
 }
 
-func (f *catalogFake) DescribeInstanceTypes(ctx context.Context, in *ec2.DescribeInstanceTypesInput, _ ...func(*ec2.Options)) (*ec2.DescribeInstanceTypesOutput, error) {
-	f.mu.Lock()
-	f.typeCalls++
-	f.typeInputs = append(f.typeInputs, *in)
-	f.mu.Unlock()
-	if f.gate != nil {
+// gateTypes holds every DescribeInstanceTypes call of the fake until the returned gate is
+// closed or the call's context ends.
+func gateTypes(f *awsfake.EC2) chan struct{} {
+	gate := make(chan struct{})
+	f.Hook = func(ctx context.Context, op string, _ any) (any, error) {
+		if op != "DescribeInstanceTypes" {
+			return nil, nil
+		}
 		select {
-		case <-f.gate:
+		case <-gate:
+			return nil, nil
 		case <-ctx.Done():
 			return nil, ctx.Err()
 		}
 	}
-	if f.failTypes.Load() > 0 {
-		f.failTypes.Add(-1)
-		return nil, &smithy.GenericAPIError{Code: "RequestLimitExceeded", Message: "slow down"}
-	}
-	page := pageIndex(in.NextToken)
-	out := &ec2.DescribeInstanceTypesOutput{InstanceTypes: f.typePages[page]}
-	if page+1 < len(f.typePages) {
-		out.NextToken = aws.String(strconv.Itoa(page + 1))
-	}
-	return out, nil
+	return gate
 }
 
-func (f *catalogFake) DescribeInstanceTypeOfferings(_ context.Context, in *ec2.DescribeInstanceTypeOfferingsInput, _ ...func(*ec2.Options)) (*ec2.DescribeInstanceTypeOfferingsOutput, error) {
-	f.mu.Lock()
-	f.offerCalls++
-	f.offerInputs = append(f.offerInputs, *in)
-	f.mu.Unlock()
-	page := pageIndex(in.NextToken)
-	out := &ec2.DescribeInstanceTypeOfferingsOutput{}
-	if page < len(f.offerPages) {
-		out.InstanceTypeOfferings = f.offerPages[page]
-	}
-	if page+1 < len(f.offerPages) {
-		out.NextToken = aws.String(strconv.Itoa(page + 1))
-	}
-	return out, nil
+// failTypes makes the fake's next DescribeInstanceTypes call fail.
+func failTypes(f *awsfake.EC2) {
+	f.FailNext = map[string][]error{"DescribeInstanceTypes": {&smithy.GenericAPIError{Code: "RequestLimitExceeded", Message: "slow down"}}}
 }
 
-func (f *catalogFake) calls() (types, offers int) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.typeCalls, f.offerCalls
-}
-
-func pageIndex(token *string) int {
-	if token == nil {
-		return 0
-	}
-	n, _ := strconv.Atoi(*token)
-	return n
-}
+func pageCount(items, pageSize int) int { return (items + pageSize - 1) / pageSize }
 
 var fakeZones = []string{"ap-southeast-1a", "ap-southeast-1b", "ap-southeast-1c"}
 
@@ -155,10 +110,10 @@ func syntheticInfo(fam string, s int, arch ec2types.ArchitectureType) ec2types.I
 	return info
 }
 
-// newCatalogFake builds n synthetic types split into pages of pageSize, offered in every zone
-// (offerings split into pages of offerPageSize).
-func newCatalogFake(n, pageSize, offerPageSize int) *catalogFake {
-	f := &catalogFake{}
+// newCatalogFake builds n synthetic types served in pages of pageSize, offered in every zone
+// (offerings served in pages of offerPageSize).
+func newCatalogFake(n, pageSize, offerPageSize int) *awsfake.EC2 {
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeInstanceTypes": pageSize, "DescribeInstanceTypeOfferings": offerPageSize}}
 	var all []ec2types.InstanceTypeInfo
 	for i := 0; len(all) < n; i++ {
 		arch := ec2types.ArchitectureTypeX8664
@@ -170,9 +125,7 @@ func newCatalogFake(n, pageSize, offerPageSize int) *catalogFake {
 			all = append(all, syntheticInfo(fam, s, arch))
 		}
 	}
-	for start := 0; start < len(all); start += pageSize {
-		f.typePages = append(f.typePages, all[start:min(start+pageSize, len(all))])
-	}
+	f.InstanceTypes = all
 	var offers []ec2types.InstanceTypeOffering
 	for i, it := range all {
 		for zi, z := range fakeZones {
@@ -182,9 +135,7 @@ func newCatalogFake(n, pageSize, offerPageSize int) *catalogFake {
 			offers = append(offers, ec2types.InstanceTypeOffering{InstanceType: it.InstanceType, Location: aws.String(z), LocationType: ec2types.LocationTypeAvailabilityZone})
 		}
 	}
-	for start := 0; start < len(offers); start += offerPageSize {
-		f.offerPages = append(f.offerPages, offers[start:min(start+offerPageSize, len(offers))])
-	}
+	f.Offerings = offers
 	return f
 }
 
@@ -194,18 +145,19 @@ func newTestClient(api EC2API) *Client {
 
 func TestLoadCatalogFollowsPagination(t *testing.T) {
 	f := newCatalogFake(250, 100, 300) // 3 type pages; 2 offering pages
-	if len(f.typePages) != 3 || len(f.offerPages) < 2 {
-		t.Fatalf("fixture: %d type pages, %d offering pages", len(f.typePages), len(f.offerPages))
+	offerPages := pageCount(len(f.Offerings), 300)
+	if pageCount(len(f.InstanceTypes), 100) != 3 || offerPages < 2 {
+		t.Fatalf("fixture: %d type pages, %d offering pages", pageCount(len(f.InstanceTypes), 100), offerPages)
 	}
 	cat, err := LoadCatalog(context.Background(), f)
 	if err != nil {
 		t.Fatal(err)
 	}
-	types, offers := f.calls()
-	if cat.Len() != 250 || types != 3 || offers != len(f.offerPages) {
+	types, offers := catalogCalls(f)
+	if cat.Len() != 250 || types != 3 || offers != offerPages {
 		t.Fatalf("got %d types with %d type calls and %d offering calls", cat.Len(), types, offers)
 	}
-	for i, in := range f.typeInputs {
+	for i, in := range awsfake.Inputs[ec2.DescribeInstanceTypesInput](f) {
 		if aws.ToInt32(in.MaxResults) != 100 {
 			t.Errorf("DescribeInstanceTypes call %d: MaxResults %v", i, in.MaxResults)
 		}
@@ -213,7 +165,7 @@ func TestLoadCatalogFollowsPagination(t *testing.T) {
 			t.Errorf("DescribeInstanceTypes call %d: NextToken %q, want %q", i, aws.ToString(in.NextToken), want)
 		}
 	}
-	for _, in := range f.offerInputs {
+	for _, in := range awsfake.Inputs[ec2.DescribeInstanceTypeOfferingsInput](f) {
 		if in.LocationType != ec2types.LocationTypeAvailabilityZone {
 			t.Errorf("offerings LocationType %q", in.LocationType)
 		}
@@ -234,7 +186,7 @@ func TestLoadCatalogFollowsPagination(t *testing.T) {
 
 func TestClientCatalogSingleFlight(t *testing.T) {
 	f := newCatalogFake(250, 100, 1000)
-	f.gate = make(chan struct{})
+	gate := gateTypes(f)
 	c := newTestClient(f)
 
 	const callers = 50
@@ -252,7 +204,7 @@ func TestClientCatalogSingleFlight(t *testing.T) {
 	}
 	started.Wait()
 	waitForWaiters(t, c, callers-1) // every caller but the loader waits on its flight
-	close(f.gate)
+	close(gate)
 	done.Wait()
 
 	for i := range callers {
@@ -260,7 +212,7 @@ func TestClientCatalogSingleFlight(t *testing.T) {
 			t.Fatalf("caller %d: %p, %v (caller 0: %p)", i, results[i], errs[i], results[0])
 		}
 	}
-	types, offers := f.calls()
+	types, offers := catalogCalls(f)
 	if types != 3 || offers != 1 {
 		t.Errorf("%d callers made %d DescribeInstanceTypes and %d offering calls; want one sequence (3, 1)", callers, types, offers)
 	}
@@ -268,22 +220,22 @@ func TestClientCatalogSingleFlight(t *testing.T) {
 	if cat, err := c.Catalog(context.Background()); err != nil || cat != results[0] {
 		t.Errorf("cached: %p, %v", cat, err)
 	}
-	if types2, _ := f.calls(); types2 != types {
+	if types2, _ := catalogCalls(f); types2 != types {
 		t.Errorf("a cached read made %d more calls", types2-types)
 	}
 	// Another client (another provider configuration) loads its own.
 	if _, err := newTestClient(f).Catalog(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if types3, _ := f.calls(); types3 != 2*types {
+	if types3, _ := catalogCalls(f); types3 != 2*types {
 		t.Errorf("second client: %d type calls in total, want %d", types3, 2*types)
 	}
 }
 
 func TestClientCatalogErrorIsNotCached(t *testing.T) {
 	f := newCatalogFake(120, 100, 1000)
-	f.failTypes.Store(1)
-	f.gate = make(chan struct{})
+	failTypes(f)
+	gate := gateTypes(f)
 	c := newTestClient(f)
 
 	// Concurrent callers during the failing load share its error: one attempt, not ten.
@@ -297,14 +249,14 @@ func TestClientCatalogErrorIsNotCached(t *testing.T) {
 		}()
 	}
 	waitForWaiters(t, c, len(errs)-1)
-	close(f.gate)
+	close(gate)
 	wg.Wait()
 	for i, err := range errs {
 		if err == nil || ErrCode(err) != "RequestLimitExceeded" || !strings.Contains(err.Error(), "describing instance types") {
 			t.Fatalf("caller %d: %v", i, err)
 		}
 	}
-	if types, _ := f.calls(); types != 1 {
+	if types, _ := catalogCalls(f); types != 1 {
 		t.Fatalf("the failing load was attempted %d times", types)
 	}
 
@@ -313,14 +265,14 @@ func TestClientCatalogErrorIsNotCached(t *testing.T) {
 	if err != nil || cat.Len() != 120 {
 		t.Fatalf("retry: %v", err)
 	}
-	if types, _ := f.calls(); types != 3 { // 1 failed + 2 pages
+	if types, _ := catalogCalls(f); types != 3 { // 1 failed + 2 pages
 		t.Errorf("type calls %d, want 3", types)
 	}
 }
 
 func TestClientCatalogLoaderCancelled(t *testing.T) {
 	f := newCatalogFake(10, 100, 1000)
-	f.gate = make(chan struct{})
+	gate := gateTypes(f)
 	c := newTestClient(f)
 
 	leaderCtx, cancel := context.WithCancel(context.Background())
@@ -329,7 +281,7 @@ func TestClientCatalogLoaderCancelled(t *testing.T) {
 		_, err := c.Catalog(leaderCtx)
 		leaderErr <- err
 	}()
-	waitFor(t, func() bool { n, _ := f.calls(); return n == 1 }) // the leader is loading
+	waitFor(t, func() bool { n, _ := catalogCalls(f); return n == 1 }) // the leader is loading
 	waiter := make(chan error, 1)
 	go func() {
 		_, err := c.Catalog(context.Background())
@@ -340,22 +292,21 @@ func TestClientCatalogLoaderCancelled(t *testing.T) {
 	if err := <-leaderErr; !errors.Is(err, context.Canceled) {
 		t.Fatalf("leader: %v", err)
 	}
-	close(f.gate)
+	close(gate)
 	// The waiter's context is alive: it loads again instead of inheriting the cancellation.
 	if err := <-waiter; err != nil {
 		t.Fatalf("waiter: %v", err)
 	}
-	if n, _ := f.calls(); n != 2 {
+	if n, _ := catalogCalls(f); n != 2 {
 		t.Errorf("DescribeInstanceTypes calls %d, want 2 (the cancelled load and the retry)", n)
 	}
 
 	// A waiter whose own context ends stops waiting.
 	f2 := newCatalogFake(10, 100, 1000)
-	f2.gate = make(chan struct{})
-	defer close(f2.gate)
+	defer close(gateTypes(f2))
 	c2 := newTestClient(f2)
 	go func() { _, _ = c2.Catalog(context.Background()) }()
-	waitFor(t, func() bool { n, _ := f2.calls(); return n == 1 })
+	waitFor(t, func() bool { n, _ := catalogCalls(f2); return n == 1 })
 	ctx, cancel2 := context.WithTimeout(context.Background(), 10*time.Millisecond)
 	defer cancel2()
 	if _, err := c2.Catalog(ctx); !errors.Is(err, context.DeadlineExceeded) {
@@ -551,7 +502,7 @@ func TestCatalogKey(t *testing.T) {
 		"endpoint":   {EC2: sdk("ap-southeast-1", "http://localhost:4566"), AccountID: "000000000000"},
 		"account":    {EC2: sdk("ap-southeast-1", "http://127.0.0.1:4566"), AccountID: "111111111111"},
 		"no account": {EC2: sdk("ap-southeast-1", "http://127.0.0.1:4566")},
-		"fake":       {EC2: &catalogFake{}, AccountID: "000000000000"},
+		"fake":       {EC2: &awsfake.EC2{}, AccountID: "000000000000"},
 	} {
 		if catalogKeyFor(other) == catalogKeyFor(a) {
 			t.Errorf("%s: must not share", name)

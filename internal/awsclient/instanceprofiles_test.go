@@ -11,150 +11,74 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
-	smithy "github.com/aws/smithy-go"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 )
 
-type fakeProfile struct {
-	path  string
-	roles []string
-	tags  map[string]string
-	// hidden: reads and AddRoleToInstanceProfile still answer NoSuchEntity this many times
-	// (a just-created profile under IAM's eventual consistency).
-	hidden int
-}
-
-// iamFake is an in-memory IAM: roles and instance profiles, with the mutating calls recorded.
-type iamFake struct {
-	roles    map[string]bool
-	profiles map[string]*fakeProfile
-	// hideNew: a profile created through the fake stays invisible for this many calls.
-	hideNew int
-	// raceTags: CreateInstanceProfile finds that a profile with these tags was created in the
-	// meantime and answers EntityAlreadyExists.
-	raceTags map[string]string
-	mutating []string
-}
-
-func newIAMFake(roles ...string) *iamFake {
-	f := &iamFake{roles: map[string]bool{}, profiles: map[string]*fakeProfile{}}
+// newIAMFake holds the roles and no instance profile.
+func newIAMFake(roles ...string) *awsfake.IAM {
+	f := &awsfake.IAM{}
 	for _, r := range roles {
-		f.roles[r] = true
+		f.Roles = append(f.Roles, iamtypes.Role{RoleName: aws.String(r)})
 	}
 	return f
 }
 
-func noSuchEntity(what string) error {
-	return &smithy.GenericAPIError{Code: ErrCodeNoSuchEntity, Message: what + " not found"}
+// putProfile gives the fake an instance profile.
+func putProfile(f *awsfake.IAM, path string, tags map[string]string, roles ...string) {
+	p := iamtypes.InstanceProfile{InstanceProfileName: aws.String(testProfile), Path: aws.String(path), Tags: iamTags(tags)}
+	for _, r := range roles {
+		p.Roles = append(p.Roles, iamtypes.Role{RoleName: aws.String(r)})
+	}
+	f.InstanceProfiles = append(f.InstanceProfiles, p)
 }
 
-func (f *iamFake) visible(name string) (*fakeProfile, bool) {
-	p, ok := f.profiles[name]
-	if !ok {
-		return nil, false
+// profileOf is the fake's profile: path, tags and role names; ok false when it holds none.
+func profileOf(f *awsfake.IAM, name string) (path string, tags map[string]string, roles []string, ok bool) {
+	for _, p := range f.InstanceProfiles {
+		if aws.ToString(p.InstanceProfileName) != name {
+			continue
+		}
+		tags = map[string]string{}
+		for _, t := range p.Tags {
+			tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
+		}
+		for _, r := range p.Roles {
+			roles = append(roles, aws.ToString(r.RoleName))
+		}
+		return aws.ToString(p.Path), tags, roles, true
 	}
-	if p.hidden > 0 {
-		p.hidden--
-		return nil, false
-	}
-	return p, true
+	return "", nil, nil, false
 }
 
-func (f *iamFake) GetRole(_ context.Context, in *iam.GetRoleInput, _ ...func(*iam.Options)) (*iam.GetRoleOutput, error) {
-	if !f.roles[aws.ToString(in.RoleName)] {
-		return nil, noSuchEntity("role " + aws.ToString(in.RoleName))
-	}
-	return &iam.GetRoleOutput{Role: &iamtypes.Role{RoleName: in.RoleName}}, nil
+// rolesOf are the role names of the fake's profile.
+func rolesOf(f *awsfake.IAM) []string {
+	_, _, roles, _ := profileOf(f, testProfile)
+	return roles
 }
 
-func (f *iamFake) GetInstanceProfile(_ context.Context, in *iam.GetInstanceProfileInput, _ ...func(*iam.Options)) (*iam.GetInstanceProfileOutput, error) {
-	name := aws.ToString(in.InstanceProfileName)
-	p, ok := f.visible(name)
-	if !ok {
-		return nil, noSuchEntity("instance profile " + name)
+// mutating are the fake's successful mutating calls, in order: "AddRoleToInstanceProfile <profile> <role>", ...
+func mutating(f *awsfake.IAM) []string {
+	var out []string
+	for _, c := range f.Log() {
+		if c.Err != nil {
+			continue
+		}
+		switch in := c.Input.(type) {
+		case *iam.CreateInstanceProfileInput:
+			out = append(out, "CreateInstanceProfile "+aws.ToString(in.InstanceProfileName))
+		case *iam.AddRoleToInstanceProfileInput:
+			out = append(out, "AddRoleToInstanceProfile "+aws.ToString(in.InstanceProfileName)+" "+aws.ToString(in.RoleName))
+		case *iam.RemoveRoleFromInstanceProfileInput:
+			out = append(out, "RemoveRoleFromInstanceProfile "+aws.ToString(in.InstanceProfileName)+" "+aws.ToString(in.RoleName))
+		case *iam.DeleteInstanceProfileInput:
+			out = append(out, "DeleteInstanceProfile "+aws.ToString(in.InstanceProfileName))
+		case *iam.TagInstanceProfileInput:
+			out = append(out, "TagInstanceProfile "+aws.ToString(in.InstanceProfileName))
+		}
 	}
-	ip := &iamtypes.InstanceProfile{InstanceProfileName: aws.String(name), Path: aws.String(p.path)}
-	for _, r := range p.roles {
-		ip.Roles = append(ip.Roles, iamtypes.Role{RoleName: aws.String(r)})
-	}
-	ip.Tags = iamTags(p.tags)
-	return &iam.GetInstanceProfileOutput{InstanceProfile: ip}, nil
+	return out
 }
-
-func (f *iamFake) CreateInstanceProfile(_ context.Context, in *iam.CreateInstanceProfileInput, _ ...func(*iam.Options)) (*iam.CreateInstanceProfileOutput, error) {
-	name := aws.ToString(in.InstanceProfileName)
-	if f.raceTags != nil {
-		f.profiles[name] = &fakeProfile{path: "/", tags: f.raceTags}
-		f.raceTags = nil
-	}
-	if _, ok := f.profiles[name]; ok {
-		return nil, &smithy.GenericAPIError{Code: ErrCodeEntityAlreadyExists, Message: "exists"}
-	}
-	f.mutating = append(f.mutating, "CreateInstanceProfile "+name)
-	tags := map[string]string{}
-	for _, t := range in.Tags {
-		tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
-	f.profiles[name] = &fakeProfile{path: aws.ToString(in.Path), tags: tags, hidden: f.hideNew}
-	return &iam.CreateInstanceProfileOutput{InstanceProfile: &iamtypes.InstanceProfile{
-		InstanceProfileName: in.InstanceProfileName, Path: in.Path, Tags: in.Tags}}, nil
-}
-
-func (f *iamFake) AddRoleToInstanceProfile(_ context.Context, in *iam.AddRoleToInstanceProfileInput, _ ...func(*iam.Options)) (*iam.AddRoleToInstanceProfileOutput, error) {
-	name, role := aws.ToString(in.InstanceProfileName), aws.ToString(in.RoleName)
-	p, ok := f.visible(name)
-	if !ok {
-		return nil, noSuchEntity("instance profile " + name)
-	}
-	if !f.roles[role] {
-		return nil, noSuchEntity("role " + role)
-	}
-	if len(p.roles) > 0 {
-		return nil, &smithy.GenericAPIError{Code: "LimitExceeded", Message: "Cannot exceed quota for InstanceSessionsPerInstanceProfile: 1"}
-	}
-	f.mutating = append(f.mutating, "AddRoleToInstanceProfile "+name+" "+role)
-	p.roles = append(p.roles, role)
-	return &iam.AddRoleToInstanceProfileOutput{}, nil
-}
-
-func (f *iamFake) RemoveRoleFromInstanceProfile(_ context.Context, in *iam.RemoveRoleFromInstanceProfileInput, _ ...func(*iam.Options)) (*iam.RemoveRoleFromInstanceProfileOutput, error) {
-	name, role := aws.ToString(in.InstanceProfileName), aws.ToString(in.RoleName)
-	p, ok := f.profiles[name]
-	if !ok || !slices.Contains(p.roles, role) {
-		return nil, noSuchEntity("role " + role + " in " + name)
-	}
-	f.mutating = append(f.mutating, "RemoveRoleFromInstanceProfile "+name+" "+role)
-	p.roles = slices.DeleteFunc(p.roles, func(r string) bool { return r == role })
-	return &iam.RemoveRoleFromInstanceProfileOutput{}, nil
-}
-
-func (f *iamFake) DeleteInstanceProfile(_ context.Context, in *iam.DeleteInstanceProfileInput, _ ...func(*iam.Options)) (*iam.DeleteInstanceProfileOutput, error) {
-	name := aws.ToString(in.InstanceProfileName)
-	p, ok := f.profiles[name]
-	if !ok {
-		return nil, noSuchEntity("instance profile " + name)
-	}
-	if len(p.roles) > 0 {
-		return nil, &smithy.GenericAPIError{Code: "DeleteConflict", Message: "must remove roles first"}
-	}
-	f.mutating = append(f.mutating, "DeleteInstanceProfile "+name)
-	delete(f.profiles, name)
-	return &iam.DeleteInstanceProfileOutput{}, nil
-}
-
-func (f *iamFake) TagInstanceProfile(_ context.Context, in *iam.TagInstanceProfileInput, _ ...func(*iam.Options)) (*iam.TagInstanceProfileOutput, error) {
-	name := aws.ToString(in.InstanceProfileName)
-	p, ok := f.profiles[name]
-	if !ok {
-		return nil, noSuchEntity("instance profile " + name)
-	}
-	f.mutating = append(f.mutating, "TagInstanceProfile "+name)
-	for _, t := range in.Tags {
-		p.tags[aws.ToString(t.Key)] = aws.ToString(t.Value)
-	}
-	return &iam.TagInstanceProfileOutput{}, nil
-}
-
-var _ IAMAPI = (*iamFake)(nil)
 
 const testProfile = "nodeplane-c-default-0123456789"
 
@@ -172,7 +96,7 @@ func testSpec(role string) ProfileSpec {
 }
 
 // profilesWith returns the client on the fake and counts its sleeps (never really sleeping).
-func profilesWith(f *iamFake) (InstanceProfiles, *int) {
+func profilesWith(f *awsfake.IAM) (InstanceProfiles, *int) {
 	sleeps := new(int)
 	return InstanceProfiles{IAM: f, Sleep: func(context.Context, time.Duration) error { *sleeps++; return nil }}, sleeps
 }
@@ -187,22 +111,22 @@ func TestEnsureCreatesProfileWithRole(t *testing.T) {
 	if !slices.Equal(got.Roles, []string{"node-role"}) {
 		t.Fatalf("roles %v", got.Roles)
 	}
-	fp := f.profiles[testProfile]
-	if fp == nil || fp.path != "/nodeplane/" || !maps.Equal(fp.tags, testTags) || !slices.Equal(fp.roles, []string{"node-role"}) {
-		t.Fatalf("IAM holds %+v", fp)
+	path, tags, roles, ok := profileOf(f, testProfile)
+	if !ok || path != "/nodeplane/" || !maps.Equal(tags, testTags) || !slices.Equal(roles, []string{"node-role"}) {
+		t.Fatalf("IAM holds %v %q %v %v", ok, path, tags, roles)
 	}
 	want := []string{"CreateInstanceProfile " + testProfile, "AddRoleToInstanceProfile " + testProfile + " node-role"}
-	if !slices.Equal(f.mutating, want) {
-		t.Fatalf("mutating calls %v, want %v", f.mutating, want)
+	if !slices.Equal(mutating(f), want) {
+		t.Fatalf("mutating calls %v, want %v", mutating(f), want)
 	}
 
 	// Idempotent: a second Ensure changes nothing.
-	f.mutating = nil
+	f.ForgetCalls()
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); err != nil {
 		t.Fatal(err)
 	}
-	if len(f.mutating) != 0 {
-		t.Fatalf("second Ensure made mutating calls: %v", f.mutating)
+	if len(mutating(f)) != 0 {
+		t.Fatalf("second Ensure made mutating calls: %v", mutating(f))
 	}
 }
 
@@ -212,42 +136,41 @@ func TestEnsureRolePath(t *testing.T) {
 	if _, err := p.Ensure(context.Background(), testSpec("teams/a/node-role")); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.profiles[testProfile].roles; !slices.Equal(got, []string{"node-role"}) {
+	if got := rolesOf(f); !slices.Equal(got, []string{"node-role"}) {
 		t.Fatalf("roles %v: the role path must be dropped", got)
 	}
 }
 
 func TestEnsureAddsMissingRoleAndTags(t *testing.T) {
 	f := newIAMFake("node-role")
-	tags := maps.Clone(testOwn) // owned, but the class tag was removed out of band
-	f.profiles[testProfile] = &fakeProfile{path: "/nodeplane/", tags: tags}
+	putProfile(f, "/nodeplane/", testOwn) // owned, but the class tag was removed out of band
 	p, _ := profilesWith(f)
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); err != nil {
 		t.Fatal(err)
 	}
-	fp := f.profiles[testProfile]
-	if !slices.Equal(fp.roles, []string{"node-role"}) || !maps.Equal(fp.tags, testTags) {
-		t.Fatalf("IAM holds %+v", fp)
+	_, tags, roles, _ := profileOf(f, testProfile)
+	if !slices.Equal(roles, []string{"node-role"}) || !maps.Equal(tags, testTags) {
+		t.Fatalf("IAM holds %v %v", tags, roles)
 	}
 	want := []string{"TagInstanceProfile " + testProfile, "AddRoleToInstanceProfile " + testProfile + " node-role"}
-	if !slices.Equal(f.mutating, want) {
-		t.Fatalf("mutating calls %v, want %v", f.mutating, want)
+	if !slices.Equal(mutating(f), want) {
+		t.Fatalf("mutating calls %v, want %v", mutating(f), want)
 	}
 }
 
 func TestEnsureReplacesOtherRole(t *testing.T) {
 	f := newIAMFake("old-role", "new-role")
-	f.profiles[testProfile] = &fakeProfile{path: "/nodeplane/", tags: maps.Clone(testTags), roles: []string{"old-role"}}
+	putProfile(f, "/nodeplane/", testTags, "old-role")
 	p, _ := profilesWith(f)
 	if _, err := p.Ensure(context.Background(), testSpec("new-role")); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.profiles[testProfile].roles; !slices.Equal(got, []string{"new-role"}) {
+	if got := rolesOf(f); !slices.Equal(got, []string{"new-role"}) {
 		t.Fatalf("roles %v", got)
 	}
 	want := []string{"RemoveRoleFromInstanceProfile " + testProfile + " old-role", "AddRoleToInstanceProfile " + testProfile + " new-role"}
-	if !slices.Equal(f.mutating, want) {
-		t.Fatalf("mutating calls %v, want %v", f.mutating, want)
+	if !slices.Equal(mutating(f), want) {
+		t.Fatalf("mutating calls %v, want %v", mutating(f), want)
 	}
 }
 
@@ -261,23 +184,36 @@ func TestEnsureRefusesProfileNotOwned(t *testing.T) {
 	for name, tags := range cases {
 		t.Run(name, func(t *testing.T) {
 			f := newIAMFake("node-role", "their-role")
-			f.profiles[testProfile] = &fakeProfile{path: "/", tags: tags, roles: []string{"their-role"}}
+			putProfile(f, "/", tags, "their-role")
 			p, _ := profilesWith(f)
 			_, err := p.Ensure(context.Background(), testSpec("node-role"))
 			var no *NotOwnedError
 			if !errors.As(err, &no) || no.Name != testProfile {
 				t.Fatalf("got %v, want a NotOwnedError", err)
 			}
-			if len(f.mutating) != 0 {
-				t.Fatalf("mutating calls on a profile not owned: %v", f.mutating)
+			if len(mutating(f)) != 0 {
+				t.Fatalf("mutating calls on a profile not owned: %v", mutating(f))
 			}
 			if err := p.Delete(context.Background(), testProfile, testOwn); !errors.As(err, &no) {
 				t.Fatalf("Delete: got %v, want a NotOwnedError", err)
 			}
-			if len(f.mutating) != 0 || !slices.Equal(f.profiles[testProfile].roles, []string{"their-role"}) {
-				t.Fatalf("Delete changed a profile not owned: %v", f.mutating)
+			if len(mutating(f)) != 0 || !slices.Equal(rolesOf(f), []string{"their-role"}) {
+				t.Fatalf("Delete changed a profile not owned: %v", mutating(f))
 			}
 		})
+	}
+}
+
+// raceCreate makes the fake's first CreateInstanceProfile find that a profile with the tags was
+// created in the meantime (it then answers EntityAlreadyExists).
+func raceCreate(f *awsfake.IAM, tags map[string]string) {
+	raced := false
+	f.Hook = func(_ context.Context, op string, _ any) (any, error) {
+		if op == "CreateInstanceProfile" && !raced {
+			raced = true
+			putProfile(f, "/", tags)
+		}
+		return nil, nil
 	}
 }
 
@@ -285,23 +221,23 @@ func TestEnsureRefusesProfileNotOwned(t *testing.T) {
 // profile is refused; our own (a retried apply) is used.
 func TestEnsureCreateRace(t *testing.T) {
 	f := newIAMFake("node-role")
-	f.raceTags = map[string]string{"other": "x"}
+	raceCreate(f, map[string]string{"other": "x"})
 	p, _ := profilesWith(f)
 	var no *NotOwnedError
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); !errors.As(err, &no) {
 		t.Fatalf("got %v, want a NotOwnedError", err)
 	}
-	if len(f.mutating) != 0 {
-		t.Fatalf("mutating calls: %v", f.mutating)
+	if len(mutating(f)) != 0 {
+		t.Fatalf("mutating calls: %v", mutating(f))
 	}
 
 	f = newIAMFake("node-role")
-	f.raceTags = maps.Clone(testTags)
+	raceCreate(f, testTags)
 	p, _ = profilesWith(f)
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.profiles[testProfile].roles; !slices.Equal(got, []string{"node-role"}) {
+	if got := rolesOf(f); !slices.Equal(got, []string{"node-role"}) {
 		t.Fatalf("roles %v", got)
 	}
 }
@@ -321,12 +257,12 @@ func TestEnsureMissingRole(t *testing.T) {
 // TestEnsureWaitsForNewProfile: a just-created profile answers NoSuchEntity for a few calls.
 func TestEnsureWaitsForNewProfile(t *testing.T) {
 	f := newIAMFake("node-role")
-	f.hideNew = 3
+	f.NewProfileLag = 3
 	p, sleeps := profilesWith(f)
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); err != nil {
 		t.Fatal(err)
 	}
-	if got := f.profiles[testProfile].roles; !slices.Equal(got, []string{"node-role"}) {
+	if got := rolesOf(f); !slices.Equal(got, []string{"node-role"}) {
 		t.Fatalf("roles %v", got)
 	}
 	if *sleeps != 3 {
@@ -336,7 +272,7 @@ func TestEnsureWaitsForNewProfile(t *testing.T) {
 
 func TestEnsureGivesUpOnInvisibleProfile(t *testing.T) {
 	f := newIAMFake("node-role")
-	f.hideNew = 100
+	f.NewProfileLag = 100
 	p, sleeps := profilesWith(f)
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); err == nil || ErrCode(err) != ErrCodeNoSuchEntity {
 		t.Fatalf("got %v, want the NoSuchEntity error", err)
@@ -348,22 +284,22 @@ func TestEnsureGivesUpOnInvisibleProfile(t *testing.T) {
 
 func TestDeleteOwnedProfile(t *testing.T) {
 	f := newIAMFake("node-role")
-	f.profiles[testProfile] = &fakeProfile{path: "/nodeplane/", tags: maps.Clone(testTags), roles: []string{"node-role"}}
+	putProfile(f, "/nodeplane/", testTags, "node-role")
 	p, _ := profilesWith(f)
 	if err := p.Delete(context.Background(), testProfile, testOwn); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := f.profiles[testProfile]; ok {
+	if _, _, _, ok := profileOf(f, testProfile); ok {
 		t.Fatal("profile still there")
 	}
 	want := []string{"RemoveRoleFromInstanceProfile " + testProfile + " node-role", "DeleteInstanceProfile " + testProfile}
-	if !slices.Equal(f.mutating, want) {
-		t.Fatalf("mutating calls %v, want %v", f.mutating, want)
+	if !slices.Equal(mutating(f), want) {
+		t.Fatalf("mutating calls %v, want %v", mutating(f), want)
 	}
 	// Gone is done.
-	f.mutating = nil
-	if err := p.Delete(context.Background(), testProfile, testOwn); err != nil || len(f.mutating) != 0 {
-		t.Fatalf("second Delete: %v, calls %v", err, f.mutating)
+	f.ForgetCalls()
+	if err := p.Delete(context.Background(), testProfile, testOwn); err != nil || len(mutating(f)) != 0 {
+		t.Fatalf("second Delete: %v, calls %v", err, mutating(f))
 	}
 }
 
@@ -390,19 +326,21 @@ func TestCurrent(t *testing.T) {
 	ctx := context.Background()
 	cases := []struct {
 		name    string
-		profile *fakeProfile
+		missing bool
+		tags    map[string]string
+		roles   []string
 		want    bool
 	}{
-		{"as ensured", &fakeProfile{tags: maps.Clone(testTags), roles: []string{"node-role"}}, true},
-		{"missing", nil, false},
-		{"role removed", &fakeProfile{tags: maps.Clone(testTags)}, false},
-		{"other role", &fakeProfile{tags: maps.Clone(testTags), roles: []string{"other"}}, false},
-		{"another owner", &fakeProfile{tags: map[string]string{"karpenter.nodeplane.io/owner": "bbbb"}, roles: []string{"node-role"}}, false},
+		{"as ensured", false, testTags, []string{"node-role"}, true},
+		{"missing", true, nil, nil, false},
+		{"role removed", false, testTags, nil, false},
+		{"other role", false, testTags, []string{"other"}, false},
+		{"another owner", false, map[string]string{"karpenter.nodeplane.io/owner": "bbbb"}, []string{"node-role"}, false},
 	}
 	for _, tc := range cases {
 		f := newIAMFake("node-role", "other")
-		if tc.profile != nil {
-			f.profiles[testProfile] = tc.profile
+		if !tc.missing {
+			putProfile(f, "", tc.tags, tc.roles...)
 		}
 		p, _ := profilesWith(f)
 		got, err := p.Current(ctx, testProfile, "path/node-role", testOwn)

@@ -4,70 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 )
-
-// listingFake serves DescribeLaunchTemplates and DescribeInstances from fixed objects, applying
-// tag filters like EC2, and counts the calls.
-type listingFake struct {
-	EC2API
-	templates []ec2types.LaunchTemplate
-	instances []ec2types.Instance
-	ltCalls   atomic.Int32
-	iCalls    atomic.Int32
-	fail      atomic.Int32 // the next fail calls of either kind fail
-	gate      chan struct{}
-}
-
-func matches(tags []ec2types.Tag, filters []ec2types.Filter) bool {
-	have := tagMap(tags)
-	for _, f := range filters {
-		key, ok := strings.CutPrefix(aws.ToString(f.Name), "tag:")
-		if !ok {
-			continue
-		}
-		if v, ok := have[key]; !ok || v != f.Values[0] {
-			return false
-		}
-	}
-	return true
-}
-
-func (f *listingFake) DescribeLaunchTemplates(ctx context.Context, in *ec2.DescribeLaunchTemplatesInput, _ ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplatesOutput, error) {
-	f.ltCalls.Add(1)
-	if f.gate != nil {
-		<-f.gate
-	}
-	if f.fail.Load() > 0 {
-		f.fail.Add(-1)
-		return nil, errors.New("throttled")
-	}
-	out := &ec2.DescribeLaunchTemplatesOutput{}
-	for _, t := range f.templates {
-		if matches(t.Tags, in.Filters) {
-			out.LaunchTemplates = append(out.LaunchTemplates, t)
-		}
-	}
-	return out, nil
-}
-
-func (f *listingFake) DescribeInstances(ctx context.Context, in *ec2.DescribeInstancesInput, _ ...func(*ec2.Options)) (*ec2.DescribeInstancesOutput, error) {
-	f.iCalls.Add(1)
-	var r ec2types.Reservation
-	for _, i := range f.instances {
-		if matches(i.Tags, in.Filters) {
-			r.Instances = append(r.Instances, i)
-		}
-	}
-	return &ec2.DescribeInstancesOutput{Reservations: []ec2types.Reservation{r}}, nil
-}
 
 func poolTags(cluster, pool string) map[string]string {
 	return map[string]string{"karpenter.nodeplane.io/managed-by": "terraform-provider-karpenter", "karpenter.k8s.aws/cluster": cluster, "karpenter.sh/nodepool": pool}
@@ -79,8 +23,8 @@ func scopeOf(cluster string) map[string]string {
 
 // newListingFake holds pools p0..p(n-1) of cluster c1 with two templates and one instance
 // each, plus the same for another cluster that no read of c1 may see.
-func newListingFake(n int) (*listingFake, map[string]LaunchTemplate) {
-	f := &listingFake{}
+func newListingFake(n int) (*awsfake.EC2, map[string]LaunchTemplate) {
+	f := &awsfake.EC2{}
 	known := map[string]LaunchTemplate{}
 	for _, cluster := range []string{"c1", "c2"} {
 		for p := range n {
@@ -88,11 +32,11 @@ func newListingFake(n int) (*listingFake, map[string]LaunchTemplate) {
 			for g := range 2 {
 				name := fmt.Sprintf("%s/%s/g%d", cluster, pool, g)
 				id := "lt-" + name
-				f.templates = append(f.templates, ec2types.LaunchTemplate{LaunchTemplateId: aws.String(id), LaunchTemplateName: aws.String(name),
+				f.LaunchTemplates = append(f.LaunchTemplates, ec2types.LaunchTemplate{LaunchTemplateId: aws.String(id), LaunchTemplateName: aws.String(name),
 					DefaultVersionNumber: aws.Int64(1), Tags: tagList(poolTags(cluster, pool))})
 				known[name] = LaunchTemplate{ID: id, Name: name, DefaultVersion: 1, Fingerprint: "fp-" + name}
 			}
-			f.instances = append(f.instances, ec2types.Instance{InstanceId: aws.String("i-" + cluster + pool),
+			f.Instances = append(f.Instances, ec2types.Instance{InstanceId: aws.String("i-" + cluster + pool),
 				State: &ec2types.InstanceState{Name: ec2types.InstanceStateNameRunning}, Tags: tagList(poolTags(cluster, pool))})
 		}
 	}
@@ -105,7 +49,13 @@ func newListingFake(n int) (*listingFake, map[string]LaunchTemplate) {
 func TestReadsShareOneListing(t *testing.T) {
 	const pools = 25
 	f, known := newListingFake(pools)
-	f.gate = make(chan struct{})
+	gate := make(chan struct{})
+	f.Hook = func(_ context.Context, op string, _ any) (any, error) {
+		if op == "DescribeLaunchTemplates" {
+			<-gate
+		}
+		return nil, nil
+	}
 	c := &Client{EC2: f}
 	var wg sync.WaitGroup
 	errs := make([]error, pools)
@@ -128,26 +78,26 @@ func TestReadsShareOneListing(t *testing.T) {
 			errs[p] = err
 		}()
 	}
-	close(f.gate)
+	close(gate)
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		t.Fatal(err)
 	}
-	if lt, i := f.ltCalls.Load(), f.iCalls.Load(); lt != 1 || i != 1 {
+	if lt, i := f.Calls("DescribeLaunchTemplates"), f.Calls("DescribeInstances"); lt != 1 || i != 1 {
 		t.Errorf("%d pools made %d DescribeLaunchTemplates and %d DescribeInstances calls; want 1 and 1", pools, lt, i)
 	}
 	// Another scope (another cluster) is its own listing.
 	if lts, err := c.ReadTemplates(context.Background(), scopeOf("c2"), poolTags("c2", "p3"), known); err != nil || len(lts) != 2 {
 		t.Fatalf("c2: %v, %v", lts, err)
 	}
-	if lt := f.ltCalls.Load(); lt != 2 {
+	if lt := f.Calls("DescribeLaunchTemplates"); lt != 2 {
 		t.Errorf("a second scope: %d DescribeLaunchTemplates calls in total, want 2", lt)
 	}
 	// A new client (the next walk) lists again.
 	if _, err := (&Client{EC2: f}).ReadTemplates(context.Background(), scopeOf("c1"), poolTags("c1", "p0"), known); err != nil {
 		t.Fatal(err)
 	}
-	if lt := f.ltCalls.Load(); lt != 3 {
+	if lt := f.Calls("DescribeLaunchTemplates"); lt != 3 {
 		t.Errorf("a new client: %d DescribeLaunchTemplates calls in total, want 3", lt)
 	}
 }
@@ -155,7 +105,7 @@ func TestReadsShareOneListing(t *testing.T) {
 // A failed listing is returned to the reads that waited on it but not kept.
 func TestFailedListingIsNotKept(t *testing.T) {
 	f, known := newListingFake(2)
-	f.fail.Store(1)
+	f.FailNext = map[string][]error{"DescribeLaunchTemplates": {errors.New("throttled")}}
 	c := &Client{EC2: f}
 	if _, err := c.ReadTemplates(context.Background(), scopeOf("c1"), poolTags("c1", "p0"), known); err == nil {
 		t.Fatal("want the listing's error")
@@ -164,7 +114,7 @@ func TestFailedListingIsNotKept(t *testing.T) {
 	if err != nil || len(lts) != 2 {
 		t.Fatalf("after a failure the next read lists again: %v, %v", lts, err)
 	}
-	if lt := f.ltCalls.Load(); lt != 2 {
+	if lt := f.Calls("DescribeLaunchTemplates"); lt != 2 {
 		t.Errorf("%d calls, want 2", lt)
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -21,6 +20,7 @@ import (
 	awspricing "github.com/aws/aws-sdk-go-v2/service/pricing"
 	smithy "github.com/aws/smithy-go"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 )
 
@@ -81,11 +81,18 @@ const m5LargeDoc = `{
   "publicationDate": "2025-11-20T18:43:25Z"
 }`
 
-// priceDoc is a compact PriceList entry of the same shape.
+// priceDoc is a compact PriceList entry of the same shape: a shared Linux instance in us-east-1.
 func priceDoc(instanceType, currency, price string) string {
-	return fmt.Sprintf(`{"product":{"productFamily":"Compute Instance","attributes":{"instanceType":%q,"operatingSystem":"Linux"},"sku":"SKU"},`+
+	return priceDocFor("us-east-1", "Shared", "Compute Instance", instanceType, currency, price)
+}
+
+// priceDocFor is a compact entry of a Linux on-demand product of the region, tenancy and
+// product family (the attributes Karpenter's queries filter on).
+func priceDocFor(region, tenancy, family, instanceType, currency, price string) string {
+	return fmt.Sprintf(`{"product":{"productFamily":%q,"attributes":{"instanceType":%q,"operatingSystem":"Linux","regionCode":%q,"tenancy":%q,`+
+		`"preInstalledSw":"NA","capacitystatus":"Used","marketoption":"OnDemand"},"sku":"SKU"},`+
 		`"serviceCode":"AmazonEC2","terms":{"OnDemand":{"SKU.T":{"priceDimensions":{"SKU.T.R":{"unit":"Hrs","pricePerUnit":{%q:%q}}},`+
-		`"sku":"SKU","offerTermCode":"T"}}}}`, instanceType, currency, price)
+		`"sku":"SKU","offerTermCode":"T"}}}}`, family, instanceType, region, tenancy, currency, price)
 }
 
 func TestParsePriceListItem(t *testing.T) {
@@ -114,93 +121,13 @@ func TestParsePriceListItem(t *testing.T) {
 	}
 }
 
-// pricingFake serves GetProducts pages per tenancy filter and records the requests.
-type pricingFake struct {
-	pages map[string][][]string // tenancy -> pages of PriceList documents
-	err   error                 // every call fails with it
-
-	mu     sync.Mutex
-	inputs []awspricing.GetProductsInput
-}
-
-func (f *pricingFake) GetProducts(ctx context.Context, in *awspricing.GetProductsInput, _ ...func(*awspricing.Options)) (*awspricing.GetProductsOutput, error) {
-	f.mu.Lock()
-	f.inputs = append(f.inputs, *in)
-	f.mu.Unlock()
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	if f.err != nil {
-		return nil, f.err
-	}
-	tenancy := ""
-	for _, fl := range in.Filters {
-		if aws.ToString(fl.Field) == "tenancy" {
-			tenancy = aws.ToString(fl.Value)
-		}
-	}
-	pages := f.pages[tenancy]
-	page := pageIndex(in.NextToken)
-	out := &awspricing.GetProductsOutput{FormatVersion: aws.String("aws_v1")}
-	if page < len(pages) {
-		out.PriceList = pages[page]
-	}
-	if page+1 < len(pages) {
-		out.NextToken = aws.String(strconv.Itoa(page + 1))
-	}
-	return out, nil
-}
-
-func (f *pricingFake) calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.inputs)
-}
-
-func newPricingFake() *pricingFake {
-	return &pricingFake{pages: map[string][][]string{
-		"Shared": {
-			{m5LargeDoc, priceDoc("c5.xlarge", "USD", "0.17")},
-			{priceDoc("t3.micro", "USD", "0.0104"), priceDoc("t2.nano", "USD", "0")},
-		},
-		"Dedicated": {{priceDoc("m5.metal", "USD", "4.608")}},
+// newPricingFake holds us-east-1's shared products (two pages of two) and one dedicated one.
+func newPricingFake() *awsfake.Pricing {
+	return &awsfake.Pricing{PageSize: map[string]int{"GetProducts": 2}, Products: []string{
+		m5LargeDoc, priceDoc("c5.xlarge", "USD", "0.17"),
+		priceDoc("t3.micro", "USD", "0.0104"), priceDoc("t2.nano", "USD", "0"),
+		priceDocFor("us-east-1", "Dedicated", "Compute Instance (bare metal)", "m5.metal", "USD", "4.608"),
 	}}
-}
-
-// spotFake is an EC2 client with the spot price history (the other EC2API methods unused).
-type spotFake struct {
-	EC2API
-	pages [][]ec2types.SpotPrice
-	err   error
-
-	mu     sync.Mutex
-	inputs []ec2.DescribeSpotPriceHistoryInput
-}
-
-func (f *spotFake) DescribeSpotPriceHistory(_ context.Context, in *ec2.DescribeSpotPriceHistoryInput, _ ...func(*ec2.Options)) (*ec2.DescribeSpotPriceHistoryOutput, error) {
-	f.mu.Lock()
-	f.inputs = append(f.inputs, *in)
-	f.mu.Unlock()
-	if f.err != nil {
-		return nil, f.err
-	}
-	page := pageIndex(in.NextToken)
-	out := &ec2.DescribeSpotPriceHistoryOutput{}
-	if page < len(f.pages) {
-		out.SpotPriceHistory = f.pages[page]
-	}
-	if page+1 < len(f.pages) {
-		out.NextToken = aws.String(strconv.Itoa(page + 1))
-	} else {
-		out.NextToken = aws.String("") // EC2 ends the listing with an empty token
-	}
-	return out, nil
-}
-
-func (f *spotFake) calls() int {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return len(f.inputs)
 }
 
 var spotNow = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
@@ -211,10 +138,11 @@ func spotRecord(typ, zone, price string, age time.Duration) ec2types.SpotPrice {
 		ProductDescription: ec2types.RIProductDescriptionLinuxUnix, SpotPrice: aws.String(price), Timestamp: &ts}
 }
 
-func newSpotFake() *spotFake {
-	return &spotFake{pages: [][]ec2types.SpotPrice{
-		{spotRecord("m5.large", "us-east-1a", "0.0350", time.Minute), spotRecord("m5.large", "us-east-1b", "0.0410", time.Minute)},
-		{spotRecord("c5.xlarge", "us-east-1a", "0.0690", time.Minute)},
+// newSpotFake is an EC2 with a spot price history of two pages.
+func newSpotFake() *awsfake.EC2 {
+	return &awsfake.EC2{PageSize: map[string]int{"DescribeSpotPriceHistory": 2}, SpotPrices: []ec2types.SpotPrice{
+		spotRecord("m5.large", "us-east-1a", "0.0350", time.Minute), spotRecord("m5.large", "us-east-1b", "0.0410", time.Minute),
+		spotRecord("c5.xlarge", "us-east-1a", "0.0690", time.Minute),
 	}}
 }
 
@@ -233,8 +161,8 @@ func TestLoadOnDemandPricesQueriesFiltersAndPages(t *testing.T) {
 		t.Fatalf("prices %v, want %v", got, want)
 	}
 	// Shared: two pages; Dedicated: one.
-	if f.calls() != 3 {
-		t.Fatalf("%d GetProducts calls, want 3", f.calls())
+	if f.Calls("GetProducts") != 3 {
+		t.Fatalf("%d GetProducts calls, want 3", f.Calls("GetProducts"))
 	}
 	base := []string{"TERM_MATCH regionCode=us-east-1", "TERM_MATCH serviceCode=AmazonEC2", "TERM_MATCH preInstalledSw=NA",
 		"TERM_MATCH operatingSystem=Linux", "TERM_MATCH capacitystatus=Used", "TERM_MATCH marketoption=OnDemand"}
@@ -243,7 +171,7 @@ func TestLoadOnDemandPricesQueriesFiltersAndPages(t *testing.T) {
 		"Dedicated": append(slices.Clone(base), "TERM_MATCH tenancy=Dedicated", "TERM_MATCH productFamily=Compute Instance (bare metal)"),
 	}
 	tokens := map[string][]string{}
-	for _, in := range f.inputs {
+	for _, in := range awsfake.Inputs[awspricing.GetProductsInput](f) {
 		if aws.ToString(in.ServiceCode) != "AmazonEC2" || aws.ToInt32(in.MaxResults) != 100 {
 			t.Errorf("ServiceCode %q, MaxResults %d", aws.ToString(in.ServiceCode), aws.ToInt32(in.MaxResults))
 		}
@@ -266,9 +194,10 @@ func TestLoadOnDemandPricesQueriesFiltersAndPages(t *testing.T) {
 }
 
 func TestLoadOnDemandPricesCNY(t *testing.T) {
-	f := &pricingFake{pages: map[string][][]string{
-		"Shared":    {{priceDoc("m5.large", "CNY", "0.861"), priceDoc("c5.large", "USD", "0.1")}},
-		"Dedicated": {{priceDoc("m5.metal", "CNY", "41.3")}},
+	f := &awsfake.Pricing{Products: []string{
+		priceDocFor("cn-north-1", "Shared", "Compute Instance", "m5.large", "CNY", "0.861"),
+		priceDocFor("cn-north-1", "Shared", "Compute Instance", "c5.large", "USD", "0.1"),
+		priceDocFor("cn-north-1", "Dedicated", "Compute Instance (bare metal)", "m5.metal", "CNY", "41.3"),
 	}}
 	got, err := LoadOnDemandPrices(context.Background(), f, "cn-north-1")
 	if err != nil {
@@ -280,18 +209,17 @@ func TestLoadOnDemandPricesCNY(t *testing.T) {
 }
 
 func TestLoadSpotPricesNewestWinsAndPages(t *testing.T) {
-	f := &spotFake{pages: [][]ec2types.SpotPrice{
-		{
-			spotRecord("m5.large", "us-east-1a", "0.0900", 3*time.Hour), // stale, seen first
-			spotRecord("m5.large", "us-east-1a", "0.0350", time.Minute),
-			spotRecord("m5.large", "us-east-1b", "0.0410", time.Minute),
-			{InstanceType: "m5.large", AvailabilityZone: aws.String("us-east-1c"), SpotPrice: aws.String("0.01")}, // no timestamp
-			spotRecord("c5.xlarge", "us-east-1c", "not-a-price", time.Minute),
-		},
-		{
-			spotRecord("m5.large", "us-east-1b", "0.5000", 2*time.Hour), // stale, on a later page
-			spotRecord("c5.xlarge", "us-east-1a", "0.0690", time.Minute),
-		},
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSpotPriceHistory": 5}, SpotPrices: []ec2types.SpotPrice{
+		// First page.
+		spotRecord("m5.large", "us-east-1a", "0.0900", 3*time.Hour), // stale, seen first
+		spotRecord("m5.large", "us-east-1a", "0.0350", time.Minute),
+		spotRecord("m5.large", "us-east-1b", "0.0410", time.Minute),
+		{InstanceType: "m5.large", AvailabilityZone: aws.String("us-east-1c"), ProductDescription: ec2types.RIProductDescriptionLinuxUnix,
+			SpotPrice: aws.String("0.01")}, // no timestamp
+		spotRecord("c5.xlarge", "us-east-1c", "not-a-price", time.Minute),
+		// Second page.
+		spotRecord("m5.large", "us-east-1b", "0.5000", 2*time.Hour), // stale, on a later page
+		spotRecord("c5.xlarge", "us-east-1a", "0.0690", time.Minute),
 	}}
 	got, err := LoadSpotPrices(context.Background(), f)
 	if err != nil {
@@ -304,10 +232,11 @@ func TestLoadSpotPricesNewestWinsAndPages(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("spot %v, want %v", got, want)
 	}
-	if len(f.inputs) != 2 || aws.ToString(f.inputs[1].NextToken) != "1" {
-		t.Fatalf("want two pages, got %d calls", len(f.inputs))
+	inputs := awsfake.Inputs[ec2.DescribeSpotPriceHistoryInput](f)
+	if len(inputs) != 2 || aws.ToString(inputs[1].NextToken) != "1" {
+		t.Fatalf("want two pages, got %d calls", len(inputs))
 	}
-	in := f.inputs[0]
+	in := inputs[0]
 	if !reflect.DeepEqual(in.ProductDescriptions, []string{"Linux/UNIX", "Linux/UNIX (Amazon VPC)"}) ||
 		aws.ToInt32(in.MaxResults) != 2000 || in.StartTime == nil || time.Since(*in.StartTime) > time.Minute {
 		t.Errorf("request %+v", in)
@@ -339,10 +268,10 @@ func TestPricesFallback(t *testing.T) {
 		wantReason string
 		wantCalls  int
 	}{
-		{"denied", "us-east-1", &pricingFake{err: denied}, "pricing:GetProducts failed: AccessDeniedException", 2},
-		{"not implemented", "ap-southeast-1", &pricingFake{err: &smithy.GenericAPIError{Code: "InternalFailure",
-			Message: "The GetProducts action has not been implemented"}}, "pricing:GetProducts failed: InternalFailure", 2},
-		{"empty", "eu-west-1", &pricingFake{pages: map[string][][]string{"Shared": {{priceDoc("m5.large", "USD", "0.107")}}}},
+		{"denied", "us-east-1", &awsfake.Pricing{Fail: map[string]error{"GetProducts": denied}}, "pricing:GetProducts failed: AccessDeniedException", 2},
+		{"not implemented", "ap-southeast-1", &awsfake.Pricing{Fail: map[string]error{"GetProducts": &smithy.GenericAPIError{Code: "InternalFailure",
+			Message: "The GetProducts action has not been implemented"}}}, "pricing:GetProducts failed: InternalFailure", 2},
+		{"empty", "eu-west-1", &awsfake.Pricing{Products: []string{priceDocFor("eu-west-1", "Shared", "Compute Instance", "m5.large", "USD", "0.107")}},
 			`pricing:GetProducts returned no on-demand prices for eu-west-1 (tenancy Dedicated, product family "Compute Instance (bare metal)")`, 2},
 		{"GovCloud", "us-gov-west-1", newPricingFake(), "the AWS Pricing API is not available in GovCloud regions (us-gov-west-1)", 0},
 		{"no client", "us-east-1", nil, "no AWS Pricing API client is configured", 0},
@@ -357,16 +286,16 @@ func TestPricesFallback(t *testing.T) {
 			if p.Region != tc.region || len(p.OnDemand) == 0 {
 				t.Errorf("region %q, %d on-demand types", p.Region, len(p.OnDemand))
 			}
-			if f, ok := tc.pricing.(*pricingFake); ok && f.calls() != tc.wantCalls {
-				t.Errorf("%d GetProducts calls, want %d", f.calls(), tc.wantCalls)
+			if f, ok := tc.pricing.(*awsfake.Pricing); ok && f.Calls("GetProducts") != tc.wantCalls {
+				t.Errorf("%d GetProducts calls, want %d", f.Calls("GetProducts"), tc.wantCalls)
 			}
 			// Spot still came from EC2.
-			if p.SpotFromOnDemand || p.SpotSource != pricing.SourceSpotAPI || p.SpotError != "" || spot.calls() != 2 {
-				t.Errorf("spot side %+v after %d calls", p, spot.calls())
+			if p.SpotFromOnDemand || p.SpotSource != pricing.SourceSpotAPI || p.SpotError != "" || spot.Calls("DescribeSpotPriceHistory") != 2 {
+				t.Errorf("spot side %+v after %d calls", p, spot.Calls("DescribeSpotPriceHistory"))
 			}
 			// Kept in-process: a second call asks nothing.
-			if again := c.Prices(context.Background()); again != p || spot.calls() != 2 {
-				t.Errorf("second call: same %v, %d spot calls", again == p, spot.calls())
+			if again := c.Prices(context.Background()); again != p || spot.Calls("DescribeSpotPriceHistory") != 2 {
+				t.Errorf("second call: same %v, %d spot calls", again == p, spot.Calls("DescribeSpotPriceHistory"))
 			}
 		})
 	}
@@ -378,10 +307,11 @@ func TestPricesSpotUnavailable(t *testing.T) {
 		ec2        EC2API
 		wantReason string
 	}{
-		{"denied", &spotFake{err: &smithy.GenericAPIError{Code: "UnauthorizedOperation", Message: "You are not authorized to perform this operation."}},
-			"ec2:DescribeSpotPriceHistory failed: UnauthorizedOperation"},
-		{"empty", &spotFake{}, "ec2:DescribeSpotPriceHistory returned no spot prices"},
-		{"not implemented by the client", &catalogFake{}, "ec2:DescribeSpotPriceHistory is not available on this EC2 client"},
+		{"denied", &awsfake.EC2{Fail: map[string]error{"DescribeSpotPriceHistory": &smithy.GenericAPIError{Code: "UnauthorizedOperation",
+			Message: "You are not authorized to perform this operation."}}}, "ec2:DescribeSpotPriceHistory failed: UnauthorizedOperation"},
+		{"empty", &awsfake.EC2{}, "ec2:DescribeSpotPriceHistory returned no spot prices"},
+		// Only EC2API: the fake's DescribeSpotPriceHistory is out of sight.
+		{"not implemented by the client", struct{ EC2API }{&awsfake.EC2{}}, "ec2:DescribeSpotPriceHistory is not available on this EC2 client"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := pricesTestClient("us-east-1", newPricingFake(), tc.ec2)
@@ -414,8 +344,8 @@ func TestPricesSingleFlight(t *testing.T) {
 			t.Fatal("callers got different Prices")
 		}
 	}
-	if pf.calls() != 3 || sf.calls() != 2 {
-		t.Errorf("%d GetProducts and %d DescribeSpotPriceHistory calls, want 3 and 2", pf.calls(), sf.calls())
+	if pf.Calls("GetProducts") != 3 || sf.Calls("DescribeSpotPriceHistory") != 2 {
+		t.Errorf("%d GetProducts and %d DescribeSpotPriceHistory calls, want 3 and 2", pf.Calls("GetProducts"), sf.Calls("DescribeSpotPriceHistory"))
 	}
 }
 
@@ -429,8 +359,8 @@ func TestPricesCancelledLoadNotKept(t *testing.T) {
 		t.Fatalf("cancelled load: %+v", p.Fallback)
 	}
 	p := c.Prices(context.Background())
-	if p.Fallback != nil || pf.calls() != 2+3 {
-		t.Errorf("the load after a cancelled one: fallback %+v, %d calls in total", p.Fallback, pf.calls())
+	if p.Fallback != nil || pf.Calls("GetProducts") != 2+3 {
+		t.Errorf("the load after a cancelled one: fallback %+v, %d calls in total", p.Fallback, pf.Calls("GetProducts"))
 	}
 }
 
@@ -457,8 +387,8 @@ func TestPricesDiskSecondProcessReadsFile(t *testing.T) {
 	second := pricesTestClient("us-east-1", pf, sf)
 	second.CatalogDisk = disk
 	warm := second.pricesThroughDisk(ctx, diskPricesKey("000000000000"))
-	if pf.calls() != 0 || sf.calls() != 0 {
-		t.Errorf("the second process called the APIs: %d GetProducts, %d DescribeSpotPriceHistory", pf.calls(), sf.calls())
+	if pf.Calls("GetProducts") != 0 || sf.Calls("DescribeSpotPriceHistory") != 0 {
+		t.Errorf("the second process called the APIs: %d GetProducts, %d DescribeSpotPriceHistory", pf.Calls("GetProducts"), sf.Calls("DescribeSpotPriceHistory"))
 	}
 	if !reflect.DeepEqual(warm, cold) {
 		t.Fatalf("warm %+v\ncold %+v", warm, cold)
@@ -468,8 +398,8 @@ func TestPricesDiskSecondProcessReadsFile(t *testing.T) {
 	now = now.Add(time.Minute)
 	second.pricesThroughDisk(ctx, diskPricesKey("000000000000"))
 	second.pricesThroughDisk(ctx, diskPricesKey("111111111111"))
-	if pf.calls() != 6 {
-		t.Errorf("%d GetProducts calls after an expired file and another account, want 6", pf.calls())
+	if pf.Calls("GetProducts") != 6 {
+		t.Errorf("%d GetProducts calls after an expired file and another account, want 6", pf.Calls("GetProducts"))
 	}
 }
 
@@ -478,10 +408,10 @@ func TestPricesDiskSecondProcessReadsFile(t *testing.T) {
 func TestPricesDiskKeepsFallbackBriefly(t *testing.T) {
 	for name, mk := range map[string]func() *Client{
 		"on-demand denied": func() *Client {
-			return pricesTestClient("us-east-1", &pricingFake{err: &smithy.GenericAPIError{Code: "AccessDeniedException"}}, newSpotFake())
+			return pricesTestClient("us-east-1", &awsfake.Pricing{Fail: map[string]error{"GetProducts": &smithy.GenericAPIError{Code: "AccessDeniedException"}}}, newSpotFake())
 		},
 		"spot denied": func() *Client {
-			return pricesTestClient("us-east-1", newPricingFake(), &spotFake{err: &smithy.GenericAPIError{Code: "UnauthorizedOperation"}})
+			return pricesTestClient("us-east-1", newPricingFake(), &awsfake.EC2{Fail: map[string]error{"DescribeSpotPriceHistory": &smithy.GenericAPIError{Code: "UnauthorizedOperation"}}})
 		},
 		"GovCloud": func() *Client { return pricesTestClient("us-gov-east-1", newPricingFake(), newSpotFake()) },
 	} {
@@ -536,8 +466,8 @@ func TestPricesDiskCorruptFile(t *testing.T) {
 	pf := newPricingFake()
 	c := pricesTestClient("us-east-1", pf, newSpotFake())
 	c.CatalogDisk = disk
-	if p := c.pricesThroughDisk(context.Background(), key); p.Fallback != nil || pf.calls() != 3 {
-		t.Fatalf("corrupt file: %+v after %d calls", p.Fallback, pf.calls())
+	if p := c.pricesThroughDisk(context.Background(), key); p.Fallback != nil || pf.Calls("GetProducts") != 3 {
+		t.Fatalf("corrupt file: %+v after %d calls", p.Fallback, pf.Calls("GetProducts"))
 	}
 	if _, ok := readPrices(context.Background(), disk, key); !ok {
 		t.Error("the load did not rewrite the corrupt file")

@@ -3,7 +3,6 @@ package awsclient
 import (
 	"context"
 	"errors"
-	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -15,130 +14,23 @@ import (
 	smithy "github.com/aws/smithy-go"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
 // LocalStack 4.14 (moto) implements neither DescribeCapacityReservations nor
 // DescribePlacementGroups (nor their Create calls): it answers InternalFailure "not been
-// implemented". These fakes stand in for EC2's documented behaviour instead.
-
-// capacityFake serves DescribeCapacityReservations: by ids (failing with
-// InvalidCapacityReservationId.NotFound when one is unknown, as EC2 does) or by filters
-// (state, owner-id, instance-match-criteria, tag:k, tag-key), pageSize per page.
-type capacityFake struct {
-	EC2API
-	reservations []ec2types.CapacityReservation
-	groups       []ec2types.PlacementGroup
-	pageSize     int
-	fail         error
-	inputs       []ec2.DescribeCapacityReservationsInput
-	pgInputs     []ec2.DescribePlacementGroupsInput
-}
+// implemented". The shared EC2 fake stands in for EC2's documented behaviour instead.
 
 func apiErr(code string) error { return &smithy.GenericAPIError{Code: code, Message: code} }
 
-func (f *capacityFake) DescribeCapacityReservations(_ context.Context, in *ec2.DescribeCapacityReservationsInput, _ ...func(*ec2.Options)) (*ec2.DescribeCapacityReservationsOutput, error) {
-	f.inputs = append(f.inputs, *in)
-	if f.fail != nil {
-		return nil, f.fail
-	}
-	if len(in.CapacityReservationIds) > 0 && in.MaxResults != nil {
-		return nil, apiErr("InvalidParameterCombination")
-	}
-	var match []ec2types.CapacityReservation
-	for _, id := range in.CapacityReservationIds {
-		found := false
-		for _, r := range f.reservations {
-			if aws.ToString(r.CapacityReservationId) == id {
-				found = true
-			}
-		}
-		if !found {
-			return nil, apiErr(ErrCodeCapacityReservationNotFound)
-		}
-	}
-	for _, r := range f.reservations {
-		if len(in.CapacityReservationIds) > 0 && !containsString(in.CapacityReservationIds, aws.ToString(r.CapacityReservationId)) {
-			continue
-		}
-		if matchesFilters(r, in.Filters) {
-			match = append(match, r)
-		}
-	}
-	start := 0
-	if in.NextToken != nil {
-		if _, err := fmt.Sscanf(*in.NextToken, "%d", &start); err != nil {
-			return nil, err
-		}
-	}
-	end := min(start+f.pageSize, len(match))
-	out := &ec2.DescribeCapacityReservationsOutput{CapacityReservations: match[start:end]}
-	if end < len(match) {
-		out.NextToken = aws.String(fmt.Sprint(end))
-	}
-	return out, nil
+// reservationInputs and groupInputs are the requests the fake received.
+func reservationInputs(f *awsfake.EC2) []ec2.DescribeCapacityReservationsInput {
+	return awsfake.Inputs[ec2.DescribeCapacityReservationsInput](f)
 }
 
-func containsString(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
-func matchesFilters(r ec2types.CapacityReservation, filters []ec2types.Filter) bool {
-	tags := tagMap(r.Tags)
-	for _, flt := range filters {
-		name, vals := aws.ToString(flt.Name), flt.Values
-		var have string
-		switch {
-		case name == "state":
-			have = string(r.State)
-		case name == "owner-id":
-			have = aws.ToString(r.OwnerId)
-		case name == "instance-match-criteria":
-			have = string(r.InstanceMatchCriteria)
-		case name == "tag-key":
-			if _, ok := tags[vals[0]]; !ok {
-				return false
-			}
-			continue
-		case strings.HasPrefix(name, "tag:"):
-			v, ok := tags[strings.TrimPrefix(name, "tag:")]
-			if !ok {
-				return false
-			}
-			have = v
-		default:
-			panic("unexpected filter " + name)
-		}
-		if !containsString(vals, have) {
-			return false
-		}
-	}
-	return true
-}
-
-func (f *capacityFake) DescribePlacementGroups(_ context.Context, in *ec2.DescribePlacementGroupsInput, _ ...func(*ec2.Options)) (*ec2.DescribePlacementGroupsOutput, error) {
-	f.pgInputs = append(f.pgInputs, *in)
-	if f.fail != nil {
-		return nil, f.fail
-	}
-	out := &ec2.DescribePlacementGroupsOutput{}
-	for _, g := range f.groups {
-		if containsString(in.GroupIds, aws.ToString(g.GroupId)) || containsString(in.GroupNames, aws.ToString(g.GroupName)) {
-			out.PlacementGroups = append(out.PlacementGroups, g)
-		}
-	}
-	if len(out.PlacementGroups) == 0 {
-		if len(in.GroupNames) > 0 {
-			return nil, apiErr(ErrCodePlacementGroupUnknown)
-		}
-		return nil, apiErr(ErrCodePlacementGroupIDNotFound)
-	}
-	return out, nil
+func groupInputs(f *awsfake.EC2) []ec2.DescribePlacementGroupsInput {
+	return awsfake.Inputs[ec2.DescribePlacementGroupsInput](f)
 }
 
 func ec2Reservation(id, state, imc, owner string, tags map[string]string) ec2types.CapacityReservation {
@@ -154,7 +46,7 @@ func ec2Reservation(id, state, imc, owner string, tags map[string]string) ec2typ
 }
 
 func TestFindCapacityReservationsByFilters(t *testing.T) {
-	f := &capacityFake{pageSize: 1, reservations: []ec2types.CapacityReservation{
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeCapacityReservations": 1}, CapacityReservations: []ec2types.CapacityReservation{
 		ec2Reservation("cr-1", "active", "targeted", "111111111111", map[string]string{"team": "ml", "env": "prod"}),
 		ec2Reservation("cr-2", "active", "open", "111111111111", map[string]string{"team": "ml"}),
 		ec2Reservation("cr-3", "expired", "targeted", "111111111111", map[string]string{"team": "ml"}),
@@ -177,17 +69,17 @@ func TestFindCapacityReservationsByFilters(t *testing.T) {
 	if !reflect.DeepEqual(got[0], want) {
 		t.Errorf("got %+v\nwant %+v", got[0], want)
 	}
-	in := f.inputs[0]
+	in := reservationInputs(f)[0]
 	if aws.ToInt32(in.MaxResults) != 1000 || len(in.CapacityReservationIds) != 0 {
 		t.Errorf("filter call: MaxResults %v ids %v", in.MaxResults, in.CapacityReservationIds)
 	}
 
 	// Pagination: the tag-key term matches four reservations, one per page.
 	all := discovery.CapacityReservationQueries([]discovery.CapacityReservationTerm{{Tags: map[string]string{"team": "*"}}})[0]
-	f.inputs = nil
+	f.ForgetCalls()
 	got, err = Discovery{EC2: f}.FindCapacityReservations(context.Background(), all)
-	if err != nil || len(got) != 4 || len(f.inputs) != 4 {
-		t.Errorf("paged: %d reservations in %d calls (%v), want 4 active in 4 pages", len(got), len(f.inputs), err)
+	if err != nil || len(got) != 4 || len(reservationInputs(f)) != 4 {
+		t.Errorf("paged: %d reservations in %d calls (%v), want 4 active in 4 pages", len(got), len(reservationInputs(f)), err)
 	}
 }
 
@@ -195,7 +87,7 @@ func TestFindCapacityReservationsByIDs(t *testing.T) {
 	end := time.Date(2026, 5, 1, 0, 0, 0, 0, time.FixedZone("x", 3600))
 	block := ec2Reservation("cr-b", "active", "targeted", "111111111111", nil)
 	block.ReservationType, block.EndDate = ec2types.CapacityReservationTypeCapacityBlock, &end
-	f := &capacityFake{pageSize: 10, reservations: []ec2types.CapacityReservation{
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeCapacityReservations": 10}, CapacityReservations: []ec2types.CapacityReservation{
 		ec2Reservation("cr-a", "expired", "open", "111111111111", nil), block,
 	}}
 	d := Discovery{EC2: f}
@@ -203,21 +95,21 @@ func TestFindCapacityReservationsByIDs(t *testing.T) {
 
 	// All known: one call, no state filter (an expired reservation comes back for the caller to judge).
 	got, err := d.FindCapacityReservations(ctx, discovery.CapacityReservationQuery{IDs: []string{"cr-a", "cr-b"}})
-	if err != nil || len(got) != 2 || len(f.inputs) != 1 {
-		t.Fatalf("got %+v in %d calls, %v", got, len(f.inputs), err)
+	if err != nil || len(got) != 2 || len(reservationInputs(f)) != 1 {
+		t.Fatalf("got %+v in %d calls, %v", got, len(reservationInputs(f)), err)
 	}
 	if got[0].State != "expired" || got[1].ReservationType != "capacity-block" || !got[1].EndDate.Equal(end) || got[1].EndDate.Location() != time.UTC {
 		t.Errorf("got %+v", got)
 	}
 
 	// One unknown: EC2 fails the whole call; the ids are asked one by one and the unknown one dropped.
-	f.inputs = nil
+	f.ForgetCalls()
 	got, err = d.FindCapacityReservations(ctx, discovery.CapacityReservationQuery{IDs: []string{"cr-a", "cr-gone", "cr-b"}})
 	if err != nil || len(got) != 2 || got[0].ID != "cr-a" || got[1].ID != "cr-b" {
 		t.Fatalf("got %+v, %v", got, err)
 	}
-	if len(f.inputs) != 4 {
-		t.Errorf("want 1 + 3 calls, got %d", len(f.inputs))
+	if len(reservationInputs(f)) != 4 {
+		t.Errorf("want 1 + 3 calls, got %d", len(reservationInputs(f)))
 	}
 
 	// A single unknown id is no result.
@@ -228,7 +120,7 @@ func TestFindCapacityReservationsByIDs(t *testing.T) {
 }
 
 func TestFindCapacityReservationsError(t *testing.T) {
-	f := &capacityFake{pageSize: 10, fail: errors.New("UnauthorizedOperation: not allowed")}
+	f := &awsfake.EC2{Fail: map[string]error{"DescribeCapacityReservations": errors.New("UnauthorizedOperation: not allowed")}}
 	q := discovery.CapacityReservationQueries([]discovery.CapacityReservationTerm{{InstanceMatchCriteria: "open"}})[0]
 	_, err := Discovery{EC2: f}.FindCapacityReservations(context.Background(), q)
 	if err == nil || !strings.Contains(err.Error(), "describing capacity reservations") || !strings.Contains(err.Error(), "UnauthorizedOperation") {
@@ -241,7 +133,7 @@ func TestFindCapacityReservationsError(t *testing.T) {
 }
 
 func TestFindPlacementGroups(t *testing.T) {
-	f := &capacityFake{groups: []ec2types.PlacementGroup{
+	f := &awsfake.EC2{PlacementGroups: []ec2types.PlacementGroup{
 		{GroupId: aws.String("pg-1"), GroupName: aws.String("hpc"), Strategy: ec2types.PlacementStrategyCluster, State: ec2types.PlacementGroupStateAvailable},
 		{GroupId: aws.String("pg-2"), GroupName: aws.String("parts"), Strategy: ec2types.PlacementStrategyPartition,
 			State: ec2types.PlacementGroupStateDeleting, PartitionCount: aws.Int32(7)},
@@ -254,12 +146,12 @@ func TestFindPlacementGroups(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(got, want) {
 		t.Errorf("by id: %+v, %v", got, err)
 	}
-	if in := f.pgInputs[0]; !reflect.DeepEqual(in.GroupIds, []string{"pg-2"}) || in.GroupNames != nil || in.Filters != nil {
+	if in := groupInputs(f)[0]; !reflect.DeepEqual(in.GroupIds, []string{"pg-2"}) || in.GroupNames != nil || in.Filters != nil {
 		t.Errorf("by id input: %+v", in)
 	}
 	got, err = d.FindPlacementGroups(ctx, discovery.PlacementGroupSelector{Name: "hpc"})
-	if err != nil || len(got) != 1 || got[0].ID != "pg-1" || !reflect.DeepEqual(f.pgInputs[1].GroupNames, []string{"hpc"}) {
-		t.Errorf("by name: %+v, %v, %+v", got, err, f.pgInputs[1])
+	if err != nil || len(got) != 1 || got[0].ID != "pg-1" || !reflect.DeepEqual(groupInputs(f)[1].GroupNames, []string{"hpc"}) {
+		t.Errorf("by name: %+v, %v, %+v", got, err, groupInputs(f)[1])
 	}
 	// Unknown names and ids are no result, not errors.
 	for _, sel := range []discovery.PlacementGroupSelector{{ID: "pg-9"}, {Name: "nope"}} {
@@ -268,12 +160,12 @@ func TestFindPlacementGroups(t *testing.T) {
 		}
 	}
 	// The per-walk cache asks once per selector.
-	calls := len(f.pgInputs)
-	if _, err := d.FindPlacementGroups(ctx, discovery.PlacementGroupSelector{ID: "pg-2"}); err != nil || len(f.pgInputs) != calls {
-		t.Errorf("cached lookup made a call (%d -> %d), %v", calls, len(f.pgInputs), err)
+	calls := len(groupInputs(f))
+	if _, err := d.FindPlacementGroups(ctx, discovery.PlacementGroupSelector{ID: "pg-2"}); err != nil || len(groupInputs(f)) != calls {
+		t.Errorf("cached lookup made a call (%d -> %d), %v", calls, len(groupInputs(f)), err)
 	}
 
-	f.fail = apiErr("UnauthorizedOperation")
+	f.Fail = map[string]error{"DescribePlacementGroups": apiErr("UnauthorizedOperation")}
 	_, err = Discovery{EC2: f}.FindPlacementGroups(ctx, discovery.PlacementGroupSelector{Name: "hpc"})
 	if err == nil || !strings.Contains(err.Error(), `placement group named "hpc"`) || ErrCode(err) != "UnauthorizedOperation" {
 		t.Errorf("err = %v", err)

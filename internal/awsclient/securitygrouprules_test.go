@@ -14,51 +14,13 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 )
 
-// rulesFake serves DescribeSecurityGroupRules for the groups of the group-id filter, pageSize
-// rules per page, and records the requests.
-type rulesFake struct {
-	EC2API
-	rules    []ec2types.SecurityGroupRule
-	pageSize int
-	fail     error
-	inputs   []ec2.DescribeSecurityGroupRulesInput
-}
-
-func (f *rulesFake) DescribeSecurityGroupRules(_ context.Context, in *ec2.DescribeSecurityGroupRulesInput, _ ...func(*ec2.Options)) (*ec2.DescribeSecurityGroupRulesOutput, error) {
-	f.inputs = append(f.inputs, *in)
-	if f.fail != nil {
-		return nil, f.fail
-	}
-	want := map[string]bool{}
-	for _, flt := range in.Filters {
-		if aws.ToString(flt.Name) != "group-id" {
-			return nil, fmt.Errorf("unexpected filter %s", aws.ToString(flt.Name))
-		}
-		for _, v := range flt.Values {
-			want[v] = true
-		}
-	}
-	var match []ec2types.SecurityGroupRule
-	for _, r := range f.rules {
-		if want[aws.ToString(r.GroupId)] {
-			match = append(match, r)
-		}
-	}
-	start := 0
-	if in.NextToken != nil {
-		if _, err := fmt.Sscanf(*in.NextToken, "%d", &start); err != nil {
-			return nil, err
-		}
-	}
-	end := min(start+f.pageSize, len(match))
-	out := &ec2.DescribeSecurityGroupRulesOutput{SecurityGroupRules: match[start:end]}
-	if end < len(match) {
-		out.NextToken = aws.String(fmt.Sprint(end))
-	}
-	return out, nil
+// rulesInputs are the DescribeSecurityGroupRules requests the fake received.
+func rulesInputs(f *awsfake.EC2) []ec2.DescribeSecurityGroupRulesInput {
+	return awsfake.Inputs[ec2.DescribeSecurityGroupRulesInput](f)
 }
 
 func sgRule(id, group string, egress bool, proto string, from, to int32, cidr, ref string) ec2types.SecurityGroupRule {
@@ -74,7 +36,7 @@ func sgRule(id, group string, egress bool, proto string, from, to int32, cidr, r
 }
 
 func TestFindSecurityGroupRules(t *testing.T) {
-	f := &rulesFake{pageSize: 2, rules: []ec2types.SecurityGroupRule{
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 2}, SecurityGroupRules: []ec2types.SecurityGroupRule{
 		sgRule("sgr-3", "sg-b", true, "-1", -1, -1, "0.0.0.0/0", ""),
 		sgRule("sgr-2", "sg-a", false, "tcp", 443, 443, "", "sg-cp"),
 		sgRule("sgr-1", "sg-a", true, "-1", -1, -1, "0.0.0.0/0", ""),
@@ -100,16 +62,16 @@ func TestFindSecurityGroupRules(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", got, want)
 	}
-	if len(f.inputs) != 3 {
-		t.Errorf("want 3 pages of 2 rules, got %d calls", len(f.inputs))
+	if len(rulesInputs(f)) != 3 {
+		t.Errorf("want 3 pages of 2 rules, got %d calls", len(rulesInputs(f)))
 	}
-	if vals := f.inputs[0].Filters[0].Values; !reflect.DeepEqual(vals, []string{"sg-a", "sg-b"}) {
+	if vals := rulesInputs(f)[0].Filters[0].Values; !reflect.DeepEqual(vals, []string{"sg-a", "sg-b"}) {
 		t.Errorf("group-id filter = %v, want the unique sorted ids", vals)
 	}
 }
 
 func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
-	f := &rulesFake{pageSize: 1000}
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 1000}}
 	var ids []string
 	for i := 0; i < 450; i++ {
 		ids = append(ids, fmt.Sprintf("sg-%04d", i))
@@ -118,7 +80,7 @@ func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var sizes []int
-	for _, in := range f.inputs {
+	for _, in := range rulesInputs(f) {
 		sizes = append(sizes, len(in.Filters[0].Values))
 	}
 	if !reflect.DeepEqual(sizes, []int{200, 200, 50}) {
@@ -127,15 +89,15 @@ func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
 }
 
 func TestFindSecurityGroupRulesNoGroupsNoCall(t *testing.T) {
-	f := &rulesFake{pageSize: 10}
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 10}}
 	rules, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), nil)
-	if err != nil || len(rules) != 0 || len(f.inputs) != 0 {
-		t.Errorf("rules=%v err=%v calls=%d: want nothing and no call", rules, err, len(f.inputs))
+	if err != nil || len(rules) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
+		t.Errorf("rules=%v err=%v calls=%d: want nothing and no call", rules, err, f.Calls("DescribeSecurityGroupRules"))
 	}
 }
 
 func TestFindSecurityGroupRulesError(t *testing.T) {
-	f := &rulesFake{pageSize: 10, fail: errors.New("UnauthorizedOperation: not allowed")}
+	f := &awsfake.EC2{Fail: map[string]error{"DescribeSecurityGroupRules": errors.New("UnauthorizedOperation: not allowed")}}
 	_, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), []string{"sg-a"})
 	if err == nil || !strings.Contains(err.Error(), "sg-a") || !strings.Contains(err.Error(), "UnauthorizedOperation") {
 		t.Errorf("err = %v", err)
