@@ -133,7 +133,7 @@ func (p Profiles) Owned(c ClassProfile) []string {
 // Unused are the profiles the class owned before (was) that it no longer uses now (role
 // replaced by instance_profile, or a new name after a provider setting changed).
 func (p Profiles) Unused(was, now ClassProfile) []string {
-	keep := ""
+	keep := now.InstanceProfile // a profile the class now names is never unused
 	if now.Role != "" {
 		keep = now.Recorded
 	}

@@ -20,19 +20,19 @@ import (
 type ClassValue struct {
 	Name                     string                    `tfsdk:"name"`
 	AMIFamily                string                    `tfsdk:"ami_family"`
-	AMIs                     []ClassAMI             `tfsdk:"amis"`
+	AMIs                     []ClassAMI                `tfsdk:"amis"`
 	AMIUnresolved            *string                   `tfsdk:"ami_unresolved"`
-	Subnets                  map[string]ClassSubnet `tfsdk:"subnets"`
+	Subnets                  map[string]ClassSubnet    `tfsdk:"subnets"`
 	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids"`
 	PodSubnets               map[string]ClassPodSubnet `tfsdk:"pod_subnets"`
 	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address"`
 	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count"`
-	NetworkInterfaces        []ClassInterface           `tfsdk:"network_interfaces"`
+	NetworkInterfaces        []ClassInterface          `tfsdk:"network_interfaces"`
 	EFA                      *bool                     `tfsdk:"efa"`
-	Networking               *ClassNetworking       `tfsdk:"networking"`
-	Kubelet                  *ClassKubelet          `tfsdk:"kubelet"`
-	MetadataOptions          *ClassMetadata         `tfsdk:"metadata_options"`
-	BlockDeviceMappings      []ClassBlockDevice             `tfsdk:"block_device_mappings"`
+	Networking               *ClassNetworking          `tfsdk:"networking"`
+	Kubelet                  *ClassKubelet             `tfsdk:"kubelet"`
+	MetadataOptions          *ClassMetadata            `tfsdk:"metadata_options"`
+	BlockDeviceMappings      []ClassBlockDevice        `tfsdk:"block_device_mappings"`
 	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring"`
 	UserData                 *string                   `tfsdk:"user_data"`
 	Tags                     map[string]string         `tfsdk:"tags"`
@@ -99,8 +99,8 @@ type ClassMetadata struct {
 }
 
 type ClassBlockDevice struct {
-	DeviceName *string      `tfsdk:"device_name"`
-	RootVolume bool         `tfsdk:"root_volume"`
+	DeviceName *string   `tfsdk:"device_name"`
+	RootVolume bool      `tfsdk:"root_volume"`
 	EBS        *ClassEBS `tfsdk:"ebs"`
 }
 
@@ -245,7 +245,6 @@ func (rc ClassValue) Class() Class {
 	}
 	return c
 }
-
 
 func defaultMetadataOptions() MetadataOptions {
 	d := nodeclass.DefaultMetadataOptions()
