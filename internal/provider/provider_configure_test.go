@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -112,21 +113,6 @@ func TestConfigure_skipsSTSWhenAsked(t *testing.T) {
 	}
 }
 
-// fakeEKS answers DescribeCluster with cluster, or fails with err; names records each call.
-type fakeEKS struct {
-	cluster *ekstypes.Cluster
-	err     error
-	names   []string
-}
-
-func (f *fakeEKS) DescribeCluster(_ context.Context, in *eks.DescribeClusterInput, _ ...func(*eks.Options)) (*eks.DescribeClusterOutput, error) {
-	f.names = append(f.names, aws.ToString(in.Name))
-	if f.err != nil {
-		return nil, f.err
-	}
-	return &eks.DescribeClusterOutput{Cluster: f.cluster}, nil
-}
-
 func warningPaths(diags diag.Diagnostics) []string {
 	var out []string
 	for _, d := range diags.Warnings() {
@@ -190,14 +176,24 @@ func TestConfigure_lookupCluster(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			fake := &fakeEKS{cluster: c.cluster, err: c.err}
+			fake := &awsfake.EKS{}
+			if c.cluster != nil {
+				fake.Clusters = []ekstypes.Cluster{*c.cluster}
+			}
+			if c.err != nil {
+				fake.Fail = map[string]error{"DescribeCluster": c.err}
+			}
 			p := &karpenterProvider{version: "test", newClient: func(context.Context, awsclient.Settings) (*awsclient.Client, error) {
 				return &awsclient.Client{EKS: fake, Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
 			}}
 			var resp provider.ConfigureResponse
 			p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, c.attrs, "")}, &resp)
-			if !reflect.DeepEqual(fake.names, c.wantCalls) {
-				t.Fatalf("DescribeCluster calls = %v, want %v", fake.names, c.wantCalls)
+			var names []string
+			for _, in := range awsfake.Inputs[eks.DescribeClusterInput](fake) {
+				names = append(names, aws.ToString(in.Name))
+			}
+			if !reflect.DeepEqual(names, c.wantCalls) {
+				t.Fatalf("DescribeCluster calls = %v, want %v", names, c.wantCalls)
 			}
 			if c.wantErrPath != "" {
 				paths := errorPaths(resp.Diagnostics)

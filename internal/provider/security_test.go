@@ -19,6 +19,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -313,47 +314,6 @@ func TestAccSecurity_sameNameTemplateNotAdopted(t *testing.T) {
 	})
 }
 
-// ltFake is an EC2 launch-template API in a fixed state: every name lookup answers `existing`
-// (or NotFound) and every create answers AlreadyExists; it counts the calls.
-type ltFake struct {
-	existing *ec2types.LaunchTemplate
-	calls    map[string]int
-}
-
-func (f *ltFake) CreateLaunchTemplate(context.Context, *ec2.CreateLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.CreateLaunchTemplateOutput, error) {
-	f.calls["CreateLaunchTemplate"]++
-	return nil, &smithy.GenericAPIError{Code: awsclient.ErrCodeLaunchTemplateExists, Message: "exists"}
-}
-
-func (f *ltFake) CreateLaunchTemplateVersion(context.Context, *ec2.CreateLaunchTemplateVersionInput, ...func(*ec2.Options)) (*ec2.CreateLaunchTemplateVersionOutput, error) {
-	f.calls["CreateLaunchTemplateVersion"]++
-	return &ec2.CreateLaunchTemplateVersionOutput{LaunchTemplateVersion: &ec2types.LaunchTemplateVersion{VersionNumber: aws.Int64(2)}}, nil
-}
-
-func (f *ltFake) ModifyLaunchTemplate(context.Context, *ec2.ModifyLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.ModifyLaunchTemplateOutput, error) {
-	f.calls["ModifyLaunchTemplate"]++
-	return &ec2.ModifyLaunchTemplateOutput{}, nil
-}
-
-func (f *ltFake) DescribeLaunchTemplates(context.Context, *ec2.DescribeLaunchTemplatesInput, ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplatesOutput, error) {
-	f.calls["DescribeLaunchTemplates"]++
-	if f.existing == nil {
-		return nil, &smithy.GenericAPIError{Code: awsclient.ErrCodeLaunchTemplateNameNotFound, Message: "not found"}
-	}
-	return &ec2.DescribeLaunchTemplatesOutput{LaunchTemplates: []ec2types.LaunchTemplate{*f.existing}}, nil
-}
-
-func (f *ltFake) DescribeLaunchTemplateVersions(context.Context, *ec2.DescribeLaunchTemplateVersionsInput, ...func(*ec2.Options)) (*ec2.DescribeLaunchTemplateVersionsOutput, error) {
-	f.calls["DescribeLaunchTemplateVersions"]++
-	return &ec2.DescribeLaunchTemplateVersionsOutput{LaunchTemplateVersions: []ec2types.LaunchTemplateVersion{
-		{LaunchTemplateData: &ec2types.ResponseLaunchTemplateData{ImageId: aws.String("ami-other")}}}}, nil
-}
-
-func (f *ltFake) DeleteLaunchTemplate(context.Context, *ec2.DeleteLaunchTemplateInput, ...func(*ec2.Options)) (*ec2.DeleteLaunchTemplateOutput, error) {
-	f.calls["DeleteLaunchTemplate"]++
-	return &ec2.DeleteLaunchTemplateOutput{}, nil
-}
-
 func plannedTemplate() launchplan.LaunchTemplate {
 	return launchplan.LaunchTemplate{
 		Name: "c/general/0123456789", MaxPods: 29, UserData: "x",
@@ -364,40 +324,46 @@ func plannedTemplate() launchplan.LaunchTemplate {
 
 // Ensure does not adopt a same-name template without the managed-by tag: no write at all.
 func TestEnsure_refusesTemplatesItDidNotCreate(t *testing.T) {
-	f := &ltFake{calls: map[string]int{}, existing: &ec2types.LaunchTemplate{
-		LaunchTemplateId: aws.String("lt-0lookalike"), LaunchTemplateName: aws.String("c/general/0123456789"), DefaultVersionNumber: aws.Int64(1),
-		Tags: []ec2types.Tag{{Key: aws.String(launchplan.TagNodePool), Value: aws.String("general")}},
-	}}
+	// The planned name is taken by a template of other content.
+	f := &awsfake.EC2{
+		LaunchTemplates: []ec2types.LaunchTemplate{{
+			LaunchTemplateId: aws.String("lt-0lookalike"), LaunchTemplateName: aws.String("c/general/0123456789"), DefaultVersionNumber: aws.Int64(1),
+			Tags: []ec2types.Tag{{Key: aws.String(launchplan.TagNodePool), Value: aws.String("general")}},
+		}},
+		LaunchTemplateVersions: []ec2types.LaunchTemplateVersion{{LaunchTemplateId: aws.String("lt-0lookalike"), VersionNumber: aws.Int64(1),
+			LaunchTemplateData: &ec2types.ResponseLaunchTemplateData{ImageId: aws.String("ami-other")}}},
+	}
 	_, err := awsclient.LaunchTemplates{EC2: f}.Ensure(context.Background(), plannedTemplate())
 	if err == nil || !strings.Contains(err.Error(), "not created by") || !strings.Contains(err.Error(), "lt-0lookalike") {
 		t.Fatalf("want a refusal naming the template, got %v", err)
 	}
 	for _, op := range []string{"CreateLaunchTemplate", "CreateLaunchTemplateVersion", "ModifyLaunchTemplate", "DeleteLaunchTemplate"} {
-		if f.calls[op] > 0 {
+		if f.Calls(op) > 0 {
 			t.Errorf("%s called on a template the provider does not own", op)
 		}
 	}
 	// With the tag, the same template is the provider's: a content change writes a version.
-	f.existing.Tags = append(f.existing.Tags, ec2types.Tag{Key: aws.String(launchplan.TagManagedBy), Value: aws.String(launchplan.ManagedBy)})
+	f.LaunchTemplates[0].Tags = append(f.LaunchTemplates[0].Tags, ec2types.Tag{Key: aws.String(launchplan.TagManagedBy), Value: aws.String(launchplan.ManagedBy)})
 	if _, err := (awsclient.LaunchTemplates{EC2: f}).Ensure(context.Background(), plannedTemplate()); err != nil {
 		t.Fatal(err)
 	}
-	if f.calls["CreateLaunchTemplateVersion"] != 1 || f.calls["ModifyLaunchTemplate"] != 1 {
-		t.Errorf("owned template not updated: %v", f.calls)
+	if f.Calls("CreateLaunchTemplateVersion") != 1 || f.Calls("ModifyLaunchTemplate") != 1 {
+		t.Errorf("owned template not updated: %d new versions, %d modifies", f.Calls("CreateLaunchTemplateVersion"), f.Calls("ModifyLaunchTemplate"))
 	}
 }
 
 // Ensure converges on AlreadyExists by looking the template up again, a bounded number of times
 // with pauses, not in a tight create/describe loop.
 func TestEnsure_alreadyExistsIsBounded(t *testing.T) {
-	f := &ltFake{calls: map[string]int{}}
+	// Every name lookup answers NotFound (the fake holds no template) and every create AlreadyExists.
+	f := &awsfake.EC2{Fail: map[string]error{"CreateLaunchTemplate": &smithy.GenericAPIError{Code: awsclient.ErrCodeLaunchTemplateExists, Message: "exists"}}}
 	start := time.Now()
 	_, err := awsclient.LaunchTemplates{EC2: f}.Ensure(context.Background(), plannedTemplate())
 	if awsclient.ErrCode(err) != awsclient.ErrCodeLaunchTemplateExists || !strings.Contains(err.Error(), "cannot be found by name") {
 		t.Fatalf("want the AlreadyExists error after the bounded lookups, got %v", err)
 	}
-	if f.calls["CreateLaunchTemplate"] != 5 || f.calls["DescribeLaunchTemplates"] != 5 {
-		t.Errorf("calls %v, want 5 creates and 5 lookups", f.calls)
+	if f.Calls("CreateLaunchTemplate") != 5 || f.Calls("DescribeLaunchTemplates") != 5 {
+		t.Errorf("%d creates and %d lookups, want 5 and 5", f.Calls("CreateLaunchTemplate"), f.Calls("DescribeLaunchTemplates"))
 	}
 	if d := time.Since(start); d < 1500*time.Millisecond || d > 5*time.Second {
 		t.Errorf("the lookups took %s, want about 1.75s of pauses", d)
