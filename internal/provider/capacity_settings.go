@@ -2,18 +2,14 @@ package provider
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 // cniSettingsModel is the VPC CNI / kubelet input block shared by karpenter_pod_capacity and
@@ -40,23 +36,9 @@ type cniInterfaceModel struct {
 	InterfaceType    types.String `tfsdk:"interface_type"`
 }
 
-// cniFieldAttribute maps the names capacity's findings give the settings to this schema's.
-var cniFieldAttribute = map[string]string{
-	"ami_family":         "ami_family",
-	"reserved_enis":      "reserved_enis",
-	"max_pods":           "kubelet_max_pods",
-	"pods_per_core":      "kubelet_pods_per_core",
-	"branch_interfaces":  "branch_interfaces",
-	"network_interfaces": "network_interfaces",
-	"warm_eni_target":    "warm_eni_target",
-	"warm_ip_target":     "warm_ip_target",
-	"minimum_ip_target":  "minimum_ip_target",
-	"warm_prefix_target": "warm_prefix_target",
-}
-
 // cniSettingsAttributes is the shared schema of the CNI inputs. Validation is not done by
-// attribute validators but by capacity.ValidateSettings in ValidateConfig, so each rule lives
-// in one place and each problem is reported once.
+// attribute validators but by capacity.InputFindings in ValidateConfig, so each rule lives in
+// one place and each problem is reported once.
 func cniSettingsAttributes() map[string]schema.Attribute {
 	attrs := map[string]schema.Attribute{
 		"ami_family": schema.StringAttribute{
@@ -156,83 +138,12 @@ func (m cniSettingsModel) settings(ctx context.Context, diags *diag.Diagnostics)
 	return s
 }
 
-// resolveAMIFamily fills the computed ami_family with the family in effect.
-func (m *cniSettingsModel) resolveAMIFamily() {
-	if m.AMIFamily.IsNull() || m.AMIFamily.IsUnknown() {
-		m.AMIFamily = types.StringValue(capacity.DefaultFamily)
-	}
-}
-
 func cniIntPtr(v types.Int64) *int {
 	if v.IsNull() || v.IsUnknown() {
 		return nil
 	}
 	i := int(v.ValueInt64())
 	return &i
-}
-
-// validateCNISettings runs capacity.ValidateSettings and reports each problem on its attribute.
-func validateCNISettings(s capacity.Settings, diags *diag.Diagnostics) {
-	addCNIFieldErrors(diags, capacity.ValidateSettings(s))
-}
-
-func addCNIFieldErrors(diags *diag.Diagnostics, errs []attrpath.Finding) {
-	for _, e := range errs {
-		field := e.Path.Steps()[0].Name
-		name, ok := cniFieldAttribute[field]
-		if !ok {
-			diags.AddError("Invalid pod-capacity settings", e.Error())
-			continue
-		}
-		e.Path = attrpath.Of(name).Join(e.Path.Tail())
-		addFindings(diags, attrpath.Path{}, []attrpath.Finding{e}, "Invalid "+name, false)
-	}
-}
-
-// addComputeError reports a capacity.Compute failure for one instance type on the attribute
-// the user can change to fix it.
-func addComputeError(diags *diag.Diagnostics, it *catalog.InstanceType, s capacity.Settings, err error) {
-	var fe attrpath.Finding
-	switch {
-	case errors.Is(err, capacity.ErrIncompatible):
-		diags.AddAttributeError(path.Root("network_interfaces"), "Network interfaces do not fit "+it.Name,
-			err.Error()+". Karpenter would not launch this instance type with these network interfaces.")
-	case errors.Is(err, capacity.ErrNoPodENI):
-		diags.AddAttributeError(noPodENIPath(s), "No ENI left for pods on "+it.Name, err.Error())
-	case errors.Is(err, capacity.ErrInvalidNetwork):
-		diags.AddAttributeError(path.Root("instance_type"), "Incomplete EC2 data for "+it.Name, err.Error())
-	case errors.As(err, &fe):
-		addCNIFieldErrors(diags, []attrpath.Finding{fe})
-	default:
-		diags.AddError("Cannot compute pod capacity for "+it.Name, err.Error())
-	}
-}
-
-// noPodENIPath is the input most likely to blame when every default-card ENI is taken.
-func noPodENIPath(s capacity.Settings) path.Path {
-	switch {
-	case s.ReservedENIs > 0:
-		return path.Root("reserved_enis")
-	case len(s.NetworkInterfaces) > 0:
-		return path.Root("network_interfaces")
-	case s.CustomNetworking:
-		return path.Root("custom_networking")
-	default:
-		return path.Root("security_groups_for_pods")
-	}
-}
-
-// cniComputeReason is a short, countable reason for dropping a type from a listing.
-func cniComputeReason(err error) string {
-	switch {
-	case errors.Is(err, capacity.ErrIncompatible):
-		return "network_interfaces do not fit"
-	case errors.Is(err, capacity.ErrNoPodENI):
-		return "no ENI left for pods"
-	case errors.Is(err, capacity.ErrInvalidNetwork):
-		return "incomplete EC2 network data"
-	}
-	return "other error"
 }
 
 // warmTargetAttributes describes the VPC CNI's warm-pool settings, shared by the data sources'

@@ -167,20 +167,20 @@ func capFakeMeta() (*Meta, *awsfake.EC2) {
 }
 
 func TestCNIFieldMappingCoversValidateSettings(t *testing.T) {
-	// Every field capacity.ValidateSettings can name maps to an attribute of the schema.
+	// Every attribute capacity.InputFindings can name is an attribute of the schema.
 	bad := -1
 	s := capacity.Settings{AMIFamily: "x", ReservedENIs: -1, MaxPods: &bad, PodsPerCore: &bad, BranchInterfaces: &bad,
+		Warm:              capacity.WarmTargets{ENI: &bad, IP: &bad, MinimumIP: &bad, Prefix: &bad},
 		NetworkInterfaces: []capacity.Interface{{InterfaceType: "bogus"}}}
 	attrs := cniSettingsAttributes()
-	for _, e := range capacity.ValidateSettings(s) {
-		field := e.Path.Steps()[0].Name
-		name, ok := cniFieldAttribute[field]
-		if !ok {
-			t.Errorf("capacity field %q has no attribute mapping", field)
-			continue
-		}
+	findings := capacity.InputFindings(s)
+	if len(findings) < 10 {
+		t.Fatalf("%d findings, want one per setting: %v", len(findings), findings)
+	}
+	for _, e := range findings {
+		name := e.Path.Steps()[0].Name
 		if _, ok := attrs[name]; !ok {
-			t.Errorf("capacity field %q maps to %q, which is not in the schema", field, name)
+			t.Errorf("capacity names %q, which is not in the schema", name)
 		}
 	}
 	for name, a := range attrs {

@@ -2,23 +2,17 @@ package provider
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
-	"slices"
-	"sort"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -154,7 +148,7 @@ func (d *instanceTypesDataSource) ValidateConfig(ctx context.Context, req dataso
 	}
 	validateRequirementList(ctx, data.Requirements, &resp.Diagnostics)
 	validateZoneList(ctx, data.Zones, &resp.Diagnostics)
-	validateCNISettings(data.settings(ctx, &resp.Diagnostics), &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(data.settings(ctx, &resp.Diagnostics)), "", false)
 }
 
 // requirementsFrom converts the requirements list. unknown holds the indexes of entries with a
@@ -191,56 +185,23 @@ func requirementsFrom(ctx context.Context, list types.List, diags *diag.Diagnost
 // validateRequirementList reports requirements.Validate problems on requirements[i].<field>.
 func validateRequirementList(ctx context.Context, list types.List, diags *diag.Diagnostics) []requirements.Requirement {
 	reqs, unknown := requirementsFrom(ctx, list, diags)
-	var known []attrpath.Finding // a requirement with unknown values is checked when they are known
-	for _, f := range requirements.Validate(reqs) {
-		if !unknown[f.Path.Steps()[0].Index] {
-			known = append(known, f)
-		}
-	}
-	addFindings(diags, attrpath.Of("requirements"), known, "Invalid requirement", false)
+	addFindings(diags, attrpath.Of("requirements"), requirements.ValidateKnown(reqs, unknown), "Invalid requirement", false)
 	return reqs
 }
 
-// knownZones are the zones the data source names, each an error unless the catalog offers
-// types there.
-func knownZones(ctx context.Context, cat *catalog.Catalog, region string, list types.List, diags *diag.Diagnostics) []string {
-	var zones []string
-	for i, z := range zonesFrom(ctx, list, diags) {
-		if !cat.HasZone(z.ValueString()) {
-			diags.AddAttributeError(path.Root("zones").AtListIndex(i), "Unknown availability zone",
-				fmt.Sprintf("%q is not an availability zone of %s with instance type offerings. The region's zones are: %s.",
-					z.ValueString(), region, strings.Join(cat.Zones(), ", ")))
-		}
-		zones = append(zones, z.ValueString())
-	}
-	return zones
-}
-
-func zonesFrom(ctx context.Context, list types.List, diags *diag.Diagnostics) []types.String {
+// validateZoneList reports catalog.CheckZoneNames problems on zones[i] and returns the zones.
+func validateZoneList(ctx context.Context, list types.List, diags *diag.Diagnostics) []string {
 	if list.IsNull() || list.IsUnknown() {
 		return nil
 	}
-	var zones []types.String
-	diags.Append(list.ElementsAs(ctx, &zones, true)...)
-	return zones
-}
-
-func validateZoneList(ctx context.Context, list types.List, diags *diag.Diagnostics) {
-	seen := map[string]bool{}
-	for i, z := range zonesFrom(ctx, list, diags) {
-		if z.IsUnknown() {
-			continue
-		}
-		p := path.Root("zones").AtListIndex(i)
-		switch v := z.ValueString(); {
-		case z.IsNull() || strings.TrimSpace(v) == "":
-			diags.AddAttributeError(p, "Invalid zone", "zone names must not be empty")
-		case seen[v]:
-			diags.AddAttributeError(p, "Duplicate zone", fmt.Sprintf("zone %q is listed twice", v))
-		default:
-			seen[v] = true
-		}
+	var elems []types.String
+	diags.Append(list.ElementsAs(ctx, &elems, true)...)
+	zones, unknown := make([]string, len(elems)), map[int]bool{}
+	for i, z := range elems {
+		zones[i], unknown[i] = z.ValueString(), z.IsUnknown()
 	}
+	addFindings(diags, attrpath.Path{}, catalog.CheckZoneNames(zones, unknown), "", false)
+	return zones
 }
 
 func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -250,9 +211,9 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		return
 	}
 	reqs := validateRequirementList(ctx, data.Requirements, &resp.Diagnostics)
-	validateZoneList(ctx, data.Zones, &resp.Diagnostics)
+	zones := validateZoneList(ctx, data.Zones, &resp.Diagnostics)
 	s := data.settings(ctx, &resp.Diagnostics)
-	validateCNISettings(s, &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(s), "", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}
@@ -261,59 +222,24 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
 		return
 	}
-	region := d.meta.Client.Region
-	zones := knownZones(ctx, cat, region, data.Zones, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	listing := cat.List(catalog.ListQuery{Requirements: reqs, Zones: zones, Region: d.meta.Client.Region, Settings: s,
+		WindowsBuild: launchplan.WindowsBuild(s.AMIFamily)})
+	if addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Errors, "", false); resp.Diagnostics.HasError() {
 		return
 	}
+	addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Warnings, "", true)
 
-	family := capacity.ResolveFamily(s.AMIFamily)
-	opts := catalog.SelectOptions{Region: region, Zones: zones}
-	if capacity.IsWindows(family) {
-		opts.OS, opts.WindowsBuild = "windows", launchplan.WindowsBuild(family)
-	}
-	sel, err := cat.Select(reqs, opts)
-	var mv *requirements.MinValuesError
-	if errors.As(err, &mv) {
-		resp.Diagnostics.AddAttributeError(path.Root("requirements").AtListIndex(mv.Index).AtName("min_values"),
-			"min_values not satisfied",
-			fmt.Sprintf("The matching instance types offer %d distinct value(s) of %q but min_values is %d. "+
-				"Loosen the other requirements or lower min_values.", mv.Got, mv.Key, mv.Want))
-		return
-	} else if err != nil {
-		resp.Diagnostics.AddError("Cannot evaluate requirements", err.Error())
-		return
-	}
-	for _, i := range sel.Ignored {
-		if key := reqs[i].Key; isWellKnownDomain(key) {
-			resp.Diagnostics.AddAttributeWarning(path.Root("requirements").AtListIndex(i).AtName("key"),
-				"Requirement not evaluated",
-				fmt.Sprintf("%q is not an instance-type label this data source evaluates (it needs node class or launch "+
-					"state, such as subnets or placement groups), so it does not narrow the list. Karpenter still applies it.", key))
-		}
-	}
-
-	data.resolveAMIFamily()
+	data.AMIFamily = types.StringValue(capacity.ResolveFamily(s.AMIFamily))
 	prices := d.meta.Client.Prices(ctx)
 	data.Prices = types.StringValue(launchplan.PriceSource(prices))
-	data.InstanceTypes = make([]itTypeModel, 0, len(sel.Types))
-	data.Names = make([]types.String, 0, len(sel.Types))
-	dropped := map[string][]string{}
-	for _, st := range sel.Types {
-		r, err := capacity.Compute(catalog.ToNetwork(st.Type), s)
-		if err != nil {
-			reason := cniComputeReason(err)
-			dropped[reason] = append(dropped[reason], st.Type.Name)
-			continue
-		}
-		m := instanceTypeModelOf(st, r)
-		m.OnDemandPrice, m.SpotPrice = priceValue(prices.CheapestIn(st.Type.Name, pricing.OnDemand, st.Zones)),
-			priceValue(prices.CheapestIn(st.Type.Name, pricing.Spot, st.Zones))
+	data.InstanceTypes = make([]itTypeModel, 0, len(listing.Types))
+	data.Names = make([]types.String, 0, len(listing.Types))
+	for _, t := range listing.Types {
+		m := instanceTypeModelOf(t.Selected, t.Capacity)
+		m.OnDemandPrice, m.SpotPrice = priceValue(prices.CheapestIn(t.Type.Name, pricing.OnDemand, t.Zones)),
+			priceValue(prices.CheapestIn(t.Type.Name, pricing.Spot, t.Zones))
 		data.InstanceTypes = append(data.InstanceTypes, m)
-		data.Names = append(data.Names, types.StringValue(st.Type.Name))
-	}
-	if len(dropped) > 0 {
-		resp.Diagnostics.AddWarning(droppedSummary(dropped), droppedDetail(dropped))
+		data.Names = append(data.Names, types.StringValue(t.Type.Name))
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
 }
@@ -347,48 +273,4 @@ func instanceTypeModelOf(st catalog.Selected, r capacity.Result) itTypeModel {
 		ENILimitedPods: types.Int64Value(int64(r.ENILimitedPods)),
 		MaxPods:        types.Int64Value(int64(r.MaxPods)),
 	}
-}
-
-func droppedSummary(dropped map[string][]string) string {
-	n := 0
-	for _, names := range dropped {
-		n += len(names)
-	}
-	if n == 1 {
-		return "1 instance type left out: no pod capacity under these settings"
-	}
-	return fmt.Sprintf("%d instance types left out: no pod capacity under these settings", n)
-}
-
-func droppedDetail(dropped map[string][]string) string {
-	reasons := slices.Collect(maps.Keys(dropped))
-	sort.Strings(reasons)
-	var b strings.Builder
-	b.WriteString("These types match the requirements but their pod capacity cannot be computed with these CNI inputs, " +
-		"so they are not listed:\n")
-	for _, reason := range reasons {
-		names := dropped[reason]
-		shown := names[:min(len(names), 8)]
-		more := ""
-		if len(names) > len(shown) {
-			more = fmt.Sprintf(", ... (%d more)", len(names)-len(shown))
-		}
-		fmt.Fprintf(&b, "- %d: %s (%s%s)\n", len(names), reason, strings.Join(shown, ", "), more)
-	}
-	return strings.TrimRight(b.String(), "\n")
-}
-
-// isWellKnownDomain reports whether key belongs to a Kubernetes, Karpenter or AWS label domain,
-// where an unevaluated requirement is worth a warning (custom labels are silently passed).
-func isWellKnownDomain(key string) bool {
-	domain, _, found := strings.Cut(key, "/")
-	if !found {
-		return false
-	}
-	for _, d := range []string{"kubernetes.io", "k8s.io", "karpenter.sh", "karpenter.k8s.aws", "k8s.aws"} {
-		if domain == d || strings.HasSuffix(domain, "."+d) {
-			return true
-		}
-	}
-	return false
 }

@@ -2,16 +2,13 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"maps"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
@@ -103,10 +100,10 @@ func (d *podCapacityDataSource) ValidateConfig(ctx context.Context, req datasour
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	if !data.InstanceType.IsUnknown() && strings.TrimSpace(data.InstanceType.ValueString()) == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("instance_type"), "Missing instance type", "instance_type must name an EC2 instance type, e.g. \"m5.large\".")
+	if !data.InstanceType.IsUnknown() {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, catalog.CheckTypeName(data.InstanceType.ValueString()), "", false)
 	}
-	validateCNISettings(data.settings(ctx, &resp.Diagnostics), &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(data.settings(ctx, &resp.Diagnostics)), "", false)
 }
 
 func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
@@ -116,7 +113,7 @@ func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadReq
 		return
 	}
 	s := data.settings(ctx, &resp.Diagnostics)
-	validateCNISettings(s, &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(s), "", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}
@@ -125,17 +122,12 @@ func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
 		return
 	}
-	it := lookupInstanceType(cat, data.InstanceType.ValueString(), d.meta.Client.Region, &resp.Diagnostics)
-	if it == nil {
-		return
-	}
-	r, err := capacity.Compute(catalog.ToNetwork(it), s)
-	if err != nil {
-		addComputeError(&resp.Diagnostics, it, s, err)
+	r, errs, warnings := cat.PodCapacity(data.InstanceType.ValueString(), d.meta.Client.Region, s)
+	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
 		return
 	}
 
-	data.resolveAMIFamily()
+	data.AMIFamily = types.StringValue(capacity.ResolveFamily(s.AMIFamily))
 	data.ENILimitedPods = types.Int64Value(int64(r.ENILimitedPods))
 	data.MaxPods = types.Int64Value(int64(r.MaxPods))
 	data.KarpenterAssumedPods = types.Int64Value(int64(r.KarpenterAssumedPods))
@@ -153,33 +145,6 @@ func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadReq
 	data.PodSubnetIPsAtMaxPods = types.Int64Value(int64(r.PodSubnetIPsAtMaxPods))
 	data.Formula = types.StringValue(r.Formula)
 	data.Warnings = stringValues(r.Warnings)
-	for _, w := range r.Warnings {
-		resp.Diagnostics.AddWarning("Pod capacity of "+it.Name, w)
-	}
+	addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true)
 	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
-}
-
-// lookupInstanceType finds name in the catalog or reports it on instance_type with the
-// closest names.
-func lookupInstanceType(cat *catalog.Catalog, name, region string, diags *diag.Diagnostics) *catalog.InstanceType {
-	if it, ok := cat.Get(name); ok {
-		return it
-	}
-	msg := fmt.Sprintf("%q is not an EC2 instance type in %s (%d types known).", name, region, cat.Len())
-	if s := cat.Suggest(name, 5); len(s) > 0 {
-		msg += " Did you mean " + quoteJoin(s) + "?"
-	}
-	diags.AddAttributeError(path.Root("instance_type"), "Unknown instance type", msg)
-	return nil
-}
-
-func quoteJoin(ss []string) string {
-	q := make([]string, len(ss))
-	for i, s := range ss {
-		q[i] = fmt.Sprintf("%q", s)
-	}
-	if len(q) == 1 {
-		return q[0]
-	}
-	return strings.Join(q[:len(q)-1], ", ") + " or " + q[len(q)-1]
 }

@@ -89,9 +89,7 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		return
 	}
 	dterms := securityGroupTermsFrom(data.SelectorTerms)
-	if errs := discovery.ValidateSecurityGroupTerms(dterms); len(errs) > 0 {
-		addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid security group selector term", false)
-	}
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSecurityGroupTerms(dterms), "Invalid security group selector term", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}

@@ -108,9 +108,7 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 		return
 	}
 	dterms := subnetTermsFrom(asSelectorTerms(data.SelectorTerms))
-	if errs := discovery.ValidateSubnetTerms(dterms); len(errs) > 0 {
-		addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid subnet selector term", false)
-	}
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSubnetTerms(dterms), "Invalid subnet selector term", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}

@@ -5,19 +5,14 @@ package provider
 import (
 	"cmp"
 	"context"
-	"encoding/base64"
 	"errors"
 	"fmt"
-	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
-	"net"
-	"net/url"
 	"os"
-	"regexp"
-	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
+	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -28,8 +23,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -111,8 +108,6 @@ func (p *karpenterProvider) Schema(_ context.Context, _ provider.SchemaRequest, 
 	}
 }
 
-var kubernetesVersionPattern = regexp.MustCompile(`^[0-9]+\.[0-9]+$`)
-
 // Meta is what Configure hands to every resource and data source.
 type Meta struct {
 	Client      *awsclient.Client
@@ -140,29 +135,25 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}()
 	var cfg providerModel
 	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() || !knownSettings(cfg, &resp.Diagnostics) {
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	bootstrap := bootstrapFacts(cfg, &resp.Diagnostics)
-	lookup := cfg.LookupCluster.ValueBool()
-	if lookup && cfg.ClusterName.ValueString() == "" {
-		resp.Diagnostics.AddAttributeError(path.Root("lookup_cluster"), "Cluster lookup without a cluster name",
-			"`lookup_cluster = true` describes the EKS cluster named by `cluster_name`: set `cluster_name`, or drop `lookup_cluster` and set the cluster facts yourself.")
-	}
-	if resp.Diagnostics.HasError() {
+	settings := cfg.settings()
+	bootstrap, errs := launchplan.CheckSettings(settings)
+	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
 		return
 	}
 	client := p.client(ctx, cfg, &resp.Diagnostics)
 	if client == nil {
 		return
 	}
-	if lookup {
-		if bootstrap = lookupCluster(ctx, client, &cfg, &resp.Diagnostics); resp.Diagnostics.HasError() {
+	if settings.LookupCluster.Value {
+		if settings, bootstrap = lookupCluster(ctx, client, settings, &resp.Diagnostics); resp.Diagnostics.HasError() {
 			return
 		}
 	}
-	meta := &Meta{Client: client, ClusterName: cfg.ClusterName.ValueString(), Bootstrap: bootstrap, KubernetesVersion: cfg.KubernetesVersion.ValueString(),
-		KarpenterVersion: cmp.Or(cfg.KarpenterVersion.ValueString(), manifest.DefaultVersion), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	meta := &Meta{Client: client, ClusterName: settings.ClusterName.Value, Bootstrap: bootstrap, KubernetesVersion: settings.KubernetesVersion.Value,
+		KarpenterVersion: cmp.Or(settings.KarpenterVersion.Value, manifest.DefaultVersion), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	meta.KarpenterFeatureGates = stringList(ctx, cfg.KarpenterFeatureGates, &resp.Diagnostics)
 	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
 		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
@@ -176,25 +167,21 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	resp.ResourceData = meta
 }
 
-// knownSettings reports an error for each setting the plan needs that is known only after
-// apply; false when there is one.
-func knownSettings(cfg providerModel, diags *diag.Diagnostics) bool {
-	unknown := map[string]bool{
-		"region": cfg.Region.IsUnknown(), "profile": cfg.Profile.IsUnknown(),
-		"access_key": cfg.AccessKey.IsUnknown(), "secret_key": cfg.SecretKey.IsUnknown(),
-		"max_retries": cfg.MaxRetries.IsUnknown(), "cluster_name": cfg.ClusterName.IsUnknown(),
-		"lookup_cluster": cfg.LookupCluster.IsUnknown(), "karpenter_version": cfg.KarpenterVersion.IsUnknown(),
+// settings are the configuration as launchplan's configure rules read it.
+func (cfg providerModel) settings() launchplan.ProviderSettings {
+	str := func(v types.String) launchplan.Setting[string] { return setting(v, v.ValueString()) }
+	return launchplan.ProviderSettings{
+		Region: str(cfg.Region), Profile: str(cfg.Profile), AccessKey: str(cfg.AccessKey), SecretKey: str(cfg.SecretKey),
+		MaxRetries: setting(cfg.MaxRetries, cfg.MaxRetries.ValueInt64()), ClusterName: str(cfg.ClusterName),
+		LookupCluster: setting(cfg.LookupCluster, cfg.LookupCluster.ValueBool()), KarpenterVersion: str(cfg.KarpenterVersion),
+		ClusterEndpoint: str(cfg.ClusterEndpoint), ClusterCA: str(cfg.ClusterCA), ClusterServiceCIDR: str(cfg.ClusterServiceCIDR),
+		KubernetesVersion: str(cfg.KubernetesVersion),
 	}
-	ok := true
-	for _, name := range []string{"region", "profile", "access_key", "secret_key", "max_retries", "cluster_name", "lookup_cluster", "karpenter_version"} {
-		if unknown[name] {
-			ok = false
-			diags.AddAttributeError(path.Root(name), "Unknown provider setting",
-				fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
-					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name))
-		}
-	}
-	return ok
+}
+
+// setting is a Terraform value as a launchplan.Setting.
+func setting[T any](v attr.Value, value T) launchplan.Setting[T] {
+	return launchplan.Setting[T]{Value: value, Null: v.IsNull(), Unknown: v.IsUnknown()}
 }
 
 // client builds the AWS client of the settings; nil with the reason reported.
@@ -234,15 +221,18 @@ func (p *karpenterProvider) client(ctx context.Context, cfg providerModel, diags
 	return client
 }
 
-// lookupCluster fills the unset cluster facts from EKS (lookup_cluster) and returns the
-// bootstrap facts they make.
-func lookupCluster(ctx context.Context, client *awsclient.Client, cfg *providerModel, diags *diag.Diagnostics) launchplan.Bootstrap {
-	facts, err := client.DescribeClusterFacts(ctx, cfg.ClusterName.ValueString())
+// lookupCluster fills the unset cluster facts from EKS (lookup_cluster): the merged settings
+// and the bootstrap facts they make.
+func lookupCluster(ctx context.Context, client *awsclient.Client, s launchplan.ProviderSettings, diags *diag.Diagnostics) (launchplan.ProviderSettings, launchplan.Bootstrap) {
+	facts, err := client.DescribeClusterFacts(ctx, s.ClusterName.Value)
 	if err != nil {
 		addSettingError(diags, err, "Cannot look up the EKS cluster", "Cannot look up the EKS cluster")
-		return launchplan.Bootstrap{}
+		return s, launchplan.Bootstrap{}
 	}
-	return fillClusterFacts(cfg, facts, diags)
+	merged := launchplan.MergeClusterFacts(s, launchplan.ClusterFacts(facts))
+	addFindings(diags, attrpath.Path{}, merged.Errors, "", false)
+	addFindings(diags, attrpath.Path{}, merged.Warnings, "", true)
+	return merged.Settings, merged.Bootstrap
 }
 
 // addSettingError reports err on the setting it names (awsclient.SettingError), or on the
@@ -283,66 +273,6 @@ func metaFrom(providerData any, diags interface{ AddError(string, string) }) *Me
 		return nil
 	}
 	return m
-}
-
-// fillClusterFacts sets the cluster facts that cfg leaves null to those EKS returned (a value known
-// only after apply is a setting too, and kept), warns where a setting differs from EKS, and checks
-// the merged facts as bootstrapFacts checks settings. The settings were checked before, so its
-// errors are about looked-up values.
-func fillClusterFacts(cfg *providerModel, facts awsclient.ClusterFacts, diags *diag.Diagnostics) launchplan.Bootstrap {
-	cluster := cfg.ClusterName.ValueString()
-	for _, f := range []struct {
-		name    string
-		setting *types.String
-		eks     string
-	}{
-		{"cluster_endpoint", &cfg.ClusterEndpoint, facts.Endpoint},
-		{"cluster_certificate_authority_data", &cfg.ClusterCA, facts.CertificateAuthorityData},
-		{"cluster_service_cidr", &cfg.ClusterServiceCIDR, facts.ServiceIPv4CIDR},
-		{"kubernetes_version", &cfg.KubernetesVersion, facts.KubernetesVersion},
-	} {
-		switch {
-		case f.eks == "": // not there yet (cluster creating) or not IPv4: left as set
-		case f.setting.IsNull():
-			*f.setting = types.StringValue(f.eks)
-			if f.name == "kubernetes_version" && !kubernetesVersionPattern.MatchString(f.eks) {
-				diags.AddAttributeError(path.Root(f.name), "Invalid Kubernetes version",
-					fmt.Sprintf("EKS cluster %q reports version %q, which is not major.minor such as 1.33", cluster, f.eks))
-			}
-		case !f.setting.IsUnknown() && f.setting.ValueString() != f.eks:
-			diags.AddAttributeWarning(path.Root(f.name), "Setting differs from the EKS cluster",
-				fmt.Sprintf("`%s` differs from what eks:DescribeCluster returns for cluster %q; the setting is used.", f.name, cluster))
-		}
-	}
-	var checked diag.Diagnostics
-	b := bootstrapFacts(*cfg, &checked)
-	for _, d := range checked.Errors() {
-		if dp, ok := d.(diag.DiagnosticWithPath); ok {
-			diags.AddAttributeError(dp.Path(), d.Summary(), d.Detail()+fmt.Sprintf(" (looked up with eks:DescribeCluster of cluster %q)", cluster))
-		}
-	}
-	return b
-}
-
-// bootstrapFacts checks the cluster facts nodes join with, each on its attribute. A value only
-// known after apply counts as unset: a static pool then fails its plan, naming it.
-func bootstrapFacts(cfg providerModel, diags *diag.Diagnostics) launchplan.Bootstrap {
-	b := launchplan.Bootstrap{Endpoint: cfg.ClusterEndpoint.ValueString(), CABundle: cfg.ClusterCA.ValueString(),
-		ServiceCIDR: cfg.ClusterServiceCIDR.ValueString()}
-	if u, err := url.Parse(b.Endpoint); b.Endpoint != "" && (err != nil || u.Scheme != "https" || u.Host == "") {
-		diags.AddAttributeError(path.Root("cluster_endpoint"), "Invalid cluster endpoint",
-			fmt.Sprintf("%q is not an https URL such as https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com", b.Endpoint))
-	}
-	if b.CABundle != "" {
-		if pem, err := base64.StdEncoding.DecodeString(b.CABundle); err != nil || !strings.Contains(string(pem), "-----BEGIN CERTIFICATE-----") {
-			diags.AddAttributeError(path.Root("cluster_certificate_authority_data"), "Invalid cluster CA bundle",
-				"expected the base64 of a PEM certificate bundle, as EKS returns certificateAuthority.data")
-		}
-	}
-	if _, n, err := net.ParseCIDR(b.ServiceCIDR); b.ServiceCIDR != "" && (err != nil || n.IP.To4() == nil) {
-		diags.AddAttributeError(path.Root("cluster_service_cidr"), "Invalid service CIDR", fmt.Sprintf("%q is not an IPv4 CIDR such as 172.20.0.0/16", b.ServiceCIDR))
-	}
-	return b
 }
 
 // providerAWSAttributes are provider settings of one group (Schema).
@@ -459,7 +389,7 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
 				"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
 				"Karpenter (a warning), and static pools cannot use it.",
-			Validators: []validator.String{stringvalidator.RegexMatches(kubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
+			Validators: []validator.String{stringvalidator.RegexMatches(launchplan.KubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
 		},
 		"karpenter_version": schema.StringAttribute{
 			Optional: true,
