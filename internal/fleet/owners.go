@@ -191,3 +191,15 @@ func ReadTemplates(recorded []RecordedTemplate, owned []awsclient.LaunchTemplate
 	}
 	return out, from
 }
+
+// Findings of a pool state written before owner ids (development builds): the provider cannot
+// tell its EC2 objects from another owner's, so it changes and deletes none of them.
+var (
+	StateWithoutOwner = attrpath.Finding{Path: attrpath.Of("owner_id"), Summary: "Node pool state without an owner id",
+		Message: "This pool was applied by a development build before owner ids: the provider cannot tell its EC2 objects from another " +
+			"owner's and changes none of them. Delete the pool's launch templates (and static instances) in EC2, run " +
+			"`terraform state rm` for this resource, and apply again."}
+	DeleteWithoutOwner = attrpath.Finding{Summary: "Node pool without an owner id",
+		Message: "This state was written before owner ids: nothing is deleted in EC2 (the provider cannot tell its objects from another owner's). " +
+			"Delete the pool's launch templates and instances yourself if they are no longer used."}
+)

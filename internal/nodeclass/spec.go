@@ -4,6 +4,7 @@
 package nodeclass
 
 import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
@@ -163,6 +164,29 @@ func (s Spec) EffectiveAMIFamily() string {
 		}
 	}
 	return capacity.DefaultFamily
+}
+
+// ApplyDefaultTerms gives a spec without subnet or security group selector terms Karpenter's
+// discovery-tag defaults for the cluster; without a cluster name the terms are missing.
+func ApplyDefaultTerms(s *Spec, cluster string) []attrpath.Finding {
+	var out []attrpath.Finding
+	switch {
+	case s.SubnetTerms != nil:
+	case cluster != "":
+		s.SubnetTerms = DefaultSubnetTerms(cluster)
+	default:
+		out = append(out, attrpath.Finding{Path: attrpath.Of("subnet_selector_terms"), Summary: "Missing subnet selector terms",
+			Message: "Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag."})
+	}
+	switch {
+	case s.SecurityGroupTerms != nil:
+	case cluster != "":
+		s.SecurityGroupTerms = DefaultSecurityGroupTerms(cluster)
+	default:
+		out = append(out, attrpath.Finding{Path: attrpath.Of("security_group_selector_terms"), Summary: "Missing security group selector terms",
+			Message: "Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag."})
+	}
+	return out
 }
 
 // DefaultSelectorTerms are the terms used when the user gives none and the provider knows the

@@ -111,3 +111,17 @@ func TestDefaultTerms(t *testing.T) {
 	s.SubnetTerms, s.SecurityGroupTerms = DefaultSubnetTerms("c"), DefaultSecurityGroupTerms("c")
 	checkErrs(t, Validate(s), nil)
 }
+
+func TestApplyDefaultTerms(t *testing.T) {
+	s := Spec{SecurityGroupTerms: []discovery.SecurityGroupTerm{{ID: "sg-1"}}}
+	if f := ApplyDefaultTerms(&s, "c1"); len(f) != 0 || len(s.SubnetTerms) != 1 || s.SubnetTerms[0].Tags[DiscoveryTagKey] != "c1" ||
+		s.SecurityGroupTerms[0].ID != "sg-1" {
+		t.Errorf("with a cluster: findings %v, spec %+v", f, s)
+	}
+	s = Spec{}
+	f := ApplyDefaultTerms(&s, "")
+	if len(f) != 2 || f[0].Path.String() != "subnet_selector_terms" || f[1].Path.String() != "security_group_selector_terms" ||
+		s.SubnetTerms != nil || s.SecurityGroupTerms != nil {
+		t.Errorf("without a cluster: findings %v, spec %+v", f, s)
+	}
+}

@@ -281,9 +281,9 @@ func toInt64Ptr(p *int) *int64 {
 	return &v
 }
 
-// spec converts the (fully known) plan into the domain spec. Omitted selector terms become
-// the discovery-tag defaults when the provider knows the cluster name.
-func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *diag.Diagnostics) nodeclass.Spec {
+// spec converts the (fully known) plan into the domain spec; omitted selector terms stay nil
+// (nodeclass.ApplyDefaultTerms).
+func (m *nodeClassModel) spec(ctx context.Context, diags *diag.Diagnostics) nodeclass.Spec {
 	s := nodeclass.Spec{
 		Name:                     m.Name.ValueString(),
 		AMIFamily:                m.AMIFamily.ValueString(),
@@ -306,13 +306,9 @@ func (m *nodeClassModel) spec(ctx context.Context, clusterName string, diags *di
 	}
 	if m.SubnetSelectorTerms != nil {
 		s.SubnetTerms = subnetTermsFrom(asSelectorTerms(m.SubnetSelectorTerms))
-	} else if clusterName != "" {
-		s.SubnetTerms = nodeclass.DefaultSubnetTerms(clusterName)
 	}
 	if m.SecurityGroupSelectorTerms != nil {
 		s.SecurityGroupTerms = securityGroupTermsFrom(m.SecurityGroupSelectorTerms)
-	} else if clusterName != "" {
-		s.SecurityGroupTerms = nodeclass.DefaultSecurityGroupTerms(clusterName)
 	}
 	if m.NetworkInterfaces != nil {
 		s.NetworkInterfaces = []capacity.Interface{}

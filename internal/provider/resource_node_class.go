@@ -56,7 +56,7 @@ func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.Val
 	if resp.Diagnostics.HasError() {
 		return
 	}
-	s := m.spec(ctx, "", &resp.Diagnostics)
+	s := m.spec(ctx, &resp.Diagnostics)
 	if m.MetadataOptions == nil { // the default applies after validation
 		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
 	}
@@ -136,17 +136,10 @@ func planLateClass(ctx context.Context, req resource.ModifyPlanRequest, resp *re
 // admitPlan is the part of a plan the config alone decides: the spec, every rule on it, and the
 // manifest the API server and Karpenter would admit, before any AWS call.
 func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel, diags *diag.Diagnostics) (nodeclass.Spec, lateValues, string, bool) {
-	s := plan.spec(ctx, r.meta.ClusterName, diags)
+	s := plan.spec(ctx, diags)
 	var late lateValues
 	late.substitute(plan, &s) // validated and rendered as placeholders; what names them is unknown
-	if plan.SubnetSelectorTerms == nil && r.meta.ClusterName == "" {
-		diags.AddAttributeError(path.Root("subnet_selector_terms"), "Missing subnet selector terms",
-			"Set subnet_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
-	}
-	if plan.SecurityGroupSelectorTerms == nil && r.meta.ClusterName == "" {
-		diags.AddAttributeError(path.Root("security_group_selector_terms"), "Missing security group selector terms",
-			"Set security_group_selector_terms, or set cluster_name on the provider to use the default karpenter.sh/discovery tag.")
-	}
+	addFindings(diags, attrpath.Path{}, nodeclass.ApplyDefaultTerms(&s, r.meta.ClusterName), "", false)
 	addFindings(diags, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
 	addFindings(diags, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
 	if diags.HasError() {

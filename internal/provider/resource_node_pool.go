@@ -67,10 +67,7 @@ func (r *nodePoolResource) ownable(ctx context.Context, plan, state *nodePoolMod
 		r.claimConflict(ctx, plan.Name.ValueString(), true, diags)
 		return !diags.HasError()
 	case state.OwnerID.ValueString() == "":
-		diags.AddAttributeError(path.Root("owner_id"), "Node pool state without an owner id",
-			"This pool was applied by a development build before owner ids: the provider cannot tell its EC2 objects from another "+
-				"owner's and changes none of them. Delete the pool's launch templates (and static instances) in EC2, run "+
-				"`terraform state rm` for this resource, and apply again.")
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.StateWithoutOwner}, "", false)
 		return false
 	}
 	return true
@@ -617,9 +614,7 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	if state.OwnerID.ValueString() == "" {
-		resp.Diagnostics.AddWarning("Node pool without an owner id",
-			"This state was written before owner ids: nothing is deleted in EC2 (the provider cannot tell its objects from another owner's). "+
-				"Delete the pool's launch templates and instances yourself if they are no longer used.")
+		addFindings(&resp.Diagnostics, attrpath.Path{}, []attrpath.Finding{fleet.DeleteWithoutOwner}, "", true)
 		return
 	}
 	own := r.cluster().Own(state.Name.ValueString(), state.OwnerID.ValueString())

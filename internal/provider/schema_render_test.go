@@ -75,7 +75,7 @@ func renderSample(ctx context.Context, t *testing.T, kind string, plan tfsdk.Pla
 			t.Fatal(d)
 		}
 		var diags diag.Diagnostics
-		s := m.spec(ctx, "", &diags)
+		s := m.spec(ctx, &diags)
 		if diags.HasError() {
 			t.Fatal(diags)
 		}
