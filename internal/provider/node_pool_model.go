@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 
+	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
@@ -45,6 +46,15 @@ type nodePoolModel struct {
 	Nodes           types.List     `tfsdk:"nodes"`
 	OwnerID         types.String   `tfsdk:"owner_id"`
 	Timeouts        timeouts.Value `tfsdk:"timeouts"`
+}
+
+// planned are the attributes a plan computes (ModifyPlan writes only these).
+func (m *nodePoolModel) planned() map[string]attr.Value {
+	return map[string]attr.Value{
+		"id": m.ID, "summary": m.Summary, "zones": m.Zones, "instance_types": m.InstanceTypes, "prices": m.Prices, "max_pods": m.MaxPods,
+		"karpenter_assumed_pods": m.KarpenterPods, "launch_plan": m.LaunchPlan, "launch_templates": m.LaunchTemplates, "manifest": m.Manifest,
+		"warnings": m.Warnings, "nodes": m.Nodes, "workload_fit": m.WorkloadFit, "drift": m.Drift,
+	}
 }
 
 type poolTemplate struct {

@@ -157,7 +157,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if lateClass && !plan.LaunchTemplates.IsNull() { // their content names the late values
 		plan.LaunchTemplates = types.ListUnknown(launchTemplateObjType)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
+	resp.Diagnostics.Append(setTopLevel(ctx, &resp.Plan, plan.planned())...)
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but
@@ -184,35 +184,30 @@ func poolPlannable(config tftypes.Value) bool {
 
 func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
 	var details types.Bool
+	var replicas types.Int64
 	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("details"), &details)...)
+	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
 	detail := func(v attr.Value, null attr.Value) attr.Value {
 		if details.ValueBool() || details.IsUnknown() {
 			return v
 		}
 		return null
 	}
-	set := func(name string, v attr.Value) {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root(name), v)...)
-	}
-	set("summary", types.ObjectUnknown(poolSummaryAttrTypes))
-	set("zones", types.MapUnknown(zonePlanObjType))
-	set("instance_types", detail(types.ListUnknown(types.StringType), types.ListNull(types.StringType)))
-	set("max_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
-	set("prices", detail(types.MapUnknown(types.Float64Type), types.MapNull(types.Float64Type)))
-	set("workload_fit", types.MapUnknown(workloadFitObjType))
-	set("drift", types.ObjectUnknown(driftAttrTypes))
-	set("karpenter_assumed_pods", detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)))
-	set("launch_plan", detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)))
-	set("launch_templates", types.ListUnknown(launchTemplateObjType))
 	manifestValue := types.StringUnknown()
-	var replicas types.Int64
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
 	if !replicas.IsUnknown() && !replicas.IsNull() {
 		manifestValue = types.StringNull() // a static pool has none
 	}
-	set("manifest", manifestValue)
-	set("warnings", types.ListUnknown(types.StringType))
-	set("nodes", types.ListUnknown(nodeObjType))
+	resp.Diagnostics.Append(setTopLevel(ctx, &resp.Plan, map[string]attr.Value{
+		"summary": types.ObjectUnknown(poolSummaryAttrTypes), "zones": types.MapUnknown(zonePlanObjType),
+		"instance_types": detail(types.ListUnknown(types.StringType), types.ListNull(types.StringType)),
+		"max_pods":       detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)),
+		"prices":         detail(types.MapUnknown(types.Float64Type), types.MapNull(types.Float64Type)),
+		"workload_fit":   types.MapUnknown(workloadFitObjType), "drift": types.ObjectUnknown(driftAttrTypes),
+		"karpenter_assumed_pods": detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)),
+		"launch_plan":            detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)),
+		"launch_templates":       types.ListUnknown(launchTemplateObjType), "manifest": manifestValue,
+		"warnings": types.ListUnknown(types.StringType), "nodes": types.ListUnknown(nodeObjType),
+	})...)
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
