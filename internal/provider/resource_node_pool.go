@@ -64,7 +64,9 @@ func replaceOnModeSwitch(ctx context.Context, req resource.ModifyPlanRequest, re
 func (r *nodePoolResource) ownable(ctx context.Context, plan, state *nodePoolModel, diags *diag.Diagnostics) bool {
 	switch {
 	case state == nil: // a new pool: its name must be free in the cluster
-		r.claimConflict(ctx, plan.Name.ValueString(), true, diags)
+		findings, err := r.cluster().Conflicts(ctx, plan.Name.ValueString(), true)
+		addStageError(diags, err)
+		addFindings(diags, attrpath.Path{}, findings, "", false)
 		return !diags.HasError()
 	case state.OwnerID.ValueString() == "":
 		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.StateWithoutOwner}, "", false)
@@ -232,117 +234,6 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 	return p, class, !diags.HasError()
 }
 
-// setPoolPlan writes the planner's result into the model (the manifest is set by the caller,
-// which validated it). A static pool's template ids come from state when the template is already
-// known there; a dynamic pool's templates are only planned (Karpenter builds its own from the
-// EC2NodeClass), so they are shown only with `details`, with null id and default version.
-// Per-type detail (every eligible type, max pods per type, the launch options, template content)
-// is null unless the pool sets `details`: `summary` and `zones` carry what a reviewer reads.
-func setPoolPlan(ctx context.Context, m *nodePoolModel, state *nodePoolModel, p launchplan.Plan) diag.Diagnostics {
-	var diags diag.Diagnostics
-	details := m.Details.ValueBool()
-	known := map[string]launchTemplateTF{}
-	if state != nil {
-		for _, lt := range launchTemplatesOf(ctx, state.LaunchTemplates, &diags) {
-			known[lt.Name] = lt
-		}
-	}
-	summary, d := types.ObjectValueFrom(ctx, poolSummaryAttrTypes, p.Summary())
-	diags.Append(d...)
-	m.Summary = summary
-	m.Zones = zonesValue(p)
-	m.WorkloadFit = workloadFitValue(ctx, p, &diags)
-
-	m.InstanceTypes, m.MaxPods, m.KarpenterPods = types.ListNull(types.StringType), types.MapNull(types.Int64Type), types.MapNull(types.Int64Type)
-	m.Prices = types.MapNull(types.Float64Type)
-	m.LaunchPlan = types.ListNull(optionGroupObjType)
-	if details {
-		names := make([]string, 0, len(p.InstanceTypes))
-		maxPods := make(map[string]int64, len(p.InstanceTypes))
-		prices := make(map[string]attr.Value, len(p.InstanceTypes))
-		assumed := map[string]int64{}
-		for _, t := range p.InstanceTypes {
-			names = append(names, t.Name)
-			prices[t.Name] = types.Float64Value(t.Price)
-			maxPods[t.Name] = int64(t.MaxPods)
-			if t.KarpenterAssumedPods != t.MaxPods {
-				assumed[t.Name] = int64(t.KarpenterAssumedPods)
-			}
-		}
-		m.InstanceTypes, m.MaxPods, m.KarpenterPods = stringListValue(names), int64MapValue(maxPods), int64MapValue(assumed)
-		m.LaunchPlan = optionGroupList(groupOptions(p.LaunchPlan))
-		m.Prices = types.MapValueMust(types.Float64Type, prices)
-	}
-
-	m.LaunchTemplates = types.ListNull(launchTemplateObjType)
-	if static := !m.Replicas.IsNull(); static || details {
-		lts := make([]launchTemplateTF, 0, len(p.LaunchTemplates))
-		for _, lt := range p.LaunchTemplates {
-			t := launchTemplateTFFrom(lt, details)
-			if !static {
-				t.ID, t.DefaultVersion = types.StringNull(), types.Int64Null()
-			} else if prev, ok := known[lt.Name]; ok && !prev.ID.IsNull() && prev.ID.ValueString() != "" {
-				t.ID = prev.ID // same template; a content change writes a new version under the same id
-				if prev.Fingerprint == t.Fingerprint {
-					t.DefaultVersion = prev.DefaultVersion
-				}
-			}
-			lts = append(lts, t)
-		}
-		m.LaunchTemplates = launchTemplateList(lts)
-	}
-	warnings := make([]string, 0, len(p.Warnings))
-	for _, w := range p.Warnings {
-		if !w.Path.IsEmpty() {
-			warnings = append(warnings, w.Path.String()+": "+w.Message)
-		} else {
-			warnings = append(warnings, w.Message)
-		}
-	}
-	m.Warnings = stringListValue(warnings)
-	return diags
-}
-
-// zonesValue is `zones`: per pool zone, the subnet Karpenter would pick and the nodes it holds.
-func zonesValue(p launchplan.Plan) types.Map {
-	byIPs := map[string]int{}
-	for _, c := range p.Capacity {
-		byIPs[c.Zone] = c.NodesByIPs
-	}
-	elems := make(map[string]attr.Value, len(p.Zones))
-	for _, z := range p.Zones {
-		elems[z.Zone] = types.ObjectValueMust(zonePlanObjType.AttrTypes, map[string]attr.Value{
-			"subnet_id": types.StringValue(z.SubnetID), "nodes_by_ips": types.Int64Value(int64(byIPs[z.Zone])),
-			"pod_subnet_id": types.StringPointerValue(emptyNil(z.PodSubnetID)),
-		})
-	}
-	return types.MapValueMust(zonePlanObjType, elems)
-}
-
-func launchTemplateTFFrom(lt launchplan.LaunchTemplate, details bool) launchTemplateTF {
-	t := launchTemplateTF{Name: lt.Name, ID: types.StringUnknown(), DefaultVersion: types.Int64Unknown(), ImageID: emptyNil(lt.ImageID), MaxPods: int64(lt.MaxPods),
-		InstanceTypeCount: int64(len(lt.InstanceTypes)), Fingerprint: awsclient.Fingerprint(lt)}
-	if !details {
-		return t
-	}
-	t.InstanceTypes, t.UserData, t.NetworkInterfaces = nonNil(lt.InstanceTypes), &lt.UserData, []interfaceTF{}
-	for _, ni := range lt.NetworkInterfaces {
-		t.NetworkInterfaces = append(t.NetworkInterfaces, interfaceTF{NetworkCardIndex: int64(ni.NetworkCardIndex), DeviceIndex: int64(ni.DeviceIndex),
-			InterfaceType: ni.InterfaceType, SecurityGroupIDs: nonNil(ni.SecurityGroupIDs), AssociatePublicIPAddress: ni.AssociatePublicIPAddress,
-			IPv4PrefixCount: toInt64Ptr(ni.IPv4PrefixCount)})
-	}
-	return t
-}
-
-func launchTemplatesOf(ctx context.Context, l types.List, diags *diag.Diagnostics) []launchTemplateTF {
-	if l.IsNull() || l.IsUnknown() {
-		return nil
-	}
-	var out []launchTemplateTF
-	diags.Append(l.ElementsAs(ctx, &out, false)...)
-	return out
-}
-
 func (r *nodePoolResource) cluster() fleet.Cluster {
 	return fleet.Cluster{Name: r.meta.ClusterName, EC2: r.meta.Client}
 }
@@ -352,67 +243,46 @@ func (r *nodePoolResource) stage() fleet.Stage {
 		AfterLaunch: r.meta.AfterLaunch}
 }
 
-// apply makes EC2 hold exactly the planned templates and `replicas` nodes of a static pool. A
-// dynamic pool holds no EC2 objects: its apply only deletes templates its owner created before
-// (provider versions that created templates for dynamic pools too).
-// A new pool gets its owner id here, before the first mutating call, after checking that no
-// other owner holds the pool name; a pool whose name another owner takes in the meantime fails
-// on its first template (names are unique per region) and removes what it created.
-// It reports aborted when a test hook simulated a crash: nothing may then be saved.
+// apply runs the pool's apply (fleet.Stage.ApplyPool) on the plan, planned again and checked
+// against what the plan showed, and records what it left in the model. It reports aborted when
+// a test hook simulated a crash: nothing may then be saved.
 func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating bool, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
-	pool := m.Name.ValueString()
-	if creating {
-		if r.claimConflict(ctx, pool, false, diags); diags.HasError() {
-			return false
-		}
-		m.OwnerID = types.StringValue(fleet.NewOwnerID())
-		if r.meta.BeforeClaim != nil {
-			r.meta.BeforeClaim(pool)
-		}
-	}
 	p, class, ok := r.buildPlan(ctx, m, diags)
 	if !ok || !samePlan(ctx, m, p, diags) {
 		return false
 	}
-	own := r.cluster().Own(pool, m.OwnerID.ValueString())
-	st := r.stage()
-	if m.Replicas.IsNull() {
-		m.Nodes = types.ListNull(nodeObjType)
-		if !creating { // a new owner id owns nothing yet
-			if err := st.DeleteTemplates(ctx, own); err != nil {
-				addStageError(diags, err) // Read finds what is left, and the next plan deletes it again
-			}
-		}
-		return false
+	owner := m.OwnerID.ValueString()
+	if creating {
+		owner = ""
 	}
-	ensured, err := st.EnsureTemplates(ctx, own, p.LaunchTemplates)
-	if err != nil {
-		addStageError(diags, err)
-		if creating {
-			// Nothing of this new owner may stay behind: its state will not be saved.
-			if derr := st.DeleteTemplates(ctx, own); derr != nil {
-				addStageError(diags, derr)
-			}
-			m.OwnerID = types.StringNull()
-		}
-		return false
-	}
-	cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
-	for i := range cur {
-		if got, ok := ensured[cur[i].Name]; ok {
-			cur[i].ID = types.StringValue(got.ID)
-			cur[i].DefaultVersion = types.Int64Value(got.DefaultVersion)
-		}
-	}
-	m.LaunchTemplates = launchTemplateList(cur)
-
-	res := st.Reconcile(ctx, fleet.PoolOf(pool, int(m.Replicas.ValueInt64()), own, p, class, ensured, wait))
+	res := r.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: r.cluster(), Name: m.Name.ValueString(), Owner: owner,
+		Static: !m.Replicas.IsNull(), Replicas: int(m.Replicas.ValueInt64()), Plan: p, Class: class, Wait: wait, BeforeClaim: r.meta.BeforeClaim})
+	addFindings(diags, attrpath.Path{}, res.Conflicts, "", false)
 	for _, e := range res.Errors {
 		addStageError(diags, e)
 	}
-	var d diag.Diagnostics
-	m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, fleet.NodesOf(res.Live, fleet.PlannedSubnets(p)))
-	diags.Append(d...)
+	m.OwnerID = types.StringValue(res.Owner)
+	if res.Owner == "" {
+		m.OwnerID = types.StringNull()
+	}
+	if m.Replicas.IsNull() {
+		m.Nodes = types.ListNull(nodeObjType)
+		return false
+	}
+	if res.Templates != nil {
+		cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
+		for i := range cur {
+			if got, ok := res.Templates[cur[i].Name]; ok {
+				cur[i].ID, cur[i].DefaultVersion = types.StringValue(got.ID), types.Int64Value(got.DefaultVersion)
+			}
+		}
+		m.LaunchTemplates = launchTemplateList(cur)
+	}
+	if res.Nodes != nil || res.Templates != nil {
+		var d diag.Diagnostics
+		m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, res.Nodes)
+		diags.Append(d...)
+	}
 	return res.Aborted
 }
 
@@ -452,13 +322,6 @@ func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *d
 	}
 	diags.AddError("The plan no longer holds", shown.NoLongerHolds(p))
 	return false
-}
-
-// claimConflict reports another owner's claim on the pool name (fleet.Cluster.Conflicts).
-func (r *nodePoolResource) claimConflict(ctx context.Context, pool string, shared bool, diags *diag.Diagnostics) {
-	findings, err := r.cluster().Conflicts(ctx, pool, shared)
-	addStageError(diags, err)
-	addFindings(diags, attrpath.Path{}, findings, "", false)
 }
 
 // planNodes decides the planned `nodes` (fleet.PlanNodes): unchanged while the live nodes
@@ -583,20 +446,6 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 		resp.Diagnostics.Append(d...)
 	}
 	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
-}
-
-// stateSubnets rebuilds zone -> planned subnet from the recorded plan, for in_planned_subnet.
-func stateSubnets(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) map[string]string {
-	out := map[string]string{}
-	if m.Zones.IsNull() || m.Zones.IsUnknown() {
-		return out
-	}
-	zones := map[string]zonePlanTF{}
-	diags.Append(m.Zones.ElementsAs(ctx, &zones, false)...)
-	for zone, z := range zones {
-		out[zone] = z.SubnetID
-	}
-	return out
 }
 
 // Delete terminates the pool's own instances (they use the templates), then deletes its own
