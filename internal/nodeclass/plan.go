@@ -294,3 +294,15 @@ func checksHint(mode string) string {
 	}
 	return "\n(connectivity.checks = \"warn\"; set it to \"error\" to fail the plan on this, or \"off\" to skip the checks.)"
 }
+
+// ValidateConnectivity checks the `connectivity` block's control-plane groups: each id as a
+// security group id (on the list element itself), each selector term as a security group term.
+func ValidateConnectivity(c Connectivity) []attrpath.Finding {
+	var out []attrpath.Finding
+	for _, e := range discovery.ValidateSecurityGroupTerms(idTerms(c.ControlPlaneIDs)) {
+		e.Path = pathConnectivity.Attr("control_plane_security_group_ids").Index(e.Path.Steps()[0].Index) // an id, not a term
+		out = append(out, summarized([]attrpath.Finding{e}, "Invalid control-plane security group id")...)
+	}
+	return append(out, summarized(attrpath.Under(pathConnectivity.Attr("control_plane_security_group_selector_terms"),
+		discovery.ValidateSecurityGroupTerms(c.ControlPlaneTerms)), "Invalid control-plane security group selector term")...)
+}
