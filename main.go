@@ -4,12 +4,20 @@ import (
 	"flag"
 	"log"
 	"os"
+	rdebug "runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
+)
+
+// The provider process's garbage collector: the heap may grow to 5× the live heap between
+// collections, but collections come sooner as it nears memoryLimit.
+const (
+	gcPercent   = 400
+	memoryLimit = 80 << 20
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -25,6 +33,16 @@ func main() {
 		if err := os.Setenv(name, level); err != nil {
 			log.Fatal(err)
 		}
+	}
+
+	// A provider process lives for one Terraform command and allocates heavily (the plugin
+	// framework converts each resource's values several times per call): collect garbage less
+	// often, within a memory budget. GOGC and GOMEMLIMIT set by the user win.
+	if os.Getenv("GOGC") == "" {
+		rdebug.SetGCPercent(gcPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		rdebug.SetMemoryLimit(memoryLimit)
 	}
 
 	var opts []tf6server.ServeOpt
