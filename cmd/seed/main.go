@@ -51,11 +51,14 @@ const nodeTrustPolicy = `{"Version":"2012-10-17","Statement":[{"Effect":"Allow",
 // seedRole creates the node role KarpenterNodeRole-<cluster> unless it exists.
 func seedRole(ctx context.Context, c *iam.Client, cluster string) error {
 	name := "KarpenterNodeRole-" + cluster
-	_, err := c.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(name)})
+	got, err := c.GetRole(ctx, &iam.GetRoleInput{RoleName: aws.String(name)})
 	var nse *iamtypes.NoSuchEntityException
 	switch {
-	case err == nil:
+	case err == nil && seeded(got.Role.Tags):
 		fmt.Printf("iam role       %s (exists)\n", name)
+		return attachNodePolicies(ctx, c, name) // roles seeded before the node-role check had none
+	case err == nil:
+		fmt.Printf("iam role       %s (exists, not seeded: left as it is)\n", name)
 		return nil
 	case !errors.As(err, &nse):
 		return fmt.Errorf("GetRole: %w", err)
@@ -66,8 +69,36 @@ func seedRole(ctx context.Context, c *iam.Client, cluster string) error {
 	}); err != nil {
 		return fmt.Errorf("CreateRole: %w", err)
 	}
-	fmt.Printf("iam role       %s (created)\n", name)
+	fmt.Printf("iam role       %s (created, with the worker, CNI and registry managed policies)\n", name)
+	return attachNodePolicies(ctx, c, name)
+}
+
+// attachNodePolicies attaches nodePolicies to the role (attaching twice changes nothing).
+func attachNodePolicies(ctx context.Context, c *iam.Client, role string) error {
+	for _, arn := range nodePolicies {
+		if _, err := c.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(role), PolicyArn: aws.String(arn)}); err != nil {
+			return fmt.Errorf("AttachRolePolicy %s: %w", arn, err)
+		}
+	}
 	return nil
+}
+
+// seeded reports whether the seed created the role (its tag).
+func seeded(tags []iamtypes.Tag) bool {
+	for _, t := range tags {
+		if aws.ToString(t.Key) == seedTag {
+			return true
+		}
+	}
+	return false
+}
+
+// nodePolicies are the AWS managed policies of an EKS node role, which the node class's
+// node-role check looks for.
+var nodePolicies = []string{
+	"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+	"arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
+	"arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly",
 }
 
 func envOr(k, def string) string {

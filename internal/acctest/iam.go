@@ -41,6 +41,14 @@ func apiCode(err error) string {
 	return ""
 }
 
+// NodePolicies are the AWS managed policies of an EKS node role (worker, VPC CNI, registry): what
+// a node needs to register, get pod addresses and pull images. LocalStack serves them.
+var NodePolicies = []string{
+	"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
+	"arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
+	"arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly",
+}
+
 // createRole creates a node role tagged with TagKey = id; created is false when the name exists.
 func createRole(ctx context.Context, name, id string) (created bool, err error) {
 	_, err = newIAM().CreateRole(ctx, &iam.CreateRoleInput{
@@ -88,6 +96,11 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 			}
 		}
 		for _, r := range madeRoles {
+			for _, arn := range NodePolicies {
+				if _, err := c.DetachRolePolicy(context.Background(), &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+					errs = append(errs, fmt.Errorf("DetachRolePolicy %s %s: %w", r, arn, err))
+				}
+			}
 			if _, err := c.DeleteRole(context.Background(), &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
 				errs = append(errs, fmt.Errorf("DeleteRole %s: %w", r, err))
 			}
@@ -99,8 +112,14 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 		if err != nil {
 			return cleanup, err
 		}
-		if created {
-			madeRoles = append(madeRoles, r)
+		if !created {
+			continue // someone else's: left as it is
+		}
+		madeRoles = append(madeRoles, r)
+		for _, arn := range NodePolicies { // a node role as EKS documents it: the plans' node-role check passes
+			if _, err := newIAM().AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+				return cleanup, fmt.Errorf("AttachRolePolicy %s %s: %w", r, arn, err)
+			}
 		}
 	}
 	for _, p := range profiles {
@@ -115,4 +134,20 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 		}
 	}
 	return cleanup, nil
+}
+
+// AttachPolicies attaches managed policies (ARNs, e.g. arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy)
+// to a test role and detaches them when the test ends, before the role is deleted.
+func AttachPolicies(t testing.TB, role string, arns ...string) {
+	t.Helper()
+	for _, arn := range arns {
+		if _, err := IAM(t).AttachRolePolicy(Context(t), &iam.AttachRolePolicyInput{RoleName: aws.String(role), PolicyArn: aws.String(arn)}); err != nil {
+			t.Fatalf("AttachRolePolicy %s %s: %v", role, arn, err)
+		}
+		t.Cleanup(func() {
+			if _, err := newIAM().DetachRolePolicy(context.Background(), &iam.DetachRolePolicyInput{RoleName: aws.String(role), PolicyArn: aws.String(arn)}); err != nil {
+				t.Logf("fixture cleanup: DetachRolePolicy %s %s: %v", role, arn, err)
+			}
+		})
+	}
 }

@@ -23,6 +23,10 @@ type IAM struct {
 	Roles            []iamtypes.Role
 	InstanceProfiles []iamtypes.InstanceProfile
 	NewProfileLag    int
+	// Policies are the roles' managed and inline policies (iam_policies.go).
+	Policies RolePolicies
+	// PageSize bounds the pages of a listing ("ListAttachedRolePolicies": 1).
+	PageSize map[string]int
 
 	// Fail makes an operation ("GetRole") answer the error, every call.
 	Fail map[string]error

@@ -8,6 +8,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 )
 
 // PlanAPI is every AWS answer a class's plan reads: the selectors, the images, capacity
@@ -31,6 +32,20 @@ type PlanInput struct {
 	// otherwise make every plan an update.
 	Prior         *Resolved
 	PriorCapacity *Capacity
+	// NodeRole checks the node role's policies (nil: nothing to check).
+	NodeRole *NodeRole
+}
+
+// NodeRole is the node-role readiness check's input: where the role is named and how to read
+// its policies.
+type NodeRole struct {
+	// At is the attribute that names the role: `role`, or `instance_profile` for the role behind it.
+	At attrpath.Path
+	// Policies reads the role's name and policy documents; role is "" when an instance profile
+	// holds no role. It runs alongside the EC2 resolution.
+	Policies func(context.Context) (role string, docs []iampolicy.Document, err error)
+	// CNIOwnRole: the VPC CNI runs with a role of its own (IRSA or EKS Pod Identity).
+	CNIOwnRole bool
 }
 
 // PlanResult is the resolved class.
@@ -40,7 +55,9 @@ type PlanResult struct {
 	// `role`, else the configured instance_profile.
 	InstanceProfile string
 	// Capacity is nil when the class selects neither reservations nor a placement group.
-	Capacity         *Capacity
+	Capacity *Capacity
+	// NodeRole is the node-role readiness check (nil when it did not run).
+	NodeRole         *iampolicy.Report
 	Errors, Warnings []attrpath.Finding
 }
 
@@ -79,7 +96,13 @@ func Plan(ctx context.Context, api PlanAPI, in PlanInput) PlanResult {
 		findings Findings
 		err      error
 	}
-	ec2ch, amich := make(chan ec2Answer, 1), make(chan amiAnswer, 1)
+	ec2ch, amich, rolech := make(chan ec2Answer, 1), make(chan amiAnswer, 1), make(chan roleAnswer, 1)
+	if in.NodeRole != nil {
+		go func() {
+			role, docs, err := in.NodeRole.Policies(ctx)
+			rolech <- roleAnswer{role, docs, err}
+		}()
+	}
 	go func() {
 		res, errs, err := Resolve(ctx, api, s)
 		ec2ch <- ec2Answer{res, errs, err}
@@ -120,7 +143,38 @@ func Plan(ctx context.Context, api PlanAPI, in PlanInput) PlanResult {
 	if out.InstanceProfile == "" { // no role: the configured instance_profile, if any
 		out.InstanceProfile = s.InstanceProfile
 	}
+	if in.NodeRole != nil {
+		out.checkNodeRole(*in.NodeRole, <-rolech)
+	}
 	return out
+}
+
+type roleAnswer struct {
+	role string
+	docs []iampolicy.Document
+	err  error
+}
+
+// checkNodeRole judges the node role's policies (iampolicy.Check): a warning per need the role
+// does not meet. Policies it cannot read are one warning and no failure: the check is advice.
+func (r *PlanResult) checkNodeRole(nr NodeRole, a roleAnswer) {
+	switch {
+	case a.err != nil:
+		r.add(nil, failure(nr.At, "Cannot read the node role's policies", a.err.Error()+"\n\nThe node-role check needs "+
+			"iam:ListAttachedRolePolicies, iam:GetPolicy, iam:GetPolicyVersion, iam:ListRolePolicies and iam:GetRolePolicy (and "+
+			"iam:GetInstanceProfile with `instance_profile`); the plan goes on without it."), "", "")
+		return
+	case a.role == "":
+		r.add(nil, failure(nr.At, "Instance profile without a role", "the instance profile holds no role: nodes launched with it "+
+			"get no AWS credentials, so the VPC CNI cannot assign pod IPs and the node cannot register with the cluster."), "", "")
+		return
+	}
+	rep := iampolicy.Check(a.docs, iampolicy.Options{Path: nr.At, CNIHasOwnRole: nr.CNIOwnRole})
+	r.NodeRole = &rep
+	r.add(nil, rep.Findings, "", "")
+	for _, err := range rep.Errors {
+		r.add(nil, failure(nr.At, "Node role policy not evaluated", err.Error()), "", "")
+	}
 }
 
 var pathAMITerms = attrpath.Of("ami_selector_terms")

@@ -11,6 +11,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 )
 
 // Every check the connectivity package reports has a title of its own.
@@ -406,6 +407,48 @@ func TestCheckConnectivity(t *testing.T) {
 			}
 			if tc.c.Mode == ChecksOff && len(api.groupCalls) != 0 {
 				t.Errorf("control-plane groups resolved with the checks off: %v", api.groupCalls)
+			}
+		})
+	}
+}
+
+// The node-role check runs beside the resolution: a role without the CNI's actions is one
+// warning on the attribute naming it; policies it cannot read, or a profile without a role, are
+// one warning and no report; the plan never fails on it.
+func TestPlanNodeRole(t *testing.T) {
+	allow := func(actions string) iampolicy.Document {
+		return iampolicy.Document{Source: "inline:p", JSON: `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":[` + actions + `],"Resource":"*"}]}`}
+	}
+	workerAndECR := allow(`"ec2:Describe*","eks:DescribeCluster","ecr:*"`)
+	for _, tc := range []struct {
+		name     string
+		role     string
+		docs     []iampolicy.Document
+		err      error
+		ownCNI   bool
+		warnings []string // summaries
+		report   bool
+	}{
+		{"everything granted", "node", []iampolicy.Document{allow(`"ec2:*","eks:DescribeCluster","ecr:*"`)}, nil, false, nil, true},
+		{"no CNI actions", "node", []iampolicy.Document{workerAndECR}, nil, false, []string{"Node role cannot assign pod IPs"}, true},
+		{"the CNI has its own role", "node", []iampolicy.Document{workerAndECR}, nil, true, nil, true},
+		{"unreadable", "node", nil, errors.New("AccessDenied: iam:ListAttachedRolePolicies"), false, []string{"Cannot read the node role's policies"}, false},
+		{"profile without a role", "", nil, nil, false, []string{"Instance profile without a role"}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s, api := planFixture()
+			nr := &NodeRole{At: attrpath.Of("role"), CNIOwnRole: tc.ownCNI,
+				Policies: func(context.Context) (string, []iampolicy.Document, error) { return tc.role, tc.docs, tc.err }}
+			got := Plan(t.Context(), api, PlanInput{Spec: s, Now: testNow, NodeRole: nr})
+			var summaries []string
+			for _, w := range got.Warnings {
+				if w.Path.String() != "role" {
+					t.Errorf("warning %q on %s, want it on role", w.Summary, w.Path)
+				}
+				summaries = append(summaries, w.Summary)
+			}
+			if len(got.Errors) != 0 || !slices.Equal(summaries, tc.warnings) || (got.NodeRole != nil) != tc.report {
+				t.Errorf("errors %s, warnings %v (want %v), report %v", dumpErrs(got.Errors), summaries, tc.warnings, got.NodeRole != nil)
 			}
 		})
 	}

@@ -52,6 +52,7 @@ type nodeClassModel struct {
 	AMIs               types.List    `tfsdk:"amis"`
 	Resolved           types.Object  `tfsdk:"resolved"`
 	ConnectivityReport types.List    `tfsdk:"connectivity_report"`
+	NodeRoleReport     types.List    `tfsdk:"node_role_report"`
 	Manifest           types.String  `tfsdk:"manifest"`
 	ManifestObject     types.Dynamic `tfsdk:"manifest_object"`
 
@@ -144,6 +145,7 @@ type networkingModel struct {
 	WarmIPTarget          types.Int64         `tfsdk:"warm_ip_target"`
 	MinimumIPTarget       types.Int64         `tfsdk:"minimum_ip_target"`
 	WarmPrefixTarget      types.Int64         `tfsdk:"warm_prefix_target"`
+	CNIRole               types.String        `tfsdk:"cni_role"`
 }
 
 type customNetworkModel struct {

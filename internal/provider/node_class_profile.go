@@ -11,6 +11,8 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 // profiles is the instance-profile stage of the provider's cluster (fleet.Profiles).
@@ -45,4 +47,36 @@ func (r *nodeClassResource) deleteProfiles(ctx context.Context, names []string, 
 	errs, warnings := r.profiles().Delete(ctx, names, owner)
 	addFindings(diags, attrpath.Path{}, errs, "", false)
 	addFindings(diags, attrpath.Path{}, warnings, "", true)
+}
+
+// nodeRole is the node-role readiness check of a class (nil when the role is known only after
+// apply): the policies of `role`, or of the role `instance_profile` holds.
+func (r *nodeClassResource) nodeRole(m *nodeClassModel) *nodeclass.NodeRole {
+	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}
+	nr := &nodeclass.NodeRole{At: attrpath.Of("role")}
+	if m.Networking != nil {
+		nr.CNIOwnRole = m.Networking.CNIRole.ValueString() != "" && m.Networking.CNIRole.ValueString() != "node"
+	}
+	switch role, profile := m.Role, m.InstanceProfile; {
+	case role.IsUnknown() || profile.IsUnknown():
+		return nil
+	case role.ValueString() != "":
+		nr.Policies = func(ctx context.Context) (string, []iampolicy.Document, error) {
+			docs, err := ips.RolePolicies(ctx, role.ValueString())
+			return role.ValueString(), docs, err
+		}
+	case profile.ValueString() != "":
+		nr.At = attrpath.Of("instance_profile")
+		nr.Policies = func(ctx context.Context) (string, []iampolicy.Document, error) {
+			p, err := ips.Get(ctx, profile.ValueString())
+			if err != nil || p == nil || len(p.Roles) == 0 {
+				return "", nil, err // a missing profile is the profile check's error
+			}
+			docs, err := ips.RolePolicies(ctx, p.Roles[0])
+			return p.Roles[0], docs, err
+		}
+	default:
+		return nil
+	}
+	return nr
 }

@@ -253,10 +253,16 @@ func classNetworkAttributes() map[string]schema.Attribute {
 				"warm_ip_target":           optInt(warmTargetAttributes()["warm_ip_target"]),
 				"minimum_ip_target":        optInt(warmTargetAttributes()["minimum_ip_target"]),
 				"warm_prefix_target":       optInt(warmTargetAttributes()["warm_prefix_target"]),
+				"cni_role": schema.StringAttribute{Optional: true, Validators: []validator.String{stringvalidator.OneOf(cniRoles...)},
+					MarkdownDescription: "Whose credentials the VPC CNI (`aws-node`) uses: `node` (the default: the node role, which then " +
+						"needs the CNI's EC2 actions), `irsa` or `pod_identity` (a role of its own; the node-role check then skips the CNI's actions)."},
 			},
 		},
 	}
 }
+
+// cniRoles are the values of networking.cni_role.
+var cniRoles = []string{"node", "irsa", "pod_identity"}
 
 // classKubeletAttributes are node class attributes of one group (nodeClassSchema).
 func classKubeletAttributes() map[string]schema.Attribute {
@@ -478,11 +484,29 @@ func classOutputAttributes() map[string]schema.Attribute {
 				"partition_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Partitions of a `partition` group; null for the other strategies."},
 			},
 		},
+		"node_role_report": schema.ListNestedAttribute{
+			Computed: true,
+			MarkdownDescription: "The node-role readiness check, known at plan time: whether the node role (`role`, or the role of " +
+				"`instance_profile`) grants what a node needs, read with `iam:ListAttachedRolePolicies`, `iam:GetPolicy`, " +
+				"`iam:GetPolicyVersion`, `iam:ListRolePolicies` and `iam:GetRolePolicy` and evaluated by the provider (Allow and Deny " +
+				"statements with wildcards; resources and conditions are reported as not evaluated; permission boundaries and SCPs are " +
+				"not considered). One entry per need: `assign_pod_ips` (the VPC CNI's EC2 actions, `AmazonEKS_CNI_Policy`; skipped " +
+				"with `networking.cni_role` `irsa` or `pod_identity`), `register_with_cluster` (`AmazonEKSWorkerNodePolicy`) and `pull_images` " +
+				"(`AmazonEC2ContainerRegistryReadOnly`). A need not met is a plan warning on the attribute naming the role, with the " +
+				"missing actions and the managed policy that grants them. Null when the role is known only after apply or its " +
+				"policies cannot be read (a warning).",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"need":    schema.StringAttribute{Computed: true, MarkdownDescription: "`assign_pod_ips`, `register_with_cluster` or `pull_images`."},
+				"status":  schema.StringAttribute{Computed: true, MarkdownDescription: "`met`, `not met` or `skipped`."},
+				"missing": schema.ListAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "The actions the role does not allow, sorted."},
+				"detail":  schema.StringAttribute{Computed: true, MarkdownDescription: "What the node cannot do without them, and what was not evaluated."},
+			}},
+		},
 		"connectivity_report": schema.ListNestedAttribute{
 			Computed: true,
 			MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
-				"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`). Null when " +
-				"`connectivity` is unset or `checks = \"off\"`.",
+				"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`; only " +
+				"`node_to_node` without control-plane groups). Null with `checks = \"off\"`, or when the rules cannot be read.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"check":    schema.StringAttribute{Computed: true, MarkdownDescription: "The check's name."},
 				"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group that holds the admitting rule (passed), or the group the missing rule belongs on (failed)."},

@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -53,6 +55,7 @@ func setComputedUnknown(ctx context.Context, plan interface {
 	diags.Append(plan.SetAttribute(ctx, path.Root("resolved"), types.ObjectUnknown(attrTypesOf(launchplan.ClassValue{})))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("manifest_object"), types.DynamicUnknown())...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListUnknown(connectivityCheckType))...)
+	diags.Append(plan.SetAttribute(ctx, path.Root("node_role_report"), types.ListUnknown(nodeRoleNeedType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("capacity_reservations"), types.ListUnknown(capacityReservationType))...)
 	diags.Append(plan.SetAttribute(ctx, path.Root("placement_group"), types.ObjectUnknown(placementGroupAttrTypes))...)
 }
@@ -148,4 +151,37 @@ func setResolution(ctx context.Context, m *nodeClassModel, s nodeclass.Spec, r n
 	diags.Append(d...)
 	m.Manifest = types.StringValue(manifest)
 	return diags
+}
+
+// nodeRoleNeed is one entry of `node_role_report`.
+type nodeRoleNeed struct {
+	Need    string   `tfsdk:"need"`
+	Status  string   `tfsdk:"status"`
+	Missing []string `tfsdk:"missing"`
+	Detail  string   `tfsdk:"detail"`
+}
+
+var nodeRoleNeedType = types.ObjectType{AttrTypes: attrTypesOf(nodeRoleNeed{})}
+
+// nodeRoleReport is the `node_role_report` value of a check (null when it did not run).
+func nodeRoleReport(ctx context.Context, rep *iampolicy.Report, diags *diag.Diagnostics) types.List {
+	if rep == nil {
+		return types.ListNull(nodeRoleNeedType)
+	}
+	out := make([]nodeRoleNeed, len(rep.Needs))
+	for i, n := range rep.Needs {
+		out[i] = nodeRoleNeed{Need: n.Need.ID, Status: n.Status(), Missing: nonNil(n.MissingActions()), Detail: "Granted."}
+		switch {
+		case n.Skipped:
+			out[i].Detail = "Skipped: the VPC CNI has a role of its own (networking.cni_role)."
+		case !n.Met:
+			out[i].Detail = "Without these actions, " + n.Need.Consequence + "."
+		}
+		if notes := n.Notes(); len(notes) > 0 {
+			out[i].Detail += " Not evaluated: " + strings.Join(notes, "; ") + "."
+		}
+	}
+	v, d := types.ListValueFrom(ctx, nodeRoleNeedType, out)
+	diags.Append(d...)
+	return v
 }

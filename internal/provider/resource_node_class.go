@@ -152,6 +152,7 @@ func (r *nodeClassResource) resolvePlan(ctx context.Context, req resource.Modify
 			in.PriorCapacity = &prior
 		}
 	}
+	in.NodeRole = r.nodeRole(plan)
 	res := nodeclass.Plan(ctx, r.meta.Client.Discovery(), in)
 	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
 	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
@@ -164,6 +165,10 @@ func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel
 	plan.ID = plan.Name
 	resolved := res.Resolved
 	plan.CapacityReservations, plan.PlacementGroup = capacityValues(ctx, res.Capacity, diags) // before resolved, which names them
+	plan.NodeRoleReport = nodeRoleReport(ctx, res.NodeRole, diags)
+	if late.role || late.profile { // checked at apply's final plan, once the role is known
+		plan.NodeRoleReport = types.ListUnknown(nodeRoleNeedType)
+	}
 	diags.Append(setResolution(ctx, plan, s, resolved, res.InstanceProfile, doc, r.classHash(doc, diags))...)
 	if late.any() {
 		plan.Manifest = types.StringUnknown()

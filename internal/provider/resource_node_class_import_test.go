@@ -23,14 +23,14 @@ import (
 //   - the arguments of that config: `role`, `ami_selector_terms`, and `metadata_options` (the
 //     schema default, applied at plan like any other default);
 //   - the resolution ModifyPlan computes from them and EC2: `vpc_id`, `subnets`,
-//     `security_groups`, `zones`, `resolved`, `manifest` and `connectivity_report` (the
-//     default node-to-node check).
+//     `security_groups`, `zones`, `resolved`, `manifest`, `connectivity_report` (the
+//     default node-to-node check) and `node_role_report` (the node role's policies).
 //
 // Null or empty attributes (pod_subnets, capacity_reservations, placement_group and the unset
 // arguments) compare equal without being listed.
 var nodeClassImportUnknowable = []string{
 	"role", "ami_selector_terms", "metadata_options",
-	"vpc_id", "subnets", "security_groups", "zones", "resolved", "manifest", "connectivity_report",
+	"vpc_id", "subnets", "security_groups", "zones", "resolved", "manifest", "connectivity_report", "node_role_report",
 }
 
 // invalidImportID matches the import error for id, whatever the line wrapping of Terraform's output.

@@ -1,0 +1,78 @@
+package provider
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/statecheck"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+// The node-role check reads the role's attached AWS managed policies from IAM (LocalStack
+// serves their documents) and evaluates them: a role with the worker and registry policies but
+// not the CNI's cannot assign pod IPs; with networking.cni_role the CNI's actions are not the
+// node role's; with AmazonEKS_CNI_Policy attached every need is met.
+func TestAccNodeClass_nodeRoleReadiness(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	role := acctest.RandomName("node-role")
+	acctest.NewRole(t, role)
+	acctest.AttachPolicies(t, role, "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly")
+	discoveryNetwork(t, cluster)
+	config := func(networking string) string {
+		return providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "readiness"
+  role               = %q
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ id = %q }]
+  %s
+}
+`, role, testAMI(), networking)
+	}
+	report := tfjsonpath.New("node_role_report")
+	need := func(id, status string, missing knownvalue.Check) knownvalue.Check {
+		return knownvalue.ObjectPartial(map[string]knownvalue.Check{"need": knownvalue.StringExact(id), "status": knownvalue.StringExact(status), "missing": missing})
+	}
+	none := knownvalue.ListSizeExact(0)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{
+				Config: config(""),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, report, knownvalue.ListExact([]knownvalue.Check{
+					need("assign_pod_ips", "not met", knownvalue.ListExact([]knownvalue.Check{
+						knownvalue.StringExact("ec2:AssignPrivateIpAddresses"), knownvalue.StringExact("ec2:AttachNetworkInterface"),
+						knownvalue.StringExact("ec2:CreateNetworkInterface"), knownvalue.StringExact("ec2:CreateTags"),
+						knownvalue.StringExact("ec2:DeleteNetworkInterface"), knownvalue.StringExact("ec2:DescribeNetworkInterfaces"),
+						knownvalue.StringExact("ec2:DescribeTags"), knownvalue.StringExact("ec2:DetachNetworkInterface"),
+						knownvalue.StringExact("ec2:ModifyNetworkInterfaceAttribute"), knownvalue.StringExact("ec2:UnassignPrivateIpAddresses"),
+					})),
+					need("register_with_cluster", "met", none),
+					need("pull_images", "met", none),
+				}))},
+			},
+			{
+				Config: config(`networking = { cni_role = "irsa" }`),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, report, knownvalue.ListExact([]knownvalue.Check{
+					need("assign_pod_ips", "skipped", none), need("register_with_cluster", "met", none), need("pull_images", "met", none),
+				}))},
+			},
+			{
+				PreConfig: func() { acctest.AttachPolicies(t, role, "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy") },
+				Config:    config(""),
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, report, knownvalue.ListExact([]knownvalue.Check{
+					need("assign_pod_ips", "met", none), need("register_with_cluster", "met", none), need("pull_images", "met", none),
+				}))},
+			},
+			{Config: config(""), PlanOnly: true}, // the plan after apply is empty
+		},
+	})
+}
