@@ -2,7 +2,9 @@ package awsclient
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
@@ -16,7 +18,7 @@ import (
 // iampolicy decodes them.
 func (p InstanceProfiles) RolePolicies(ctx context.Context, role string) ([]iampolicy.Document, error) {
 	name := roleName(role)
-	var docs []iampolicy.Document
+	var arns, inline []string
 	attached := iam.NewListAttachedRolePoliciesPaginator(p.IAM, &iam.ListAttachedRolePoliciesInput{RoleName: aws.String(name)})
 	for attached.HasMorePages() {
 		page, err := attached.NextPage(ctx)
@@ -24,30 +26,50 @@ func (p InstanceProfiles) RolePolicies(ctx context.Context, role string) ([]iamp
 			return nil, fmt.Errorf("ListAttachedRolePolicies %s: %w", name, err)
 		}
 		for _, ap := range page.AttachedPolicies {
-			pol, err := p.IAM.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: ap.PolicyArn})
-			if err != nil {
-				return nil, fmt.Errorf("GetPolicy %s: %w", aws.ToString(ap.PolicyArn), err)
-			}
-			ver, err := p.IAM.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: ap.PolicyArn, VersionId: pol.Policy.DefaultVersionId})
-			if err != nil {
-				return nil, fmt.Errorf("GetPolicyVersion %s: %w", aws.ToString(ap.PolicyArn), err)
-			}
-			docs = append(docs, iampolicy.Document{Source: aws.ToString(ap.PolicyArn), JSON: aws.ToString(ver.PolicyVersion.Document)})
+			arns = append(arns, aws.ToString(ap.PolicyArn))
 		}
 	}
-	inline := iam.NewListRolePoliciesPaginator(p.IAM, &iam.ListRolePoliciesInput{RoleName: aws.String(name)})
-	for inline.HasMorePages() {
-		page, err := inline.NextPage(ctx)
+	names := iam.NewListRolePoliciesPaginator(p.IAM, &iam.ListRolePoliciesInput{RoleName: aws.String(name)})
+	for names.HasMorePages() {
+		page, err := names.NextPage(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("ListRolePolicies %s: %w", name, err)
 		}
-		for _, pn := range page.PolicyNames {
+		inline = append(inline, page.PolicyNames...)
+	}
+	// The documents are read at once: a node role has a handful of policies, two calls each.
+	docs := make([]iampolicy.Document, len(arns)+len(inline))
+	errs := make([]error, len(docs))
+	var wg sync.WaitGroup
+	for i, arn := range arns {
+		wg.Go(func() { docs[i], errs[i] = p.managedPolicy(ctx, arn) })
+	}
+	for i, pn := range inline {
+		wg.Go(func() {
 			out, err := p.IAM.GetRolePolicy(ctx, &iam.GetRolePolicyInput{RoleName: aws.String(name), PolicyName: aws.String(pn)})
 			if err != nil {
-				return nil, fmt.Errorf("GetRolePolicy %s %s: %w", name, pn, err)
+				errs[len(arns)+i] = fmt.Errorf("GetRolePolicy %s %s: %w", name, pn, err)
+				return
 			}
-			docs = append(docs, iampolicy.Document{Source: "inline:" + pn, JSON: aws.ToString(out.PolicyDocument)})
-		}
+			docs[len(arns)+i] = iampolicy.Document{Source: "inline:" + pn, JSON: aws.ToString(out.PolicyDocument)}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
 	}
 	return docs, nil
+}
+
+// managedPolicy reads the default version of a managed policy.
+func (p InstanceProfiles) managedPolicy(ctx context.Context, arn string) (iampolicy.Document, error) {
+	pol, err := p.IAM.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
+	if err != nil {
+		return iampolicy.Document{}, fmt.Errorf("GetPolicy %s: %w", arn, err)
+	}
+	ver, err := p.IAM.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: aws.String(arn), VersionId: pol.Policy.DefaultVersionId})
+	if err != nil {
+		return iampolicy.Document{}, fmt.Errorf("GetPolicyVersion %s: %w", arn, err)
+	}
+	return iampolicy.Document{Source: arn, JSON: aws.ToString(ver.PolicyVersion.Document)}, nil
 }
