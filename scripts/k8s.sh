@@ -64,6 +64,7 @@ build() {
   build_one kube-apiserver apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(kube_ldflags)"
   build_one kubectl apiserver k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)"
   build_one terraform-provider-kubernetes kubernetes-provider github.com/hashicorp/terraform-provider-kubernetes "-s -w"
+  build_one terraform-provider-kubectl kubectl-provider github.com/gavinbunney/terraform-provider-kubectl "-s -w"
 }
 
 # --- certificates and credentials -------------------------------------------------------------

@@ -53,8 +53,10 @@ func loadKubeAPI() (*kubeAPI, error) {
 	if dir == "" {
 		return nil, fmt.Errorf("%s must be set for the composition tests: %s", kubetest.EnvKubernetesProviderDir, kubetest.Fix)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "terraform-provider-kubernetes")); err != nil {
-		return nil, fmt.Errorf("no kubernetes provider in %s=%s (%v): %s", kubetest.EnvKubernetesProviderDir, dir, err, kubetest.Fix)
+	for _, bin := range []string{"terraform-provider-kubernetes", "terraform-provider-kubectl"} {
+		if _, err := os.Stat(filepath.Join(dir, bin)); err != nil {
+			return nil, fmt.Errorf("no %s in %s=%s (%v): %s", bin, kubetest.EnvKubernetesProviderDir, dir, err, kubetest.Fix)
+		}
 	}
 	api, err := kubetest.FromEnv()
 	if err != nil {
@@ -187,7 +189,8 @@ func exampleTFDir(t *testing.T, k *kubeAPI, example string) *tfDir {
 		t.Fatal(err)
 	}
 	return &tfDir{t: t, dir: filepath.Join(root, "examples", example),
-		rc: cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", k.providerDir})}
+		rc: cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", k.providerDir},
+			providerOverride{"registry.terraform.io/gavinbunney/kubectl", k.providerDir})}
 }
 
 // vars writes the example's inputs.
@@ -306,14 +309,25 @@ func hclStrings(vals []string) string {
 // server with Karpenter's CRDs through kubernetes_manifest and carry the planned spec, a changed
 // requirement updates the NodePool in place, the next plan is empty, and destroy removes both
 // (the pool first).
-func TestAccComposition_example(t *testing.T) {
+func TestAccComposition_example(t *testing.T) { composeExample(t, "composition", "kubernetes_manifest") }
+
+// TestAccComposition_kubectlManifest applies examples/composition-kubectl, the same composition
+// through gavinbunney/kubectl's kubectl_manifest (v1.19.0, built by make k8s-up), with the same
+// checks.
+func TestAccComposition_kubectlManifest(t *testing.T) {
+	composeExample(t, "composition-kubectl", "kubectl_manifest")
+}
+
+// composeExample applies an example whose class and pools are resources of kind
+// (kubernetes_manifest, kubectl_manifest) named node_class and node_pool.
+func composeExample(t *testing.T, example, kind string) {
 	k := kubeEnv(t)
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 	name := acctest.RandomName("comp")
-	d := exampleTFDir(t, k, "composition")
+	d := exampleTFDir(t, k, example)
 	d.destroyOnCleanup(k, cluster, poolPath(name+"-general"), classPath(name))
 	inputs := func(categories ...string) map[string]any {
 		return map[string]any{
@@ -366,10 +380,10 @@ func TestAccComposition_example(t *testing.T) {
 
 	d.vars(inputs("c", "m"))
 	out = d.plan(2)
-	if !strings.Contains(out, `kubernetes_manifest.node_pool["general"] will be updated in-place`) {
+	if !strings.Contains(out, kind+`.node_pool["general"] will be updated in-place`) {
 		t.Errorf("a changed requirement does not update the NodePool in place:\n%s", out)
 	}
-	if strings.Contains(out, "# kubernetes_manifest.node_class ") {
+	if strings.Contains(out, "# "+kind+".node_class ") {
 		t.Errorf("a changed requirement of the pool changes the class:\n%s", out)
 	}
 	d.run("apply", "-auto-approve")
@@ -384,8 +398,8 @@ func TestAccComposition_example(t *testing.T) {
 
 	out = d.run("destroy", "-auto-approve")
 	// depends_on orders the destroy: the pool is gone before the class goes.
-	poolGone := strings.Index(out, `kubernetes_manifest.node_pool["general"]: Destruction complete`)
-	classGoes := strings.Index(out, "kubernetes_manifest.node_class: Destroying")
+	poolGone := strings.Index(out, kind+`.node_pool["general"]: Destruction complete`)
+	classGoes := strings.Index(out, kind+".node_class: Destroying")
 	if poolGone < 0 || classGoes < 0 || poolGone > classGoes {
 		t.Errorf("destroy does not delete the NodePool before the EC2NodeClass:\n%s", out)
 	}
