@@ -6,15 +6,17 @@
 #   scripts/k8s.sh up|down|status|build|env
 # Binaries, certificates, the kubeconfig, etcd's data and the logs live in .k8s/ (git-ignored).
 # Ports: K8S_API_PORT (16443), K8S_ETCD_PORT (23790), K8S_ETCD_PEER_PORT (23800); K8S_WORKDIR
-# moves .k8s/. K8S_KARPENTER_VERSION (1.9 … 1.15, default the newest the provider embeds) picks
-# the Karpenter minor whose CRDs are installed under Karpenter's groups; every minor's
-# EC2NodeClass and NodePool are also installed under groups of their own (v1-9.karpenter.sh …)
-# for the validator differential.
+# moves .k8s/ and K8S_BIN its bin/ (to share the binaries with another server).
+# K8S_KARPENTER_VERSION (1.9 … 1.15, default the newest the provider embeds) picks the Karpenter
+# minor whose CRDs are installed under Karpenter's groups; every minor's EC2NodeClass and NodePool
+# are also installed under groups of their own (v1-9.karpenter.sh …) for the validator
+# differential. K8S_CRDS=none starts the server without them (a cluster before Karpenter is
+# installed).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 WORK="${K8S_WORKDIR:-$ROOT/.k8s}"
-BIN="$WORK/bin"
+BIN="${K8S_BIN:-$WORK/bin}"
 PKI="$WORK/pki"
 API_PORT="${K8S_API_PORT:-16443}"
 ETCD_PORT="${K8S_ETCD_PORT:-23790}"
@@ -342,7 +344,11 @@ up() {
   check_started etcd "$epid"
   check_started kube-apiserver "$apid"
   kubeconfig
-  crds
+  if [ "${K8S_CRDS:-}" = none ]; then
+    say "Karpenter CRDs not installed (K8S_CRDS=none)"
+  else
+    crds
+  fi
   say "etcd listening on $(listen_line "$epid"); kube-apiserver on $(listen_line "$apid")"
   say "kubeconfig: $KUBECONFIG_FILE (kubectl: $BIN/kubectl)"
 }
