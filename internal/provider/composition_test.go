@@ -309,7 +309,9 @@ func hclStrings(vals []string) string {
 // server with Karpenter's CRDs through kubernetes_manifest and carry the planned spec, a changed
 // requirement updates the NodePool in place, the next plan is empty, and destroy removes both
 // (the pool first).
-func TestAccComposition_example(t *testing.T) { composeExample(t, "composition", "kubernetes_manifest") }
+func TestAccComposition_example(t *testing.T) {
+	composeExample(t, "composition", "kubernetes_manifest")
+}
 
 // TestAccComposition_kubectlManifest applies examples/composition-kubectl, the same composition
 // through gavinbunney/kubectl's kubectl_manifest (v1.19.0, built by make k8s-up), with the same
