@@ -19,8 +19,11 @@ func TestAccExamplesValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	work := t.TempDir()
-	// examples/composition also uses the kubernetes provider: the one make k8s-up builds.
-	cliConfig := cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", kubeEnv(t).providerDir})
+	// examples/composition and composition-kubectl also use the kubernetes and kubectl providers:
+	// the ones make k8s-up builds.
+	dir := kubeEnv(t).providerDir
+	cliConfig := cliConfig(t, providerOverride{"registry.terraform.io/hashicorp/kubernetes", dir},
+		providerOverride{"registry.terraform.io/gavinbunney/kubectl", dir})
 	examples := filepath.Join(work, "examples")
 	if err := os.CopyFS(examples, os.DirFS(filepath.Join(root, "examples"))); err != nil {
 		t.Fatalf("copying examples: %v", err)
