@@ -8,15 +8,15 @@ import "github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 func Manifest(s Spec) (string, error) {
 	spec := manifest.EC2NodeClassSpec{
 		AMIFamily: s.AMIFamily, Role: s.Role, InstanceProfile: s.InstanceProfile,
-		AssociatePublicIPAddress: s.AssociatePublicIPAddress, IPPrefixCount: i32p(s.IPPrefixCount),
+		AssociatePublicIPAddress: s.AssociatePublicIPAddress, IPPrefixCount: manifest.Int32(s.IPPrefixCount),
 		Tags: s.Tags, InstanceStorePolicy: s.InstanceStorePolicy, DetailedMonitoring: s.DetailedMonitoring,
 		Kubelet: manifest.KubeletConfiguration{
-			ClusterDNS: s.Kubelet.ClusterDNS, MaxPods: i32p(s.Kubelet.MaxPods), PodsPerCore: i32p(s.Kubelet.PodsPerCore),
+			ClusterDNS: s.Kubelet.ClusterDNS, MaxPods: manifest.Int32(s.Kubelet.MaxPods), PodsPerCore: manifest.Int32(s.Kubelet.PodsPerCore),
 			SystemReserved: s.Kubelet.SystemReserved, KubeReserved: s.Kubelet.KubeReserved, EvictionHard: s.Kubelet.EvictionHard,
 			EvictionSoft: s.Kubelet.EvictionSoft, EvictionSoftGracePeriod: s.Kubelet.EvictionSoftGracePeriod,
-			EvictionMaxPodGracePeriod:   i32p(s.Kubelet.EvictionMaxPodGracePeriod),
-			ImageGCHighThresholdPercent: i32p(s.Kubelet.ImageGCHighThresholdPercent),
-			ImageGCLowThresholdPercent:  i32p(s.Kubelet.ImageGCLowThresholdPercent), CPUCFSQuota: s.Kubelet.CPUCFSQuota,
+			EvictionMaxPodGracePeriod:   manifest.Int32(s.Kubelet.EvictionMaxPodGracePeriod),
+			ImageGCHighThresholdPercent: manifest.Int32(s.Kubelet.ImageGCHighThresholdPercent),
+			ImageGCLowThresholdPercent:  manifest.Int32(s.Kubelet.ImageGCLowThresholdPercent), CPUCFSQuota: s.Kubelet.CPUCFSQuota,
 			Extra: kubeletExtra(s.Kubelet),
 		},
 	}
@@ -47,9 +47,9 @@ func Manifest(s Spec) (string, error) {
 			bd.RootVolume = &root
 		}
 		if e := b.EBS; e != nil {
-			bd.EBS = manifest.BlockDevice{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: i64p(e.IOPS),
-				KMSKeyID: e.KMSKeyID, SnapshotID: e.SnapshotID, Throughput: i64p(e.Throughput), VolumeSize: e.VolumeSize, VolumeType: e.VolumeType,
-				VolumeInitializationRate: i32p(e.VolumeInitializationRate)}
+			bd.EBS = manifest.BlockDevice{DeleteOnTermination: e.DeleteOnTermination, Encrypted: e.Encrypted, IOPS: manifest.Int64(e.IOPS),
+				KMSKeyID: e.KMSKeyID, SnapshotID: e.SnapshotID, Throughput: manifest.Int64(e.Throughput), VolumeSize: e.VolumeSize, VolumeType: e.VolumeType,
+				VolumeInitializationRate: manifest.Int32(e.VolumeInitializationRate)}
 		}
 		spec.BlockDeviceMappings = append(spec.BlockDeviceMappings, bd)
 	}
@@ -75,8 +75,8 @@ func renderLaunchOptions(s Spec, spec *manifest.EC2NodeClassSpec) {
 		spec.EnclaveOptions = &manifest.EnclaveOptions{Enabled: *e}
 	}
 	if ct := s.ConnectionTracking; ct != nil {
-		spec.ConnectionTracking = manifest.ConnectionTracking{TCPEstablishedTimeout: i32p(ct.TCPEstablishedTimeout),
-			UDPStreamTimeout: i32p(ct.UDPStreamTimeout), UDPTimeout: i32p(ct.UDPTimeout)}
+		spec.ConnectionTracking = manifest.ConnectionTracking{TCPEstablishedTimeout: manifest.Int32(ct.TCPEstablishedTimeout),
+			UDPStreamTimeout: manifest.Int32(ct.UDPStreamTimeout), UDPTimeout: manifest.Int32(ct.UDPTimeout)}
 	}
 }
 
@@ -90,20 +90,4 @@ func kubeletExtra(k Kubelet) map[string]any {
 		out[key] = v
 	}
 	return out
-}
-
-func i32p(p *int) *int32 {
-	if p == nil {
-		return nil
-	}
-	v := int32(*p)
-	return &v
-}
-
-func i64p(p *int) *int64 {
-	if p == nil {
-		return nil
-	}
-	v := int64(*p)
-	return &v
 }

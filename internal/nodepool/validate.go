@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -36,6 +37,9 @@ type Budget struct {
 type Spec struct {
 	Name                   string
 	Labels                 map[string]string
+	Annotations            map[string]string
+	Taints, StartupTaints  []manifest.Taint
+	Requirements           []requirements.Requirement
 	ExpireAfter            string
 	TerminationGracePeriod string
 	ConsolidationPolicy    string
