@@ -1,0 +1,146 @@
+package tfvalue
+
+import (
+	"math/big"
+	"reflect"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+)
+
+type inner struct {
+	Key    string   `tfsdk:"key"`
+	Values []string `tfsdk:"values"`
+	Min    *int64   `tfsdk:"min"`
+}
+
+type base struct {
+	Name string `tfsdk:"name"`
+}
+
+type outer struct {
+	base
+	Count   int               `tfsdk:"count"`
+	Ratio   float64           `tfsdk:"ratio"`
+	On      *bool             `tfsdk:"on"`
+	Inner   []inner           `tfsdk:"inner"`
+	Tags    map[string]string `tfsdk:"tags"`
+	Extra   any               `tfsdk:"extra"`
+	Raw     tftypes.Value     `tfsdk:"raw"`
+	Nested  *inner            `tfsdk:"nested"`
+	private string            //nolint:unused // fields without a tag are left alone
+}
+
+var innerType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+	"key": tftypes.String, "values": tftypes.List{ElementType: tftypes.String}, "min": tftypes.Number}}
+
+var outerType = tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+	"name": tftypes.String, "count": tftypes.Number, "ratio": tftypes.Number, "on": tftypes.Bool,
+	"inner": tftypes.List{ElementType: innerType}, "tags": tftypes.Map{ElementType: tftypes.String},
+	"extra": tftypes.DynamicPseudoType, "raw": tftypes.String, "nested": innerType,
+}}
+
+func TestRoundTrip(t *testing.T) {
+	one := int64(1)
+	on := true
+	in := outer{base: base{Name: "pool"}, Count: 3, Ratio: 0.5, On: &on,
+		Inner:  []inner{{Key: "k", Values: []string{"a", "b"}, Min: &one}, {Key: "e", Values: []string{}}},
+		Tags:   map[string]string{"team": "a"},
+		Extra:  map[string]any{"maxPods": int64(110), "list": []any{"x", true}},
+		Raw:    tftypes.NewValue(tftypes.String, tftypes.UnknownValue),
+		Nested: nil,
+	}
+	v, err := Encode(outerType, in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tftypes.ValidateValue(outerType, func() map[string]tftypes.Value { return Attributes(v) }()); err != nil {
+		t.Fatal(err)
+	}
+	attrs := Attributes(v)
+	if !attrs["nested"].IsNull() || attrs["raw"].IsKnown() {
+		t.Errorf("nested %v raw %v", attrs["nested"], attrs["raw"])
+	}
+	var out outer
+	if err := Decode(v, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Raw.IsKnown() {
+		t.Error("raw lost its unknown")
+	}
+	out.Raw, in.Raw = tftypes.Value{}, tftypes.Value{}
+	if !reflect.DeepEqual(in, out) {
+		t.Errorf("round trip:\n got %+v\nwant %+v", out, in)
+	}
+}
+
+func TestDecodeUnknownAndNull(t *testing.T) {
+	v := tftypes.NewValue(outerType, map[string]tftypes.Value{
+		"name": tftypes.NewValue(tftypes.String, tftypes.UnknownValue), "count": tftypes.NewValue(tftypes.Number, nil),
+		"ratio": tftypes.NewValue(tftypes.Number, big.NewFloat(1.5)), "on": tftypes.NewValue(tftypes.Bool, nil),
+		"inner": tftypes.NewValue(tftypes.List{ElementType: innerType}, tftypes.UnknownValue),
+		"tags":  tftypes.NewValue(tftypes.Map{ElementType: tftypes.String}, nil), "extra": tftypes.NewValue(tftypes.DynamicPseudoType, nil),
+		"raw": tftypes.NewValue(tftypes.String, "r"), "nested": tftypes.NewValue(innerType, nil),
+	})
+	out := outer{Count: 9, Tags: map[string]string{"x": "y"}}
+	if err := Decode(v, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Name != "" || out.Count != 0 || out.Ratio != 1.5 || out.On != nil || out.Inner != nil || out.Tags != nil || out.Nested != nil {
+		t.Errorf("unknown and null must decode as zero values: %+v", out)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	if _, err := Encode(tftypes.String, 3); err == nil {
+		t.Error("an int encoded as a string")
+	}
+	wider := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"key": tftypes.String, "typo": tftypes.String}}
+	if _, err := Encode(wider, inner{Key: "k"}); err == nil {
+		t.Error("an attribute without a field encoded (as null)")
+	}
+	var n struct {
+		N int32 `tfsdk:"n"`
+	}
+	v := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"n": tftypes.Number}},
+		map[string]tftypes.Value{"n": tftypes.NewValue(tftypes.Number, big.NewFloat(1.5))})
+	if err := Decode(v, &n); err == nil {
+		t.Error("1.5 decoded into an int")
+	}
+	if err := Decode(v, n); err == nil {
+		t.Error("a non-pointer accepted")
+	}
+	var d struct {
+		D any `tfsdk:"d"`
+	}
+	dv := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"d": tftypes.DynamicPseudoType}},
+		map[string]tftypes.Value{"d": tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"x": tftypes.String}},
+			map[string]tftypes.Value{"x": tftypes.NewValue(tftypes.String, tftypes.UnknownValue)})})
+	if err := Decode(dv, &d); err == nil {
+		t.Error("a dynamic value with an unknown inside decoded")
+	}
+}
+
+func TestWith(t *testing.T) {
+	obj, err := Encode(outerType, outer{base: base{Name: "a"}, Count: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := With(obj, map[string]any{"count": 2, "tags": map[string]string{"k": "v"}, "raw": Unknown(tftypes.String)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out outer
+	if err := Decode(got, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.Name != "a" || out.Count != 2 || out.Tags["k"] != "v" || out.Raw.IsKnown() {
+		t.Errorf("With: %+v", out)
+	}
+	if _, err := With(obj, map[string]any{"nope": 1}); err == nil {
+		t.Error("an unknown attribute was accepted")
+	}
+	if _, err := With(obj, map[string]any{"raw": tftypes.NewValue(tftypes.Bool, true)}); err == nil {
+		t.Error("a raw value of the wrong type was accepted")
+	}
+}
