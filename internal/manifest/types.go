@@ -217,9 +217,9 @@ type NodeSelectorRequirement struct {
 
 // Taint is one taints/startupTaints entry (key and effect are required by the CRD).
 type Taint struct {
-	Key    string `json:"key" yaml:"key"`
-	Value  string `json:"value,omitempty" yaml:"value,omitempty"`
-	Effect string `json:"effect" yaml:"effect"`
+	Key    string `json:"key" yaml:"key" tfsdk:"key"`
+	Value  string `json:"value,omitempty" yaml:"value,omitempty" tfsdk:"value"`
+	Effect string `json:"effect" yaml:"effect" tfsdk:"effect"`
 }
 
 // Disruption is spec.disruption. When the disruption object is rendered at all, the CRD requires

@@ -26,10 +26,10 @@ const (
 
 // Budget is one disruption budget.
 type Budget struct {
-	Nodes    string
-	Reasons  []string
-	Schedule string
-	Duration string
+	Nodes    string   `tfsdk:"nodes"`
+	Reasons  []string `tfsdk:"reasons"`
+	Schedule string   `tfsdk:"schedule"`
+	Duration string   `tfsdk:"duration"`
 }
 
 // Spec is the node pool as the user wrote it, without requirements (validated by the

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"

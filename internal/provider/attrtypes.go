@@ -1,16 +1,12 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"reflect"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
 // attrTypesOf derives Terraform object attribute types from a Go struct with tfsdk tags and
@@ -58,37 +54,4 @@ func goAttrType(t reflect.Type) attr.Type {
 		return types.ObjectType{AttrTypes: structAttrTypes(t)}
 	}
 	panic(fmt.Sprintf("attrTypesOf: unsupported field type %s", t))
-}
-
-// setTopLevel writes top-level attribute values into a plan in one pass over its raw value:
-// what ModifyPlan computed, without converting the whole model (its large inputs, such as a
-// pool's node_class, are unchanged) by reflection or walking one path per attribute.
-func setTopLevel(ctx context.Context, plan *tfsdk.Plan, values map[string]attr.Value) diag.Diagnostics {
-	var diags diag.Diagnostics
-	var attrs map[string]tftypes.Value
-	if err := plan.Raw.As(&attrs); err != nil {
-		diags.AddError("Cannot set the plan", err.Error())
-		return diags
-	}
-	for name, v := range values {
-		if _, ok := attrs[name]; !ok {
-			diags.AddError("Cannot set the plan", "no attribute "+name+"; this is a bug in the provider")
-			continue
-		}
-		tv, err := v.ToTerraformValue(ctx)
-		if err != nil {
-			diags.AddError("Cannot set the plan", name+": "+err.Error())
-			continue
-		}
-		attrs[name] = tv
-	}
-	if diags.HasError() {
-		return diags
-	}
-	if err := tftypes.ValidateValue(plan.Raw.Type(), attrs); err != nil {
-		diags.AddError("Cannot set the plan", err.Error())
-		return diags
-	}
-	plan.Raw = tftypes.NewValue(plan.Raw.Type(), attrs)
-	return diags
 }

@@ -4,13 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"maps"
 	"net/netip"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"

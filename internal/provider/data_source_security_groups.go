@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"

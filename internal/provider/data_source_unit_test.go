@@ -2,9 +2,10 @@ package provider
 
 import (
 	"context"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/diag"

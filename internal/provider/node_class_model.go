@@ -275,14 +275,6 @@ func stringList(ctx context.Context, l types.List, diags *diag.Diagnostics) []st
 	return out
 }
 
-func toInt64Ptr(p *int) *int64 {
-	if p == nil {
-		return nil
-	}
-	v := int64(*p)
-	return &v
-}
-
 // spec converts the (fully known) plan into the domain spec; omitted selector terms stay nil
 // (nodeclass.ApplyDefaultTerms).
 func (m *nodeClassModel) spec(ctx context.Context, diags *diag.Diagnostics) nodeclass.Spec {

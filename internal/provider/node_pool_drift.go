@@ -6,70 +6,69 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
-// planDrift fills a pool's `drift`: null for a static pool; the state's answer while neither
-// the NodePool nor its node class changes (the answer is the last change's, and its pace is
-// counted from the time of that plan); otherwise Karpenter's verdict for this change, with
+// planDrift is a pool's planned `drift`: null for a static pool; the state's answer while
+// neither the NodePool nor its node class changes (the answer is the last change's, and its pace
+// is counted from the time of that plan); otherwise Karpenter's verdict for this change, with
 // warnings when it replaces nodes.
-func (r *nodePoolResource) planDrift(ctx context.Context, plan, state *nodePoolModel, doc string, class launchplan.Class,
-	p launchplan.Plan, diags *diag.Diagnostics) {
+func (r *nodePoolResource) planDrift(ctx context.Context, planRaw tftypes.Value, plan, state *poolValue, doc string, class launchplan.Class,
+	p launchplan.Plan, diags *diag.Diagnostics) any {
 	switch {
-	case !plan.Replicas.IsNull():
-		plan.Drift = types.ObjectNull(driftAttrTypes)
-		return
+	case plan.static():
+		return nil
 	case lateClassHash(plan.NodeClass): // a late value of the class: its hash waits too
-		plan.Drift = types.ObjectUnknown(driftAttrTypes)
-		return
-	case state != nil && !state.Drift.IsNull() && !state.Drift.IsUnknown() && state.Manifest.Equal(plan.Manifest) &&
+		return tfvalue.Unknown(tfvalue.AttributeType(planRaw.Type(), "drift"))
+	case state != nil && !state.Drift.IsNull() && state.Drift.IsKnown() && state.Manifest.Equal(stringValue(doc)) &&
 		state.NodeClass.Equal(plan.NodeClass):
-		plan.Drift = state.Drift
-		return
+		return state.Drift
 	}
 	poolHash := nodePoolHash(doc)
 	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
-	out := driftTF{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
-	if state == nil || state.NodeClass.IsNull() || state.NodeClass.IsUnknown() { // null after an import
-		v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
-		diags.Append(d...)
-		plan.Drift = v
-		return
+	out := drift.Output{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
+	if state == nil || state.NodeClass.IsNull() || !state.NodeClass.IsKnown() { // null after an import
+		return out
 	}
 	cat, err := r.meta.Client.Catalog(ctx) // loaded by the plan already
 	if err != nil {
 		diags.AddError("Cannot load the instance-type catalog", err.Error())
-		return
+		return nil
 	}
 	region := r.meta.Client.Region
 	// Requirement drift reads a node's labels against the NodePool's requirements alone: the zones
 	// are the region's, not the class's (a subnet no longer selected is SubnetDrift).
 	zones := cat.Zones()
-	planned := drift.SideOf(poolHash, class, launchplan.AllowedBy(cat, region, plan.requirements(ctx, diags), zones))
-	var before driftTF
-	if !state.Drift.IsNull() && !state.Drift.IsUnknown() {
-		diags.Append(state.Drift.As(ctx, &before, basetypes.ObjectAsOptions{})...)
+	planned := drift.SideOf(poolHash, class, launchplan.AllowedBy(cat, region, plan.Requirements(), zones))
+	before := recordedDrift(state.Drift)
+	_, priorClass, err := decodeClassValue(state.NodeClass)
+	if err != nil {
+		diags.AddError("Cannot read the recorded node class", err.Error())
+		return nil
 	}
-	var rc launchplan.ClassValue
-	diags.Append(state.NodeClass.As(ctx, &rc, basetypes.ObjectAsOptions{UnhandledUnknownAsEmpty: true})...)
-	prior := drift.SideOf(deref(before.NodePoolHash), rc.Class(), launchplan.AllowedBy(cat, region, state.requirements(ctx, diags), zones))
-	change := drift.Change{Prior: prior, Planned: planned, Budgets: plan.poolSpec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
+	prior := drift.SideOf(deref(before.NodePoolHash), priorClass, launchplan.AllowedBy(cat, region, state.Requirements(), zones))
+	change := drift.Change{Prior: prior, Planned: planned, Budgets: plan.Spec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
 	if r.meta.Kube != nil { // with access to the cluster, the pool's running nodes are judged one by one
-		change.Count = r.countNodes(ctx, plan.Name.ValueString(), &prior, planned, diags)
+		change.Count = r.countNodes(ctx, plan.Name, &prior, planned, diags)
 	}
 	a := drift.Judge(change)
 	addFindings(diags, attrpath.Path{}, a.Warnings, "", true)
 	out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict), a.Reasons, emptyNil(a.Pace)
-	v, d := types.ObjectValueFrom(ctx, driftAttrTypes, out)
-	diags.Append(d...)
-	plan.Drift = v
+	return out
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }
 
 // nodePoolHash is Karpenter's NodePool hash of the rendered manifest ("" when it cannot be
@@ -84,12 +83,6 @@ func nodePoolHash(doc string) string {
 		return ""
 	}
 	return h
-}
-
-// lateClassHash reports whether the class's hash is not known yet.
-func lateClassHash(class types.Object) bool {
-	h, ok := class.Attributes()["hash"]
-	return class.IsUnknown() || (ok && h.IsUnknown())
 }
 
 // countNodes lists the pool's NodeClaims (and their instances' subnets) and judges each; nil,

@@ -1,12 +1,13 @@
 package provider
 
 import (
-	"maps"
 	"slices"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
-// The node pool's plan writes exactly its computed attributes (setTopLevel): one left out would
+// The node pool's plan writes exactly its computed attributes (poolPlanned): one left out would
 // keep a stale value from the prior plan, one too many would overwrite configuration. owner_id
 // is the exception: it is kept from state and set at create.
 func TestPoolPlanWritesEveryComputedAttribute(t *testing.T) {
@@ -17,7 +18,7 @@ func TestPoolPlanWritesEveryComputedAttribute(t *testing.T) {
 		}
 	}
 	slices.Sort(computed)
-	if written := slices.Sorted(maps.Keys((&nodePoolModel{}).planned())); !slices.Equal(written, computed) {
+	if written := slices.Sorted(slices.Values(tfvalue.Names(poolPlanned{}))); !slices.Equal(written, computed) {
 		t.Errorf("the plan writes %v, the computed attributes are %v", written, computed)
 	}
 }

@@ -3,14 +3,11 @@ package provider
 import (
 	"context"
 	"errors"
-	"time"
 
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -20,6 +17,8 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
 var (
@@ -45,55 +44,40 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// replaceOnModeSwitch replaces the pool when it switches between static (replicas) and dynamic,
-// as Karpenter forbids it.
-func replaceOnModeSwitch(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	if req.State.Raw.IsNull() {
-		return
-	}
-	var before, after types.Int64
-	resp.Diagnostics.Append(req.State.GetAttribute(ctx, path.Root("replicas"), &before)...)
-	resp.Diagnostics.Append(req.Plan.GetAttribute(ctx, path.Root("replicas"), &after)...)
-	if !after.IsUnknown() && before.IsNull() != after.IsNull() {
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
-	}
-}
-
-// ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
-// in the cluster, and a state needs an owner id.
-func (r *nodePoolResource) ownable(ctx context.Context, plan, state *nodePoolModel, diags *diag.Diagnostics) bool {
-	switch {
-	case state == nil: // a new pool: its name must be free in the cluster
-		findings, err := r.cluster().Conflicts(ctx, plan.Name.ValueString(), true)
-		addStageError(diags, err)
-		addFindings(diags, attrpath.Path{}, findings, "", false)
-		return !diags.HasError()
-	case state.OwnerID.ValueString() == "":
-		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.StateWithoutOwner}, "", false)
+// decodePool reads a raw pool value; false (with an error) when it does not decode.
+func decodePool(raw tftypes.Value, v *poolValue, diags *diag.Diagnostics) bool {
+	if err := tfvalue.Decode(raw, v); err != nil {
+		diags.AddError("Cannot read the node pool", err.Error())
 		return false
 	}
 	return true
 }
 
-// validateStatic runs every rule that needs neither EC2 nor the node class.
-func validateStatic(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) {
-	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(m.requirements(ctx, diags)), "Invalid requirement", false)
-	addFindings(diags, attrpath.Path{}, nodepool.Validate(m.poolSpec()), "Invalid node pool", false)
+// setRaw writes the tagged fields of src into a plan or state value.
+func setRaw(raw *tftypes.Value, src any, diags *diag.Diagnostics) {
+	v, err := tfvalue.Set(*raw, src)
+	if err != nil {
+		diags.AddError("Cannot write the node pool", err.Error()+"; this is a bug in the provider")
+		return
+	}
+	*raw = v
 }
 
-func (r *nodePoolResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	if !req.Config.Raw.IsFullyKnown() {
+// validateStatic runs every rule that needs neither EC2 nor the node class.
+func validateStatic(c nodepool.Config, diags *diag.Diagnostics) {
+	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements()), "Invalid requirement", false)
+	addFindings(diags, attrpath.Path{}, nodepool.Validate(c.Spec()), "Invalid node pool", false)
+}
+
+func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var v poolValue
+	if !req.Config.Raw.IsFullyKnown() || !decodePool(req.Config.Raw, &v, &resp.Diagnostics) {
 		return
 	}
-	var m nodePoolModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if v.Disruption == nil { // the default applies after validation
+		v.Disruption = &nodepool.DefaultDisruption
 	}
-	if m.Disruption == nil { // the default applies after validation
-		m.Disruption = &disruptionModel{ConsolidationPolicy: types.StringValue(nodepool.PolicyWhenEmptyOrUnderutilized), ConsolidateAfter: types.StringValue("0s")}
-	}
-	validateStatic(ctx, &m, &resp.Diagnostics)
+	validateStatic(v.Config, &resp.Diagnostics)
 }
 
 // ModifyPlan plans the launches: CPU only, from the node class value and the catalog (loaded
@@ -102,28 +86,32 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if req.Plan.Raw.IsNull() {
 		return
 	}
-	replaceOnModeSwitch(ctx, req, resp)
-	if !poolPlannable(req.Config.Raw) { // e.g. a node class whose selectors resolve only at apply
-		setPoolComputedUnknown(ctx, resp)
+	var plan poolValue
+	if !decodePool(req.Plan.Raw, &plan, &resp.Diagnostics) {
 		return
 	}
-	lateClass := !req.Config.Raw.IsFullyKnown() // only the class's late values (late_values.go) are unknown
-	var plan nodePoolModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
-		return
-	}
-	var state *nodePoolModel
+	var state *poolValue
 	if !req.State.Raw.IsNull() {
-		state = &nodePoolModel{}
-		resp.Diagnostics.Append(req.State.Get(ctx, state)...)
+		state = &poolValue{}
+		if !decodePool(req.State.Raw, state, &resp.Diagnostics) {
+			return
+		}
+		if replicas := tfvalue.Attributes(req.Plan.Raw)["replicas"]; replicas.IsKnown() && state.static() != !replicas.IsNull() {
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas")) // Karpenter forbids switching modes
+		}
 	}
-	validateStatic(ctx, &plan, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
+	if !poolPlannable(req.Config.Raw) { // e.g. a node class whose selectors resolve only at apply
+		setPoolComputedUnknown(&resp.Plan, &plan, &resp.Diagnostics)
+		return
+	}
+	if !requireMeta(r.meta, &resp.Diagnostics) {
+		return
+	}
+	if validateStatic(plan.Config, &resp.Diagnostics); resp.Diagnostics.HasError() {
 		return
 	}
 	// What Kubernetes would refuse stops the plan before the catalog or any EC2 call.
-	doc, err := renderNodePoolManifest(ctx, &plan)
+	doc, err := nodepool.Manifest(plan.Spec(), className(plan.NodeClass))
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot render the NodePool manifest", err.Error())
 		return
@@ -135,31 +123,46 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !ok {
 		return
 	}
-	plan.ID = plan.Name
-	if lateClass && !plan.Replicas.IsNull() { // drift is judged on template content, which waits for the class
-		plan.Nodes = types.ListUnknown(nodeObjType)
-	} else {
-		planNodes(ctx, &plan, state, p, class, &resp.Diagnostics)
+	lateClass := !req.Config.Raw.IsFullyKnown() // only the class's late values (late_values.go) are unknown
+	out := poolPlanned{Outputs: p.Outputs(plan.Details, plan.static(), awsclient.Fingerprint), ID: plan.Name}
+	if templates := plannedTemplates(out.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
+		out.LaunchTemplates = templates
+		if lateClass { // their content names the late values
+			out.LaunchTemplates = tfvalue.Unknown(tfvalue.AttributeType(req.Plan.Raw.Type(), "launch_templates"))
+		}
 	}
-	if resp.Diagnostics.HasError() {
-		return
+	switch {
+	case lateClass && plan.static(): // drift is judged on template content, which waits for the class
+		out.Nodes = tfvalue.Unknown(tfvalue.AttributeType(req.Plan.Raw.Type(), "nodes"))
+	default:
+		out.Nodes = planNodes(req.Plan.Raw, &plan, state, p, class, &resp.Diagnostics)
 	}
 	// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply (one
 	// with `replicas` would make Karpenter launch as many again). Its manifest is still rendered
 	// and admitted above, so what Kubernetes would refuse fails the plan all the same.
-	plan.Manifest = types.StringNull()
-	if plan.Replicas.IsNull() {
-		plan.Manifest = types.StringValue(doc)
+	if !plan.static() {
+		out.Manifest = &doc
 	}
-	resp.Diagnostics.Append(setPoolPlan(ctx, &plan, state, p)...)
-	if resp.Diagnostics.HasError() {
-		return
+	out.Drift = r.planDrift(ctx, req.Plan.Raw, &plan, state, doc, class, p, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() {
+		setRaw(&resp.Plan.Raw, out, &resp.Diagnostics)
 	}
-	r.planDrift(ctx, &plan, state, doc, class, p, &resp.Diagnostics)
-	if lateClass && !plan.LaunchTemplates.IsNull() { // their content names the late values
-		plan.LaunchTemplates = types.ListUnknown(launchTemplateObjType)
+}
+
+// ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
+// in the cluster, and a state needs an owner id.
+func (r *nodePoolResource) ownable(ctx context.Context, plan, state *poolValue, diags *diag.Diagnostics) bool {
+	switch {
+	case state == nil: // a new pool: its name must be free in the cluster
+		findings, err := r.cluster().Conflicts(ctx, plan.Name, true)
+		addStageError(diags, err)
+		addFindings(diags, attrpath.Path{}, findings, "", false)
+		return !diags.HasError()
+	case state.OwnerID == "":
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.StateWithoutOwner}, "", false)
+		return false
 	}
-	resp.Diagnostics.Append(setTopLevel(ctx, &resp.Plan, plan.planned())...)
+	return true
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but
@@ -168,8 +171,8 @@ func poolPlannable(config tftypes.Value) bool {
 	if config.IsFullyKnown() {
 		return true
 	}
-	var attrs map[string]tftypes.Value
-	if !config.IsKnown() || config.As(&attrs) != nil {
+	attrs := tfvalue.Attributes(config)
+	if attrs == nil {
 		return false
 	}
 	for k, a := range attrs {
@@ -184,38 +187,38 @@ func poolPlannable(config tftypes.Value) bool {
 	return true
 }
 
-func setPoolComputedUnknown(ctx context.Context, resp *resource.ModifyPlanResponse) {
-	var details types.Bool
-	var replicas types.Int64
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("details"), &details)...)
-	resp.Diagnostics.Append(resp.Plan.GetAttribute(ctx, path.Root("replicas"), &replicas)...)
-	detail := func(v attr.Value, null attr.Value) attr.Value {
-		if details.ValueBool() || details.IsUnknown() {
-			return v
+// setPoolComputedUnknown plans every computed attribute as unknown but what the configuration
+// already says: the per-type detail is null without `details`, a static pool has no manifest.
+func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnostics) {
+	typ := plan.Raw.Type()
+	details := tfvalue.Attributes(plan.Raw)["details"]
+	values := map[string]any{}
+	for _, name := range tfvalue.Names(poolPlanned{}) {
+		if name != "id" {
+			values[name] = tfvalue.Unknown(tfvalue.AttributeType(typ, name))
 		}
-		return null
 	}
-	manifestValue := types.StringUnknown()
-	if !replicas.IsUnknown() && !replicas.IsNull() {
-		manifestValue = types.StringNull() // a static pool has none
+	if details.IsKnown() && !v.Details {
+		for _, name := range []string{"instance_types", "max_pods", "prices", "karpenter_assumed_pods", "launch_plan"} {
+			values[name] = nil
+		}
 	}
-	resp.Diagnostics.Append(setTopLevel(ctx, &resp.Plan, map[string]attr.Value{
-		"summary": types.ObjectUnknown(poolSummaryAttrTypes), "zones": types.MapUnknown(zonePlanObjType),
-		"instance_types": detail(types.ListUnknown(types.StringType), types.ListNull(types.StringType)),
-		"max_pods":       detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)),
-		"prices":         detail(types.MapUnknown(types.Float64Type), types.MapNull(types.Float64Type)),
-		"workload_fit":   types.MapUnknown(workloadFitObjType), "drift": types.ObjectUnknown(driftAttrTypes),
-		"karpenter_assumed_pods": detail(types.MapUnknown(types.Int64Type), types.MapNull(types.Int64Type)),
-		"launch_plan":            detail(types.ListUnknown(optionGroupObjType), types.ListNull(optionGroupObjType)),
-		"launch_templates":       types.ListUnknown(launchTemplateObjType), "manifest": manifestValue,
-		"warnings": types.ListUnknown(types.StringType), "nodes": types.ListUnknown(nodeObjType),
-	})...)
+	if replicas := tfvalue.Attributes(plan.Raw)["replicas"]; replicas.IsKnown() && !replicas.IsNull() {
+		values["manifest"] = nil // a static pool has none
+	}
+	raw, err := tfvalue.With(plan.Raw, values)
+	if err != nil {
+		diags.AddError("Cannot write the node pool", err.Error())
+		return
+	}
+	plan.Raw = raw
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
-func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
-	_, class := poolClass(ctx, m.NodeClass, diags)
-	if diags.HasError() {
+func (r *nodePoolResource) buildPlan(ctx context.Context, v *poolValue, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
+	_, class, err := poolClass(v.NodeClass)
+	if err != nil {
+		diags.AddAttributeError(path.Root("node_class"), "Cannot read the node class", err.Error())
 		return launchplan.Plan{}, class, false
 	}
 	cat, err := r.meta.Client.Catalog(ctx)
@@ -224,10 +227,9 @@ func (r *nodePoolResource) buildPlan(ctx context.Context, m *nodePoolModel, diag
 		return launchplan.Plan{}, class, false
 	}
 	p, errs := launchplan.Build(launchplan.Input{
-		PoolName: m.Name.ValueString(), ClusterName: r.meta.ClusterName, OwnerID: m.OwnerID.ValueString(), Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
-		Class: class, Requirements: m.requirements(ctx, diags), Limits: tagsFromMap(m.Limits),
-		Replicas: intPtr(m.Replicas), Catalog: cat, Prices: r.meta.Client.Prices(ctx),
-		MinValuesBestEffort: m.MinValuesPolicy.ValueString() == "BestEffort", Workloads: m.workloads(),
+		PoolName: v.Name, ClusterName: r.meta.ClusterName, OwnerID: v.OwnerID, Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
+		Class: class, Requirements: v.Requirements(), Limits: v.Limits, Replicas: v.Replicas, Catalog: cat, Prices: r.meta.Client.Prices(ctx),
+		MinValuesBestEffort: v.MinValuesPolicy == "BestEffort", Workloads: workloadfit.Requests(v.Workloads),
 	})
 	addFindings(diags, attrpath.Path{}, errs, "Node pool cannot launch nodes", false)
 	addFindings(diags, attrpath.Path{}, p.Warnings, "Node pool warning", true)
@@ -243,47 +245,96 @@ func (r *nodePoolResource) stage() fleet.Stage {
 		AfterLaunch: r.meta.AfterLaunch}
 }
 
+// poolApplied are the attributes apply records.
+type poolApplied struct {
+	OwnerID         *string `tfsdk:"owner_id"`
+	LaunchTemplates any     `tfsdk:"launch_templates"`
+	Nodes           any     `tfsdk:"nodes"`
+}
+
 // apply runs the pool's apply (fleet.Stage.ApplyPool) on the plan, planned again and checked
-// against what the plan showed, and records what it left in the model. It reports aborted when
-// a test hook simulated a crash: nothing may then be saved.
-func (r *nodePoolResource) apply(ctx context.Context, m *nodePoolModel, creating bool, wait time.Duration, diags *diag.Diagnostics) (aborted bool) {
-	p, class, ok := r.buildPlan(ctx, m, diags)
-	if !ok || !samePlan(ctx, m, p, diags) {
-		return false
+// against what the plan showed, and returns the state to save. After a failure it still records
+// what exists (launch templates and live nodes), so nothing that launched is lost from state;
+// ok is false when there is nothing to save, or after a simulated crash (state is lost then, as
+// after a killed apply).
+func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creating bool, op string, diags *diag.Diagnostics) (tftypes.Value, bool) {
+	var v poolValue
+	if !decodePool(raw, &v, diags) {
+		return raw, false
 	}
-	owner := m.OwnerID.ValueString()
-	if creating {
-		owner = ""
-	}
-	res := r.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: r.cluster(), Name: m.Name.ValueString(), Owner: owner,
-		Static: !m.Replicas.IsNull(), Replicas: int(m.Replicas.ValueInt64()), Plan: p, Class: class, Wait: wait, BeforeClaim: r.meta.BeforeClaim})
-	addFindings(diags, attrpath.Path{}, res.Conflicts, "", false)
-	for _, e := range res.Errors {
-		addStageError(diags, e)
-	}
-	m.OwnerID = types.StringValue(res.Owner)
-	if res.Owner == "" {
-		m.OwnerID = types.StringNull()
-	}
-	if m.Replicas.IsNull() {
-		m.Nodes = types.ListNull(nodeObjType)
-		return false
-	}
-	if res.Templates != nil {
-		cur := launchTemplatesOf(ctx, m.LaunchTemplates, diags)
-		for i := range cur {
-			if got, ok := res.Templates[cur[i].Name]; ok {
-				cur[i].ID, cur[i].DefaultVersion = types.StringValue(got.ID), types.Int64Value(got.DefaultVersion)
+	recorded, _ := templatesOf(v.LaunchTemplates)
+	out := poolApplied{OwnerID: emptyNil(v.OwnerID), LaunchTemplates: v.LaunchTemplates, Nodes: v.Nodes}
+	if p, class, ok := r.buildPlan(ctx, &v, diags); ok && samePlan(&v, recorded, p, diags) {
+		owner := v.OwnerID
+		if creating {
+			owner = ""
+		}
+		res := r.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: r.cluster(), Name: v.Name, Owner: owner, Static: v.static(),
+			Replicas: derefInt(v.Replicas), Plan: p, Class: class, Wait: v.timeout(op, defaultLaunchTimeout), BeforeClaim: r.meta.BeforeClaim})
+		addFindings(diags, attrpath.Path{}, res.Conflicts, "", false)
+		for _, e := range res.Errors {
+			addStageError(diags, e)
+		}
+		if res.Aborted {
+			return raw, false
+		}
+		out.OwnerID = emptyNil(res.Owner)
+		switch {
+		case !v.static():
+			out.Nodes = nil
+		case res.Nodes != nil || res.Templates != nil:
+			out.Nodes = res.Nodes
+		}
+		for i, lt := range recorded {
+			if got, ok := res.Templates[lt.Name]; ok && v.static() {
+				recorded[i].ID, recorded[i].DefaultVersion = stringValue(got.ID), numberValue(got.DefaultVersion)
 			}
 		}
-		m.LaunchTemplates = launchTemplateList(cur)
 	}
-	if res.Nodes != nil || res.Templates != nil {
-		var d diag.Diagnostics
-		m.Nodes, d = types.ListValueFrom(ctx, nodeObjType, res.Nodes)
-		diags.Append(d...)
+	if n, ok := out.Nodes.(tftypes.Value); ok && !n.IsKnown() {
+		out.Nodes = nil
 	}
-	return res.Aborted
+	kept := make([]templateValue, 0, len(recorded))
+	for _, lt := range recorded {
+		if lt.ID.IsKnown() {
+			kept = append(kept, lt)
+		}
+	}
+	if !v.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
+		out.LaunchTemplates = kept
+	}
+	if diags.HasError() && len(kept) == 0 && nullish(out.Nodes) {
+		return raw, false // nothing was created
+	}
+	setRaw(&raw, out, diags)
+	return raw, true
+}
+
+// nullish reports whether a value for tfvalue encodes as null.
+func nullish(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case tftypes.Value:
+		return x.IsNull()
+	case []fleet.Node:
+		return x == nil
+	}
+	return false
+}
+
+func nonNilNodes(n []fleet.Node) []fleet.Node {
+	if n == nil {
+		return []fleet.Node{}
+	}
+	return n
+}
+
+func derefInt(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
 }
 
 // addStageError reports an apply-stage failure; failures to reach replicas sit on `replicas`.
@@ -302,18 +353,17 @@ func addStageError(diags *diag.Diagnostics, err error) {
 
 // samePlan fails the apply when the planner, run again at apply, no longer gives what the plan
 // showed (launchplan.Shown): apply executes what the plan showed, or nothing.
-func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *diag.Diagnostics) bool {
-	if m.Summary.IsUnknown() || m.LaunchTemplates.IsUnknown() {
+func samePlan(v *poolValue, templates []templateValue, p launchplan.Plan, diags *diag.Diagnostics) bool {
+	if !v.Summary.IsKnown() || !v.LaunchTemplates.IsKnown() {
 		return true // planned while the node class was unknown: this is the plan
 	}
 	var shown launchplan.Shown
-	diags.Append(m.Summary.As(ctx, &shown.Summary, basetypes.ObjectAsOptions{})...)
-	if !m.InstanceTypes.IsNull() {
-		diags.Append(m.InstanceTypes.ElementsAs(ctx, &shown.InstanceTypes, false)...)
+	if err := tfvalue.Decode(v.Summary, &shown.Summary); err == nil {
+		_ = tfvalue.Decode(v.InstanceTypes, &shown.InstanceTypes)
 	}
-	if !m.LaunchTemplates.IsNull() {
+	if !v.LaunchTemplates.IsNull() {
 		shown.Fingerprints = map[string]string{}
-		for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
+		for _, lt := range templates {
 			shown.Fingerprints[lt.Name] = lt.Fingerprint
 		}
 	}
@@ -324,148 +374,106 @@ func samePlan(ctx context.Context, m *nodePoolModel, p launchplan.Plan, diags *d
 	return false
 }
 
-// planNodes decides the planned `nodes` (fleet.PlanNodes): unchanged while the live nodes
-// already match `replicas`, unknown when apply will launch, replace or terminate.
-func planNodes(ctx context.Context, plan, state *nodePoolModel, p launchplan.Plan, class launchplan.Class, diags *diag.Diagnostics) {
-	if plan.Replicas.IsNull() {
-		plan.Nodes = types.ListNull(nodeObjType)
-		return
+// planNodes is the planned `nodes` (fleet.PlanNodes): unchanged while the live nodes already
+// match `replicas`, unknown when apply will launch, replace or terminate.
+func planNodes(plan tftypes.Value, v, state *poolValue, p launchplan.Plan, class launchplan.Class, diags *diag.Diagnostics) any {
+	if !v.static() {
+		return nil
 	}
-	plan.Nodes = types.ListUnknown(nodeObjType)
-	if state == nil || state.Nodes.IsNull() || state.Nodes.IsUnknown() {
-		return
+	unknown := tfvalue.Unknown(tfvalue.AttributeType(plan.Type(), "nodes"))
+	if state == nil || !state.Nodes.IsKnown() || state.Nodes.IsNull() {
+		return unknown
 	}
-	var recorded []fleet.Node
-	diags.Append(state.Nodes.ElementsAs(ctx, &recorded, false)...)
-	np := fleet.PlanNodes(recorded, int(plan.Replicas.ValueInt64()), p, class)
+	np := fleet.PlanNodes(recordedNodes(state.Nodes), *v.Replicas, p, class)
 	addFindings(diags, attrpath.Path{}, np.Warnings, "", true)
 	if np.Known {
-		var d diag.Diagnostics
-		plan.Nodes, d = types.ListValueFrom(ctx, nodeObjType, np.Nodes)
-		diags.Append(d...)
+		return nonNilNodes(np.Nodes)
 	}
+	return unknown
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var plan nodePoolModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if raw, ok := r.apply(ctx, req.Plan.Raw, true, "create", &resp.Diagnostics); ok {
+		resp.State.Raw = raw
 	}
-	wait, d := plan.Timeouts.Create(ctx, defaultLaunchTimeout)
-	resp.Diagnostics.Append(d...)
-	if r.apply(ctx, &plan, true, wait, &resp.Diagnostics) {
-		return // a simulated crash: state is lost, as after a killed apply
-	}
-	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
-}
-
-// saveApplied writes the applied model; after a failure it still records what exists (launch
-// templates and live nodes), so nothing that launched is lost from state.
-func (r *nodePoolResource) saveApplied(ctx context.Context, m *nodePoolModel, state interface {
-	Set(context.Context, interface{}) diag.Diagnostics
-}, diags *diag.Diagnostics) {
-	if m.Nodes.IsUnknown() {
-		m.Nodes = types.ListNull(nodeObjType)
-	}
-	var kept []launchTemplateTF
-	if !m.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
-		for _, lt := range launchTemplatesOf(ctx, m.LaunchTemplates, diags) {
-			if !lt.ID.IsUnknown() {
-				kept = append(kept, lt)
-			}
-		}
-		m.LaunchTemplates = launchTemplateList(kept)
-	}
-	if diags.HasError() && len(kept) == 0 && m.Nodes.IsNull() {
-		return // nothing was created
-	}
-	diags.Append(state.Set(ctx, m)...)
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var plan nodePoolModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() {
-		return
+	if raw, ok := r.apply(ctx, req.Plan.Raw, false, "update", &resp.Diagnostics); ok {
+		resp.State.Raw = raw
 	}
-	wait, d := plan.Timeouts.Update(ctx, defaultLaunchTimeout)
-	resp.Diagnostics.Append(d...)
-	if r.apply(ctx, &plan, false, wait, &resp.Diagnostics) {
-		return
-	}
-	r.saveApplied(ctx, &plan, &resp.State, &resp.Diagnostics)
+}
+
+// poolRead are the attributes a refresh records.
+type poolRead struct {
+	LaunchTemplates any `tfsdk:"launch_templates"`
+	Nodes           any `tfsdk:"nodes"`
 }
 
 // Read reconciles the recorded templates and nodes with EC2 (fleet.ReadTemplates, fleet.NodesOf).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state nodePoolModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var state poolValue
+	if !decodePool(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	tfs := launchTemplatesOf(ctx, state.LaunchTemplates, &resp.Diagnostics)
+	tfs, _ := templatesOf(state.LaunchTemplates)
 	recorded := make([]fleet.RecordedTemplate, len(tfs))
 	known := map[string]awsclient.LaunchTemplate{}
 	for i, lt := range tfs {
-		recorded[i] = fleet.RecordedTemplate{Name: lt.Name, ID: lt.ID.ValueString(), DefaultVersion: lt.DefaultVersion.ValueInt64(), Fingerprint: lt.Fingerprint}
-		if !lt.ID.IsNull() && !lt.ID.IsUnknown() && !lt.DefaultVersion.IsNull() && !lt.DefaultVersion.IsUnknown() {
+		recorded[i] = fleet.RecordedTemplate{Name: lt.Name, ID: lt.id(), DefaultVersion: lt.defaultVersion(), Fingerprint: lt.Fingerprint}
+		if lt.assigned() {
 			known[lt.Name] = recorded[i]
 		}
 	}
 	c := r.cluster()
-	own := c.Own(state.Name.ValueString(), state.OwnerID.ValueString())
+	own := c.Own(state.Name, state.OwnerID)
 	owned, err := r.meta.Client.ReadTemplates(ctx, c.Scope(), own, known)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
 		return
 	}
-	read, from := fleet.ReadTemplates(recorded, owned, state.Replicas.IsNull(), state.LaunchTemplates.IsNull())
-	kept := make([]launchTemplateTF, len(read))
+	read, from := fleet.ReadTemplates(recorded, owned, !state.static(), state.LaunchTemplates.IsNull())
+	kept := make([]templateValue, len(read))
 	for i, lt := range read {
 		if from[i] >= 0 {
 			kept[i] = tfs[from[i]]
 		}
 		kept[i].Name, kept[i].Fingerprint = lt.Name, lt.Fingerprint
-		kept[i].ID, kept[i].DefaultVersion = types.StringValue(lt.ID), types.Int64Value(lt.DefaultVersion)
+		kept[i].ID, kept[i].DefaultVersion = stringValue(lt.ID), numberValue(lt.DefaultVersion)
 		if lt.ID == "" {
-			kept[i].ID, kept[i].DefaultVersion = types.StringNull(), types.Int64Null()
+			kept[i].ID, kept[i].DefaultVersion = stringNull, int64Null
 		}
 	}
+	out := poolRead{LaunchTemplates: state.LaunchTemplates, Nodes: state.Nodes}
 	if len(kept) > 0 || !state.LaunchTemplates.IsNull() { // null stays null: a dynamic pool without `details` lists none
-		state.LaunchTemplates = launchTemplateList(kept)
+		out.LaunchTemplates = kept
 	}
-	if !state.Replicas.IsNull() || !state.Nodes.IsNull() {
+	if state.static() || !state.Nodes.IsNull() {
 		found, err := r.meta.Client.ReadInstances(ctx, c.Scope(), own)
 		if err != nil {
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return
 		}
-		var d diag.Diagnostics
-		state.Nodes, d = types.ListValueFrom(ctx, nodeObjType, fleet.NodesOf(found, stateSubnets(ctx, &state, &resp.Diagnostics)))
-		resp.Diagnostics.Append(d...)
+		out.Nodes = nonNilNodes(fleet.NodesOf(found, stateSubnets(&state)))
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
+	setRaw(&resp.State.Raw, out, &resp.Diagnostics)
 }
 
 // Delete terminates the pool's own instances (they use the templates), then deletes its own
 // templates: objects of another owner are never listed. A dynamic pool has neither, unless its
 // owner's templates from an earlier provider version are left.
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state nodePoolModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var state poolValue
+	if !decodePool(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	if state.OwnerID.ValueString() == "" {
+	if state.OwnerID == "" {
 		addFindings(&resp.Diagnostics, attrpath.Path{}, []attrpath.Finding{fleet.DeleteWithoutOwner}, "", true)
 		return
 	}
-	own := r.cluster().Own(state.Name.ValueString(), state.OwnerID.ValueString())
-	wait, d := state.Timeouts.Delete(ctx, defaultTerminateTimeout)
-	resp.Diagnostics.Append(d...)
+	own := r.cluster().Own(state.Name, state.OwnerID)
 	st := r.stage()
-	if err := st.TerminateAll(ctx, own, wait); err != nil {
+	if err := st.TerminateAll(ctx, own, state.timeout("delete", defaultTerminateTimeout)); err != nil {
 		addStageError(&resp.Diagnostics, err)
 		return
 	}
@@ -474,8 +482,17 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 	}
 }
 
-// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (fleet.Cluster.ImportTarget);
-// Read then finds the owner's launch templates and instances.
+// poolImported are the attributes an import records; Read then finds the owner's launch
+// templates and instances.
+type poolImported struct {
+	Name     string       `tfsdk:"name"`
+	ID       string       `tfsdk:"id"`
+	OwnerID  string       `tfsdk:"owner_id"`
+	Replicas *int         `tfsdk:"replicas"`
+	Nodes    []fleet.Node `tfsdk:"nodes"`
+}
+
+// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (fleet.Cluster.ImportTarget).
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
@@ -488,12 +505,9 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 	if imp.Warning != "" {
 		resp.Diagnostics.AddWarning("Node pool imported as a dynamic pool", imp.Warning)
 	}
-	set := func(name string, v any) { resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root(name), v)...) }
-	set("name", imp.Pool)
-	set("id", imp.Pool)
-	set("owner_id", imp.Owner)
+	out := poolImported{Name: imp.Pool, ID: imp.Pool, OwnerID: imp.Owner}
 	if imp.Live > 0 {
-		set("replicas", int64(imp.Live))
-		set("nodes", types.ListValueMust(nodeObjType, nil))
+		out.Replicas, out.Nodes = &imp.Live, []fleet.Node{}
 	}
+	setRaw(&resp.State.Raw, out, &resp.Diagnostics)
 }

@@ -18,6 +18,8 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 // Attributes whose sample would collide with another's rendering (both are spec.kubelet.maxPods).
@@ -85,11 +87,11 @@ func renderSample(ctx context.Context, t *testing.T, kind string, plan tfsdk.Pla
 		}
 		return doc
 	}
-	var m nodePoolModel
-	if d := plan.Get(ctx, &m); d.HasError() {
-		t.Fatal(d)
+	var v poolValue
+	if err := tfvalue.Decode(plan.Raw, &v); err != nil {
+		t.Fatal(err)
 	}
-	doc, err := renderNodePoolManifest(ctx, &m)
+	doc, err := nodepool.Manifest(v.Spec(), className(v.NodeClass))
 	if err != nil {
 		t.Fatal(err)
 	}

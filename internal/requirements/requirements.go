@@ -53,10 +53,10 @@ func (o Operator) numeric() bool {
 // Requirement is one NodePool requirement: a label key, an operator, its values and an
 // optional minimum number of distinct values (minValues).
 type Requirement struct {
-	Key       string
-	Operator  Operator
-	Values    []string
-	MinValues *int
+	Key       string   `tfsdk:"key"`
+	Operator  Operator `tfsdk:"operator"`
+	Values    []string `tfsdk:"values"`
+	MinValues *int     `tfsdk:"min_values"`
 }
 
 // Matches reports whether labels satisfy r.

@@ -579,3 +579,31 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+// DefaultDaemonSetPods are aws-node and kube-proxy, which every EKS node runs.
+const DefaultDaemonSetPods = 2
+
+// Request is one `workloads` entry of a node pool as its schema shapes it (tfsdk tags).
+type Request struct {
+	CPU            string `tfsdk:"cpu"`
+	Memory         string `tfsdk:"memory"`
+	Replicas       int    `tfsdk:"replicas"`
+	MaxPodsPerNode int    `tfsdk:"max_pods_per_node"`
+	DaemonSetPods  *int   `tfsdk:"daemonset_pods"` // nil: DefaultDaemonSetPods
+}
+
+// Requests are the workloads to fit, by name; nil without any.
+func Requests(in map[string]Request) map[string]Workload {
+	if len(in) == 0 {
+		return nil
+	}
+	out := make(map[string]Workload, len(in))
+	for name, w := range in {
+		ds := DefaultDaemonSetPods
+		if w.DaemonSetPods != nil {
+			ds = *w.DaemonSetPods
+		}
+		out[name] = Workload{CPU: w.CPU, Memory: w.Memory, Replicas: w.Replicas, MaxPodsPerNode: w.MaxPodsPerNode, DaemonSetPods: ds}
+	}
+	return out
+}

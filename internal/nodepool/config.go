@@ -1,0 +1,61 @@
+package nodepool
+
+import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// Config is the NodePool part of a karpenter_node_pool resource as its schema shapes it (the
+// provider decodes the plan straight into it by the tfsdk tags): Spec reads it.
+type Config struct {
+	Name       string            `tfsdk:"name"`
+	Template   *Template         `tfsdk:"template"`
+	Limits     map[string]string `tfsdk:"limits"`
+	Disruption *Disruption       `tfsdk:"disruption"`
+	Weight     *int              `tfsdk:"weight"`
+	Replicas   *int              `tfsdk:"replicas"`
+}
+
+// Template is the `template` attribute.
+type Template struct {
+	Labels                 map[string]string          `tfsdk:"labels"`
+	Annotations            map[string]string          `tfsdk:"annotations"`
+	Taints                 []manifest.Taint           `tfsdk:"taints"`
+	StartupTaints          []manifest.Taint           `tfsdk:"startup_taints"`
+	Requirements           []requirements.Requirement `tfsdk:"requirements"`
+	ExpireAfter            string                     `tfsdk:"expire_after"`
+	TerminationGracePeriod string                     `tfsdk:"termination_grace_period"`
+}
+
+// Disruption is the `disruption` attribute.
+type Disruption struct {
+	ConsolidationPolicy string   `tfsdk:"consolidation_policy"`
+	ConsolidateAfter    string   `tfsdk:"consolidate_after"`
+	Budgets             []Budget `tfsdk:"budgets"`
+}
+
+// DefaultDisruption is what an unset `disruption` means: Karpenter's defaults.
+var DefaultDisruption = Disruption{ConsolidationPolicy: PolicyWhenEmptyOrUnderutilized, ConsolidateAfter: "0s"}
+
+// Requirements are the template's requirements (nil without a template).
+func (c Config) Requirements() []requirements.Requirement {
+	if c.Template == nil {
+		return nil
+	}
+	return c.Template.Requirements
+}
+
+// Spec is the pool's settings for validation and the manifest.
+func (c Config) Spec() Spec {
+	d := DefaultDisruption
+	if c.Disruption != nil {
+		d = *c.Disruption
+	}
+	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas,
+		ConsolidationPolicy: d.ConsolidationPolicy, ConsolidateAfter: d.ConsolidateAfter, Budgets: d.Budgets}
+	if t := c.Template; t != nil {
+		s.Labels, s.Annotations, s.Taints, s.StartupTaints = t.Labels, t.Annotations, t.Taints, t.StartupTaints
+		s.Requirements, s.ExpireAfter, s.TerminationGracePeriod = t.Requirements, t.ExpireAfter, t.TerminationGracePeriod
+	}
+	return s
+}

@@ -1,0 +1,228 @@
+package provider
+
+import (
+	"math/big"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
+)
+
+// poolValue is a karpenter_node_pool value as the provider reads it (tfvalue.Decode): the
+// NodePool settings and the planner's inputs in their core types, what the provider computed
+// kept raw until a step needs it.
+type poolValue struct {
+	nodepool.Config
+	ID              string                         `tfsdk:"id"`
+	NodeClass       tftypes.Value                  `tfsdk:"node_class"`
+	Details         bool                           `tfsdk:"details"`
+	MinValuesPolicy string                         `tfsdk:"min_values_policy"`
+	Workloads       map[string]workloadfit.Request `tfsdk:"workloads"`
+	OwnerID         string                         `tfsdk:"owner_id"`
+	Manifest        tftypes.Value                  `tfsdk:"manifest"`
+	Summary         tftypes.Value                  `tfsdk:"summary"`
+	Zones           tftypes.Value                  `tfsdk:"zones"`
+	InstanceTypes   tftypes.Value                  `tfsdk:"instance_types"`
+	LaunchTemplates tftypes.Value                  `tfsdk:"launch_templates"`
+	Nodes           tftypes.Value                  `tfsdk:"nodes"`
+	Drift           tftypes.Value                  `tfsdk:"drift"`
+	Timeouts        *struct {
+		Create string `tfsdk:"create"`
+		Update string `tfsdk:"update"`
+		Delete string `tfsdk:"delete"`
+	} `tfsdk:"timeouts"`
+}
+
+// static reports whether the pool is a static one (replicas).
+func (v *poolValue) static() bool { return v.Replicas != nil }
+
+// Default waits of a static pool.
+const (
+	defaultLaunchTimeout    = 20 * time.Minute
+	defaultTerminateTimeout = 20 * time.Minute
+)
+
+// timeout is the configured wait of one operation ("create", "update", "delete"), or def.
+func (v *poolValue) timeout(op string, def time.Duration) time.Duration {
+	if v.Timeouts == nil {
+		return def
+	}
+	s := map[string]string{"create": v.Timeouts.Create, "update": v.Timeouts.Update, "delete": v.Timeouts.Delete}[op]
+	if d, err := time.ParseDuration(s); err == nil && s != "" {
+		return d
+	}
+	return def
+}
+
+// poolPlanned are the attributes a pool's plan computes (ModifyPlan writes exactly these, in
+// one pass over the raw plan; `any` fields hold a Go value or a raw unknown).
+type poolPlanned struct {
+	launchplan.Outputs
+	ID              string  `tfsdk:"id"`
+	Manifest        *string `tfsdk:"manifest"`
+	LaunchTemplates any     `tfsdk:"launch_templates"`
+	Nodes           any     `tfsdk:"nodes"`
+	Drift           any     `tfsdk:"drift"`
+}
+
+// templateValue is one `launch_templates` entry: the planned content with what EC2 assigned
+// (raw: unknown until apply, null for a dynamic pool).
+type templateValue struct {
+	launchplan.TemplateOutput
+	ID             tftypes.Value `tfsdk:"id"`
+	DefaultVersion tftypes.Value `tfsdk:"default_version"`
+}
+
+func (t templateValue) id() string {
+	var s string
+	if t.ID.IsKnown() && !t.ID.IsNull() {
+		_ = t.ID.As(&s)
+	}
+	return s
+}
+
+func (t templateValue) defaultVersion() int64 {
+	var f big.Float
+	if v := t.DefaultVersion; v.IsKnown() && !v.IsNull() && v.As(&f) == nil {
+		n, _ := f.Int64()
+		return n
+	}
+	return 0
+}
+
+// assigned reports whether EC2's id and default version are both recorded.
+func (t templateValue) assigned() bool {
+	return t.ID.IsKnown() && !t.ID.IsNull() && t.DefaultVersion.IsKnown() && !t.DefaultVersion.IsNull()
+}
+
+// templatesOf decodes a recorded `launch_templates` (nil when null or unknown).
+func templatesOf(v tftypes.Value) ([]templateValue, error) {
+	var out []templateValue
+	err := tfvalue.Decode(v, &out)
+	return out, err
+}
+
+var (
+	int64Null  = tftypes.NewValue(tftypes.Number, nil)
+	stringNull = tftypes.NewValue(tftypes.String, nil)
+)
+
+func stringValue(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func numberValue(n int64) tftypes.Value {
+	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
+}
+
+// plannedTemplates are the planned `launch_templates`: a static pool's ids come from state when
+// the template is already known there (a content change writes a new version under the same
+// id, so the default version stays only while the fingerprint does); a dynamic pool's are only
+// planned, with null id and default version.
+func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static bool) []templateValue {
+	if outs == nil {
+		return nil
+	}
+	known := map[string]templateValue{}
+	if state != nil {
+		recorded, _ := templatesOf(state.LaunchTemplates)
+		for _, lt := range recorded {
+			known[lt.Name] = lt
+		}
+	}
+	out := make([]templateValue, len(outs))
+	for i, o := range outs {
+		t := templateValue{TemplateOutput: o, ID: stringNull, DefaultVersion: int64Null}
+		if static {
+			t.ID, t.DefaultVersion = tfvalue.Unknown(tftypes.String), tfvalue.Unknown(tftypes.Number)
+			if prev, ok := known[o.Name]; ok && prev.id() != "" {
+				t.ID = prev.ID
+				if prev.Fingerprint == o.Fingerprint {
+					t.DefaultVersion = prev.DefaultVersion
+				}
+			}
+		}
+		out[i] = t
+	}
+	return out
+}
+
+// stateSubnets rebuilds zone -> planned subnet from the recorded plan, for in_planned_subnet.
+func stateSubnets(v *poolValue) map[string]string {
+	var zones map[string]launchplan.ZoneOutput
+	_ = tfvalue.Decode(v.Zones, &zones)
+	out := make(map[string]string, len(zones))
+	for zone, z := range zones {
+		out[zone] = z.SubnetID
+	}
+	return out
+}
+
+// recordedNodes decodes a recorded `nodes` (nil when null or unknown).
+func recordedNodes(v tftypes.Value) []fleet.Node {
+	var out []fleet.Node
+	_ = tfvalue.Decode(v, &out)
+	return out
+}
+
+// recordedDrift decodes a recorded `drift`.
+func recordedDrift(v tftypes.Value) drift.Output {
+	var out drift.Output
+	_ = tfvalue.Decode(v, &out)
+	return out
+}
+
+// classCache keeps the last node class value converted in this process, with its conversion:
+// the pools of one class (in most configurations all of them) read `node_class` once instead of
+// once each. The conversion is pure, so any provider instance may share it.
+var classCache struct {
+	sync.Mutex
+	raw   tftypes.Value
+	rc    launchplan.ClassValue
+	class launchplan.Class
+}
+
+// poolClass converts a pool's `node_class` value (the class's `resolved`). Unknown late values
+// (instance profile, user data, tags of a class planned in the same run) read as empty: no
+// planned number depends on them.
+func poolClass(raw tftypes.Value) (launchplan.ClassValue, launchplan.Class, error) {
+	classCache.Lock()
+	defer classCache.Unlock()
+	if classCache.raw.Type() != nil && classCache.raw.Equal(raw) {
+		return classCache.rc, classCache.class, nil
+	}
+	rc, class, err := decodeClassValue(raw)
+	if err == nil {
+		classCache.raw, classCache.rc, classCache.class = raw, rc, class
+	}
+	return rc, class, err
+}
+
+// decodeClassValue converts a node class value without the cache.
+func decodeClassValue(raw tftypes.Value) (launchplan.ClassValue, launchplan.Class, error) {
+	var rc launchplan.ClassValue
+	if err := tfvalue.Decode(raw, &rc); err != nil {
+		return rc, launchplan.Class{}, err
+	}
+	return rc, rc.Class(), nil
+}
+
+// className is the class's name in a pool's `node_class` ("" when unknown).
+func className(raw tftypes.Value) string {
+	var name string
+	if n, ok := tfvalue.Attributes(raw)["name"]; ok && n.IsKnown() && !n.IsNull() {
+		_ = n.As(&name)
+	}
+	return name
+}
+
+// lateClassHash reports whether the class's hash is not known yet.
+func lateClassHash(raw tftypes.Value) bool {
+	h, ok := tfvalue.Attributes(raw)["hash"]
+	return !raw.IsKnown() || (ok && !h.IsKnown())
+}
