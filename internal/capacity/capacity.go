@@ -123,9 +123,9 @@ type Network struct {
 
 // Interface is one EC2NodeClass spec.networkInterfaces entry.
 type Interface struct {
-	NetworkCardIndex int
-	DeviceIndex      int
-	InterfaceType    string // InterfaceTypeInterface or InterfaceTypeEFAOnly
+	NetworkCardIndex int    `tfsdk:"network_card_index"`
+	DeviceIndex      int    `tfsdk:"device_index"`
+	InterfaceType    string `tfsdk:"interface_type"` // InterfaceTypeInterface or InterfaceTypeEFAOnly
 }
 
 // Settings are the node class, kubelet and VPC CNI choices that affect capacity.

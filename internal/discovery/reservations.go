@@ -31,10 +31,10 @@ const PlacementGroupStateAvailable = "available"
 // CapacityReservationTerm is one capacity_reservation_selector_terms entry: an id alone, or
 // tags and/or an instance match criteria, optionally narrowed to one owner account.
 type CapacityReservationTerm struct {
-	ID                    string
-	OwnerID               string
-	Tags                  map[string]string
-	InstanceMatchCriteria string
+	ID                    string            `tfsdk:"id"`
+	OwnerID               string            `tfsdk:"owner_id"`
+	Tags                  map[string]string `tfsdk:"tags"`
+	InstanceMatchCriteria string            `tfsdk:"instance_match_criteria"`
 }
 
 // CapacityReservation is what discovery keeps of an EC2 capacity reservation.
@@ -54,8 +54,8 @@ type CapacityReservation struct {
 
 // PlacementGroupSelector is placement_group_selector: an id or a name (exactly one).
 type PlacementGroupSelector struct {
-	ID   string
-	Name string
+	ID   string `tfsdk:"id"`
+	Name string `tfsdk:"name"`
 }
 
 // String names the selector for messages: `pg-…` or `named "x"`.

@@ -51,21 +51,25 @@ type Spec struct {
 
 // CPUOptions is spec.cpuOptions.
 type CPUOptions struct {
-	NestedVirtualization string // "enabled", "disabled" or "" (unset)
+	NestedVirtualization string `tfsdk:"nested_virtualization"` // "enabled", "disabled" or "" (unset)
 }
 
 // ConnectionTracking is spec.connectionTracking: idle timeouts in seconds of the launch
 // template's interfaces; nil fields are left to EC2's defaults.
 type ConnectionTracking struct {
-	TCPEstablishedTimeout *int
-	UDPStreamTimeout      *int
-	UDPTimeout            *int
+	TCPEstablishedTimeout *int `tfsdk:"tcp_established_timeout"`
+	UDPStreamTimeout      *int `tfsdk:"udp_stream_timeout"`
+	UDPTimeout            *int `tfsdk:"udp_timeout"`
 }
 
 // AMITerm is one amiSelectorTerms entry.
 type AMITerm struct {
-	Alias, ID, Name, Owner, SSMParameter string
-	Tags                                 map[string]string
+	Alias        string            `tfsdk:"alias"`
+	ID           string            `tfsdk:"id"`
+	Name         string            `tfsdk:"name"`
+	Owner        string            `tfsdk:"owner"`
+	SSMParameter string            `tfsdk:"ssm_parameter"`
+	Tags         map[string]string `tfsdk:"tags"`
 }
 
 // Networking is the VPC CNI setting the node class is used with (provider-only: Karpenter
@@ -83,30 +87,30 @@ type Networking struct {
 // fields and CEL maxPods expression.
 type Kubelet struct {
 	// MaxPodsExpression is v1.15's CEL maxPods, evaluated per instance type ("" when not set).
-	MaxPodsExpression string
+	MaxPodsExpression string `tfsdk:"max_pods_expression"`
 	// Config holds v1.15's other KubeletConfiguration fields by their upstream names (values
-	// as JSON decodes them); nil when not set.
+	// as JSON decodes them); nil when not set. Its attribute is dynamic: KubeletConfig reads it.
 	Config                      map[string]any
-	MaxPods                     *int
-	PodsPerCore                 *int
-	ClusterDNS                  []string
-	SystemReserved              map[string]string
-	KubeReserved                map[string]string
-	EvictionHard                map[string]string
-	EvictionSoft                map[string]string
-	EvictionSoftGracePeriod     map[string]string
-	EvictionMaxPodGracePeriod   *int
-	ImageGCHighThresholdPercent *int
-	ImageGCLowThresholdPercent  *int
-	CPUCFSQuota                 *bool
+	MaxPods                     *int              `tfsdk:"max_pods"`
+	PodsPerCore                 *int              `tfsdk:"pods_per_core"`
+	ClusterDNS                  []string          `tfsdk:"cluster_dns"`
+	SystemReserved              map[string]string `tfsdk:"system_reserved"`
+	KubeReserved                map[string]string `tfsdk:"kube_reserved"`
+	EvictionHard                map[string]string `tfsdk:"eviction_hard"`
+	EvictionSoft                map[string]string `tfsdk:"eviction_soft"`
+	EvictionSoftGracePeriod     map[string]string `tfsdk:"eviction_soft_grace_period"`
+	EvictionMaxPodGracePeriod   *int              `tfsdk:"eviction_max_pod_grace_period"`
+	ImageGCHighThresholdPercent *int              `tfsdk:"image_gc_high_threshold_percent"`
+	ImageGCLowThresholdPercent  *int              `tfsdk:"image_gc_low_threshold_percent"`
+	CPUCFSQuota                 *bool             `tfsdk:"cpu_cfs_quota"`
 }
 
 // MetadataOptions is spec.metadataOptions with Karpenter's CRD defaults filled in.
 type MetadataOptions struct {
-	HTTPEndpoint            string
-	HTTPProtocolIPv6        string
-	HTTPPutResponseHopLimit int
-	HTTPTokens              string
+	HTTPEndpoint            string `tfsdk:"http_endpoint"`
+	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit int    `tfsdk:"http_put_response_hop_limit"`
+	HTTPTokens              string `tfsdk:"http_tokens"`
 }
 
 // DefaultMetadataOptions are the CRD defaults: IMDS on, IPv6 off, hop limit 1, IMDSv2 required.
@@ -116,23 +120,23 @@ func DefaultMetadataOptions() MetadataOptions {
 
 // BlockDeviceMapping is one spec.blockDeviceMappings entry.
 type BlockDeviceMapping struct {
-	DeviceName string
-	RootVolume bool
-	EBS        *EBS
+	DeviceName string `tfsdk:"device_name"`
+	RootVolume bool   `tfsdk:"root_volume"`
+	EBS        *EBS   `tfsdk:"ebs"`
 }
 
 // EBS is a block device's EBS settings.
 type EBS struct {
-	DeleteOnTermination *bool
-	Encrypted           *bool
-	IOPS                *int
-	KMSKeyID            string
-	SnapshotID          string
-	Throughput          *int
-	VolumeSize          string // a Kubernetes quantity, e.g. "100Gi"
-	VolumeType          string
+	DeleteOnTermination *bool  `tfsdk:"delete_on_termination"`
+	Encrypted           *bool  `tfsdk:"encrypted"`
+	IOPS                *int   `tfsdk:"iops"`
+	KMSKeyID            string `tfsdk:"kms_key_id"`
+	SnapshotID          string `tfsdk:"snapshot_id"`
+	Throughput          *int   `tfsdk:"throughput"`
+	VolumeSize          string `tfsdk:"volume_size"` // a Kubernetes quantity, e.g. "100Gi"
+	VolumeType          string `tfsdk:"volume_type"`
 	// VolumeInitializationRate is the provisioned snapshot restore rate in MiB/s (needs SnapshotID).
-	VolumeInitializationRate *int
+	VolumeInitializationRate *int `tfsdk:"volume_initialization_rate"`
 }
 
 // CapacitySettings is the CNI setting of this class for the pod-capacity engine.

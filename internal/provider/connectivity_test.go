@@ -17,7 +17,6 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 	"github.com/hashicorp/terraform-plugin-testing/plancheck"
@@ -438,7 +437,7 @@ func connResolved() nodeclass.Resolved {
 	}
 }
 
-func runConnectivity(t *testing.T, f *awsfake.EC2, c *connectivityModel) (connectivityReportValue types.List, diags diag.Diagnostics) {
+func runConnectivity(t *testing.T, f *awsfake.EC2, c *nodeclass.ConnectivityConfig) (report []nodeclass.ConnectivityCheckOutput, diags diag.Diagnostics) {
 	t.Helper()
 	r := &nodeClassResource{meta: &Meta{Client: &awsclient.Client{EC2: f, Calls: awsclient.NewCallCounter()}}}
 	v := r.connectivityReport(context.Background(), c, connResolved(), &diags)
@@ -452,10 +451,10 @@ func TestConnectivityReportDiagnostics(t *testing.T) {
 	)
 	for _, mode := range []string{nodeclass.ChecksWarn, nodeclass.ChecksError} {
 		t.Run(mode, func(t *testing.T) {
-			v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(mode)})
-			var entries []connectivityCheck
-			if d := v.ElementsAs(context.Background(), &entries, false); d.HasError() || len(entries) != 4 {
-				t.Fatalf("report %v: %v", v, d)
+			v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: mode})
+			entries := v
+			if len(entries) != 4 {
+				t.Fatalf("report %v", v)
 			}
 			if entries[0].Passed || !entries[1].Passed || entries[2].Passed || !entries[3].Passed {
 				t.Errorf("passed flags: %+v", entries)
@@ -499,13 +498,13 @@ func pathOf(d diag.Diagnostic) path.Path {
 
 func TestConnectivityReportOffAndUnset(t *testing.T) {
 	f := connEC2(map[string]string{"sg-cp": "vpc-1"})
-	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: types.StringValue(nodeclass.ChecksOff)})
-	if !v.IsNull() || diags.HasError() || len(diags) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
+	v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: nodeclass.ChecksOff})
+	if v != nil || diags.HasError() || len(diags) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
 		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 	// Unset: node to node runs, as a warning on the node groups' selector terms.
 	v, diags = runConnectivity(t, f, nil)
-	if len(v.Elements()) != 1 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
+	if len(v) != 1 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
 		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != "Nodes cannot reach each other" {
 		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
@@ -513,13 +512,13 @@ func TestConnectivityReportOffAndUnset(t *testing.T) {
 
 func TestConnectivityReportMissingControlPlane(t *testing.T) {
 	f := connEC2(map[string]string{}, fakeRule("sg-node", false, "-1", -1, -1, "sg-node", ""))
-	v, diags := runConnectivity(t, f, &connectivityModel{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: types.StringValue(nodeclass.ChecksWarn)})
+	v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: nodeclass.ChecksWarn})
 	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
 		!pathOf(diags[0]).Equal(path.Root("connectivity").AtName("control_plane_security_group_ids").AtListIndex(0)) ||
 		!strings.Contains(diags[0].Detail(), "sg-gone does not exist") {
 		t.Fatalf("diags = %v", diags)
 	}
-	if len(v.Elements()) != 1 {
+	if len(v) != 1 {
 		t.Errorf("without a control plane only node to node runs: %v", v)
 	}
 }
@@ -527,13 +526,13 @@ func TestConnectivityReportMissingControlPlane(t *testing.T) {
 func TestConnectivityReportAPIError(t *testing.T) {
 	f := connEC2(map[string]string{})
 	f.Fail = map[string]error{"DescribeSecurityGroupRules": errors.New("UnauthorizedOperation: You are not authorized")}
-	v, diags := runConnectivity(t, f, &connectivityModel{Checks: types.StringValue(nodeclass.ChecksWarn)})
-	if !diags.HasError() || !v.IsNull() || !strings.Contains(diags[0].Detail(), "ec2:DescribeSecurityGroupRules") {
+	v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{Checks: nodeclass.ChecksWarn})
+	if !diags.HasError() || v != nil || !strings.Contains(diags[0].Detail(), "ec2:DescribeSecurityGroupRules") {
 		t.Errorf("report %v, diags %v", v, diags)
 	}
 	// Checks nobody asked for do not fail the plan: a warning that says how to turn them off.
 	v, diags = runConnectivity(t, f, nil)
-	if diags.HasError() || len(diags) != 1 || !v.IsNull() || diags[0].Summary() != "Security-group checks skipped" ||
+	if diags.HasError() || len(diags) != 1 || v != nil || diags[0].Summary() != "Security-group checks skipped" ||
 		!strings.Contains(diags[0].Detail(), `connectivity = { checks = "off" }`) {
 		t.Errorf("unset: report %v, diags %v", v, diags)
 	}

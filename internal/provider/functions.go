@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/typelimits"
 )
 
@@ -75,7 +76,7 @@ var maxPodsFunction = &tableFunction{
 		if err := req.Arguments.Get(ctx, &typ, &networking); err != nil {
 			return nil, err
 		}
-		m, ferr := networkingArgument(networking)
+		m, ferr := networkingArgument(ctx, networking)
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -122,7 +123,7 @@ var ipsPerNodeFunction = &tableFunction{
 		if err := req.Arguments.Get(ctx, &typ, &networking, &pods); err != nil {
 			return nil, err
 		}
-		m, ferr := networkingArgument(networking)
+		m, ferr := networkingArgument(ctx, networking)
 		if ferr != nil {
 			return nil, ferr
 		}
@@ -137,11 +138,15 @@ var ipsPerNodeFunction = &tableFunction{
 }
 
 // networkingArgument is the networking argument as plain values; null is no settings.
-func networkingArgument(d types.Dynamic) (map[string]any, *function.FuncError) {
+func networkingArgument(ctx context.Context, d types.Dynamic) (map[string]any, *function.FuncError) {
 	if d.IsNull() || d.IsUnderlyingValueNull() {
 		return nil, nil
 	}
-	v, err := plainValue(d.UnderlyingValue())
+	tv, err := d.ToTerraformValue(ctx)
+	var v any
+	if err == nil {
+		v, err = tfvalue.Plain(tv)
+	}
 	if m, ok := v.(map[string]any); ok && err == nil {
 		return m, nil
 	}

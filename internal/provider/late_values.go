@@ -1,14 +1,12 @@
 package provider
 
 import (
-	"context"
-	"maps"
 	"slices"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 // Values a node class may take from resources of the same apply without blanking its plan: none
@@ -35,6 +33,20 @@ type lateValues struct {
 	tagKeys                 []string // single values
 }
 
+// lateOf reads which late values of a class are unknown.
+func lateOf(v *classValue) lateValues {
+	l := lateValues{role: v.unknown("role"), profile: v.unknown("instance_profile"), userData: v.unknown("user_data"), tags: v.unknown("tags")}
+	if !l.tags {
+		for k, e := range tfvalue.Attributes(tfvalue.Attributes(v.raw)["tags"]) {
+			if !e.IsKnown() {
+				l.tagKeys = append(l.tagKeys, k)
+			}
+		}
+		slices.Sort(l.tagKeys)
+	}
+	return l
+}
+
 func (l lateValues) any() bool {
 	return l.role || l.profile || l.userData || l.tags || len(l.tagKeys) > 0
 }
@@ -53,59 +65,49 @@ func (l lateValues) placeholders() []string {
 	return out
 }
 
-// substitute puts placeholders into the spec where the model's values are unknown.
-func (l *lateValues) substitute(m *nodeClassModel, s *nodeclass.Spec) {
-	if l.role = m.Role.IsUnknown(); l.role {
+// substitute puts placeholders into the spec where the values are unknown.
+func (l lateValues) substitute(s *nodeclass.Spec) {
+	if l.role {
 		s.Role = roleKnownAfterApply
 	}
-	if l.profile = m.InstanceProfile.IsUnknown(); l.profile {
+	if l.profile {
 		s.InstanceProfile = profileKnownAfterApply
 	}
-	if l.userData = m.UserData.IsUnknown(); l.userData {
+	if l.userData {
 		ud := userDataKnownAfterApply
 		s.UserData = &ud
 	}
-	if l.tags = m.Tags.IsUnknown(); l.tags {
+	if l.tags {
 		s.Tags = nil
-		return
 	}
-	if m.Tags.IsNull() {
-		return
+	for _, k := range l.tagKeys {
+		s.Tags[k] = tagKnownAfterApply
 	}
-	tags := map[string]string{}
-	for k, v := range m.Tags.Elements() {
-		sv, _ := v.(types.String)
-		if sv.IsUnknown() {
-			l.tagKeys = append(l.tagKeys, k)
-			tags[k] = tagKnownAfterApply
-			continue
-		}
-		tags[k] = sv.ValueString()
-	}
-	s.Tags = tags
 }
 
 // unknownInResolved marks resolved's copies of the late values unknown.
-func (l lateValues) unknownInResolved(ctx context.Context, obj types.Object, diags *diag.Diagnostics) types.Object {
-	attrs := maps.Clone(obj.Attributes())
-	attrs["hash"] = types.StringUnknown() // the hash covers every late value, the role too
+func (l lateValues) unknownInResolved(resolved tftypes.Value) (tftypes.Value, error) {
+	typ := resolved.Type()
+	values := map[string]any{"hash": tfvalue.Unknown(tftypes.String)} // the hash covers every late value, the role too
 	if l.profile {
-		attrs["instance_profile"] = types.StringUnknown()
+		values["instance_profile"] = tfvalue.Unknown(tftypes.String)
 	}
 	if l.userData {
-		attrs["user_data"] = types.StringUnknown()
+		values["user_data"] = tfvalue.Unknown(tftypes.String)
 	}
-	if l.tags {
-		attrs["tags"] = types.MapUnknown(types.StringType)
-	} else if len(l.tagKeys) > 0 {
-		known, _ := attrs["tags"].(types.Map)
-		elems := maps.Clone(known.Elements())
-		for _, k := range l.tagKeys {
-			elems[k] = types.StringUnknown()
+	tagsType := tfvalue.AttributeType(typ, "tags")
+	switch {
+	case l.tags:
+		values["tags"] = tfvalue.Unknown(tagsType)
+	case len(l.tagKeys) > 0:
+		elems := tfvalue.Attributes(tfvalue.Attributes(resolved)["tags"])
+		if elems == nil {
+			elems = map[string]tftypes.Value{}
 		}
-		attrs["tags"] = types.MapValueMust(types.StringType, elems)
+		for _, k := range l.tagKeys {
+			elems[k] = tfvalue.Unknown(tftypes.String)
+		}
+		values["tags"] = tftypes.NewValue(tagsType, elems)
 	}
-	out, d := types.ObjectValue(obj.AttributeTypes(ctx), attrs)
-	diags.Append(d...)
-	return out
+	return tfvalue.With(resolved, values)
 }

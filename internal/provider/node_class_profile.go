@@ -4,9 +4,6 @@ import (
 	"context"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
@@ -20,26 +17,10 @@ func (r *nodeClassResource) profiles() fleet.Profiles {
 	return fleet.Profiles{IAM: awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}, Cluster: r.meta.ClusterName, Region: r.meta.Client.Region}
 }
 
-// classProfile is what the profile stage reads of a class model.
-func classProfile(m *nodeClassModel) fleet.ClassProfile {
-	c := fleet.ClassProfile{Class: m.Name.ValueString(), Role: m.Role.ValueString(), RoleUnknown: m.Role.IsUnknown(),
-		InstanceProfile: m.InstanceProfile.ValueString(), Owner: m.OwnerID.ValueString()}
-	if !m.Resolved.IsNull() && !m.Resolved.IsUnknown() {
-		if v, ok := m.Resolved.Attributes()["instance_profile"].(types.String); ok {
-			c.Recorded = v.ValueString()
-		}
-	}
-	return c
-}
-
-// ownerInState is the owner id recorded in state, "" without state or before owner ids.
-func ownerInState(ctx context.Context, state tfsdk.State, diags *diag.Diagnostics) string {
-	if state.Raw.IsNull() {
-		return ""
-	}
-	var owner types.String
-	diags.Append(state.GetAttribute(ctx, path.Root("owner_id"), &owner)...)
-	return owner.ValueString()
+// classProfile is what the profile stage reads of a class.
+func classProfile(v *classValue) fleet.ClassProfile {
+	return fleet.ClassProfile{Class: v.Name, Role: v.Role, RoleUnknown: v.unknown("role"), InstanceProfile: v.InstanceProfile,
+		Owner: v.OwnerID, Recorded: v.recordedProfile()}
 }
 
 // deleteProfiles deletes the named profiles of the owner (fleet.Profiles.Delete).
@@ -51,24 +32,21 @@ func (r *nodeClassResource) deleteProfiles(ctx context.Context, names []string, 
 
 // nodeRole is the node-role readiness check of a class (nil when the role is known only after
 // apply): the policies of `role`, or of the role `instance_profile` holds.
-func (r *nodeClassResource) nodeRole(m *nodeClassModel) *nodeclass.NodeRole {
+func (r *nodeClassResource) nodeRole(v *classValue) *nodeclass.NodeRole {
 	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}
-	nr := &nodeclass.NodeRole{At: attrpath.Of("role")}
-	if m.Networking != nil {
-		nr.CNIOwnRole = m.Networking.CNIRole.ValueString() != "" && m.Networking.CNIRole.ValueString() != "node"
-	}
-	switch role, profile := m.Role, m.InstanceProfile; {
-	case role.IsUnknown() || profile.IsUnknown():
+	nr := &nodeclass.NodeRole{At: attrpath.Of("role"), CNIOwnRole: v.Networking.CNIOwnRole()}
+	switch role, profile := v.Role, v.InstanceProfile; {
+	case v.unknown("role") || v.unknown("instance_profile"):
 		return nil
-	case role.ValueString() != "":
+	case role != "":
 		nr.Policies = func(ctx context.Context) (string, []iampolicy.Document, error) {
-			docs, err := ips.RolePolicies(ctx, role.ValueString())
-			return role.ValueString(), docs, err
+			docs, err := ips.RolePolicies(ctx, role)
+			return role, docs, err
 		}
-	case profile.ValueString() != "":
+	case profile != "":
 		nr.At = attrpath.Of("instance_profile")
 		nr.Policies = func(ctx context.Context) (string, []iampolicy.Document, error) {
-			p, err := ips.Get(ctx, profile.ValueString())
+			p, err := ips.Get(ctx, profile)
 			if err != nil || p == nil || len(p.Roles) == 0 {
 				return "", nil, err // a missing profile is the profile check's error
 			}

@@ -3,21 +3,20 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 var (
@@ -44,22 +43,16 @@ func (r *nodeClassResource) Configure(_ context.Context, req resource.ConfigureR
 }
 
 // ValidateConfig runs every rule that needs no API call, as soon as the config is known.
-func (r *nodeClassResource) ValidateConfig(ctx context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
-	if !req.Config.Raw.IsFullyKnown() {
+func (r *nodeClassResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
+	var v classValue
+	if !req.Config.Raw.IsFullyKnown() || !decodeClass(req.Config.Raw, &v, &resp.Diagnostics) {
 		return
 	}
-	var m nodeClassModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() {
-		return
-	}
-	s := m.spec(ctx, &resp.Diagnostics)
-	if m.MetadataOptions == nil { // the default applies after validation
-		s.MetadataOptions = nodeclass.DefaultMetadataOptions()
-	}
+	s, findings := v.Spec()
+	addFindings(&resp.Diagnostics, attrpath.Path{}, findings, "", false)
 	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
-	if m.Connectivity != nil {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.ValidateConnectivity(m.Connectivity.config()), "", false)
+	if v.Connectivity != nil {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.ValidateConnectivity(v.Connectivity.Setting()), "", false)
 	}
 }
 
@@ -69,55 +62,73 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if req.Plan.Raw.IsNull() { // destroy
 		return
 	}
-	// A state without an owner id (imported without a profile to adopt, or written before owner
-	// ids) gets one at apply: UseStateForUnknown would plan the null.
-	stateOwner := ownerInState(ctx, req.State, &resp.Diagnostics)
-	if !req.State.Raw.IsNull() && stateOwner == "" {
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("owner_id"), types.StringUnknown())...)
+	var state *classValue
+	if !req.State.Raw.IsNull() {
+		if state = (&classValue{}); !decodeClass(req.State.Raw, state, &resp.Diagnostics) {
+			return
+		}
+		// A state without an owner id (imported without a profile to adopt, or written before
+		// owner ids) gets one at apply: UseStateForUnknown would plan the null.
+		if state.OwnerID == "" {
+			setRaw(&resp.Plan.Raw, struct {
+				OwnerID tftypes.Value `tfsdk:"owner_id"`
+			}{tfvalue.Unknown(tftypes.String)}, &resp.Diagnostics)
+		}
 	}
 	// A role, instance profile, user data or tags known only after apply (e.g. created in the
 	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
 	if !knownBesides(req.Config.Raw, lateClassAttrs...) {
-		planLateClass(ctx, req, resp)
+		planLateClass(req.Config.Raw, &resp.Plan.Raw, &resp.Diagnostics)
 		return
 	}
-	var plan nodeClassModel
-	resp.Diagnostics.Append(resp.Plan.Get(ctx, &plan)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var plan classValue
+	if !decodeClass(resp.Plan.Raw, &plan, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	s, late, doc, ok := r.admitPlan(ctx, &plan, &resp.Diagnostics)
+	s, late, doc, ok := r.admitPlan(&plan, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	res, ok := r.resolvePlan(ctx, req, &plan, s, stateOwner, &resp.Diagnostics)
+	res, ok := r.resolvePlan(ctx, &plan, state, s, &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	r.finishPlan(ctx, &plan, s, res, doc, late, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() {
-		return
+	if out := r.finishPlan(ctx, &plan, s, res, doc, late, &resp.Diagnostics); !resp.Diagnostics.HasError() {
+		setRaw(&resp.Plan.Raw, out, &resp.Diagnostics)
 	}
-	resp.Diagnostics.Append(resp.Plan.Set(ctx, &plan)...)
 }
 
 // planLateClass plans a class whose config names values known only after apply: every
 // computed attribute unknown, the connectivity report null when there is nothing to check.
-func planLateClass(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
-	setComputedUnknown(ctx, &resp.Plan, &resp.Diagnostics)
-	var checks types.String
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("connectivity").AtName("checks"), &checks)...)
-	if checks.ValueString() == nodeclass.ChecksOff { // nothing to check: the report stays null, as it will be once the config is known
-		resp.Diagnostics.Append(resp.Plan.SetAttribute(ctx, path.Root("connectivity_report"), types.ListNull(connectivityCheckType))...)
+func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagnostics) {
+	values := map[string]any{}
+	for _, name := range tfvalue.Names(classPlanned{}) {
+		if name != "id" {
+			values[name] = tfvalue.Unknown(tfvalue.AttributeType(plan.Type(), name))
+		}
 	}
+	var checks string
+	if c := tfvalue.Attributes(tfvalue.Attributes(config)["connectivity"])["checks"]; c.IsKnown() && !c.IsNull() {
+		_ = c.As(&checks)
+	}
+	if checks == nodeclass.ChecksOff { // nothing to check: the report stays null, as it will be once the config is known
+		values["connectivity_report"] = nil
+	}
+	v, err := tfvalue.With(*plan, values)
+	if err != nil {
+		diags.AddError("Cannot write the node class", err.Error())
+		return
+	}
+	*plan = v
 }
 
 // admitPlan is the part of a plan the config alone decides: the spec, every rule on it, and the
 // manifest the API server and Karpenter would admit, before any AWS call.
-func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel, diags *diag.Diagnostics) (nodeclass.Spec, lateValues, string, bool) {
-	s := plan.spec(ctx, diags)
-	var late lateValues
-	late.substitute(plan, &s) // validated and rendered as placeholders; what names them is unknown
+func (r *nodeClassResource) admitPlan(plan *classValue, diags *diag.Diagnostics) (nodeclass.Spec, lateValues, string, bool) {
+	s, findings := plan.Spec()
+	addFindings(diags, attrpath.Path{}, findings, "", false)
+	late := lateOf(plan)
+	late.substitute(&s) // validated and rendered as placeholders; what names them is unknown
 	addFindings(diags, attrpath.Path{}, nodeclass.ApplyDefaultTerms(&s, r.meta.ClusterName), "", false)
 	addFindings(diags, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
 	addFindings(diags, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
@@ -134,59 +145,63 @@ func (r *nodeClassResource) admitPlan(ctx context.Context, plan *nodeClassModel,
 
 // resolvePlan resolves the class against AWS (nodeclass.Plan), with the state's answers to keep
 // while the selection is unchanged.
-func (r *nodeClassResource) resolvePlan(ctx context.Context, req resource.ModifyPlanRequest, plan *nodeClassModel, s nodeclass.Spec,
-	stateOwner string, diags *diag.Diagnostics) (nodeclass.PlanResult, bool) {
-	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(),
-		Profile: func(ctx context.Context) (string, []attrpath.Finding) {
-			c := classProfile(plan)
-			c.Owner = stateOwner // "" for a new class, which owns nothing yet
-			return r.profiles().Plan(ctx, c)
-		}}
-	if !req.State.Raw.IsNull() {
-		var state nodeClassModel
-		diags.Append(req.State.Get(ctx, &state)...)
-		if prior, ok := resolutionFromState(ctx, state); ok {
+func (r *nodeClassResource) resolvePlan(ctx context.Context, plan, state *classValue, s nodeclass.Spec, diags *diag.Diagnostics) (nodeclass.PlanResult, bool) {
+	stateOwner := "" // a new class owns nothing yet
+	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(), NodeRole: r.nodeRole(plan)}
+	if state != nil {
+		stateOwner = state.OwnerID
+		if prior, ok := state.Resolution(); ok {
 			in.Prior = &prior
 		}
-		if prior, ok := capacityFromState(ctx, req.State); ok {
+		if prior, ok := state.Capacity(); ok {
 			in.PriorCapacity = &prior
 		}
 	}
-	in.NodeRole = r.nodeRole(plan)
+	in.Profile = func(ctx context.Context) (string, []attrpath.Finding) {
+		c := classProfile(plan)
+		c.Owner = stateOwner
+		return r.profiles().Plan(ctx, c)
+	}
 	res := nodeclass.Plan(ctx, r.meta.Client.Discovery(), in)
 	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
 	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
 	return res, !diags.HasError()
 }
 
-// finishPlan writes the resolution, the manifests and the connectivity report into the plan.
-func (r *nodeClassResource) finishPlan(ctx context.Context, plan *nodeClassModel, s nodeclass.Spec, res nodeclass.PlanResult, doc string,
-	late lateValues, diags *diag.Diagnostics) {
-	plan.ID = plan.Name
-	resolved := res.Resolved
-	plan.CapacityReservations, plan.PlacementGroup = capacityValues(ctx, res.Capacity, diags) // before resolved, which names them
-	plan.NodeRoleReport = nodeRoleReport(ctx, res.NodeRole, diags)
+// finishPlan is the plan's computed attributes: the resolution, the manifests, the node-role
+// and connectivity reports; what names a late value is unknown.
+func (r *nodeClassResource) finishPlan(ctx context.Context, plan *classValue, s nodeclass.Spec, res nodeclass.PlanResult, doc string,
+	late lateValues, diags *diag.Diagnostics) classPlanned {
+	out := classPlanned{Recorded: nodeclass.Record(res.Resolved, res.Capacity), ID: plan.Name, Manifest: doc,
+		NodeRoleReport: nodeclass.NodeRoleReport(res.NodeRole)}
 	if late.role || late.profile { // checked at apply's final plan, once the role is known
-		plan.NodeRoleReport = types.ListUnknown(nodeRoleNeedType)
+		out.NodeRoleReport = tfvalue.Unknown(tfvalue.AttributeType(plan.raw.Type(), "node_role_report"))
 	}
-	diags.Append(setResolution(ctx, plan, s, resolved, res.InstanceProfile, doc, r.classHash(doc, diags))...)
-	if late.any() {
-		plan.Manifest = types.StringUnknown()
-		plan.Resolved = late.unknownInResolved(ctx, plan.Resolved, diags)
+	rc := launchplan.ClassOf(s, res.Resolved, res.InstanceProfile).Value()
+	hash := r.classHash(doc, diags)
+	rc.Hash, rc.HashVersion, rc.CapacityReservationIDs = emptyNil(hash[0]), emptyNil(hash[1]), out.ReservationIDs()
+	resolved, err := tfvalue.Encode(tfvalue.AttributeType(plan.raw.Type(), "resolved"), rc)
+	if err == nil && late.any() {
+		out.Manifest = tfvalue.Unknown(tftypes.String)
+		resolved, err = late.unknownInResolved(resolved)
 	}
+	if err != nil {
+		diags.AddError("Cannot write the node class", err.Error())
+		return out
+	}
+	out.Resolved = resolved
 	if late.tags { // a whole map is unknown: the object's type is not known either
-		plan.ManifestObject = types.DynamicUnknown()
-	} else if obj, err := manifestObject(doc, late.placeholders()...); err != nil {
+		out.ManifestObject = tfvalue.Unknown(tftypes.DynamicPseudoType)
+	} else if out.ManifestObject, err = manifestObject(doc, late.placeholders()...); err != nil {
 		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
-	} else {
-		plan.ManifestObject = obj
 	}
 	if diags.HasError() {
-		return
+		return out
 	}
 	// The report is computed afresh at every plan (never kept from state), so rules changed
 	// outside Terraform show up as an in-place update of connectivity_report.
-	plan.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, resolved, diags)
+	out.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, res.Resolved, diags)
+	return out
 }
 
 // knownBesides reports whether an object value is fully known once its top-level attributes
@@ -220,22 +235,27 @@ func (r *nodeClassResource) classHash(doc string, diags *diag.Diagnostics) [2]st
 	return [2]string{h, v}
 }
 
+// classOwner is the attribute apply records.
+type classOwner struct {
+	OwnerID string `tfsdk:"owner_id"`
+}
+
 // Create records the planned resolution under a new owner id and, for a class with `role`,
 // creates its instance profile. A failed create leaves nothing of the new owner behind.
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
-	var m nodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var v classValue
+	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	m.OwnerID = types.StringValue(fleet.NewOwnerID())
-	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&m)), "", false)
+	v.OwnerID = fleet.NewOwnerID()
+	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&v)), "", false)
 	if resp.Diagnostics.HasError() {
 		// Its state will not be saved: remove what this owner id created.
-		r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&m)), m.OwnerID.ValueString(), &resp.Diagnostics)
+		r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&v)), v.OwnerID, &resp.Diagnostics)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	resp.State.Raw = req.Plan.Raw
+	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, &resp.Diagnostics)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
@@ -243,9 +263,8 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 // class with `role` is checked: when it is gone or changed outside Terraform, the recorded
 // resolved.instance_profile is cleared, so the next plan shows an update that restores it.
 func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
-	var state nodeClassModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var state classValue
+	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
 	drifted, err := r.profiles().Drifted(ctx, classProfile(&state))
@@ -254,13 +273,15 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	if drifted {
-		attrs := maps.Clone(state.Resolved.Attributes())
-		attrs["instance_profile"] = types.StringNull()
-		var d diag.Diagnostics
-		state.Resolved, d = types.ObjectValue(state.Resolved.AttributeTypes(ctx), attrs)
-		resp.Diagnostics.Append(d...)
+		resolved, err := tfvalue.With(state.Resolved, map[string]any{"instance_profile": nil})
+		if err != nil {
+			resp.Diagnostics.AddError("Cannot write the node class", err.Error())
+			return
+		}
+		setRaw(&resp.State.Raw, struct {
+			Resolved tftypes.Value `tfsdk:"resolved"`
+		}{resolved}, &resp.Diagnostics)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &state)...)
 }
 
 // Update records the plan and makes IAM match it: the instance profile of a class with `role`
@@ -268,39 +289,37 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 // new name after a provider setting changed) is deleted. A state without an owner id (written
 // before the class had one) gets one here: it owned nothing until now.
 func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
-	var m, state nodeClassModel
-	resp.Diagnostics.Append(req.Plan.Get(ctx, &m)...)
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var v, state classValue
+	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !decodeClass(req.State.Raw, &state, &resp.Diagnostics) ||
+		!requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
 	fresh := false
-	if m.OwnerID.IsUnknown() || m.OwnerID.ValueString() == "" {
-		m.OwnerID = state.OwnerID
-		if m.OwnerID.ValueString() == "" {
-			m.OwnerID, fresh = types.StringValue(fleet.NewOwnerID()), true
+	if v.OwnerID == "" {
+		if v.OwnerID = state.OwnerID; v.OwnerID == "" {
+			v.OwnerID, fresh = fleet.NewOwnerID(), true
 		}
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&m)), "", false)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&v)), "", false)
 	if resp.Diagnostics.HasError() {
 		if fresh { // the new owner id is not saved: remove what it created
-			r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&m)), m.OwnerID.ValueString(), &resp.Diagnostics)
+			r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&v)), v.OwnerID, &resp.Diagnostics)
 		}
 		return
 	}
-	r.deleteProfiles(ctx, r.profiles().Unused(classProfile(&state), classProfile(&m)), state.OwnerID.ValueString(), &resp.Diagnostics)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &m)...)
+	r.deleteProfiles(ctx, r.profiles().Unused(classProfile(&state), classProfile(&v)), state.OwnerID, &resp.Diagnostics)
+	resp.State.Raw = req.Plan.Raw
+	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, &resp.Diagnostics)
 }
 
 // Delete removes the instance profile the class created for its `role`; nothing else of the
 // class exists in AWS.
 func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
-	var state nodeClassModel
-	resp.Diagnostics.Append(req.State.Get(ctx, &state)...)
-	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
+	var state classValue
+	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&state)), state.OwnerID.ValueString(), &resp.Diagnostics)
+	r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&state)), state.OwnerID, &resp.Diagnostics)
 }
 
 // ImportState adopts a class by name. The imported state holds `id` and `name`, and the owner id
@@ -325,9 +344,9 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
 		return
 	}
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
-	if owner != "" {
-		resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("owner_id"), owner)...)
-	}
+	setRaw(&resp.State.Raw, struct {
+		ID      string  `tfsdk:"id"`
+		Name    string  `tfsdk:"name"`
+		OwnerID *string `tfsdk:"owner_id"`
+	}{req.ID, req.ID, emptyNil(owner)}, &resp.Diagnostics)
 }

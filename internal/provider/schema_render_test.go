@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -72,14 +71,13 @@ func TestSchemaRendersEveryField(t *testing.T) {
 func renderSample(ctx context.Context, t *testing.T, kind string, plan tfsdk.Plan) string {
 	t.Helper()
 	if kind == manifest.EC2NodeClassKind {
-		var m nodeClassModel
-		if d := plan.Get(ctx, &m); d.HasError() {
-			t.Fatal(d)
+		var v classValue
+		if err := tfvalue.Decode(plan.Raw, &v); err != nil {
+			t.Fatal(err)
 		}
-		var diags diag.Diagnostics
-		s := m.spec(ctx, &diags)
-		if diags.HasError() {
-			t.Fatal(diags)
+		s, findings := v.Spec()
+		if len(findings) > 0 {
+			t.Fatal(findings)
 		}
 		doc, err := nodeclass.Manifest(s)
 		if err != nil {

@@ -183,7 +183,10 @@ func join(at, name string) string {
 	return at + "." + name
 }
 
-// plain is a known value as JSON decodes one; nested unknown values are an error.
+// Plain is a known value as JSON decodes one (map[string]any, []any, string, bool, int64 or
+// float64; null is nil); a value with anything unknown in it is an error.
+func Plain(v tftypes.Value) (any, error) { return plain(v) }
+
 func plain(v tftypes.Value) (any, error) {
 	if v.IsNull() {
 		return nil, nil
@@ -392,12 +395,17 @@ func encodeObject(typ tftypes.Object, src reflect.Value, at string) (tftypes.Val
 }
 
 // impliedType is the Terraform type of a plain value (what a dynamic attribute holds).
+// A raw value has its own type; a nil has none, so it is a null string, as a YAML or JSON null.
 func impliedType(src reflect.Value) (tftypes.Type, error) {
 	for src.Kind() == reflect.Pointer || src.Kind() == reflect.Interface {
 		if src.IsNil() {
-			return tftypes.DynamicPseudoType, nil
+			return tftypes.String, nil
 		}
 		src = src.Elem()
+	}
+	if src.Type() == rawType {
+		v, _ := src.Interface().(tftypes.Value)
+		return v.Type(), nil
 	}
 	switch src.Kind() {
 	case reflect.String:
