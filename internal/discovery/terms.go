@@ -29,15 +29,15 @@ const (
 
 // SubnetTerm is one entry of subnet_selector_terms: tags or id.
 type SubnetTerm struct {
-	Tags map[string]string
-	ID   string
+	Tags map[string]string `tfsdk:"tags"`
+	ID   string            `tfsdk:"id"`
 }
 
 // SecurityGroupTerm is one entry of security_group_selector_terms: tags, id or name.
 type SecurityGroupTerm struct {
-	Tags map[string]string
-	ID   string
-	Name string
+	Tags map[string]string `tfsdk:"tags"`
+	ID   string            `tfsdk:"id"`
+	Name string            `tfsdk:"name"`
 }
 
 // fieldError locates one validation problem: [Index].<Field>[TagKey] of a list of terms.
