@@ -121,7 +121,8 @@ type Network struct {
 	TrunkCompatible *bool
 }
 
-// Interface is one EC2NodeClass spec.networkInterfaces entry.
+// Interface is one EC2NodeClass spec.networkInterfaces entry (tfsdk tags: a
+// `network_interfaces` entry).
 type Interface struct {
 	NetworkCardIndex int    `tfsdk:"network_card_index"`
 	DeviceIndex      int    `tfsdk:"device_index"`
@@ -148,16 +149,17 @@ type Settings struct {
 	Warm             WarmTargets
 }
 
-// Result is the capacity of one instance type under one Settings.
+// Result is the capacity of one instance type under one Settings. The tfsdk tags name the
+// attributes of karpenter_pod_capacity that report it.
 type Result struct {
-	ENILimitedPods       int    // Karpenter's ENI-limited pod count (uses ReservedENIs only)
-	MaxPods              int    // what the kubelet runs with
-	KarpenterAssumedPods int    // what Karpenter schedules against
-	Consistent           bool   // KarpenterAssumedPods == MaxPods
-	Reason               string // why they differ and what to set; empty when Consistent
-	UsableENIs           int    // default-card ENIs that carry pod IPs
-	IPv4PerENI           int
-	PodIPsPerENI         int // pod addresses one ENI provides (x16 with prefix delegation)
+	ENILimitedPods       int    `tfsdk:"eni_limited_pods"`       // Karpenter's ENI-limited pod count (uses ReservedENIs only)
+	MaxPods              int    `tfsdk:"max_pods"`               // what the kubelet runs with
+	KarpenterAssumedPods int    `tfsdk:"karpenter_assumed_pods"` // what Karpenter schedules against
+	Consistent           bool   `tfsdk:"consistent"`             // KarpenterAssumedPods == MaxPods
+	Reason               string `tfsdk:"reason"`                 // why they differ and what to set; empty when Consistent
+	UsableENIs           int    `tfsdk:"usable_enis"`            // default-card ENIs that carry pod IPs
+	IPv4PerENI           int    `tfsdk:"ipv4_per_eni"`
+	PodIPsPerENI         int    `tfsdk:"pod_ips_per_eni"` // pod addresses one ENI provides (x16 with prefix delegation)
 	// PrefixFallback: prefix delegation was asked for on a non-Nitro type, where the VPC CNI
 	// falls back to secondary IPs; the result is the secondary-IP one.
 	PrefixFallback bool
@@ -167,12 +169,12 @@ type Result struct {
 	// AddressablePods are the pods the usable ENIs give an address (plus host-network pods),
 	// before any cap; a kubelet max_pods above it leaves the pods past it without an IP.
 	AddressablePods       int
-	EFAInterfaces         int  // vpc.amazonaws.com/efa
-	PodENI                *int // vpc.amazonaws.com/pod-eni; nil when unknown
-	VPCIPsAtMaxPods       int  // node-subnet IPv4 addresses a full node consumes
-	PodSubnetIPsAtMaxPods int  // pod-subnet IPv4 addresses (custom networking only)
-	Warnings              []string
-	Formula               string // one line explaining MaxPods
+	EFAInterfaces         int      `tfsdk:"efa_interfaces"`             // vpc.amazonaws.com/efa
+	PodENI                *int     `tfsdk:"pod_eni"`                    // vpc.amazonaws.com/pod-eni; nil when unknown
+	VPCIPsAtMaxPods       int      `tfsdk:"vpc_ips_at_max_pods"`        // node-subnet IPv4 addresses a full node consumes
+	PodSubnetIPsAtMaxPods int      `tfsdk:"pod_subnet_ips_at_max_pods"` // pod-subnet IPv4 addresses (custom networking only)
+	Warnings              []string `tfsdk:"warnings"`
+	Formula               string   `tfsdk:"formula"` // one line explaining MaxPods
 }
 
 // Errors returned by Compute, for errors.Is. Settings problems are returned as

@@ -2,10 +2,11 @@ package capacity
 
 import (
 	"errors"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // want holds hand-computed numbers; see each case's comment for the arithmetic.

@@ -2,8 +2,9 @@ package capacity
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // maxNetworkInterfaces is the CRD's MaxItems for spec.networkInterfaces.

@@ -9,12 +9,12 @@ const (
 // WarmTargets are the VPC CNI's warm-pool settings (aws-node environment). A nil field takes
 // the CNI's default: WARM_ENI_TARGET 1, WARM_PREFIX_TARGET 1, WARM_IP_TARGET and
 // MINIMUM_IP_TARGET unset. As in ipamd, a WARM_IP_TARGET or MINIMUM_IP_TARGET above 0 takes
-// precedence over the ENI and prefix targets.
+// precedence over the ENI and prefix targets. The tfsdk tags name the provider's attributes.
 type WarmTargets struct {
-	ENI       *int // WARM_ENI_TARGET: whole ENIs of free addresses (secondary IPs)
-	IP        *int // WARM_IP_TARGET: free addresses
-	MinimumIP *int // MINIMUM_IP_TARGET: addresses held whatever the pods
-	Prefix    *int // WARM_PREFIX_TARGET: free /28 prefixes (prefix delegation)
+	ENI       *int `tfsdk:"warm_eni_target"`    // WARM_ENI_TARGET: whole ENIs of free addresses (secondary IPs)
+	IP        *int `tfsdk:"warm_ip_target"`     // WARM_IP_TARGET: free addresses
+	MinimumIP *int `tfsdk:"minimum_ip_target"`  // MINIMUM_IP_TARGET: addresses held whatever the pods
+	Prefix    *int `tfsdk:"warm_prefix_target"` // WARM_PREFIX_TARGET: free /28 prefixes (prefix delegation)
 }
 
 func (w WarmTargets) values() (eni, ip, minIP, prefix int) {

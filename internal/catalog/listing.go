@@ -71,6 +71,46 @@ type Listed struct {
 	Capacity capacity.Result
 }
 
+// TypeOutput is one `instance_types` entry of karpenter_instance_types, shaped as its schema
+// (the provider encodes it by the tfsdk tags). The prices are the provider's to add: nil is
+// "no price".
+type TypeOutput struct {
+	Name           string            `tfsdk:"name"`
+	VCPU           int               `tfsdk:"vcpu"`
+	MemoryMiB      int               `tfsdk:"memory_mib"`
+	Architecture   string            `tfsdk:"architecture"`
+	Hypervisor     string            `tfsdk:"hypervisor"`
+	Zones          []string          `tfsdk:"zones"`
+	MaxENIs        int               `tfsdk:"max_enis"`
+	IPv4PerENI     int               `tfsdk:"ipv4_per_eni"`
+	EFASupported   bool              `tfsdk:"efa_supported"`
+	NetworkCards   int               `tfsdk:"network_cards"`
+	Labels         map[string]string `tfsdk:"labels"`
+	ENILimitedPods int               `tfsdk:"eni_limited_pods"`
+	MaxPods        int               `tfsdk:"max_pods"`
+	OnDemandPrice  *float64          `tfsdk:"on_demand_price"`
+	SpotPrice      *float64          `tfsdk:"spot_price"`
+}
+
+// Output is the listed type as an `instance_types` entry, without prices. A type offered in
+// none of the zones has an empty (not a null) `zones`; `labels` is never null either.
+func (l Listed) Output() TypeOutput {
+	it := l.Type
+	zones, labels := l.Zones, l.Labels
+	if zones == nil {
+		zones = []string{}
+	}
+	if labels == nil {
+		labels = map[string]string{}
+	}
+	return TypeOutput{
+		Name: it.Name, VCPU: it.VCPUs, MemoryMiB: it.MemoryMiB, Architecture: it.KubeArch(), Hypervisor: it.Hypervisor,
+		Zones: zones, MaxENIs: it.MaxENIs, IPv4PerENI: it.IPv4PerENI, EFASupported: it.EFASupported,
+		NetworkCards: len(it.NetworkCards), Labels: labels,
+		ENILimitedPods: l.Capacity.ENILimitedPods, MaxPods: l.Capacity.MaxPods,
+	}
+}
+
 // Listing is the outcome of List: nothing but Errors when the query cannot be answered.
 type Listing struct {
 	Types            []Listed // sorted by name

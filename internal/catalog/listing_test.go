@@ -178,3 +178,30 @@ func TestPodCapacity(t *testing.T) {
 		t.Errorf("m4.large all reserved: %q, %v", got, warnings)
 	}
 }
+
+// A listed type's output carries the type's figures, its labels and zones, and the capacity's
+// pod counts; zones and labels are never nil (empty lists and maps, not nulls), prices nil.
+func TestListedOutput(t *testing.T) {
+	c := fixtureCatalog()
+	l := c.List(ListQuery{Region: "ap-southeast-1", Zones: []string{"ap-southeast-1a"}})
+	if len(l.Errors) != 0 || len(l.Types) == 0 {
+		t.Fatalf("listing: %v", l.Errors)
+	}
+	for _, lt := range l.Types {
+		o, it := lt.Output(), lt.Type
+		want := TypeOutput{Name: it.Name, VCPU: it.VCPUs, MemoryMiB: it.MemoryMiB, Architecture: it.KubeArch(), Hypervisor: it.Hypervisor,
+			Zones: lt.Zones, MaxENIs: it.MaxENIs, IPv4PerENI: it.IPv4PerENI, EFASupported: it.EFASupported,
+			NetworkCards: len(it.NetworkCards), Labels: lt.Labels, ENILimitedPods: lt.Capacity.ENILimitedPods, MaxPods: lt.Capacity.MaxPods}
+		if !reflect.DeepEqual(o, want) {
+			t.Errorf("%s:\n got %+v\nwant %+v", it.Name, o, want)
+		}
+		if o.Architecture == "" || o.VCPU == 0 || o.MaxPods == 0 || len(o.Labels) == 0 {
+			t.Errorf("%s: empty figures %+v", it.Name, o)
+		}
+	}
+	m5, _ := c.Get("m5.large")
+	o := Listed{Selected: Selected{Type: m5}}.Output()
+	if o.Zones == nil || len(o.Zones) != 0 || o.Labels == nil || len(o.Labels) != 0 || o.OnDemandPrice != nil || o.SpotPrice != nil {
+		t.Errorf("no zones or labels: %+v", o)
+	}
+}

@@ -3,11 +3,12 @@ package discovery
 import (
 	"context"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"regexp"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // Field names of capacity reservation terms in findings' paths.

@@ -5,28 +5,30 @@ import (
 	"sort"
 )
 
-// Subnet is what discovery keeps of an EC2 subnet.
+// Subnet is what discovery keeps of an EC2 subnet. The tfsdk tags name the attributes of a
+// karpenter_subnets entry (the provider adds `name` and writes nil tags as an empty map).
 type Subnet struct {
-	ID                      string
-	VPCID                   string
-	Zone                    string
-	ZoneID                  string
-	CIDRBlock               string
-	AvailableIPAddressCount int
-	Tags                    map[string]string
-	MapPublicIPOnLaunch     bool // instances launched here get a public IPv4 address
-	DefaultForAZ            bool // the zone's default subnet of a default VPC
+	ID                      string            `tfsdk:"id"`
+	VPCID                   string            `tfsdk:"vpc_id"`
+	Zone                    string            `tfsdk:"zone"`
+	ZoneID                  string            `tfsdk:"zone_id"`
+	CIDRBlock               string            `tfsdk:"cidr_block"`
+	AvailableIPAddressCount int               `tfsdk:"available_ip_address_count"`
+	Tags                    map[string]string `tfsdk:"tags"`
+	MapPublicIPOnLaunch     bool              `tfsdk:"map_public_ip_on_launch"` // instances launched here get a public IPv4 address
+	DefaultForAZ            bool              `tfsdk:"default_for_az"`          // the zone's default subnet of a default VPC
 }
 
 // Name is the subnet's Name tag ("" without one).
 func (s Subnet) Name() string { return s.Tags["Name"] }
 
-// SecurityGroup is what discovery keeps of an EC2 security group.
+// SecurityGroup is what discovery keeps of an EC2 security group. The tfsdk tags name the
+// attributes of a karpenter_security_groups entry.
 type SecurityGroup struct {
-	ID    string
-	Name  string
-	VPCID string
-	Tags  map[string]string
+	ID    string            `tfsdk:"id"`
+	Name  string            `tfsdk:"name"`
+	VPCID string            `tfsdk:"vpc_id"`
+	Tags  map[string]string `tfsdk:"tags"`
 }
 
 // API is the part of EC2 discovery needs: one paginated Describe call per filter set.

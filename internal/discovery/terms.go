@@ -7,10 +7,11 @@ package discovery
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"maps"
 	"regexp"
 	"slices"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // Limits from the EC2NodeClass CRD.

@@ -2,9 +2,10 @@ package discovery
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // wantErr describes one expected finding, at [Index].Field[TagKey]; Msg is a substring of Message.

@@ -3,9 +3,10 @@ package kubeletconfig
 import (
 	"errors"
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"math"
 	"sync"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 
 	"github.com/google/cel-go/cel"
 	"github.com/google/cel-go/common/types"

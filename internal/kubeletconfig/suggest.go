@@ -1,10 +1,11 @@
 package kubeletconfig
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"reflect"
 	"slices"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // splitPath splits a decode path ("logging.options.json.nope") into its parent

@@ -1,10 +1,11 @@
 package launchplan
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"

@@ -1,9 +1,10 @@
 package manifest
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"unicode"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // fieldRenames are CRD field names whose attribute name is not the plain snake_case spelling.

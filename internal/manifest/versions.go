@@ -3,14 +3,15 @@ package manifest
 import (
 	"fmt"
 	"io/fs"
-	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
-	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
-	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+
+	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
+	utiljson "k8s.io/apimachinery/pkg/util/json"
 )
 
 // DefaultVersion is the Karpenter minor manifests are rendered and admitted for when the

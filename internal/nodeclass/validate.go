@@ -2,12 +2,13 @@ package nodeclass
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"maps"
 	"math"
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"

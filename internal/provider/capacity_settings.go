@@ -1,40 +1,15 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 )
-
-// cniSettingsModel is the VPC CNI / kubelet input block shared by karpenter_pod_capacity and
-// karpenter_instance_types; both embed it in their models.
-type cniSettingsModel struct {
-	AMIFamily             types.String `tfsdk:"ami_family"`
-	PrefixDelegation      types.Bool   `tfsdk:"prefix_delegation"`
-	CustomNetworking      types.Bool   `tfsdk:"custom_networking"`
-	SecurityGroupsForPods types.Bool   `tfsdk:"security_groups_for_pods"`
-	ReservedENIs          types.Int64  `tfsdk:"reserved_enis"`
-	NetworkInterfaces     types.List   `tfsdk:"network_interfaces"`
-	KubeletMaxPods        types.Int64  `tfsdk:"kubelet_max_pods"`
-	KubeletPodsPerCore    types.Int64  `tfsdk:"kubelet_pods_per_core"`
-	BranchInterfaces      types.Int64  `tfsdk:"branch_interfaces"`
-	WarmENITarget         types.Int64  `tfsdk:"warm_eni_target"`
-	WarmIPTarget          types.Int64  `tfsdk:"warm_ip_target"`
-	MinimumIPTarget       types.Int64  `tfsdk:"minimum_ip_target"`
-	WarmPrefixTarget      types.Int64  `tfsdk:"warm_prefix_target"`
-}
-
-type cniInterfaceModel struct {
-	NetworkCardIndex types.Int64  `tfsdk:"network_card_index"`
-	DeviceIndex      types.Int64  `tfsdk:"device_index"`
-	InterfaceType    types.String `tfsdk:"interface_type"`
-}
 
 // cniSettingsAttributes is the shared schema of the CNI inputs. Validation is not done by
 // attribute validators but by capacity.InputFindings in ValidateConfig, so each rule lives in
@@ -101,41 +76,15 @@ func cniSettingsAttributes() map[string]schema.Attribute {
 	return attrs
 }
 
-// settings converts the known inputs; unknown values count as unset, so validating a partial
-// configuration reports only real problems. Null network_interfaces stays nil (the type's EFA
-// maximum applies); an empty list is an explicit "no interfaces".
-func (m cniSettingsModel) settings(ctx context.Context, diags *diag.Diagnostics) capacity.Settings {
-	s := capacity.Settings{
-		AMIFamily:             m.AMIFamily.ValueString(),
-		PrefixDelegation:      m.PrefixDelegation.ValueBool(),
-		CustomNetworking:      m.CustomNetworking.ValueBool(),
-		SecurityGroupsForPods: m.SecurityGroupsForPods.ValueBool(),
-		ReservedENIs:          int(m.ReservedENIs.ValueInt64()),
-		MaxPods:               cniIntPtr(m.KubeletMaxPods),
-		PodsPerCore:           cniIntPtr(m.KubeletPodsPerCore),
-		BranchInterfaces:      cniIntPtr(m.BranchInterfaces),
-		Warm: capacity.WarmTargets{
-			ENI: cniIntPtr(m.WarmENITarget), IP: cniIntPtr(m.WarmIPTarget),
-			MinimumIP: cniIntPtr(m.MinimumIPTarget), Prefix: cniIntPtr(m.WarmPrefixTarget),
-		},
+// cniSettings converts the CNI inputs of a capacity data source (in, decoded from config by
+// capacity.Input's tags, embedded in each one's configuration). Unknown values count as unset,
+// so validating a partial configuration reports only real problems; network_interfaces with a
+// value not known yet are left out (nil) and validated once the list is fully known.
+func cniSettings(in capacity.Input, config tftypes.Value) capacity.Settings {
+	if !known(config, "network_interfaces") {
+		in.NetworkInterfaces = nil
 	}
-	if !m.NetworkInterfaces.IsNull() && !m.NetworkInterfaces.IsUnknown() {
-		var ifaces []cniInterfaceModel
-		diags.Append(m.NetworkInterfaces.ElementsAs(ctx, &ifaces, true)...)
-		s.NetworkInterfaces = make([]capacity.Interface, 0, len(ifaces))
-		for _, f := range ifaces {
-			if f.NetworkCardIndex.IsUnknown() || f.DeviceIndex.IsUnknown() || f.InterfaceType.IsUnknown() {
-				s.NetworkInterfaces = nil // validate the list once it is fully known
-				break
-			}
-			s.NetworkInterfaces = append(s.NetworkInterfaces, capacity.Interface{
-				NetworkCardIndex: int(f.NetworkCardIndex.ValueInt64()),
-				DeviceIndex:      int(f.DeviceIndex.ValueInt64()),
-				InterfaceType:    f.InterfaceType.ValueString(),
-			})
-		}
-	}
-	return s
+	return in.Settings()
 }
 
 func cniIntPtr(v types.Int64) *int {

@@ -5,12 +5,12 @@ import (
 	"maps"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
@@ -18,6 +18,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 var (
@@ -29,39 +30,18 @@ type instanceTypesDataSource struct{ meta *Meta }
 
 func newInstanceTypesDataSource() datasource.DataSource { return &instanceTypesDataSource{} }
 
-type instanceTypesModel struct {
-	Requirements types.List `tfsdk:"requirements"`
-	Zones        types.List `tfsdk:"zones"`
-	cniSettingsModel
-
-	InstanceTypes []itTypeModel  `tfsdk:"instance_types"`
-	Names         []types.String `tfsdk:"names"`
-	Prices        types.String   `tfsdk:"prices"`
+type instanceTypesInput struct {
+	Requirements []requirements.Requirement `tfsdk:"requirements"`
+	Zones        []string                   `tfsdk:"zones"`
+	capacity.Input
 }
 
-type itRequirementModel struct {
-	Key       types.String `tfsdk:"key"`
-	Operator  types.String `tfsdk:"operator"`
-	Values    types.List   `tfsdk:"values"`
-	MinValues types.Int64  `tfsdk:"min_values"`
-}
-
-type itTypeModel struct {
-	Name           types.String   `tfsdk:"name"`
-	VCPU           types.Int64    `tfsdk:"vcpu"`
-	MemoryMiB      types.Int64    `tfsdk:"memory_mib"`
-	Architecture   types.String   `tfsdk:"architecture"`
-	Hypervisor     types.String   `tfsdk:"hypervisor"`
-	Zones          []types.String `tfsdk:"zones"`
-	MaxENIs        types.Int64    `tfsdk:"max_enis"`
-	IPv4PerENI     types.Int64    `tfsdk:"ipv4_per_eni"`
-	EFASupported   types.Bool     `tfsdk:"efa_supported"`
-	NetworkCards   types.Int64    `tfsdk:"network_cards"`
-	Labels         types.Map      `tfsdk:"labels"`
-	ENILimitedPods types.Int64    `tfsdk:"eni_limited_pods"`
-	MaxPods        types.Int64    `tfsdk:"max_pods"`
-	OnDemandPrice  types.Float64  `tfsdk:"on_demand_price"`
-	SpotPrice      types.Float64  `tfsdk:"spot_price"`
+// instanceTypesResult are the attributes a read computes.
+type instanceTypesResult struct {
+	AMIFamily     string               `tfsdk:"ami_family"`
+	InstanceTypes []catalog.TypeOutput `tfsdk:"instance_types"`
+	Names         []string             `tfsdk:"names"`
+	Prices        string               `tfsdk:"prices"`
 }
 
 func (d *instanceTypesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -140,80 +120,49 @@ func (d *instanceTypesDataSource) Configure(_ context.Context, req datasource.Co
 	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (d *instanceTypesDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var data instanceTypesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+func (d *instanceTypesDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var in instanceTypesInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	validateRequirementList(ctx, data.Requirements, &resp.Diagnostics)
-	validateZoneList(ctx, data.Zones, &resp.Diagnostics)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(data.settings(ctx, &resp.Diagnostics)), "", false)
+	validateQuery(in, req.Config.Raw, &resp.Diagnostics)
 }
 
-// requirementsFrom converts the requirements list. unknown holds the indexes of entries with a
-// value not known yet; those are not validated.
-func requirementsFrom(ctx context.Context, list types.List, diags *diag.Diagnostics) (reqs []requirements.Requirement, unknown map[int]bool) {
-	if list.IsNull() || list.IsUnknown() {
-		return nil, nil
-	}
-	var models []itRequirementModel
-	diags.Append(list.ElementsAs(ctx, &models, true)...)
-	unknown = map[int]bool{}
-	for i, m := range models {
-		r := requirements.Requirement{Key: m.Key.ValueString(), Operator: requirements.Operator(m.Operator.ValueString())}
-		if m.Key.IsUnknown() || m.Operator.IsUnknown() || m.Values.IsUnknown() || m.MinValues.IsUnknown() {
-			unknown[i] = true
-		}
-		for _, v := range m.Values.Elements() {
-			s, ok := v.(types.String)
-			if !ok || s.IsUnknown() {
-				unknown[i] = true
-				continue
-			}
-			r.Values = append(r.Values, s.ValueString())
-		}
-		if !m.MinValues.IsNull() && !m.MinValues.IsUnknown() {
-			mv := int(m.MinValues.ValueInt64())
-			r.MinValues = &mv
-		}
-		reqs = append(reqs, r)
-	}
-	return reqs, unknown
+// validateQuery reports the problems of the requirements (on requirements[i].<field>), the
+// zones (on zones[i]) and the CNI inputs, leaving out what is not known yet, and returns the
+// CNI settings.
+func validateQuery(in instanceTypesInput, config tftypes.Value, diags *diag.Diagnostics) capacity.Settings {
+	attrs := tfvalue.Attributes(config)
+	addFindings(diags, attrpath.Of("requirements"), requirements.ValidateKnown(in.Requirements, unknownElems(attrs["requirements"])),
+		"Invalid requirement", false)
+	addFindings(diags, attrpath.Path{}, catalog.CheckZoneNames(in.Zones, unknownElems(attrs["zones"])), "", false)
+	s := cniSettings(in.Input, config)
+	addFindings(diags, attrpath.Path{}, capacity.InputFindings(s), "", false)
+	return s
 }
 
-// validateRequirementList reports requirements.Validate problems on requirements[i].<field>.
-func validateRequirementList(ctx context.Context, list types.List, diags *diag.Diagnostics) []requirements.Requirement {
-	reqs, unknown := requirementsFrom(ctx, list, diags)
-	addFindings(diags, attrpath.Of("requirements"), requirements.ValidateKnown(reqs, unknown), "Invalid requirement", false)
-	return reqs
-}
-
-// validateZoneList reports catalog.CheckZoneNames problems on zones[i] and returns the zones.
-func validateZoneList(ctx context.Context, list types.List, diags *diag.Diagnostics) []string {
-	if list.IsNull() || list.IsUnknown() {
+// unknownElems are the indexes of a list's elements with a value not known yet (nil for a
+// null or unknown list).
+func unknownElems(list tftypes.Value) map[int]bool {
+	var elems []tftypes.Value
+	if !list.IsKnown() || list.IsNull() || list.As(&elems) != nil {
 		return nil
 	}
-	var elems []types.String
-	diags.Append(list.ElementsAs(ctx, &elems, true)...)
-	zones, unknown := make([]string, len(elems)), map[int]bool{}
-	for i, z := range elems {
-		zones[i], unknown[i] = z.ValueString(), z.IsUnknown()
+	unknown := map[int]bool{}
+	for i, e := range elems {
+		if !e.IsFullyKnown() {
+			unknown[i] = true
+		}
 	}
-	addFindings(diags, attrpath.Path{}, catalog.CheckZoneNames(zones, unknown), "", false)
-	return zones
+	return unknown
 }
 
 func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var data instanceTypesModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+	var in instanceTypesInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	reqs := validateRequirementList(ctx, data.Requirements, &resp.Diagnostics)
-	zones := validateZoneList(ctx, data.Zones, &resp.Diagnostics)
-	s := data.settings(ctx, &resp.Diagnostics)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(s), "", false)
+	s := validateQuery(in, req.Config.Raw, &resp.Diagnostics)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}
@@ -222,55 +171,30 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
 		return
 	}
-	listing := cat.List(catalog.ListQuery{Requirements: reqs, Zones: zones, Region: d.meta.Client.Region, Settings: s,
+	listing := cat.List(catalog.ListQuery{Requirements: in.Requirements, Zones: in.Zones, Region: d.meta.Client.Region, Settings: s,
 		WindowsBuild: launchplan.WindowsBuild(s.AMIFamily)})
 	if addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Errors, "", false); resp.Diagnostics.HasError() {
 		return
 	}
 	addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Warnings, "", true)
 
-	data.AMIFamily = types.StringValue(capacity.ResolveFamily(s.AMIFamily))
 	prices := d.meta.Client.Prices(ctx)
-	data.Prices = types.StringValue(launchplan.PriceSource(prices))
-	data.InstanceTypes = make([]itTypeModel, 0, len(listing.Types))
-	data.Names = make([]types.String, 0, len(listing.Types))
+	out := instanceTypesResult{AMIFamily: capacity.ResolveFamily(s.AMIFamily), Prices: launchplan.PriceSource(prices),
+		InstanceTypes: make([]catalog.TypeOutput, 0, len(listing.Types)), Names: make([]string, 0, len(listing.Types))}
 	for _, t := range listing.Types {
-		m := instanceTypeModelOf(t.Selected, t.Capacity)
-		m.OnDemandPrice, m.SpotPrice = priceValue(prices.CheapestIn(t.Type.Name, pricing.OnDemand, t.Zones)),
-			priceValue(prices.CheapestIn(t.Type.Name, pricing.Spot, t.Zones))
-		data.InstanceTypes = append(data.InstanceTypes, m)
-		data.Names = append(data.Names, types.StringValue(t.Type.Name))
+		o := t.Output()
+		o.OnDemandPrice = priceOrNil(prices.CheapestIn(t.Type.Name, pricing.OnDemand, t.Zones))
+		o.SpotPrice = priceOrNil(prices.CheapestIn(t.Type.Name, pricing.Spot, t.Zones))
+		out.InstanceTypes = append(out.InstanceTypes, o)
+		out.Names = append(out.Names, t.Type.Name)
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
 }
 
-// priceValue is a price, or null when there is none.
-func priceValue(v float64, ok bool) types.Float64 {
+// priceOrNil is a price, or nil (null) when there is none.
+func priceOrNil(v float64, ok bool) *float64 {
 	if !ok {
-		return types.Float64Null()
+		return nil
 	}
-	return types.Float64Value(v)
-}
-
-func instanceTypeModelOf(st catalog.Selected, r capacity.Result) itTypeModel {
-	it := st.Type
-	labels := make(map[string]attr.Value, len(st.Labels))
-	for k, v := range st.Labels {
-		labels[k] = types.StringValue(v)
-	}
-	return itTypeModel{
-		Name:           types.StringValue(it.Name),
-		VCPU:           types.Int64Value(int64(it.VCPUs)),
-		MemoryMiB:      types.Int64Value(int64(it.MemoryMiB)),
-		Architecture:   types.StringValue(it.KubeArch()),
-		Hypervisor:     types.StringValue(it.Hypervisor),
-		Zones:          stringValues(st.Zones),
-		MaxENIs:        types.Int64Value(int64(it.MaxENIs)),
-		IPv4PerENI:     types.Int64Value(int64(it.IPv4PerENI)),
-		EFASupported:   types.BoolValue(it.EFASupported),
-		NetworkCards:   types.Int64Value(int64(len(it.NetworkCards))),
-		Labels:         types.MapValueMust(types.StringType, labels),
-		ENILimitedPods: types.Int64Value(int64(r.ENILimitedPods)),
-		MaxPods:        types.Int64Value(int64(r.MaxPods)),
-	}
+	return &v
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 const itDS = "data.karpenter_instance_types.test"
@@ -489,22 +490,18 @@ func TestInstanceTypesValidateConfig_paths(t *testing.T) {
 func TestInstanceTypesRead_fake(t *testing.T) {
 	meta, fake := capFakeMeta()
 	ds := &instanceTypesDataSource{meta: meta}
-	read := func(attrs map[string]any) (instanceTypesModel, diag.Diagnostics) {
+	read := func(attrs map[string]any) (instanceTypesResult, diag.Diagnostics) {
 		t.Helper()
 		resp := capRead(t, ds, attrs)
-		var m instanceTypesModel
+		var m instanceTypesResult
 		if !resp.Diagnostics.HasError() {
-			resp.Diagnostics.Append(resp.State.Get(context.Background(), &m)...)
+			if err := tfvalue.Decode(resp.State.Raw, &m); err != nil || !resp.State.Raw.IsFullyKnown() {
+				resp.Diagnostics.AddError("state", fmt.Sprintf("%v: %v", resp.State.Raw, err))
+			}
 		}
 		return m, resp.Diagnostics
 	}
-	names := func(m instanceTypesModel) []string {
-		var out []string
-		for _, n := range m.Names {
-			out = append(out, n.ValueString())
-		}
-		return out
-	}
+	names := func(m instanceTypesResult) []string { return m.Names }
 
 	// No requirements: everything, sorted; per-type values.
 	m, diags := read(map[string]any{})
@@ -515,14 +512,14 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 		t.Fatalf("names %v", names(m))
 	}
 	c7g := m.InstanceTypes[1]
-	if c7g.Architecture.ValueString() != "arm64" || len(c7g.Zones) != 1 || c7g.MaxPods.ValueInt64() != 29 ||
-		c7g.Labels.Elements()["kubernetes.io/arch"].String() != `"arm64"` {
+	if c7g.Architecture != "arm64" || len(c7g.Zones) != 1 || c7g.MaxPods != 29 ||
+		c7g.Labels["kubernetes.io/arch"] != "arm64" {
 		t.Errorf("c7g.large: %+v", c7g)
 	}
 
 	// Prefix delegation keeps the two Xen types with the VPC CNI's fallback: their secondary-IP
 	// counts (m4.large 20), while the Nitro m5.large gets 110.
-	plainM4 := m.InstanceTypes[2].MaxPods.ValueInt64()
+	plainM4 := m.InstanceTypes[2].MaxPods
 	m, diags = read(map[string]any{"prefix_delegation": true})
 	if diags.HasError() || len(diags.Warnings()) != 0 {
 		t.Fatal(capDiagText(diags))
@@ -530,14 +527,14 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 	if !slices.Contains(names(m), "m4.large") || !slices.Contains(names(m), "t2.micro") || !slices.Contains(names(m), "c5.metal") {
 		t.Errorf("names %v", names(m))
 	}
-	if m4, m5 := m.InstanceTypes[2], m.InstanceTypes[3]; m4.Name.ValueString() != "m4.large" || m4.MaxPods.ValueInt64() != plainM4 || plainM4 != 20 ||
-		m5.MaxPods.ValueInt64() != 110 {
+	if m4, m5 := m.InstanceTypes[2], m.InstanceTypes[3]; m4.Name != "m4.large" || m4.MaxPods != plainM4 || plainM4 != 20 ||
+		m5.MaxPods != 110 {
 		t.Errorf("m4.large %v (plain %d), m5.large %v", m4.MaxPods, plainM4, m5.MaxPods)
 	}
 
 	// Windows: amd64 only, os label windows.
 	m, _ = read(map[string]any{"ami_family": "Windows2022", "requirements": []any{itReq("kubernetes.io/os", "In", []any{"windows"}, nil)}})
-	if slices.Contains(names(m), "c7g.large") || len(m.InstanceTypes) == 0 || m.InstanceTypes[0].MaxPods.ValueInt64() != 110 {
+	if slices.Contains(names(m), "c7g.large") || len(m.InstanceTypes) == 0 || m.InstanceTypes[0].MaxPods != 110 {
 		t.Errorf("windows: %v", names(m))
 	}
 

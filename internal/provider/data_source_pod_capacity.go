@@ -22,24 +22,15 @@ type podCapacityDataSource struct{ meta *Meta }
 
 func newPodCapacityDataSource() datasource.DataSource { return &podCapacityDataSource{} }
 
-type podCapacityModel struct {
-	InstanceType types.String `tfsdk:"instance_type"`
-	cniSettingsModel
+type podCapacityInput struct {
+	InstanceType string `tfsdk:"instance_type"`
+	capacity.Input
+}
 
-	ENILimitedPods        types.Int64    `tfsdk:"eni_limited_pods"`
-	MaxPods               types.Int64    `tfsdk:"max_pods"`
-	KarpenterAssumedPods  types.Int64    `tfsdk:"karpenter_assumed_pods"`
-	Consistent            types.Bool     `tfsdk:"consistent"`
-	Reason                types.String   `tfsdk:"reason"`
-	UsableENIs            types.Int64    `tfsdk:"usable_enis"`
-	IPv4PerENI            types.Int64    `tfsdk:"ipv4_per_eni"`
-	PodIPsPerENI          types.Int64    `tfsdk:"pod_ips_per_eni"`
-	EFAInterfaces         types.Int64    `tfsdk:"efa_interfaces"`
-	PodENI                types.Int64    `tfsdk:"pod_eni"`
-	VPCIPsAtMaxPods       types.Int64    `tfsdk:"vpc_ips_at_max_pods"`
-	PodSubnetIPsAtMaxPods types.Int64    `tfsdk:"pod_subnet_ips_at_max_pods"`
-	Formula               types.String   `tfsdk:"formula"`
-	Warnings              []types.String `tfsdk:"warnings"`
+// podCapacityResult are the attributes a read computes: the capacity and the resolved family.
+type podCapacityResult struct {
+	capacity.Result
+	AMIFamily string `tfsdk:"ami_family"`
 }
 
 func (d *podCapacityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -94,25 +85,23 @@ func (d *podCapacityDataSource) Configure(_ context.Context, req datasource.Conf
 	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (d *podCapacityDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var data podCapacityModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+func (d *podCapacityDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var in podCapacityInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	if !data.InstanceType.IsUnknown() {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, catalog.CheckTypeName(data.InstanceType.ValueString()), "", false)
+	if known(req.Config.Raw, "instance_type") {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, catalog.CheckTypeName(in.InstanceType), "", false)
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(data.settings(ctx, &resp.Diagnostics)), "", false)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(cniSettings(in.Input, req.Config.Raw)), "", false)
 }
 
 func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var data podCapacityModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+	var in podCapacityInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	s := data.settings(ctx, &resp.Diagnostics)
+	s := cniSettings(in.Input, req.Config.Raw)
 	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(s), "", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
@@ -122,29 +111,12 @@ func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadReq
 		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
 		return
 	}
-	r, errs, warnings := cat.PodCapacity(data.InstanceType.ValueString(), d.meta.Client.Region, s)
+	r, errs, warnings := cat.PodCapacity(in.InstanceType, d.meta.Client.Region, s)
 	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
 		return
 	}
 
-	data.AMIFamily = types.StringValue(capacity.ResolveFamily(s.AMIFamily))
-	data.ENILimitedPods = types.Int64Value(int64(r.ENILimitedPods))
-	data.MaxPods = types.Int64Value(int64(r.MaxPods))
-	data.KarpenterAssumedPods = types.Int64Value(int64(r.KarpenterAssumedPods))
-	data.Consistent = types.BoolValue(r.Consistent)
-	data.Reason = types.StringValue(r.Reason)
-	data.UsableENIs = types.Int64Value(int64(r.UsableENIs))
-	data.IPv4PerENI = types.Int64Value(int64(r.IPv4PerENI))
-	data.PodIPsPerENI = types.Int64Value(int64(r.PodIPsPerENI))
-	data.EFAInterfaces = types.Int64Value(int64(r.EFAInterfaces))
-	data.PodENI = types.Int64Null()
-	if r.PodENI != nil {
-		data.PodENI = types.Int64Value(int64(*r.PodENI))
-	}
-	data.VPCIPsAtMaxPods = types.Int64Value(int64(r.VPCIPsAtMaxPods))
-	data.PodSubnetIPsAtMaxPods = types.Int64Value(int64(r.PodSubnetIPsAtMaxPods))
-	data.Formula = types.StringValue(r.Formula)
-	data.Warnings = stringValues(r.Warnings)
+	r.Warnings = nonNil(r.Warnings) // no caveats: an empty list
 	addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true)
-	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+	setState(&resp.State, req.Config.Raw, podCapacityResult{Result: r, AMIFamily: capacity.ResolveFamily(s.AMIFamily)}, &resp.Diagnostics)
 }

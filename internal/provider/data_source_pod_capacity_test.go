@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 const podCapDS = "data.karpenter_pod_capacity.test"
@@ -277,11 +277,13 @@ func TestPodCapacityRead_fake(t *testing.T) {
 	if resp.Diagnostics.HasError() {
 		t.Fatal(capDiagText(resp.Diagnostics))
 	}
-	var got podCapacityModel
-	resp.Diagnostics.Append(resp.State.Get(context.Background(), &got)...)
-	if got.ENILimitedPods.ValueInt64() != 29 || got.MaxPods.ValueInt64() != 20 || got.Consistent.ValueBool() ||
-		!strings.Contains(got.Reason.ValueString(), "set reserved_enis = 1") || got.AMIFamily.ValueString() != "AL2023" ||
-		!got.PodENI.IsNull() || len(got.Warnings) != 0 {
+	var got podCapacityResult
+	if err := tfvalue.Decode(resp.State.Raw, &got); err != nil || !resp.State.Raw.IsFullyKnown() {
+		t.Fatalf("state %v: %v", resp.State.Raw, err)
+	}
+	if got.ENILimitedPods != 29 || got.MaxPods != 20 || got.Consistent ||
+		!strings.Contains(got.Reason, "set reserved_enis = 1") || got.AMIFamily != "AL2023" ||
+		got.PodENI != nil || len(got.Warnings) != 0 {
 		t.Errorf("m5.large custom networking: %+v", got)
 	}
 

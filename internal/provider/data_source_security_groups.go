@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
@@ -13,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
@@ -25,16 +24,13 @@ type securityGroupsDataSource struct{ meta *Meta }
 
 func newSecurityGroupsDataSource() datasource.DataSource { return &securityGroupsDataSource{} }
 
-type securityGroupsModel struct {
-	SelectorTerms  []selectorTermModel  `tfsdk:"selector_terms"`
-	SecurityGroups []securityGroupModel `tfsdk:"security_groups"`
+type securityGroupsInput struct {
+	SelectorTerms []discovery.SecurityGroupTerm `tfsdk:"selector_terms"`
 }
 
-type securityGroupModel struct {
-	ID    types.String `tfsdk:"id"`
-	Name  types.String `tfsdk:"name"`
-	VPCID types.String `tfsdk:"vpc_id"`
-	Tags  types.Map    `tfsdk:"tags"`
+// securityGroupsResult is the attribute a read computes.
+type securityGroupsResult struct {
+	SecurityGroups []discovery.SecurityGroup `tfsdk:"security_groups"`
 }
 
 func (d *securityGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -73,29 +69,26 @@ func (d *securityGroupsDataSource) Configure(_ context.Context, req datasource.C
 	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (d *securityGroupsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var terms []selectorTermModel
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("selector_terms"), &terms)...)
-	if resp.Diagnostics.HasError() || !termsKnown(terms) {
+func (d *securityGroupsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var in securityGroupsInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
 		return
 	}
-	errs := discovery.ValidateSecurityGroupTerms(securityGroupTermsFrom(terms))
+	errs := discovery.ValidateSecurityGroupTerms(in.SelectorTerms)
 	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid security group selector term", false)
 }
 
 func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var data securityGroupsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+	var in securityGroupsInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	dterms := securityGroupTermsFrom(data.SelectorTerms)
-	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSecurityGroupTerms(dterms), "Invalid security group selector term", false)
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSecurityGroupTerms(in.SelectorTerms), "Invalid security group selector term", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}
 
-	groups, err := discovery.ResolveSecurityGroups(ctx, d.meta.Client.Discovery(), dterms)
+	groups, err := discovery.ResolveSecurityGroups(ctx, d.meta.Client.Discovery(), in.SelectorTerms)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read security groups from EC2", err.Error())
 		return
@@ -103,13 +96,12 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 	if len(groups) == 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("selector_terms"), "No security group matched",
 			fmt.Sprintf("None of the %d selector terms matched a security group in %s. A node class with these terms could not launch nodes.",
-				len(dterms), d.meta.Client.Region))
+				len(in.SelectorTerms), d.meta.Client.Region))
 	}
-	data.SecurityGroups = make([]securityGroupModel, len(groups))
+	out := securityGroupsResult{SecurityGroups: make([]discovery.SecurityGroup, len(groups))}
 	for i, g := range groups {
-		data.SecurityGroups[i] = securityGroupModel{
-			ID: types.StringValue(g.ID), Name: types.StringValue(g.Name), VPCID: types.StringValue(g.VPCID), Tags: stringMapValue(g.Tags),
-		}
+		g.Tags = nonNilMap(g.Tags)
+		out.SecurityGroups[i] = g
 	}
-	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
 }

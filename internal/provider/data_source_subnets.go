@@ -7,13 +7,17 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
+	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 var (
@@ -25,23 +29,20 @@ type subnetsDataSource struct{ meta *Meta }
 
 func newSubnetsDataSource() datasource.DataSource { return &subnetsDataSource{} }
 
-type subnetsModel struct {
-	SelectorTerms []subnetTermModel `tfsdk:"selector_terms"`
-	Subnets       []subnetModel     `tfsdk:"subnets"`
-	Zones         []types.String    `tfsdk:"zones"`
+type subnetsInput struct {
+	SelectorTerms []discovery.SubnetTerm `tfsdk:"selector_terms"`
 }
 
-type subnetModel struct {
-	ID                      types.String `tfsdk:"id"`
-	VPCID                   types.String `tfsdk:"vpc_id"`
-	Zone                    types.String `tfsdk:"zone"`
-	ZoneID                  types.String `tfsdk:"zone_id"`
-	CIDRBlock               types.String `tfsdk:"cidr_block"`
-	AvailableIPAddressCount types.Int64  `tfsdk:"available_ip_address_count"`
-	Tags                    types.Map    `tfsdk:"tags"`
-	Name                    types.String `tfsdk:"name"`
-	MapPublicIPOnLaunch     types.Bool   `tfsdk:"map_public_ip_on_launch"`
-	DefaultForAZ            types.Bool   `tfsdk:"default_for_az"`
+// subnetsResult are the attributes a read computes.
+type subnetsResult struct {
+	Subnets []subnetValue `tfsdk:"subnets"`
+	Zones   []string      `tfsdk:"zones"`
+}
+
+// subnetValue is one `subnets` entry: the subnet with its Name tag (null without one).
+type subnetValue struct {
+	discovery.Subnet
+	Name *string `tfsdk:"name"`
 }
 
 func (d *subnetsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
@@ -90,30 +91,26 @@ func (d *subnetsDataSource) Configure(_ context.Context, req datasource.Configur
 	d.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-func (d *subnetsDataSource) ValidateConfig(ctx context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var subnetTerms []subnetTermModel
-	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("selector_terms"), &subnetTerms)...)
-	terms := asSelectorTerms(subnetTerms)
-	if resp.Diagnostics.HasError() || !termsKnown(terms) {
+func (d *subnetsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
+	var in subnetsInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
 		return
 	}
-	errs := discovery.ValidateSubnetTerms(subnetTermsFrom(terms))
+	errs := discovery.ValidateSubnetTerms(in.SelectorTerms)
 	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid subnet selector term", false)
 }
 
 func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var data subnetsModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &data)...)
-	if resp.Diagnostics.HasError() {
+	var in subnetsInput
+	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
 		return
 	}
-	dterms := subnetTermsFrom(asSelectorTerms(data.SelectorTerms))
-	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSubnetTerms(dterms), "Invalid subnet selector term", false)
+	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSubnetTerms(in.SelectorTerms), "Invalid subnet selector term", false)
 	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
 		return
 	}
 
-	subnets, err := discovery.ResolveSubnets(ctx, d.meta.Client.Discovery(), dterms)
+	subnets, err := discovery.ResolveSubnets(ctx, d.meta.Client.Discovery(), in.SelectorTerms)
 	if err != nil {
 		resp.Diagnostics.AddError("Cannot read subnets from EC2", err.Error())
 		return
@@ -121,24 +118,23 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	if len(subnets) == 0 {
 		resp.Diagnostics.AddAttributeWarning(path.Root("selector_terms"), "No subnet matched",
 			fmt.Sprintf("None of the %d selector terms matched a subnet in %s. A node class with these terms could not launch nodes.",
-				len(dterms), d.meta.Client.Region))
+				len(in.SelectorTerms), d.meta.Client.Region))
 	}
 
-	data.Subnets = make([]subnetModel, len(subnets))
+	out := subnetsResult{Subnets: make([]subnetValue, len(subnets)), Zones: nonNil(discovery.Zones(subnets))}
 	for i, s := range subnets {
-		data.Subnets[i] = subnetModel{
-			ID: types.StringValue(s.ID), VPCID: types.StringValue(s.VPCID), Zone: types.StringValue(s.Zone),
-			ZoneID: types.StringValue(s.ZoneID), CIDRBlock: types.StringValue(s.CIDRBlock),
-			AvailableIPAddressCount: types.Int64Value(int64(s.AvailableIPAddressCount)), Tags: stringMapValue(s.Tags),
-			Name: types.StringPointerValue(emptyNil(s.Name())), MapPublicIPOnLaunch: types.BoolValue(s.MapPublicIPOnLaunch),
-			DefaultForAZ: types.BoolValue(s.DefaultForAZ),
-		}
+		s.Tags = nonNilMap(s.Tags)
+		out.Subnets[i] = subnetValue{Subnet: s, Name: emptyNil(s.Name())}
 	}
 	// The node class's findings for the same subnets (public, more than one per zone).
 	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.SubnetFindings(attrpath.Of("selector_terms"), subnets), "Subnet selector finding", true)
-	data.Zones = stringValues(discovery.Zones(subnets))
-	resp.Diagnostics.Append(resp.State.Set(ctx, &data)...)
+	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
 }
+
+// termsKnown and stringMapValue (selector_terms.go) served only the two selector data sources.
+// That file is being changed in parallel, so they stay until that change removes them; this
+// reference keeps the unused linter quiet meanwhile. Delete it with them.
+var _, _ = termsKnown, stringMapValue
 
 func requireMeta(m *Meta, diags interface{ AddError(string, string) }) bool {
 	if m == nil || m.Client == nil {
@@ -148,10 +144,35 @@ func requireMeta(m *Meta, diags interface{ AddError(string, string) }) bool {
 	return true
 }
 
-func stringValues(in []string) []types.String {
-	out := make([]types.String, len(in))
-	for i, s := range in {
-		out[i] = types.StringValue(s)
+// decodeConfig reads a data source's configuration into in, a pointer to a tagged struct
+// (unknown values read as unset); false, with an error, when it does not decode.
+func decodeConfig(config tftypes.Value, in any, diags *diag.Diagnostics) bool {
+	if err := tfvalue.Decode(config, in); err != nil {
+		diags.AddError("Cannot read the configuration", err.Error())
+		return false
 	}
-	return out
+	return true
+}
+
+// setState writes a data source's state: its configuration with the tagged fields of result.
+func setState(state *tfsdk.State, config tftypes.Value, result any, diags *diag.Diagnostics) {
+	raw, err := tfvalue.Set(config, result)
+	if err != nil {
+		diags.AddError("Cannot write the data source's state", err.Error()+"; this is a bug in the provider")
+		return
+	}
+	state.Raw = raw
+}
+
+// known reports whether a configuration's attribute is fully known.
+func known(config tftypes.Value, name string) bool {
+	return tfvalue.Attributes(config)[name].IsFullyKnown()
+}
+
+// nonNilMap is m, or an empty map for nil: a computed map that is empty, not null.
+func nonNilMap(m map[string]string) map[string]string {
+	if m == nil {
+		return map[string]string{}
+	}
+	return m
 }

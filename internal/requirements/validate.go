@@ -2,11 +2,12 @@ package requirements
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 // Limits enforced by the NodePool CRD.

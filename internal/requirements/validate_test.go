@@ -1,9 +1,10 @@
 package requirements
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"strings"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 )
 
 func intp(n int) *int { return &n }

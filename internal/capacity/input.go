@@ -1,0 +1,35 @@
+package capacity
+
+// Input is the VPC CNI and kubelet input block that karpenter_pod_capacity and
+// karpenter_instance_types share, as their schema shapes it: the provider decodes the
+// configuration into it by the tfsdk tags (null and not yet known values read as unset).
+type Input struct {
+	AMIFamily             string      `tfsdk:"ami_family"`
+	PrefixDelegation      bool        `tfsdk:"prefix_delegation"`
+	CustomNetworking      bool        `tfsdk:"custom_networking"`
+	SecurityGroupsForPods bool        `tfsdk:"security_groups_for_pods"`
+	ReservedENIs          int         `tfsdk:"reserved_enis"`
+	NetworkInterfaces     []Interface `tfsdk:"network_interfaces"`
+	KubeletMaxPods        *int        `tfsdk:"kubelet_max_pods"`
+	KubeletPodsPerCore    *int        `tfsdk:"kubelet_pods_per_core"`
+	BranchInterfaces      *int        `tfsdk:"branch_interfaces"`
+	WarmTargets
+}
+
+// Settings are the input's capacity settings. A nil NetworkInterfaces (the attribute is null)
+// stays nil: the instance type's EFA maximum applies and all default-card ENIs serve pods. An
+// empty, non-nil list stays empty: an explicit "no interfaces".
+func (in Input) Settings() Settings {
+	return Settings{
+		AMIFamily:             in.AMIFamily,
+		PrefixDelegation:      in.PrefixDelegation,
+		CustomNetworking:      in.CustomNetworking,
+		SecurityGroupsForPods: in.SecurityGroupsForPods,
+		ReservedENIs:          in.ReservedENIs,
+		NetworkInterfaces:     in.NetworkInterfaces,
+		MaxPods:               in.KubeletMaxPods,
+		PodsPerCore:           in.KubeletPodsPerCore,
+		BranchInterfaces:      in.BranchInterfaces,
+		Warm:                  in.WarmTargets,
+	}
+}
