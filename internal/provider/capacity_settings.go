@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
@@ -85,14 +84,6 @@ func cniSettings(in capacity.Input, config tftypes.Value) capacity.Settings {
 		in.NetworkInterfaces = nil
 	}
 	return in.Settings()
-}
-
-func cniIntPtr(v types.Int64) *int {
-	if v.IsNull() || v.IsUnknown() {
-		return nil
-	}
-	i := int(v.ValueInt64())
-	return &i
 }
 
 // warmTargetAttributes describes the VPC CNI's warm-pool settings, shared by the data sources'

@@ -131,11 +131,6 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
 }
 
-// termsKnown and stringMapValue (selector_terms.go) served only the two selector data sources.
-// That file is being changed in parallel, so they stay until that change removes them; this
-// reference keeps the unused linter quiet meanwhile. Delete it with them.
-var _, _ = termsKnown, stringMapValue
-
 func requireMeta(m *Meta, diags interface{ AddError(string, string) }) bool {
 	if m == nil || m.Client == nil {
 		diags.AddError("Provider not configured", "The karpenter provider was not configured before use; this is a bug or an earlier configuration error.")

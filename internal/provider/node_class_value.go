@@ -78,6 +78,13 @@ func emptyNil(s string) *string {
 	return &s
 }
 
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
 func stringList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {
 	if l.IsNull() || l.IsUnknown() {
 		return nil
