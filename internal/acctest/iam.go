@@ -151,3 +151,24 @@ func AttachPolicies(t testing.TB, role string, arns ...string) {
 		})
 	}
 }
+
+// NewInstanceProfile creates an instance profile of that (unique) name holding role, and
+// deletes it when the test ends (before the role, which was created first).
+func NewInstanceProfile(t testing.TB, name, role string) {
+	t.Helper()
+	PreCheck(t)
+	c := newIAM()
+	if _, err := c.CreateInstanceProfile(Context(t), &iam.CreateInstanceProfileInput{InstanceProfileName: aws.String(name)}); err != nil {
+		t.Fatalf("CreateInstanceProfile %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx := context.Background()
+		_, _ = c.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{InstanceProfileName: aws.String(name), RoleName: aws.String(role)})
+		if _, err := c.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(name)}); err != nil {
+			t.Logf("fixture cleanup: DeleteInstanceProfile %s: %v", name, err)
+		}
+	})
+	if _, err := c.AddRoleToInstanceProfile(Context(t), &iam.AddRoleToInstanceProfileInput{InstanceProfileName: aws.String(name), RoleName: aws.String(role)}); err != nil {
+		t.Fatalf("AddRoleToInstanceProfile %s: %v", name, err)
+	}
+}

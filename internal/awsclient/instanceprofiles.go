@@ -7,6 +7,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -326,4 +327,36 @@ func iamTags(tags map[string]string) []iamtypes.Tag {
 		out = append(out, iamtypes.Tag{Key: aws.String(k), Value: aws.String(tags[k])})
 	}
 	return out
+}
+
+// ReadOnce is p whose Get reads each profile once, concurrent callers sharing the read: the
+// checks of one plan (the profile check, the node-role check) ask for the same profile.
+func (p InstanceProfiles) ReadOnce() *ProfilesReadOnce {
+	return &ProfilesReadOnce{InstanceProfiles: p, reads: map[string]*profileRead{}}
+}
+
+// ProfilesReadOnce is InstanceProfiles with Get read once per name (ReadOnce).
+type ProfilesReadOnce struct {
+	InstanceProfiles
+	mu    sync.Mutex
+	reads map[string]*profileRead
+}
+
+type profileRead struct {
+	once    sync.Once
+	profile *InstanceProfile
+	err     error
+}
+
+// Get is InstanceProfiles.Get, read once per name.
+func (c *ProfilesReadOnce) Get(ctx context.Context, name string) (*InstanceProfile, error) {
+	c.mu.Lock()
+	r := c.reads[name]
+	if r == nil {
+		r = &profileRead{}
+		c.reads[name] = r
+	}
+	c.mu.Unlock()
+	r.once.Do(func() { r.profile, r.err = c.InstanceProfiles.Get(ctx, name) })
+	return r.profile, r.err
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"sync"
 	"testing"
 	"time"
 
@@ -347,5 +348,31 @@ func TestCurrent(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%s: Current = %v, %v; want %v", tc.name, got, err, tc.want)
 		}
+	}
+}
+
+// One plan's checks read a profile once, however many ask at the same time.
+func TestReadOnceReadsEachProfileOnce(t *testing.T) {
+	f := newIAMFake("KarpenterNodeRole")
+	putProfile(f, "/", nil, "KarpenterNodeRole")
+	p, _ := profilesWith(f)
+	once := p.ReadOnce()
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := once.Get(context.Background(), testProfile)
+			if err != nil || got == nil || len(got.Roles) != 1 {
+				t.Errorf("Get = %+v, %v", got, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if missing, err := once.Get(context.Background(), "other"); missing != nil || err != nil {
+		t.Errorf("a missing profile: %+v, %v", missing, err)
+	}
+	if n := f.Calls("GetInstanceProfile"); n != 2 {
+		t.Errorf("GetInstanceProfile called %d times, want once per name (2)", n)
 	}
 }

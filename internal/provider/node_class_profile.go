@@ -14,7 +14,12 @@ import (
 
 // profiles is the instance-profile stage of the provider's cluster (fleet.Profiles).
 func (r *nodeClassResource) profiles() fleet.Profiles {
-	return fleet.Profiles{IAM: awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}, Cluster: r.meta.ClusterName, Region: r.meta.Client.Region}
+	return r.profilesOn(awsclient.InstanceProfiles{IAM: r.meta.Client.IAM})
+}
+
+// profilesOn is the stage on the given IAM reads (a plan shares one ReadOnce with its checks).
+func (r *nodeClassResource) profilesOn(api fleet.ProfileAPI) fleet.Profiles {
+	return fleet.Profiles{IAM: api, Cluster: r.meta.ClusterName, Region: r.meta.Client.Region}
 }
 
 // classProfile is what the profile stage reads of a class.
@@ -32,8 +37,7 @@ func (r *nodeClassResource) deleteProfiles(ctx context.Context, names []string, 
 
 // nodeRole is the node-role readiness check of a class (nil when the role is known only after
 // apply): the policies of `role`, or of the role `instance_profile` holds.
-func (r *nodeClassResource) nodeRole(v *classValue) *nodeclass.NodeRole {
-	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}
+func nodeRole(v *classValue, ips *awsclient.ProfilesReadOnce) *nodeclass.NodeRole {
 	nr := &nodeclass.NodeRole{At: attrpath.Of("role"), CNIOwnRole: v.Networking.CNIOwnRole()}
 	switch role, profile := v.Role, v.InstanceProfile; {
 	case v.unknown("role") || v.unknown("instance_profile"):

@@ -76,3 +76,42 @@ resource "karpenter_node_class" "test" {
 		},
 	})
 }
+
+// A class named by its instance_profile is checked with the role the profile holds, and its
+// plan reads the profile once for both checks (the profile exists, the node role's policies).
+func TestAccNodeClass_nodeRoleThroughInstanceProfile(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	role, profile := acctest.RandomName("node-role"), acctest.RandomName("node-profile")
+	acctest.NewRole(t, role)
+	acctest.AttachPolicies(t, role, "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy")
+	acctest.NewInstanceProfile(t, profile, role)
+	discoveryNetwork(t, cluster)
+	config := providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_node_class" "test" {
+  name               = "through-profile"
+  instance_profile   = %q
+  ami_family         = "AL2023"
+  ami_selector_terms = [{ id = %q }]
+}
+`, profile, testAMI())
+	status := func(i int, want string) statecheck.StateCheck {
+		return statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("node_role_report").AtSliceIndex(i).AtMapKey("status"), knownvalue.StringExact(want))
+	}
+	rec := &callRecorder{}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(rec),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{Config: config, ConfigStateChecks: []statecheck.StateCheck{status(0, "not met"), status(1, "met"), status(2, "not met")}},
+			{Config: config, PlanOnly: true},
+		},
+	})
+	calls := rec.Calls("IAM.")
+	if calls["IAM.ListAttachedRolePolicies"] == 0 || calls["IAM.GetInstanceProfile"] != calls["IAM.ListAttachedRolePolicies"] {
+		t.Errorf("each plan reads the profile once and the role's policies once: %v", calls)
+	}
+}
+

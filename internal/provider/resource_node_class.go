@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -146,8 +147,9 @@ func (r *nodeClassResource) admitPlan(plan *classValue, diags *diag.Diagnostics)
 // resolvePlan resolves the class against AWS (nodeclass.Plan), with the state's answers to keep
 // while the selection is unchanged.
 func (r *nodeClassResource) resolvePlan(ctx context.Context, plan, state *classValue, s nodeclass.Spec, diags *diag.Diagnostics) (nodeclass.PlanResult, bool) {
-	stateOwner := "" // a new class owns nothing yet
-	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(), NodeRole: r.nodeRole(plan)}
+	stateOwner := ""                                                     // a new class owns nothing yet
+	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
+	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(), NodeRole: nodeRole(plan, ips)}
 	if state != nil {
 		stateOwner = state.OwnerID
 		if prior, ok := state.Resolution(); ok {
@@ -160,7 +162,7 @@ func (r *nodeClassResource) resolvePlan(ctx context.Context, plan, state *classV
 	in.Profile = func(ctx context.Context) (string, []attrpath.Finding) {
 		c := classProfile(plan)
 		c.Owner = stateOwner
-		return r.profiles().Plan(ctx, c)
+		return r.profilesOn(ips).Plan(ctx, c)
 	}
 	res := nodeclass.Plan(ctx, r.meta.Client.Discovery(), in)
 	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
