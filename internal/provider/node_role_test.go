@@ -114,4 +114,3 @@ resource "karpenter_node_class" "test" {
 		t.Errorf("each plan reads the profile once and the role's policies once: %v", calls)
 	}
 }
-
