@@ -6,8 +6,11 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/budgets"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // SideOf is what drift compares of a pool and its class: the NodePool hash, the class's hash,
@@ -92,4 +95,76 @@ func driftWarnings(verdict, pace string, all bool, p budgets.Summary) []attrpath
 				". The nodes stay as they are until a budget lets them go; add a schedule window or raise nodes for Drifted."})
 	}
 	return out
+}
+
+// PoolPlan is what a dynamic pool's plan knows for its `drift` answer.
+type PoolPlan struct {
+	Manifest     string // the planned NodePool document
+	Class        launchplan.Class
+	Requirements []requirements.Requirement
+	// Prior is the pool as the state recorded it; nil for a new pool or one just imported,
+	// which has no plan to compare with.
+	Prior   *PriorPool
+	Catalog *catalog.Catalog
+	Region  string
+	Budgets []nodepool.Budget
+	Nodes   int // the most nodes the pool's subnets and limits allow
+	Now     time.Time
+	// Count judges the pool's running nodes one by one; nil without a view of the cluster.
+	Count func(prior *Side, planned Side) *Count
+}
+
+// PriorPool is the recorded side of a change: the answer of the last change (its NodePool
+// hash), the class, and the requirements.
+type PriorPool struct {
+	Output       Output
+	Class        launchplan.Class
+	Requirements []requirements.Requirement
+}
+
+// PlanPool is a dynamic pool's `drift` for a changed NodePool or class: the hashes alone for a
+// new pool, else Karpenter's verdict with its warnings. Requirement drift reads a node's labels
+// against the NodePool's requirements alone: the zones are the region's, not the class's (a
+// subnet no longer selected is SubnetDrift).
+func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
+	poolHash := NodePoolHash(p.Manifest)
+	out := Output{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(p.Class.Hash)}
+	if p.Prior == nil {
+		return out, nil
+	}
+	zones := p.Catalog.Zones()
+	planned := SideOf(poolHash, p.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Requirements, zones))
+	priorHash := ""
+	if h := p.Prior.Output.NodePoolHash; h != nil {
+		priorHash = *h
+	}
+	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
+	change := Change{Prior: prior, Planned: planned, Budgets: p.Budgets, Nodes: p.Nodes, Now: p.Now}
+	if p.Count != nil {
+		change.Count = p.Count(&prior, planned)
+	}
+	a := Judge(change)
+	out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict), a.Reasons, emptyNil(a.Pace)
+	return out, a.Warnings
+}
+
+// NodePoolHash is Karpenter's NodePool hash of a rendered manifest ("" when it cannot be
+// computed: the plan then says nothing of NodePool drift).
+func NodePoolHash(doc string) string {
+	t, err := karpenterhash.DecodeNodePool(doc)
+	if err != nil {
+		return ""
+	}
+	h, err := karpenterhash.NodePoolHash(t)
+	if err != nil {
+		return ""
+	}
+	return h
+}
+
+func emptyNil(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

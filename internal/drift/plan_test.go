@@ -1,13 +1,16 @@
 package drift
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 func TestSideOf(t *testing.T) {
@@ -58,5 +61,33 @@ func TestJudge(t *testing.T) {
 	// No change: no drift, no warning.
 	if a := Judge(Change{Prior: base(), Planned: base(), Nodes: 40, Now: now}); len(a.Warnings) != 0 {
 		t.Errorf("unchanged: %+v", a.Warnings)
+	}
+}
+
+// A new pool's drift shows its hashes only; a change that narrows the requirements drifts the
+// nodes of the types no longer allowed, judged against the prior requirements.
+func TestPlanPool(t *testing.T) {
+	doc := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: p\nspec:\n  template:\n    spec:\n" +
+		"      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: c}\n      requirements: []\n"
+	it := func(name string) catalog.InstanceType {
+		return catalog.InstanceType{Name: name, VCPUs: 2, MemoryMiB: 8192, Architectures: []string{"x86_64"}, SupportsHVM: true,
+			CurrentGeneration: true, UsageClasses: []string{"on-demand"}, Zones: []string{"us-east-1a"}}
+	}
+	cat := catalog.New([]catalog.InstanceType{it("m5.large"), it("c5.large")})
+	class := launchplan.Class{Hash: "111"}
+	fresh, warnings := PlanPool(PoolPlan{Manifest: doc, Class: class, Catalog: cat, Region: "us-east-1"})
+	if fresh.NodePoolHash == nil || *fresh.NodePoolHash == "" || *fresh.NodeClassHash != "111" || fresh.Verdict != nil || warnings != nil {
+		t.Fatalf("a new pool: %+v, %v", fresh, warnings)
+	}
+	if NodePoolHash("not a manifest") != "" {
+		t.Error("a manifest that does not decode must have no hash")
+	}
+	only := []requirements.Requirement{{Key: "node.kubernetes.io/instance-type", Operator: requirements.OpIn, Values: []string{"m5.large"}}}
+	counted := false
+	out, _ := PlanPool(PoolPlan{Manifest: doc, Class: class, Catalog: cat, Region: "us-east-1", Requirements: only, Nodes: 10,
+		Prior: &PriorPool{Output: fresh, Class: class}, Now: time.Unix(0, 0).UTC(),
+		Count: func(prior *Side, planned Side) *Count { counted = true; return nil }})
+	if out.Verdict == nil || !slices.Contains(out.Reasons, ReasonRequirements) || !strings.Contains(*out.Verdict, "c5.large") || !counted {
+		t.Errorf("narrowed requirements: %+v (counted %v)", out, counted)
 	}
 }

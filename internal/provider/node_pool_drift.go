@@ -11,78 +11,48 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
-// planDrift is a pool's planned `drift`: null for a static pool; the state's answer while
-// neither the NodePool nor its node class changes (the answer is the last change's, and its pace
-// is counted from the time of that plan); otherwise Karpenter's verdict for this change, with
-// warnings when it replaces nodes.
+// planDrift is a pool's planned `drift`: null for a static pool; unknown while the class's hash
+// waits for a late value; the state's answer while neither the NodePool nor its node class
+// changes (the answer is the last change's, and its pace is counted from the time of that
+// plan); otherwise drift.PlanPool's answer for this change.
 func (r *nodePoolResource) planDrift(ctx context.Context, planRaw tftypes.Value, plan, state *poolValue, doc string, class launchplan.Class,
 	p launchplan.Plan, diags *diag.Diagnostics) any {
 	switch {
 	case plan.static():
 		return nil
-	case lateClassHash(plan.NodeClass): // a late value of the class: its hash waits too
+	case lateClassHash(plan.NodeClass):
 		return tfvalue.Unknown(tfvalue.AttributeType(planRaw.Type(), "drift"))
 	case state != nil && !state.Drift.IsNull() && state.Drift.IsKnown() && state.Manifest.Equal(stringValue(doc)) &&
 		state.NodeClass.Equal(plan.NodeClass):
 		return state.Drift
-	}
-	poolHash := nodePoolHash(doc)
-	// A new pool (or one imported, whose state has no plan to compare with) shows its hashes only.
-	out := drift.Output{NodePoolHash: emptyNil(poolHash), NodeClassHash: emptyNil(class.Hash)}
-	if state == nil || state.NodeClass.IsNull() || !state.NodeClass.IsKnown() { // null after an import
-		return out
 	}
 	cat, err := r.meta.Client.Catalog(ctx) // loaded by the plan already
 	if err != nil {
 		diags.AddError("Cannot load the instance-type catalog", err.Error())
 		return nil
 	}
-	region := r.meta.Client.Region
-	// Requirement drift reads a node's labels against the NodePool's requirements alone: the zones
-	// are the region's, not the class's (a subnet no longer selected is SubnetDrift).
-	zones := cat.Zones()
-	planned := drift.SideOf(poolHash, class, launchplan.AllowedBy(cat, region, plan.Requirements(), zones))
-	before := recordedDrift(state.Drift)
-	_, priorClass, err := decodeClassValue(state.NodeClass)
-	if err != nil {
-		diags.AddError("Cannot read the recorded node class", err.Error())
-		return nil
+	in := drift.PoolPlan{Manifest: doc, Class: class, Requirements: plan.Requirements(), Catalog: cat, Region: r.meta.Client.Region,
+		Budgets: plan.Spec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
+	if state != nil && !state.NodeClass.IsNull() && state.NodeClass.IsKnown() { // null after an import
+		_, prior, err := decodeClassValue(state.NodeClass)
+		if err != nil {
+			diags.AddError("Cannot read the recorded node class", err.Error())
+			return nil
+		}
+		in.Prior = &drift.PriorPool{Output: recordedDrift(state.Drift), Class: prior, Requirements: state.Requirements()}
 	}
-	prior := drift.SideOf(deref(before.NodePoolHash), priorClass, launchplan.AllowedBy(cat, region, state.Requirements(), zones))
-	change := drift.Change{Prior: prior, Planned: planned, Budgets: plan.Spec().Budgets, Nodes: p.MaxNodes(), Now: time.Now()}
 	if r.meta.Kube != nil { // with access to the cluster, the pool's running nodes are judged one by one
-		change.Count = r.countNodes(ctx, plan.Name, &prior, planned, diags)
+		in.Count = func(prior *drift.Side, planned drift.Side) *drift.Count {
+			return r.countNodes(ctx, plan.Name, prior, planned, diags)
+		}
 	}
-	a := drift.Judge(change)
-	addFindings(diags, attrpath.Path{}, a.Warnings, "", true)
-	out.Verdict, out.Reasons, out.Pace = emptyNil(a.Verdict), a.Reasons, emptyNil(a.Pace)
+	out, warnings := drift.PlanPool(in)
+	addFindings(diags, attrpath.Path{}, warnings, "", true)
 	return out
-}
-
-func deref(p *string) string {
-	if p == nil {
-		return ""
-	}
-	return *p
-}
-
-// nodePoolHash is Karpenter's NodePool hash of the rendered manifest ("" when it cannot be
-// computed: the plan then says nothing of NodePool drift).
-func nodePoolHash(doc string) string {
-	t, err := karpenterhash.DecodeNodePool(doc)
-	if err != nil {
-		return ""
-	}
-	h, err := karpenterhash.NodePoolHash(t)
-	if err != nil {
-		return ""
-	}
-	return h
 }
 
 // countNodes lists the pool's NodeClaims (and their instances' subnets) and judges each; nil,
