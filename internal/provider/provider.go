@@ -204,7 +204,11 @@ func (p *karpenterProvider) client(ctx context.Context, cfg providerModel, diags
 		s.EKSEndpoint = cfg.Endpoints.EKS.ValueString()
 		s.PricingEndpoint = cfg.Endpoints.Pricing.ValueString()
 	}
-	disk, err := catalogCacheSettings(cfg.CatalogCache, os.Getenv, os.UserCacheDir)
+	var dir, ttl *string
+	if c := cfg.CatalogCache; c != nil {
+		dir, ttl = c.Directory.ValueStringPointer(), c.TTL.ValueStringPointer()
+	}
+	disk, err := awsclient.CatalogDiskFrom(dir, ttl, os.Getenv, os.UserCacheDir)
 	if err != nil {
 		diags.AddAttributeError(path.Root("catalog_cache").AtName("ttl"), "Invalid catalog cache TTL", err.Error())
 		return nil

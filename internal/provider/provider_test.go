@@ -140,7 +140,7 @@ func runWithSharedIAM(m *testing.M) int {
 // runWithFreshCatalogCache gives the run its own catalog cache directory (unless one is set),
 // so that tests counting catalog calls never see a file of an earlier run.
 func runWithFreshCatalogCache(m *testing.M) int {
-	if os.Getenv(envCatalogCacheDir) != "" {
+	if os.Getenv(awsclient.EnvCatalogCacheDir) != "" {
 		return m.Run()
 	}
 	dir, err := os.MkdirTemp("", "karpenter-catalog-cache-")
@@ -149,7 +149,7 @@ func runWithFreshCatalogCache(m *testing.M) int {
 		return 1
 	}
 	defer os.RemoveAll(dir)
-	os.Setenv(envCatalogCacheDir, dir)
+	os.Setenv(awsclient.EnvCatalogCacheDir, dir)
 	return m.Run()
 }
 
