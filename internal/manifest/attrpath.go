@@ -1,6 +1,7 @@
 package manifest
 
 import (
+	"fmt"
 	"strings"
 	"unicode"
 
@@ -78,4 +79,26 @@ func hasFields(p Path, names ...string) bool {
 		}
 	}
 	return true
+}
+
+// Findings are what the API server (admission) and Karpenter's controller (runtime) refuse in a
+// manifest of kind, each on the attribute that produced the field, quoting the refusal and
+// saying who refuses it.
+func Findings(version, kind string, admission, runtime []Violation) []attrpath.Finding {
+	var out []attrpath.Finding
+	crds, _ := CRDsFor(version) // loaded by the admission that found the violations
+	for _, v := range admission {
+		detail := fmt.Sprintf("%s\n\nThe API server validates a %s against Karpenter's CRD (%s, Karpenter %s, the provider's "+
+			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", v, kind, crds[kind].APIVersion(), crds[kind].KarpenterVersion, version)
+		out = append(out, attrpath.Finding{Path: AttributePath(kind, v.Field), Summary: "Kubernetes would reject the " + kind, Message: detail})
+	}
+	if len(admission) > 0 {
+		return out // the controller never sees what the API server refuses
+	}
+	for _, v := range runtime {
+		detail := fmt.Sprintf("%s\n\nThe API server accepts this manifest, but Karpenter %s validates a %s again at runtime and would not "+
+			"use it: the %s would show a failed validation condition and launch nothing.", v, version, kind, kind)
+		out = append(out, attrpath.Finding{Path: AttributePath(kind, v.Field), Summary: "Karpenter would refuse the " + kind, Message: detail})
+	}
+	return out
 }
