@@ -12,7 +12,7 @@ import (
 // attrTypesOf derives Terraform object attribute types from a Go struct with tfsdk tags and
 // native field types (string, bool, int64, pointers, slices, string-keyed maps, structs), so a
 // computed object (node class `resolved`) and the attribute that takes it (node pool
-// `node_class`) share one definition: the Go struct that ObjectValueFrom and As use.
+// `node_class`) share one definition: the Go struct tfvalue encodes and decodes.
 func attrTypesOf(v any) map[string]attr.Type {
 	t := reflect.TypeOf(v)
 	if t.Kind() == reflect.Pointer {

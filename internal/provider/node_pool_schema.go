@@ -17,27 +17,21 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 var disruptionAttrTypes = map[string]attr.Type{
 	"consolidation_policy": types.StringType,
 	"consolidate_after":    types.StringType,
-	"budgets":              types.ListType{ElemType: types.ObjectType{AttrTypes: attrTypesOf(budgetTF{})}},
-}
-
-type budgetTF struct {
-	Nodes    *string  `tfsdk:"nodes"`
-	Reasons  []string `tfsdk:"reasons"`
-	Schedule *string  `tfsdk:"schedule"`
-	Duration *string  `tfsdk:"duration"`
+	"budgets":              types.ListType{ElemType: types.ObjectType{AttrTypes: attrTypesOf(nodepool.Budget{})}},
 }
 
 func defaultDisruption() types.Object {
 	return types.ObjectValueMust(disruptionAttrTypes, map[string]attr.Value{
 		"consolidation_policy": types.StringValue("WhenEmptyOrUnderutilized"),
 		"consolidate_after":    types.StringValue("0s"),
-		"budgets":              types.ListNull(types.ObjectType{AttrTypes: attrTypesOf(budgetTF{})}),
+		"budgets":              types.ListNull(types.ObjectType{AttrTypes: attrTypesOf(nodepool.Budget{})}),
 	})
 }
 
