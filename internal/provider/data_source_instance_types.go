@@ -122,7 +122,7 @@ func (d *instanceTypesDataSource) Configure(_ context.Context, req datasource.Co
 
 func (d *instanceTypesDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var in instanceTypesInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	validateQuery(in, req.Config.Raw, &resp.Diagnostics)
@@ -159,7 +159,7 @@ func unknownElems(list tftypes.Value) map[int]bool {
 
 func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var in instanceTypesInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	s := validateQuery(in, req.Config.Raw, &resp.Diagnostics)
@@ -188,7 +188,8 @@ func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadR
 		out.InstanceTypes = append(out.InstanceTypes, o)
 		out.Names = append(out.Names, t.Type.Name)
 	}
-	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
+	resp.State.Raw = req.Config.Raw
+	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
 }
 
 // priceOrNil is a price, or nil (null) when there is none.

@@ -87,7 +87,7 @@ func (d *podCapacityDataSource) Configure(_ context.Context, req datasource.Conf
 
 func (d *podCapacityDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var in podCapacityInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	if known(req.Config.Raw, "instance_type") {
@@ -98,7 +98,7 @@ func (d *podCapacityDataSource) ValidateConfig(_ context.Context, req datasource
 
 func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var in podCapacityInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	s := cniSettings(in.Input, req.Config.Raw)
@@ -118,5 +118,6 @@ func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadReq
 
 	r.Warnings = nonNil(r.Warnings) // no caveats: an empty list
 	addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true)
-	setState(&resp.State, req.Config.Raw, podCapacityResult{Result: r, AMIFamily: capacity.ResolveFamily(s.AMIFamily)}, &resp.Diagnostics)
+	resp.State.Raw = req.Config.Raw
+	setRaw(&resp.State.Raw, podCapacityResult{Result: r, AMIFamily: capacity.ResolveFamily(s.AMIFamily)}, "data source's state", &resp.Diagnostics)
 }

@@ -71,7 +71,7 @@ func (d *securityGroupsDataSource) Configure(_ context.Context, req datasource.C
 
 func (d *securityGroupsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var in securityGroupsInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
 		return
 	}
 	errs := discovery.ValidateSecurityGroupTerms(in.SelectorTerms)
@@ -80,7 +80,7 @@ func (d *securityGroupsDataSource) ValidateConfig(_ context.Context, req datasou
 
 func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var in securityGroupsInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSecurityGroupTerms(in.SelectorTerms), "Invalid security group selector term", false)
@@ -103,5 +103,6 @@ func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.Read
 		g.Tags = nonNilMap(g.Tags)
 		out.SecurityGroups[i] = g
 	}
-	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
+	resp.State.Raw = req.Config.Raw
+	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
 }

@@ -7,10 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
-	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
@@ -93,7 +91,7 @@ func (d *subnetsDataSource) Configure(_ context.Context, req datasource.Configur
 
 func (d *subnetsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var in subnetsInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
 		return
 	}
 	errs := discovery.ValidateSubnetTerms(in.SelectorTerms)
@@ -102,7 +100,7 @@ func (d *subnetsDataSource) ValidateConfig(_ context.Context, req datasource.Val
 
 func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
 	var in subnetsInput
-	if !decodeConfig(req.Config.Raw, &in, &resp.Diagnostics) {
+	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
 		return
 	}
 	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSubnetTerms(in.SelectorTerms), "Invalid subnet selector term", false)
@@ -128,7 +126,8 @@ func (d *subnetsDataSource) Read(ctx context.Context, req datasource.ReadRequest
 	}
 	// The node class's findings for the same subnets (public, more than one per zone).
 	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.SubnetFindings(attrpath.Of("selector_terms"), subnets), "Subnet selector finding", true)
-	setState(&resp.State, req.Config.Raw, out, &resp.Diagnostics)
+	resp.State.Raw = req.Config.Raw
+	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
 }
 
 func requireMeta(m *Meta, diags interface{ AddError(string, string) }) bool {
@@ -137,26 +136,6 @@ func requireMeta(m *Meta, diags interface{ AddError(string, string) }) bool {
 		return false
 	}
 	return true
-}
-
-// decodeConfig reads a data source's configuration into in, a pointer to a tagged struct
-// (unknown values read as unset); false, with an error, when it does not decode.
-func decodeConfig(config tftypes.Value, in any, diags *diag.Diagnostics) bool {
-	if err := tfvalue.Decode(config, in); err != nil {
-		diags.AddError("Cannot read the configuration", err.Error())
-		return false
-	}
-	return true
-}
-
-// setState writes a data source's state: its configuration with the tagged fields of result.
-func setState(state *tfsdk.State, config tftypes.Value, result any, diags *diag.Diagnostics) {
-	raw, err := tfvalue.Set(config, result)
-	if err != nil {
-		diags.AddError("Cannot write the data source's state", err.Error()+"; this is a bug in the provider")
-		return
-	}
-	state.Raw = raw
 }
 
 // known reports whether a configuration's attribute is fully known.

@@ -26,12 +26,8 @@ type classValue struct {
 
 // decodeClass reads a raw class value; false (with an error) when it does not decode.
 func decodeClass(raw tftypes.Value, v *classValue, diags *diag.Diagnostics) bool {
-	if err := tfvalue.Decode(raw, v); err != nil {
-		diags.AddError("Cannot read the node class", err.Error())
-		return false
-	}
 	v.raw = raw
-	return true
+	return decodeInto(raw, v, "node class", diags)
 }
 
 // unknown reports whether the top-level attribute name is not known yet.
@@ -42,11 +38,7 @@ func (v *classValue) unknown(name string) bool {
 
 // recordedProfile is the instance profile the recorded `resolved` names.
 func (v *classValue) recordedProfile() string {
-	var s string
-	if p, ok := tfvalue.Attributes(v.Resolved)["instance_profile"]; ok && p.IsKnown() && !p.IsNull() {
-		_ = p.As(&s)
-	}
-	return s
+	return decoded[string](tfvalue.Attributes(v.Resolved)["instance_profile"])
 }
 
 // classPlanned are the attributes a class's plan computes (ModifyPlan writes exactly these, in
@@ -76,13 +68,6 @@ func emptyNil(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-func nonNil(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
 }
 
 func stringList(ctx context.Context, l types.List, diags *diag.Diagnostics) []string {

@@ -12,7 +12,6 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 // planDrift is a pool's planned `drift`: null for a static pool; unknown while the class's hash
@@ -25,7 +24,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, planRaw tftypes.Value,
 	case plan.static():
 		return nil
 	case lateClassHash(plan.NodeClass):
-		return tfvalue.Unknown(tfvalue.AttributeType(planRaw.Type(), "drift"))
+		return unknownAttr(planRaw.Type(), "drift")
 	case state != nil && !state.Drift.IsNull() && state.Drift.IsKnown() && state.Manifest.Equal(stringValue(doc)) &&
 		state.NodeClass.Equal(plan.NodeClass):
 		return state.Drift
@@ -43,7 +42,7 @@ func (r *nodePoolResource) planDrift(ctx context.Context, planRaw tftypes.Value,
 			diags.AddError("Cannot read the recorded node class", err.Error())
 			return nil
 		}
-		in.Prior = &drift.PriorPool{Output: recordedDrift(state.Drift), Class: prior, Requirements: state.Requirements()}
+		in.Prior = &drift.PriorPool{Output: decoded[drift.Output](state.Drift), Class: prior, Requirements: state.Requirements()}
 	}
 	if r.meta.Kube != nil { // with access to the cluster, the pool's running nodes are judged one by one
 		in.Count = func(prior *drift.Side, planned drift.Side) *drift.Count {

@@ -7,8 +7,6 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -80,33 +78,13 @@ type templateValue struct {
 	DefaultVersion tftypes.Value `tfsdk:"default_version"`
 }
 
-func (t templateValue) id() string {
-	var s string
-	if t.ID.IsKnown() && !t.ID.IsNull() {
-		_ = t.ID.As(&s)
-	}
-	return s
-}
+func (t templateValue) id() string { return decoded[string](t.ID) }
 
-func (t templateValue) defaultVersion() int64 {
-	var f big.Float
-	if v := t.DefaultVersion; v.IsKnown() && !v.IsNull() && v.As(&f) == nil {
-		n, _ := f.Int64()
-		return n
-	}
-	return 0
-}
+func (t templateValue) defaultVersion() int64 { return decoded[int64](t.DefaultVersion) }
 
 // assigned reports whether EC2's id and default version are both recorded.
 func (t templateValue) assigned() bool {
 	return t.ID.IsKnown() && !t.ID.IsNull() && t.DefaultVersion.IsKnown() && !t.DefaultVersion.IsNull()
-}
-
-// templatesOf decodes a recorded `launch_templates` (nil when null or unknown).
-func templatesOf(v tftypes.Value) ([]templateValue, error) {
-	var out []templateValue
-	err := tfvalue.Decode(v, &out)
-	return out, err
 }
 
 var (
@@ -130,8 +108,7 @@ func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static
 	}
 	known := map[string]templateValue{}
 	if state != nil {
-		recorded, _ := templatesOf(state.LaunchTemplates)
-		for _, lt := range recorded {
+		for _, lt := range decoded[[]templateValue](state.LaunchTemplates) {
 			known[lt.Name] = lt
 		}
 	}
@@ -154,26 +131,11 @@ func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static
 
 // stateSubnets rebuilds zone -> planned subnet from the recorded plan, for in_planned_subnet.
 func stateSubnets(v *poolValue) map[string]string {
-	var zones map[string]launchplan.ZoneOutput
-	_ = tfvalue.Decode(v.Zones, &zones)
+	zones := decoded[map[string]launchplan.ZoneOutput](v.Zones)
 	out := make(map[string]string, len(zones))
 	for zone, z := range zones {
 		out[zone] = z.SubnetID
 	}
-	return out
-}
-
-// recordedNodes decodes a recorded `nodes` (nil when null or unknown).
-func recordedNodes(v tftypes.Value) []fleet.Node {
-	var out []fleet.Node
-	_ = tfvalue.Decode(v, &out)
-	return out
-}
-
-// recordedDrift decodes a recorded `drift`.
-func recordedDrift(v tftypes.Value) drift.Output {
-	var out drift.Output
-	_ = tfvalue.Decode(v, &out)
 	return out
 }
 
@@ -213,13 +175,7 @@ func decodeClassValue(raw tftypes.Value) (launchplan.ClassValue, launchplan.Clas
 }
 
 // className is the class's name in a pool's `node_class` ("" when unknown).
-func className(raw tftypes.Value) string {
-	var name string
-	if n, ok := tfvalue.Attributes(raw)["name"]; ok && n.IsKnown() && !n.IsNull() {
-		_ = n.As(&name)
-	}
-	return name
-}
+func className(raw tftypes.Value) string { return decoded[string](tfvalue.Attributes(raw)["name"]) }
 
 // lateClassHash reports whether the class's hash is not known yet.
 func lateClassHash(raw tftypes.Value) bool {

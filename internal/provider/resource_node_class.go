@@ -71,9 +71,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		// A state without an owner id (imported without a profile to adopt, or written before
 		// owner ids) gets one at apply: UseStateForUnknown would plan the null.
 		if state.OwnerID == "" {
-			setRaw(&resp.Plan.Raw, struct {
-				OwnerID tftypes.Value `tfsdk:"owner_id"`
-			}{tfvalue.Unknown(tftypes.String)}, &resp.Diagnostics)
+			withRaw(&resp.Plan.Raw, map[string]any{"owner_id": tfvalue.Unknown(tftypes.String)}, "node class", &resp.Diagnostics)
 		}
 	}
 	// A role, instance profile, user data or tags known only after apply (e.g. created in the
@@ -95,32 +93,19 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 		return
 	}
 	if out := r.finishPlan(ctx, &plan, s, res, doc, late, &resp.Diagnostics); !resp.Diagnostics.HasError() {
-		setRaw(&resp.Plan.Raw, out, &resp.Diagnostics)
+		setRaw(&resp.Plan.Raw, out, "node class", &resp.Diagnostics)
 	}
 }
 
 // planLateClass plans a class whose config names values known only after apply: every
 // computed attribute unknown, the connectivity report null when there is nothing to check.
 func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagnostics) {
-	values := map[string]any{}
-	for _, name := range tfvalue.Names(classPlanned{}) {
-		if name != "id" {
-			values[name] = tfvalue.Unknown(tfvalue.AttributeType(plan.Type(), name))
-		}
+	values := unknownComputed(plan.Type(), classPlanned{})
+	connectivity := tfvalue.Attributes(config)["connectivity"]
+	if decoded[string](tfvalue.Attributes(connectivity)["checks"]) == nodeclass.ChecksOff {
+		values["connectivity_report"] = nil // nothing to check: the report stays null, as it will be once the config is known
 	}
-	var checks string
-	if c := tfvalue.Attributes(tfvalue.Attributes(config)["connectivity"])["checks"]; c.IsKnown() && !c.IsNull() {
-		_ = c.As(&checks)
-	}
-	if checks == nodeclass.ChecksOff { // nothing to check: the report stays null, as it will be once the config is known
-		values["connectivity_report"] = nil
-	}
-	v, err := tfvalue.With(*plan, values)
-	if err != nil {
-		diags.AddError("Cannot write the node class", err.Error())
-		return
-	}
-	*plan = v
+	withRaw(plan, values, "node class", diags)
 }
 
 // admitPlan is the part of a plan the config alone decides: the spec, every rule on it, and the
@@ -177,7 +162,7 @@ func (r *nodeClassResource) finishPlan(ctx context.Context, plan *classValue, s 
 	out := classPlanned{Recorded: nodeclass.Record(res.Resolved, res.Capacity), ID: plan.Name, Manifest: doc,
 		NodeRoleReport: nodeclass.NodeRoleReport(res.NodeRole)}
 	if late.role || late.profile { // checked at apply's final plan, once the role is known
-		out.NodeRoleReport = tfvalue.Unknown(tfvalue.AttributeType(plan.raw.Type(), "node_role_report"))
+		out.NodeRoleReport = unknownAttr(plan.raw.Type(), "node_role_report")
 	}
 	rc := launchplan.ClassOf(s, res.Resolved, res.InstanceProfile).Value()
 	hash := r.classHash(doc, diags)
@@ -257,7 +242,7 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 		return
 	}
 	resp.State.Raw = req.Plan.Raw
-	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, &resp.Diagnostics)
+	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, "node class", &resp.Diagnostics)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
@@ -275,14 +260,9 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 		return
 	}
 	if drifted {
-		resolved, err := tfvalue.With(state.Resolved, map[string]any{"instance_profile": nil})
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot write the node class", err.Error())
-			return
-		}
-		setRaw(&resp.State.Raw, struct {
-			Resolved tftypes.Value `tfsdk:"resolved"`
-		}{resolved}, &resp.Diagnostics)
+		resolved := state.Resolved
+		withRaw(&resolved, map[string]any{"instance_profile": nil}, "node class", &resp.Diagnostics)
+		withRaw(&resp.State.Raw, map[string]any{"resolved": resolved}, "node class", &resp.Diagnostics)
 	}
 }
 
@@ -311,7 +291,7 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 	}
 	r.deleteProfiles(ctx, r.profiles().Unused(classProfile(&state), classProfile(&v)), state.OwnerID, &resp.Diagnostics)
 	resp.State.Raw = req.Plan.Raw
-	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, &resp.Diagnostics)
+	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, "node class", &resp.Diagnostics)
 }
 
 // Delete removes the instance profile the class created for its `role`; nothing else of the
@@ -350,5 +330,5 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 		ID      string  `tfsdk:"id"`
 		Name    string  `tfsdk:"name"`
 		OwnerID *string `tfsdk:"owner_id"`
-	}{req.ID, req.ID, emptyNil(owner)}, &resp.Diagnostics)
+	}{req.ID, req.ID, emptyNil(owner)}, "node class", &resp.Diagnostics)
 }

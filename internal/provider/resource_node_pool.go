@@ -44,25 +44,6 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// decodePool reads a raw pool value; false (with an error) when it does not decode.
-func decodePool(raw tftypes.Value, v *poolValue, diags *diag.Diagnostics) bool {
-	if err := tfvalue.Decode(raw, v); err != nil {
-		diags.AddError("Cannot read the node pool", err.Error())
-		return false
-	}
-	return true
-}
-
-// setRaw writes the tagged fields of src into a plan or state value.
-func setRaw(raw *tftypes.Value, src any, diags *diag.Diagnostics) {
-	v, err := tfvalue.Set(*raw, src)
-	if err != nil {
-		diags.AddError("Cannot write the node pool", err.Error()+"; this is a bug in the provider")
-		return
-	}
-	*raw = v
-}
-
 // validateStatic runs every rule that needs neither EC2 nor the node class.
 func validateStatic(c nodepool.Config, diags *diag.Diagnostics) {
 	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements()), "Invalid requirement", false)
@@ -71,7 +52,7 @@ func validateStatic(c nodepool.Config, diags *diag.Diagnostics) {
 
 func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var v poolValue
-	if !req.Config.Raw.IsFullyKnown() || !decodePool(req.Config.Raw, &v, &resp.Diagnostics) {
+	if !req.Config.Raw.IsFullyKnown() || !decodeInto(req.Config.Raw, &v, "node pool", &resp.Diagnostics) {
 		return
 	}
 	if v.Disruption == nil { // the default applies after validation
@@ -87,13 +68,13 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	var plan poolValue
-	if !decodePool(req.Plan.Raw, &plan, &resp.Diagnostics) {
+	if !decodeInto(req.Plan.Raw, &plan, "node pool", &resp.Diagnostics) {
 		return
 	}
 	var state *poolValue
 	if !req.State.Raw.IsNull() {
 		state = &poolValue{}
-		if !decodePool(req.State.Raw, state, &resp.Diagnostics) {
+		if !decodeInto(req.State.Raw, state, "node pool", &resp.Diagnostics) {
 			return
 		}
 		if replicas := tfvalue.Attributes(req.Plan.Raw)["replicas"]; replicas.IsKnown() && state.static() != !replicas.IsNull() {
@@ -128,12 +109,12 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if templates := plannedTemplates(out.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
 		out.LaunchTemplates = templates
 		if lateClass { // their content names the late values
-			out.LaunchTemplates = tfvalue.Unknown(tfvalue.AttributeType(req.Plan.Raw.Type(), "launch_templates"))
+			out.LaunchTemplates = unknownAttr(req.Plan.Raw.Type(), "launch_templates")
 		}
 	}
 	switch {
 	case lateClass && plan.static(): // drift is judged on template content, which waits for the class
-		out.Nodes = tfvalue.Unknown(tfvalue.AttributeType(req.Plan.Raw.Type(), "nodes"))
+		out.Nodes = unknownAttr(req.Plan.Raw.Type(), "nodes")
 	default:
 		out.Nodes = planNodes(req.Plan.Raw, &plan, state, p, class, &resp.Diagnostics)
 	}
@@ -145,7 +126,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	out.Drift = r.planDrift(ctx, req.Plan.Raw, &plan, state, doc, class, p, &resp.Diagnostics)
 	if !resp.Diagnostics.HasError() {
-		setRaw(&resp.Plan.Raw, out, &resp.Diagnostics)
+		setRaw(&resp.Plan.Raw, out, "node pool", &resp.Diagnostics)
 	}
 }
 
@@ -190,15 +171,8 @@ func poolPlannable(config tftypes.Value) bool {
 // setPoolComputedUnknown plans every computed attribute as unknown but what the configuration
 // already says: the per-type detail is null without `details`, a static pool has no manifest.
 func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnostics) {
-	typ := plan.Raw.Type()
-	details := tfvalue.Attributes(plan.Raw)["details"]
-	values := map[string]any{}
-	for _, name := range tfvalue.Names(poolPlanned{}) {
-		if name != "id" {
-			values[name] = tfvalue.Unknown(tfvalue.AttributeType(typ, name))
-		}
-	}
-	if details.IsKnown() && !v.Details {
+	values := unknownComputed(plan.Raw.Type(), poolPlanned{})
+	if tfvalue.Attributes(plan.Raw)["details"].IsKnown() && !v.Details {
 		for _, name := range []string{"instance_types", "max_pods", "prices", "karpenter_assumed_pods", "launch_plan"} {
 			values[name] = nil
 		}
@@ -206,12 +180,7 @@ func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnost
 	if replicas := tfvalue.Attributes(plan.Raw)["replicas"]; replicas.IsKnown() && !replicas.IsNull() {
 		values["manifest"] = nil // a static pool has none
 	}
-	raw, err := tfvalue.With(plan.Raw, values)
-	if err != nil {
-		diags.AddError("Cannot write the node pool", err.Error())
-		return
-	}
-	plan.Raw = raw
+	withRaw(&plan.Raw, values, "node pool", diags)
 }
 
 // buildPlan runs the planner and reports its problems; ok is false when it failed.
@@ -259,10 +228,10 @@ type poolApplied struct {
 // after a killed apply).
 func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creating bool, op string, diags *diag.Diagnostics) (tftypes.Value, bool) {
 	var v poolValue
-	if !decodePool(raw, &v, diags) {
+	if !decodeInto(raw, &v, "node pool", diags) {
 		return raw, false
 	}
-	recorded, _ := templatesOf(v.LaunchTemplates)
+	recorded := decoded[[]templateValue](v.LaunchTemplates)
 	out := poolApplied{OwnerID: emptyNil(v.OwnerID), LaunchTemplates: v.LaunchTemplates, Nodes: v.Nodes}
 	if p, class, ok := r.buildPlan(ctx, &v, diags); ok && samePlan(&v, recorded, p, diags) {
 		owner := v.OwnerID
@@ -306,7 +275,7 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 	if diags.HasError() && len(kept) == 0 && nullish(out.Nodes) {
 		return raw, false // nothing was created
 	}
-	setRaw(&raw, out, diags)
+	setRaw(&raw, out, "node pool", diags)
 	return raw, true
 }
 
@@ -321,13 +290,6 @@ func nullish(v any) bool {
 		return x == nil
 	}
 	return false
-}
-
-func nonNilNodes(n []fleet.Node) []fleet.Node {
-	if n == nil {
-		return []fleet.Node{}
-	}
-	return n
 }
 
 func derefInt(p *int) int {
@@ -380,14 +342,14 @@ func planNodes(plan tftypes.Value, v, state *poolValue, p launchplan.Plan, class
 	if !v.static() {
 		return nil
 	}
-	unknown := tfvalue.Unknown(tfvalue.AttributeType(plan.Type(), "nodes"))
+	unknown := unknownAttr(plan.Type(), "nodes")
 	if state == nil || !state.Nodes.IsKnown() || state.Nodes.IsNull() {
 		return unknown
 	}
-	np := fleet.PlanNodes(recordedNodes(state.Nodes), *v.Replicas, p, class)
+	np := fleet.PlanNodes(decoded[[]fleet.Node](state.Nodes), *v.Replicas, p, class)
 	addFindings(diags, attrpath.Path{}, np.Warnings, "", true)
 	if np.Known {
-		return nonNilNodes(np.Nodes)
+		return nonNil(np.Nodes)
 	}
 	return unknown
 }
@@ -413,10 +375,10 @@ type poolRead struct {
 // Read reconciles the recorded templates and nodes with EC2 (fleet.ReadTemplates, fleet.NodesOf).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state poolValue
-	if !decodePool(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
+	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	tfs, _ := templatesOf(state.LaunchTemplates)
+	tfs := decoded[[]templateValue](state.LaunchTemplates)
 	recorded := make([]fleet.RecordedTemplate, len(tfs))
 	known := map[string]awsclient.LaunchTemplate{}
 	for i, lt := range tfs {
@@ -454,9 +416,9 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
 			return
 		}
-		out.Nodes = nonNilNodes(fleet.NodesOf(found, stateSubnets(&state)))
+		out.Nodes = nonNil(fleet.NodesOf(found, stateSubnets(&state)))
 	}
-	setRaw(&resp.State.Raw, out, &resp.Diagnostics)
+	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
 }
 
 // Delete terminates the pool's own instances (they use the templates), then deletes its own
@@ -464,7 +426,7 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 // owner's templates from an earlier provider version are left.
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state poolValue
-	if !decodePool(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
+	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
 	if state.OwnerID == "" {
@@ -509,5 +471,5 @@ func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportS
 	if imp.Live > 0 {
 		out.Replicas, out.Nodes = &imp.Live, []fleet.Node{}
 	}
-	setRaw(&resp.State.Raw, out, &resp.Diagnostics)
+	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
 }

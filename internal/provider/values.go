@@ -1,0 +1,73 @@
+package provider
+
+import (
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
+)
+
+// The shell's side of tfvalue, shared by the resources and data sources: reading a raw value
+// into tagged types, writing what a step computed back, and the diagnostics a failure gives.
+
+// decodeInto reads raw into dst, a pointer to a tagged struct (unknown values read as unset);
+// false, with an error naming what was read, when it does not decode.
+func decodeInto(raw tftypes.Value, dst any, what string, diags *diag.Diagnostics) bool {
+	if err := tfvalue.Decode(raw, dst); err != nil {
+		diags.AddError("Cannot read the "+what, err.Error())
+		return false
+	}
+	return true
+}
+
+// setRaw writes the tagged fields of src into a plan or state value.
+func setRaw(raw *tftypes.Value, src any, what string, diags *diag.Diagnostics) {
+	v, err := tfvalue.Set(*raw, src)
+	writeRaw(raw, v, err, what, diags)
+}
+
+// withRaw writes attribute values into a plan or state value.
+func withRaw(raw *tftypes.Value, values map[string]any, what string, diags *diag.Diagnostics) {
+	v, err := tfvalue.With(*raw, values)
+	writeRaw(raw, v, err, what, diags)
+}
+
+func writeRaw(raw *tftypes.Value, v tftypes.Value, err error, what string, diags *diag.Diagnostics) {
+	if err != nil {
+		diags.AddError("Cannot write the "+what, err.Error()+"; this is a bug in the provider")
+		return
+	}
+	*raw = v
+}
+
+// decoded is v as a T: the zero T when v is null, unknown or not of T's shape.
+func decoded[T any](v tftypes.Value) T {
+	var out T
+	_ = tfvalue.Decode(v, &out)
+	return out
+}
+
+// unknownAttr is an unknown value of an object type's attribute.
+func unknownAttr(obj tftypes.Type, name string) tftypes.Value {
+	return tfvalue.Unknown(tfvalue.AttributeType(obj, name))
+}
+
+// unknownComputed plans every attribute of planned (a resource's computed attributes) but
+// `id` as unknown, for a plan whose inputs are known only after apply.
+func unknownComputed(obj tftypes.Type, planned any) map[string]any {
+	values := map[string]any{}
+	for _, name := range tfvalue.Names(planned) {
+		if name != "id" {
+			values[name] = unknownAttr(obj, name)
+		}
+	}
+	return values
+}
+
+// nonNil is s, or an empty slice for nil: a computed list that is empty, not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
