@@ -94,14 +94,15 @@ func (c *ConnectivityConfig) Setting() Connectivity {
 		mode = ChecksWarn
 	}
 	return Connectivity{Configured: true, Mode: mode, ControlPlaneIDs: c.ControlPlaneSecurityGroupIDs,
-		ControlPlaneTerms: nonNilTerms(c.ControlPlaneSecurityGroupSelectorTerms)}
+		ControlPlaneTerms: nonNil(c.ControlPlaneSecurityGroupSelectorTerms)}
 }
 
-func nonNilTerms[T any](terms []T) []T {
-	if terms == nil {
+// nonNil is s, or an empty slice for nil: a list that is known and empty, not null.
+func nonNil[T any](s []T) []T {
+	if s == nil {
 		return []T{}
 	}
-	return terms
+	return s
 }
 
 var pathKubeletConfig = attrpath.Of("kubelet", "config")
@@ -123,7 +124,7 @@ func (c Config) Spec() (Spec, []attrpath.Finding) {
 				MinimumIP: n.MinimumIPTarget, Prefix: n.WarmPrefixTarget}}
 		if n.CustomNetworking != nil {
 			s.Networking.CustomNetworking = true
-			s.Networking.PodSubnetTerms = nonNilTerms(n.CustomNetworking.PodSubnetSelectorTerms)
+			s.Networking.PodSubnetTerms = nonNil(n.CustomNetworking.PodSubnetSelectorTerms)
 		}
 	}
 	var findings []attrpath.Finding

@@ -101,7 +101,7 @@ type NodeRoleNeedOutput struct {
 // Lists are empty, not null, when nothing matched; the capacity attributes are null when the
 // class does not select them.
 func Record(r Resolved, c *Capacity) Recorded {
-	out := Recorded{VPCID: r.VPCID, Zones: nonNilTerms(r.Zones), Subnets: make([]SubnetOutput, len(r.Subnets)),
+	out := Recorded{VPCID: r.VPCID, Zones: nonNil(r.Zones), Subnets: make([]SubnetOutput, len(r.Subnets)),
 		SecurityGroups: make([]SecurityGroupOutput, len(r.SecurityGroups)), PodSubnets: make([]PodSubnetOutput, len(r.PodSubnets)),
 		AMIs: make([]AMIOutput, len(r.AMIs.AMIs))}
 	for i, s := range r.Subnets {
@@ -232,7 +232,7 @@ func NodeRoleReport(rep *iampolicy.Report) []NodeRoleNeedOutput {
 	}
 	out := make([]NodeRoleNeedOutput, len(rep.Needs))
 	for i, n := range rep.Needs {
-		out[i] = NodeRoleNeedOutput{Need: n.Need.ID, Status: n.Status(), Missing: nonNilTerms(n.MissingActions()), Detail: "Granted."}
+		out[i] = NodeRoleNeedOutput{Need: n.Need.ID, Status: n.Status(), Missing: nonNil(n.MissingActions()), Detail: "Granted."}
 		switch {
 		case n.Skipped:
 			out[i].Detail = "Skipped: the VPC CNI has a role of its own (networking.cni_role)."
