@@ -1,0 +1,8 @@
+// Package planner runs a resource's plan from end to end, the rules in the order a plan needs
+// them, behind ports for what needs AWS or the cluster: the provider's shell decodes a Terraform
+// value, calls one function here and encodes the answer. A node class (Class) validates, renders
+// and admits its EC2NodeClass, resolves against AWS (nodeclass.Plan) and records what its pools
+// read; a node pool (Pool) validates, renders and admits its NodePool, checks ownership, builds
+// the launch plan (launchplan.Build) and answers what its nodes and Karpenter's drift will do.
+// Every problem is an attrpath.Finding; nothing here imports Terraform or the AWS SDK.
+package planner
