@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
@@ -413,4 +414,19 @@ func byID(all []awsclient.Instance, ids []string) []awsclient.Instance {
 		}
 	}
 	return out
+}
+
+var pathReplicas = attrpath.Of("replicas")
+
+// ErrorFinding is err as a finding: a stage Error keeps its summary and detail, on `replicas`
+// when it is a failure to reach them; any other error is an apply failure.
+func ErrorFinding(err error) attrpath.Finding {
+	var e Error
+	switch {
+	case errors.As(err, &e) && e.OnReplicas:
+		return attrpath.Finding{Path: pathReplicas, Summary: e.Summary, Message: e.Detail}
+	case errors.As(err, &e):
+		return attrpath.Finding{Summary: e.Summary, Message: e.Detail}
+	}
+	return attrpath.Finding{Summary: "Apply failed", Message: err.Error()}
 }

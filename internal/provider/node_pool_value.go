@@ -1,12 +1,12 @@
 package provider
 
 import (
-	"math/big"
 	"sync"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -70,61 +70,40 @@ type poolPlanned struct {
 	Drift           any     `tfsdk:"drift"`
 }
 
-// templateValue is one `launch_templates` entry: the planned content with what EC2 assigned
-// (raw: unknown until apply, null for a dynamic pool).
-type templateValue struct {
+// templatePlanned is one planned `launch_templates` entry: the planned content with what EC2
+// assigned, a Go value, null (nil: a dynamic pool's are only planned) or unknown until apply.
+type templatePlanned struct {
 	launchplan.TemplateOutput
-	ID             tftypes.Value `tfsdk:"id"`
-	DefaultVersion tftypes.Value `tfsdk:"default_version"`
-}
-
-func (t templateValue) id() string { return decoded[string](t.ID) }
-
-func (t templateValue) defaultVersion() int64 { return decoded[int64](t.DefaultVersion) }
-
-// assigned reports whether EC2's id and default version are both recorded.
-func (t templateValue) assigned() bool {
-	return t.ID.IsKnown() && !t.ID.IsNull() && t.DefaultVersion.IsKnown() && !t.DefaultVersion.IsNull()
-}
-
-var (
-	int64Null  = tftypes.NewValue(tftypes.Number, nil)
-	stringNull = tftypes.NewValue(tftypes.String, nil)
-)
-
-func stringValue(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-
-func numberValue(n int64) tftypes.Value {
-	return tftypes.NewValue(tftypes.Number, new(big.Float).SetInt64(n))
+	ID             any `tfsdk:"id"`
+	DefaultVersion any `tfsdk:"default_version"`
 }
 
 // plannedTemplates are the planned `launch_templates`: a static pool's ids come from state when
 // the template is already known there (a content change writes a new version under the same
 // id, so the default version stays only while the fingerprint does); a dynamic pool's are only
 // planned, with null id and default version.
-func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static bool) []templateValue {
+func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static bool) []templatePlanned {
 	if outs == nil {
 		return nil
 	}
-	known := map[string]templateValue{}
+	known := map[string]fleet.TemplateRecord{}
 	if state != nil {
-		for _, lt := range decoded[[]templateValue](state.LaunchTemplates) {
+		for _, lt := range decoded[[]fleet.TemplateRecord](state.LaunchTemplates) {
 			known[lt.Name] = lt
 		}
 	}
-	out := make([]templateValue, len(outs))
+	out := make([]templatePlanned, len(outs))
 	for i, o := range outs {
-		t := templateValue{TemplateOutput: o, ID: stringNull, DefaultVersion: int64Null}
+		out[i] = templatePlanned{TemplateOutput: o}
 		if static {
-			t.ID, t.DefaultVersion = tfvalue.Unknown(tftypes.String), tfvalue.Unknown(tftypes.Number)
-			if prev, ok := known[o.Name]; ok && prev.id() != "" {
-				t.ID = prev.ID
+			out[i].ID, out[i].DefaultVersion = tfvalue.Unknown(tftypes.String), tfvalue.Unknown(tftypes.Number)
+			if prev := known[o.Name]; prev.ID != nil {
+				out[i].ID = *prev.ID
 				if prev.Fingerprint == o.Fingerprint {
-					t.DefaultVersion = prev.DefaultVersion
+					out[i].DefaultVersion = prev.DefaultVersion
 				}
 			}
 		}
-		out[i] = t
 	}
 	return out
 }

@@ -2,7 +2,8 @@ package provider
 
 import (
 	"context"
-	"errors"
+	"slices"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
@@ -12,13 +13,12 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
 var (
@@ -44,12 +44,6 @@ func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRe
 	r.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
 }
 
-// validateStatic runs every rule that needs neither EC2 nor the node class.
-func validateStatic(c nodepool.Config, diags *diag.Diagnostics) {
-	addFindings(diags, attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements()), "Invalid requirement", false)
-	addFindings(diags, attrpath.Path{}, nodepool.Validate(c.Spec()), "Invalid node pool", false)
-}
-
 func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.ValidateConfigRequest, resp *resource.ValidateConfigResponse) {
 	var v poolValue
 	if !req.Config.Raw.IsFullyKnown() || !decodeInto(req.Config.Raw, &v, "node pool", &resp.Diagnostics) {
@@ -58,11 +52,11 @@ func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.Valida
 	if v.Disruption == nil { // the default applies after validation
 		v.Disruption = &nodepool.DefaultDisruption
 	}
-	validateStatic(v.Config, &resp.Diagnostics)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidatePool(v.Config), "", false)
 }
 
-// ModifyPlan plans the launches: CPU only, from the node class value and the catalog (loaded
-// once per provider process). It adds no discovery call.
+// ModifyPlan plans the launches (planner.Pool): CPU only, from the node class value and the
+// catalog (loaded once per provider process). It adds no discovery call.
 func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() {
 		return
@@ -88,62 +82,100 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	if validateStatic(plan.Config, &resp.Diagnostics); resp.Diagnostics.HasError() {
-		return
-	}
-	// What Kubernetes would refuse stops the plan before the catalog or any EC2 call.
-	doc, err := nodepool.Manifest(plan.Spec(), className(plan.NodeClass))
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot render the NodePool manifest", err.Error())
-		return
-	}
-	if !admitManifest(r.meta.KarpenterVersion, manifest.NodePoolKind, doc, &resp.Diagnostics) || !r.ownable(ctx, &plan, state, &resp.Diagnostics) {
-		return
-	}
-	p, class, ok := r.buildPlan(ctx, &plan, &resp.Diagnostics)
+	in, ok := r.poolInput(&plan, state, !req.Config.Raw.IsFullyKnown(), &resp.Diagnostics)
 	if !ok {
 		return
 	}
-	lateClass := !req.Config.Raw.IsFullyKnown() // only the class's late values (late_values.go) are unknown
-	out := poolPlanned{Outputs: p.Outputs(plan.Details, plan.static(), awsclient.Fingerprint), ID: plan.Name}
-	if templates := plannedTemplates(out.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
+	res := planner.Pool(ctx, r.ports(), r.facts(), in)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Errors, "", false)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Warnings, "", true)
+	if resp.Diagnostics.HasError() {
+		return
+	}
+	typ := req.Plan.Raw.Type()
+	var recordedDrift any
+	if state != nil {
+		recordedDrift = state.Drift
+	}
+	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Nodes: answer(res.Nodes, typ, "nodes", nil),
+		Drift: answer(res.Drift, typ, "drift", recordedDrift)}
+	if templates := plannedTemplates(res.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
 		out.LaunchTemplates = templates
-		if lateClass { // their content names the late values
-			out.LaunchTemplates = unknownAttr(req.Plan.Raw.Type(), "launch_templates")
+		if in.LateClass { // their content names the late values
+			out.LaunchTemplates = unknownAttr(typ, "launch_templates")
 		}
 	}
-	switch {
-	case lateClass && plan.static(): // drift is judged on template content, which waits for the class
-		out.Nodes = unknownAttr(req.Plan.Raw.Type(), "nodes")
-	default:
-		out.Nodes = planNodes(req.Plan.Raw, &plan, state, p, class, &resp.Diagnostics)
-	}
-	// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply (one
-	// with `replicas` would make Karpenter launch as many again). Its manifest is still rendered
-	// and admitted above, so what Kubernetes would refuse fails the plan all the same.
-	if !plan.static() {
-		out.Manifest = &doc
-	}
-	out.Drift = r.planDrift(ctx, req.Plan.Raw, &plan, state, doc, class, p, &resp.Diagnostics)
-	if !resp.Diagnostics.HasError() {
-		setRaw(&resp.Plan.Raw, out, "node pool", &resp.Diagnostics)
-	}
+	setRaw(&resp.Plan.Raw, out, "node pool", &resp.Diagnostics)
 }
 
-// ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
-// in the cluster, and a state needs an owner id.
-func (r *nodePoolResource) ownable(ctx context.Context, plan, state *poolValue, diags *diag.Diagnostics) bool {
+// answer encodes a planned attribute that may wait for apply or keep the state's value.
+func answer[T any](a planner.Answer[T], typ tftypes.Type, name string, kept any) any {
 	switch {
-	case state == nil: // a new pool: its name must be free in the cluster
-		findings, err := r.cluster().Conflicts(ctx, plan.Name, true)
-		addStageError(diags, err)
-		addFindings(diags, attrpath.Path{}, findings, "", false)
-		return !diags.HasError()
-	case state.OwnerID == "":
-		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.StateWithoutOwner}, "", false)
-		return false
+	case a.Unknown:
+		return unknownAttr(typ, name)
+	case a.Kept:
+		return kept
 	}
-	return true
+	return a.Value
+}
+
+// poolInput is what planner.Pool reads of the plan and the state (nil for a new pool).
+func (r *nodePoolResource) poolInput(plan, state *poolValue, lateClass bool, diags *diag.Diagnostics) (planner.PoolInput, bool) {
+	_, class, err := poolClass(plan.NodeClass)
+	if err != nil {
+		diags.AddAttributeError(path.Root("node_class"), "Cannot read the node class", err.Error())
+		return planner.PoolInput{}, false
+	}
+	in := planner.PoolInput{Config: plan.Config, Class: class, ClassName: className(plan.NodeClass), ClassHashLate: lateClassHash(plan.NodeClass),
+		LateClass: lateClass, Details: plan.Details, MinValuesBestEffort: plan.MinValuesPolicy == "BestEffort", Workloads: plan.Workloads,
+		OwnerID: plan.OwnerID}
+	if state == nil {
+		return in, true
+	}
+	in.Prior = &planner.PoolPrior{OwnerID: state.OwnerID, Nodes: decoded[[]fleet.Node](state.Nodes), NodesKnown: knownValue(state.Nodes),
+		Manifest: decoded[string](state.Manifest), SameClass: state.NodeClass.Equal(plan.NodeClass), Requirements: state.Requirements()}
+	if knownValue(state.Drift) {
+		d := decoded[drift.Output](state.Drift)
+		in.Prior.Drift = &d
+	}
+	if knownValue(state.NodeClass) && !plan.static() { // null after an import; only drift reads it
+		_, c, err := decodeClassValue(state.NodeClass)
+		if err != nil {
+			diags.AddError("Cannot read the recorded node class", err.Error())
+			return in, false
+		}
+		in.Prior.Class = &c
+	}
+	return in, true
+}
+
+// knownValue reports whether a value is known and not null.
+func knownValue(v tftypes.Value) bool { return v.IsKnown() && !v.IsNull() }
+
+// ports are the pool plan's doors to AWS and the cluster.
+func (r *nodePoolResource) ports() planner.PoolPorts {
+	c := r.meta.Client
+	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: admitter(r.meta.KarpenterVersion),
+		Conflicts: func(ctx context.Context, pool string) ([]attrpath.Finding, error) {
+			return r.cluster().Conflicts(ctx, pool, true)
+		}}
+	if r.meta.Kube != nil {
+		p.NodeClaims = r.meta.Kube.NodeClaims
+		p.InstanceSubnets = func(ctx context.Context, ids []string) (map[string]string, error) {
+			found, err := awsclient.Instances{EC2: c.EC2}.Describe(ctx, ids)
+			subnets := make(map[string]string, len(found))
+			for _, in := range found {
+				subnets[in.ID] = in.SubnetID
+			}
+			return subnets, err
+		}
+	}
+	return p
+}
+
+func (r *nodePoolResource) facts() planner.PoolFacts {
+	return planner.PoolFacts{ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region, Bootstrap: r.meta.Bootstrap,
+		Fingerprint: awsclient.Fingerprint, Now: time.Now()}
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but
@@ -183,26 +215,16 @@ func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnost
 	withRaw(&plan.Raw, values, "node pool", diags)
 }
 
-// buildPlan runs the planner and reports its problems; ok is false when it failed.
-func (r *nodePoolResource) buildPlan(ctx context.Context, v *poolValue, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
-	_, class, err := poolClass(v.NodeClass)
-	if err != nil {
-		diags.AddAttributeError(path.Root("node_class"), "Cannot read the node class", err.Error())
-		return launchplan.Plan{}, class, false
+// launchPlan is the launch plan apply executes (planner.LaunchPlan); ok is false when it failed.
+func (r *nodePoolResource) launchPlan(ctx context.Context, v *poolValue, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
+	in, ok := r.poolInput(v, nil, false, diags)
+	if !ok {
+		return launchplan.Plan{}, in.Class, false
 	}
-	cat, err := r.meta.Client.Catalog(ctx)
-	if err != nil {
-		diags.AddError("Cannot load the instance-type catalog", err.Error())
-		return launchplan.Plan{}, class, false
-	}
-	p, errs := launchplan.Build(launchplan.Input{
-		PoolName: v.Name, ClusterName: r.meta.ClusterName, OwnerID: v.OwnerID, Bootstrap: r.meta.Bootstrap, Region: r.meta.Client.Region,
-		Class: class, Requirements: v.Requirements(), Limits: v.Limits, Replicas: v.Replicas, Catalog: cat, Prices: r.meta.Client.Prices(ctx),
-		MinValuesBestEffort: v.MinValuesPolicy == "BestEffort", Workloads: workloadfit.Requests(v.Workloads),
-	})
-	addFindings(diags, attrpath.Path{}, errs, "Node pool cannot launch nodes", false)
-	addFindings(diags, attrpath.Path{}, p.Warnings, "Node pool warning", true)
-	return p, class, !diags.HasError()
+	p, errs, warnings := planner.LaunchPlan(ctx, r.ports(), r.facts(), in)
+	addFindings(diags, attrpath.Path{}, errs, "", false)
+	addFindings(diags, attrpath.Path{}, warnings, "", true)
+	return p, in.Class, !diags.HasError()
 }
 
 func (r *nodePoolResource) cluster() fleet.Cluster {
@@ -231,9 +253,9 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 	if !decodeInto(raw, &v, "node pool", diags) {
 		return raw, false
 	}
-	recorded := decoded[[]templateValue](v.LaunchTemplates)
+	recorded := decoded[[]fleet.TemplateRecord](v.LaunchTemplates) // a static pool's ids: known, or nil until apply assigns them
 	out := poolApplied{OwnerID: emptyNil(v.OwnerID), LaunchTemplates: v.LaunchTemplates, Nodes: v.Nodes}
-	if p, class, ok := r.buildPlan(ctx, &v, diags); ok && samePlan(&v, recorded, p, diags) {
+	if p, class, ok := r.launchPlan(ctx, &v, diags); ok && samePlan(&v, recorded, p, diags) {
 		owner := v.OwnerID
 		if creating {
 			owner = ""
@@ -256,21 +278,16 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 		}
 		for i, lt := range recorded {
 			if got, ok := res.Templates[lt.Name]; ok && v.static() {
-				recorded[i].ID, recorded[i].DefaultVersion = stringValue(got.ID), numberValue(got.DefaultVersion)
+				recorded[i].ID, recorded[i].DefaultVersion = &got.ID, &got.DefaultVersion
 			}
 		}
 	}
 	if n, ok := out.Nodes.(tftypes.Value); ok && !n.IsKnown() {
 		out.Nodes = nil
 	}
-	kept := make([]templateValue, 0, len(recorded))
-	for _, lt := range recorded {
-		if lt.ID.IsKnown() {
-			kept = append(kept, lt)
-		}
-	}
-	if !v.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
-		out.LaunchTemplates = kept
+	kept := slices.DeleteFunc(recorded, func(lt fleet.TemplateRecord) bool { return v.static() && lt.ID == nil }) // never launched
+	if !v.LaunchTemplates.IsNull() {                                                                              // null: a dynamic pool without `details`
+		out.LaunchTemplates = nonNil(kept)
 	}
 	if diags.HasError() && len(kept) == 0 && nullish(out.Nodes) {
 		return raw, false // nothing was created
@@ -299,23 +316,16 @@ func derefInt(p *int) int {
 	return *p
 }
 
-// addStageError reports an apply-stage failure; failures to reach replicas sit on `replicas`.
+// addStageError reports an apply-stage failure (fleet.ErrorFinding).
 func addStageError(diags *diag.Diagnostics, err error) {
-	var e fleet.Error
-	switch {
-	case err == nil:
-	case errors.As(err, &e) && e.OnReplicas:
-		diags.AddAttributeError(path.Root("replicas"), e.Summary, e.Detail)
-	case errors.As(err, &e):
-		diags.AddError(e.Summary, e.Detail)
-	default:
-		diags.AddError("Apply failed", err.Error())
+	if err != nil {
+		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.ErrorFinding(err)}, "", false)
 	}
 }
 
 // samePlan fails the apply when the planner, run again at apply, no longer gives what the plan
 // showed (launchplan.Shown): apply executes what the plan showed, or nothing.
-func samePlan(v *poolValue, templates []templateValue, p launchplan.Plan, diags *diag.Diagnostics) bool {
+func samePlan(v *poolValue, templates []fleet.TemplateRecord, p launchplan.Plan, diags *diag.Diagnostics) bool {
 	if !v.Summary.IsKnown() || !v.LaunchTemplates.IsKnown() {
 		return true // planned while the node class was unknown: this is the plan
 	}
@@ -336,24 +346,6 @@ func samePlan(v *poolValue, templates []templateValue, p launchplan.Plan, diags 
 	return false
 }
 
-// planNodes is the planned `nodes` (fleet.PlanNodes): unchanged while the live nodes already
-// match `replicas`, unknown when apply will launch, replace or terminate.
-func planNodes(plan tftypes.Value, v, state *poolValue, p launchplan.Plan, class launchplan.Class, diags *diag.Diagnostics) any {
-	if !v.static() {
-		return nil
-	}
-	unknown := unknownAttr(plan.Type(), "nodes")
-	if state == nil || !state.Nodes.IsKnown() || state.Nodes.IsNull() {
-		return unknown
-	}
-	np := fleet.PlanNodes(decoded[[]fleet.Node](state.Nodes), *v.Replicas, p, class)
-	addFindings(diags, attrpath.Path{}, np.Warnings, "", true)
-	if np.Known {
-		return nonNil(np.Nodes)
-	}
-	return unknown
-}
-
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	if raw, ok := r.apply(ctx, req.Plan.Raw, true, "create", &resp.Diagnostics); ok {
 		resp.State.Raw = raw
@@ -372,51 +364,25 @@ type poolRead struct {
 	Nodes           any `tfsdk:"nodes"`
 }
 
-// Read reconciles the recorded templates and nodes with EC2 (fleet.ReadTemplates, fleet.NodesOf).
+// Read reconciles the recorded templates and nodes with EC2 (fleet.Cluster.Refresh).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	var state poolValue
 	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	tfs := decoded[[]templateValue](state.LaunchTemplates)
-	recorded := make([]fleet.RecordedTemplate, len(tfs))
-	known := map[string]awsclient.LaunchTemplate{}
-	for i, lt := range tfs {
-		recorded[i] = fleet.RecordedTemplate{Name: lt.Name, ID: lt.id(), DefaultVersion: lt.defaultVersion(), Fingerprint: lt.Fingerprint}
-		if lt.assigned() {
-			known[lt.Name] = recorded[i]
-		}
-	}
-	c := r.cluster()
-	own := c.Own(state.Name, state.OwnerID)
-	owned, err := r.meta.Client.ReadTemplates(ctx, c.Scope(), own, known)
+	got, err := r.cluster().Refresh(ctx, fleet.PoolRecord{Name: state.Name, Owner: state.OwnerID, Static: state.static(),
+		Templates: decoded[[]fleet.TemplateRecord](state.LaunchTemplates), TemplatesNull: state.LaunchTemplates.IsNull(),
+		NodesRecorded: !state.Nodes.IsNull(), Subnets: stateSubnets(&state)})
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the pool's launch templates", err.Error())
+		addStageError(&resp.Diagnostics, err)
 		return
 	}
-	read, from := fleet.ReadTemplates(recorded, owned, !state.static(), state.LaunchTemplates.IsNull())
-	kept := make([]templateValue, len(read))
-	for i, lt := range read {
-		if from[i] >= 0 {
-			kept[i] = tfs[from[i]]
-		}
-		kept[i].Name, kept[i].Fingerprint = lt.Name, lt.Fingerprint
-		kept[i].ID, kept[i].DefaultVersion = stringValue(lt.ID), numberValue(lt.DefaultVersion)
-		if lt.ID == "" {
-			kept[i].ID, kept[i].DefaultVersion = stringNull, int64Null
-		}
-	}
 	out := poolRead{LaunchTemplates: state.LaunchTemplates, Nodes: state.Nodes}
-	if len(kept) > 0 || !state.LaunchTemplates.IsNull() { // null stays null: a dynamic pool without `details` lists none
-		out.LaunchTemplates = kept
+	if got.Templates != nil {
+		out.LaunchTemplates = got.Templates
 	}
-	if state.static() || !state.Nodes.IsNull() {
-		found, err := r.meta.Client.ReadInstances(ctx, c.Scope(), own)
-		if err != nil {
-			resp.Diagnostics.AddError("Cannot read the pool's instances", err.Error())
-			return
-		}
-		out.Nodes = nonNil(fleet.NodesOf(found, stateSubnets(&state)))
+	if got.Nodes != nil {
+		out.Nodes = got.Nodes
 	}
 	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
 }

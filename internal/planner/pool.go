@@ -1,0 +1,297 @@
+package planner
+
+import (
+	"context"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
+)
+
+// PoolPorts are what a node pool's plan asks beyond its configuration.
+type PoolPorts struct {
+	// Catalog is the region's instance types.
+	Catalog func(context.Context) (*catalog.Catalog, error)
+	// Prices are the prices Karpenter orders the launches by.
+	Prices func(context.Context) *pricing.Prices
+	// Admit is what the API server and Karpenter would refuse of a manifest of the kind.
+	Admit func(kind, doc string) ([]attrpath.Finding, error)
+	// Conflicts are the other owners that hold a new pool's name in the cluster
+	// (fleet.Cluster.Conflicts).
+	Conflicts func(ctx context.Context, pool string) ([]attrpath.Finding, error)
+	// NodeClaims lists the pool's Karpenter NodeClaims; nil without a view of the cluster, and
+	// the drift verdict is then per pool.
+	NodeClaims func(ctx context.Context, pool string) ([]kubeclient.NodeClaim, error)
+	// InstanceSubnets is the subnet of each instance id.
+	InstanceSubnets func(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// PoolFacts are the provider's settings a pool plans with.
+type PoolFacts struct {
+	ClusterName, Region string
+	Bootstrap           launchplan.Bootstrap
+	// Fingerprint is the hash of a template's content as the apply stage writes it.
+	Fingerprint func(launchplan.LaunchTemplate) string
+	Now         time.Time
+}
+
+// PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
+type PoolInput struct {
+	nodepool.Config
+	Class launchplan.Class
+	// ClassName is the EC2NodeClass the NodePool names ("" while unknown).
+	ClassName string
+	// ClassHashLate: the class's hash waits for a value known only after apply.
+	ClassHashLate bool
+	// LateClass: the configuration is known but for the class's late values, which no planned
+	// number depends on; what names them (templates, a static pool's nodes) waits for apply.
+	LateClass           bool
+	Details             bool
+	MinValuesBestEffort bool
+	Workloads           map[string]workloadfit.Request
+	OwnerID             string
+	// Prior is nil for a new pool.
+	Prior *PoolPrior
+}
+
+// PoolPrior is what the state recorded of the pool.
+type PoolPrior struct {
+	OwnerID string
+	// Nodes are the recorded nodes of a static pool; NodesKnown is false when none are recorded.
+	Nodes      []fleet.Node
+	NodesKnown bool
+	// Manifest is the recorded NodePool document.
+	Manifest string
+	// SameClass: the pool's node class value is the one the state recorded.
+	SameClass bool
+	// Drift is the recorded drift answer (nil: none).
+	Drift *drift.Output
+	// Class is the recorded node class (nil after an import, which records none).
+	Class        *launchplan.Class
+	Requirements []requirements.Requirement
+}
+
+// Answer is a planned attribute that may have to wait for apply.
+type Answer[T any] struct {
+	// Unknown: known only after apply. Kept: the state's value stands.
+	Unknown, Kept bool
+	Value         T
+}
+
+// PoolResult is a pool's plan. A plan with Errors computed nothing past the step that failed.
+type PoolResult struct {
+	Plan    launchplan.Plan
+	Outputs launchplan.Outputs
+	// Manifest is the NodePool document; nil for a static pool, whose nodes are the provider's.
+	Manifest *string
+	// Nodes are a static pool's planned nodes (nil for a dynamic pool).
+	Nodes Answer[[]fleet.Node]
+	// Drift is a dynamic pool's drift answer (nil for a static pool).
+	Drift            Answer[*drift.Output]
+	Errors, Warnings []attrpath.Finding
+}
+
+// ValidatePool runs every rule that needs neither AWS nor the node class.
+func ValidatePool(c nodepool.Config) []attrpath.Finding {
+	return append(summarized(attrpath.Under(attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements())), "Invalid requirement"),
+		summarized(nodepool.Validate(c.Spec()), "Invalid node pool")...)
+}
+
+// Pool plans a node pool: the rules, the NodePool as Kubernetes would admit it, ownership of a
+// new pool's name, the launch plan, its outputs, a static pool's nodes and a dynamic pool's
+// drift, in that order; what Kubernetes would refuse stops the plan before the catalog or any
+// AWS call.
+func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) PoolResult {
+	var res PoolResult
+	if res.Errors = ValidatePool(in.Config); len(res.Errors) > 0 {
+		return res
+	}
+	doc, err := nodepool.Manifest(in.Spec(), in.ClassName)
+	if err != nil {
+		return res.fail("Cannot render the NodePool manifest", err)
+	}
+	if !res.admit(ports, doc) || !res.ownable(ctx, ports, in) {
+		return res
+	}
+	cat, p, ok := res.launchPlan(ctx, ports, facts, in)
+	if !ok {
+		return res
+	}
+	static := in.Replicas != nil
+	res.Plan, res.Outputs = p, p.Outputs(in.Details, static, facts.Fingerprint)
+	if static {
+		// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply
+		// (one with `replicas` would make Karpenter launch as many again). Its manifest is still
+		// rendered and admitted above, so what Kubernetes would refuse fails the plan all the same.
+		res.Nodes = res.planNodes(in, p)
+		return res
+	}
+	res.Manifest = &doc
+	res.Drift = res.planDrift(ctx, ports, facts, in, cat, doc, p)
+	return res
+}
+
+// LaunchPlan is the launch plan apply executes: the planner run again on the applied values.
+func LaunchPlan(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) (launchplan.Plan, []attrpath.Finding, []attrpath.Finding) {
+	var res PoolResult
+	_, p, _ := res.launchPlan(ctx, ports, facts, in)
+	return p, res.Errors, res.Warnings
+}
+
+func (res *PoolResult) admit(ports PoolPorts, doc string) bool {
+	findings, err := ports.Admit(manifest.NodePoolKind, doc)
+	if err != nil {
+		res.fail("Cannot validate the "+manifest.NodePoolKind+" manifest", err)
+		return false
+	}
+	res.Errors = append(res.Errors, findings...)
+	return len(findings) == 0
+}
+
+// ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
+// in the cluster, and a state needs an owner id.
+func (res *PoolResult) ownable(ctx context.Context, ports PoolPorts, in PoolInput) bool {
+	switch {
+	case in.Prior == nil:
+		findings, err := ports.Conflicts(ctx, in.Name)
+		if err != nil {
+			res.Errors = append(res.Errors, fleet.ErrorFinding(err))
+		}
+		res.Errors = append(res.Errors, findings...)
+	case in.Prior.OwnerID == "":
+		res.Errors = append(res.Errors, fleet.StateWithoutOwner)
+	}
+	return len(res.Errors) == 0
+}
+
+// launchPlan runs launchplan.Build on the catalog; ok is false when it failed.
+func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) (*catalog.Catalog, launchplan.Plan, bool) {
+	cat, err := ports.Catalog(ctx)
+	if err != nil {
+		res.fail("Cannot load the instance-type catalog", err)
+		return nil, launchplan.Plan{}, false
+	}
+	p, errs := launchplan.Build(launchplan.Input{
+		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
+		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: ports.Prices(ctx),
+		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads),
+	})
+	res.Errors = append(res.Errors, summarized(errs, "Node pool cannot launch nodes")...)
+	res.Warnings = append(res.Warnings, summarized(p.Warnings, "Node pool warning")...)
+	return cat, p, len(res.Errors) == 0
+}
+
+// planNodes is a static pool's planned `nodes` (fleet.PlanNodes): unchanged while the live
+// nodes already match `replicas`, unknown when apply will launch, replace or terminate, and
+// while the class's late values wait (drift is judged on template content, which names them).
+func (res *PoolResult) planNodes(in PoolInput, p launchplan.Plan) Answer[[]fleet.Node] {
+	if in.LateClass || in.Prior == nil || !in.Prior.NodesKnown {
+		return Answer[[]fleet.Node]{Unknown: true}
+	}
+	np := fleet.PlanNodes(in.Prior.Nodes, *in.Replicas, p, in.Class)
+	res.Warnings = append(res.Warnings, np.Warnings...)
+	if np.Known && np.Nodes == nil {
+		np.Nodes = []fleet.Node{} // no nodes is an empty list, not null
+	}
+	return Answer[[]fleet.Node]{Unknown: !np.Known, Value: np.Nodes}
+}
+
+// planDrift is a dynamic pool's planned `drift`: unknown while the class's hash waits for a
+// late value; the state's answer while neither the NodePool nor its node class changes (the
+// answer is the last change's, and its pace is counted from the time of that plan); otherwise
+// drift.PlanPool's answer for this change.
+func (res *PoolResult) planDrift(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput, cat *catalog.Catalog, doc string,
+	p launchplan.Plan) Answer[*drift.Output] {
+	prior := in.Prior
+	switch {
+	case in.ClassHashLate:
+		return Answer[*drift.Output]{Unknown: true}
+	case prior != nil && prior.Drift != nil && prior.Manifest == doc && prior.SameClass:
+		return Answer[*drift.Output]{Kept: true, Value: prior.Drift}
+	}
+	pp := drift.PoolPlan{Manifest: doc, Class: in.Class, Requirements: in.Requirements(), Catalog: cat, Region: facts.Region,
+		Budgets: in.Spec().Budgets, Nodes: p.MaxNodes(), Now: facts.Now}
+	if prior != nil && prior.Class != nil {
+		pp.Prior = &drift.PriorPool{Class: *prior.Class, Requirements: prior.Requirements}
+		if prior.Drift != nil {
+			pp.Prior.Output = *prior.Drift
+		}
+	}
+	if ports.NodeClaims != nil { // with a view of the cluster, the pool's running nodes are judged one by one
+		pp.Count = func(priorSide *drift.Side, planned drift.Side) *drift.Count {
+			return res.countNodes(ctx, ports, in.Name, priorSide, planned)
+		}
+	}
+	out, warnings := drift.PlanPool(pp)
+	res.Warnings = append(res.Warnings, warnings...)
+	return Answer[*drift.Output]{Value: &out}
+}
+
+var pathDrift = attrpath.Of("drift")
+
+// countNodes lists the pool's NodeClaims (and their instances' subnets) and judges each; nil,
+// with a warning, when the cluster cannot be read: the verdict is then per pool.
+func (res *PoolResult) countNodes(ctx context.Context, ports PoolPorts, pool string, prior *drift.Side, planned drift.Side) *drift.Count {
+	claims, err := ports.NodeClaims(ctx, pool)
+	if err != nil {
+		res.Warnings = append(res.Warnings, attrpath.Finding{Path: pathDrift, Summary: "Cannot read the pool's NodeClaims",
+			Message: "The drift verdict is per pool: " + err.Error()})
+		return nil
+	}
+	var ids []string
+	for _, c := range claims {
+		if c.InstanceID != "" {
+			ids = append(ids, c.InstanceID)
+		}
+	}
+	subnets := map[string]string{}
+	if len(ids) > 0 {
+		found, err := ports.InstanceSubnets(ctx, ids)
+		if err != nil {
+			res.Warnings = append(res.Warnings, attrpath.Finding{Path: pathDrift, Summary: "Cannot read the nodes' instances",
+				Message: "Subnet drift is judged per pool: " + err.Error()})
+		}
+		if found != nil {
+			subnets = found
+		}
+	}
+	nodes := make([]drift.Node, 0, len(claims))
+	for _, c := range claims {
+		if c.Deleting {
+			continue // already on its way out
+		}
+		nodes = append(nodes, drift.Node{Name: c.Name, InstanceType: c.Labels["node.kubernetes.io/instance-type"],
+			Zone: c.Labels["topology.kubernetes.io/zone"], CapacityType: c.Labels["karpenter.sh/capacity-type"],
+			ImageID: c.ImageID, SubnetID: subnets[c.InstanceID], NodePoolHash: c.NodePoolHash,
+			CapacityReservationID: c.Labels["karpenter.k8s.aws/capacity-reservation-id"]})
+	}
+	count := drift.CountNodes(nodes, prior, planned, drift.Compare(*prior, planned))
+	return &count
+}
+
+// fail records an error without a path and returns the result.
+func (res *PoolResult) fail(summary string, err error) PoolResult {
+	res.Errors = append(res.Errors, attrpath.Finding{Summary: summary, Message: err.Error()})
+	return *res
+}
+
+// summarized gives findings without a summary of their own the caller's.
+func summarized(findings []attrpath.Finding, summary string) []attrpath.Finding {
+	out := make([]attrpath.Finding, len(findings))
+	for i, f := range findings {
+		if f.Summary == "" {
+			f.Summary = summary
+		}
+		out[i] = f
+	}
+	return out
+}

@@ -1,0 +1,215 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// poolPorts records which ports a plan called, in order; admit and conflicts answer with the
+// findings given.
+type poolPorts struct {
+	calls     []string
+	refused   []attrpath.Finding
+	conflicts []attrpath.Finding
+	catErr    error
+	claims    []kubeclient.NodeClaim
+	claimsErr error
+}
+
+func (f *poolPorts) ports(withCluster bool) PoolPorts {
+	p := PoolPorts{
+		Catalog: func(context.Context) (*catalog.Catalog, error) {
+			f.calls = append(f.calls, "catalog")
+			if f.catErr != nil {
+				return nil, f.catErr
+			}
+			it := catalog.InstanceType{Name: "m5.large", VCPUs: 2, MemoryMiB: 8192, Architectures: []string{"x86_64"}, Hypervisor: "nitro",
+				SupportsHVM: true, CurrentGeneration: true, UsageClasses: []string{"on-demand", "spot"}, MaxENIs: 3,
+				NetworkCards: []catalog.NetworkCard{{MaxENIs: 3}}, IPv4PerENI: 10, ENASupport: "required", Zones: []string{"us-west-2a"}}
+			return catalog.New([]catalog.InstanceType{it}), nil
+		},
+		Prices: func(context.Context) *pricing.Prices { return pricing.Fallback("us-west-2", "test") },
+		Admit: func(kind, doc string) ([]attrpath.Finding, error) {
+			f.calls = append(f.calls, "admit "+kind)
+			return f.refused, nil
+		},
+		Conflicts: func(_ context.Context, pool string) ([]attrpath.Finding, error) {
+			f.calls = append(f.calls, "conflicts "+pool)
+			return f.conflicts, nil
+		},
+	}
+	if withCluster {
+		p.NodeClaims = func(_ context.Context, pool string) ([]kubeclient.NodeClaim, error) {
+			f.calls = append(f.calls, "claims "+pool)
+			return f.claims, f.claimsErr
+		}
+		p.InstanceSubnets = func(_ context.Context, ids []string) (map[string]string, error) {
+			f.calls = append(f.calls, "subnets "+strings.Join(ids, ","))
+			return map[string]string{}, nil
+		}
+	}
+	return p
+}
+
+func (f *poolPorts) called() string { return strings.Join(f.calls, "; ") }
+
+var poolFacts = PoolFacts{ClusterName: "demo", Region: "us-west-2", Bootstrap: launchplan.Bootstrap{Endpoint: "https://example.eks.amazonaws.com",
+	CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=", ServiceCIDR: "10.100.0.0/16"}, Fingerprint: func(lt launchplan.LaunchTemplate) string { return lt.Name },
+	Now: time.Unix(0, 0).UTC()}
+
+func poolInput(replicas *int) PoolInput {
+	return PoolInput{
+		Config: nodepool.Config{Name: "general", Replicas: replicas, Template: &nodepool.Template{Requirements: []requirements.Requirement{
+			{Key: "node.kubernetes.io/instance-type", Operator: requirements.OpIn, Values: []string{"m5.large"}}}}},
+		Class: launchplan.Class{Name: "default", AMIFamily: capacity.FamilyAL2023, Hash: "123", InstanceProfile: "demo-node",
+			AMIs:     []nodeclass.AMI{{ID: "ami-1", Architecture: "amd64"}},
+			Subnets:  []launchplan.Subnet{{ID: "subnet-a", Zone: "us-west-2a", AvailableIPs: 4000}},
+			Kubelet:  launchplan.Kubelet{},
+			Tags:     map[string]string{"team": "platform"},
+			CNI:      capacity.Settings{AMIFamily: capacity.FamilyAL2023},
+			MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required",
+				HTTPPutResponseHopLimit: 1}},
+		ClassName: "default",
+	}
+}
+
+// The steps run in order and stop at the first that fails: nothing after a refusal asks the
+// cluster, EC2 or the catalog.
+func TestPoolStopsAtTheFirstFailingStep(t *testing.T) {
+	bad := poolInput(nil)
+	bad.Template.Requirements = append(bad.Template.Requirements, requirements.Requirement{Key: "", Operator: requirements.OpIn})
+	var f poolPorts
+	res := Pool(context.Background(), f.ports(false), poolFacts, bad)
+	if len(res.Errors) == 0 || len(f.calls) > 0 {
+		t.Fatalf("an invalid requirement: errors %v, calls %q", res.Errors, f.called())
+	}
+	if got := res.Errors[0]; got.Summary != "Invalid requirement" || !strings.HasPrefix(got.Path.String(), "template.requirements[1]") {
+		t.Errorf("the requirement's finding: %+v", got)
+	}
+
+	f = poolPorts{refused: []attrpath.Finding{{Path: attrpath.Of("weight"), Message: "too heavy"}}}
+	res = Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
+	if f.called() != "admit NodePool" || len(res.Errors) != 1 || res.Manifest != nil {
+		t.Fatalf("a refused manifest: calls %q, errors %v", f.called(), res.Errors)
+	}
+
+	f = poolPorts{conflicts: []attrpath.Finding{{Message: "another owner holds general"}}}
+	res = Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
+	if f.called() != "admit NodePool; conflicts general" || len(res.Errors) != 1 {
+		t.Fatalf("a taken name: calls %q, errors %v", f.called(), res.Errors)
+	}
+
+	in := poolInput(nil)
+	in.Prior = &PoolPrior{} // a state without an owner id
+	f = poolPorts{}
+	res = Pool(context.Background(), f.ports(false), poolFacts, in)
+	if f.called() != "admit NodePool" || len(res.Errors) != 1 || res.Errors[0].Summary != fleet.StateWithoutOwner.Summary {
+		t.Fatalf("a state without owner: calls %q, errors %v", f.called(), res.Errors)
+	}
+
+	f = poolPorts{catErr: errors.New("throttled")}
+	res = Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
+	if len(res.Errors) != 1 || res.Errors[0].Summary != "Cannot load the instance-type catalog" || res.Errors[0].Message != "throttled" {
+		t.Fatalf("a catalog failure: %v", res.Errors)
+	}
+}
+
+// A dynamic pool gets its manifest and a drift answer and no nodes; a static one gets no
+// manifest and nodes known only after apply until the state records them.
+func TestPoolDynamicAndStatic(t *testing.T) {
+	var f poolPorts
+	res := Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	if res.Manifest == nil || !strings.Contains(*res.Manifest, "kind: NodePool") || res.Outputs.Summary.InstanceTypes != 1 {
+		t.Errorf("dynamic: manifest %v, summary %+v", res.Manifest, res.Outputs.Summary)
+	}
+	if d := res.Drift; d.Unknown || d.Kept || d.Value == nil || d.Value.NodePoolHash == nil || *d.Value.NodeClassHash != "123" {
+		t.Errorf("a new dynamic pool's drift: %+v", d)
+	}
+	if res.Nodes.Unknown || res.Nodes.Value != nil {
+		t.Errorf("a dynamic pool has no nodes: %+v", res.Nodes)
+	}
+
+	two := 2
+	res = Pool(context.Background(), f.ports(false), poolFacts, poolInput(&two))
+	if len(res.Errors) > 0 || res.Manifest != nil || !res.Nodes.Unknown || res.Drift.Value != nil {
+		t.Fatalf("a new static pool: errors %v, manifest %v, nodes %+v, drift %+v", res.Errors, res.Manifest, res.Nodes, res.Drift)
+	}
+	in := poolInput(&two)
+	lt := res.Plan.LaunchTemplates[0].Name
+	fp := fleet.PlannedFingerprints(res.Plan)[lt]
+	in.Prior = &PoolPrior{OwnerID: "o1", NodesKnown: true, Nodes: []fleet.Node{
+		{InstanceID: "i-1", Zone: "us-west-2a", SubnetID: "subnet-a", LaunchTemplate: lt, TemplateFingerprint: fp},
+		{InstanceID: "i-2", Zone: "us-west-2a", SubnetID: "subnet-a", LaunchTemplate: lt, TemplateFingerprint: fp}}}
+	res = Pool(context.Background(), f.ports(false), poolFacts, in)
+	if res.Nodes.Unknown || len(res.Nodes.Value) != 2 || !res.Nodes.Value[0].InPlannedSubnet {
+		t.Errorf("two recorded nodes that match the plan stay: %+v (warnings %v)", res.Nodes, res.Warnings)
+	}
+	in.LateClass = true
+	if res = Pool(context.Background(), f.ports(false), poolFacts, in); !res.Nodes.Unknown {
+		t.Errorf("nodes wait for the class's late values: %+v", res.Nodes)
+	}
+	in.Prior.Nodes = in.Prior.Nodes[:1]
+	in.LateClass = false
+	if res = Pool(context.Background(), f.ports(false), poolFacts, in); !res.Nodes.Unknown {
+		t.Errorf("one node of two replicas: apply launches, so the nodes are unknown: %+v", res.Nodes)
+	}
+}
+
+// The recorded drift answer stands while neither the NodePool nor the class changes; a late
+// class hash makes it unknown; with a view of the cluster the nodes are counted, and a cluster
+// that cannot be read is a warning on `drift`.
+func TestPoolDrift(t *testing.T) {
+	var f poolPorts
+	first := Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
+	recorded := drift.Output{NodePoolHash: first.Drift.Value.NodePoolHash}
+	in := poolInput(nil)
+	in.Prior = &PoolPrior{OwnerID: "o1", Manifest: *first.Manifest, SameClass: true, Drift: &recorded, Class: &in.Class}
+	if res := Pool(context.Background(), f.ports(false), poolFacts, in); !res.Drift.Kept || res.Drift.Value != &recorded {
+		t.Errorf("unchanged pool: %+v", res.Drift)
+	}
+	in.ClassHashLate = true
+	if res := Pool(context.Background(), f.ports(false), poolFacts, in); !res.Drift.Unknown {
+		t.Errorf("late class hash: %+v", res.Drift)
+	}
+	in.ClassHashLate, in.Prior.SameClass = false, false
+	changed := in.Class
+	changed.Hash = "456"
+	in.Class = changed
+	f = poolPorts{claimsErr: errors.New("forbidden")}
+	res := Pool(context.Background(), f.ports(true), poolFacts, in)
+	if res.Drift.Kept || res.Drift.Value == nil || res.Drift.Value.Verdict == nil {
+		t.Fatalf("a changed class: %+v", res.Drift)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		found = found || (w.Summary == "Cannot read the pool's NodeClaims" && w.Path.String() == "drift" && strings.Contains(w.Message, "forbidden"))
+	}
+	if !found || !strings.Contains(f.called(), "claims general") {
+		t.Errorf("an unreadable cluster: warnings %v, calls %q", res.Warnings, f.called())
+	}
+	f = poolPorts{claims: []kubeclient.NodeClaim{{Name: "n1", InstanceID: "i-1", NodePoolHash: *recorded.NodePoolHash,
+		Labels: map[string]string{"node.kubernetes.io/instance-type": "m5.large", "topology.kubernetes.io/zone": "us-west-2a"}},
+		{Name: "n2", Deleting: true}}}
+	res = Pool(context.Background(), f.ports(true), poolFacts, in)
+	if !strings.Contains(f.called(), "subnets i-1") || res.Drift.Value.Verdict == nil || !strings.Contains(*res.Drift.Value.Verdict, "1") {
+		t.Errorf("counted nodes: calls %q, drift %+v", f.called(), res.Drift.Value)
+	}
+}
