@@ -11,19 +11,30 @@ import (
 // violations: the acceptance tests send the same documents to a real API server and compare.
 var admissionObserver func(version, doc string, violations []manifest.Violation)
 
-// admitManifest runs the API server's validation of Karpenter's CRD and Karpenter's runtime
-// validation over doc, the rendered manifest of kind, and reports each refusal on the attribute
-// that produced the field (manifest.Findings). It returns false when either would refuse doc.
+// admission is the planner's Admit port for a Karpenter version: the API server's validation of
+// Karpenter's CRD and Karpenter's runtime validation over doc, the rendered manifest of kind,
+// with each refusal on the attribute that produced the field (manifest.Findings).
+func admission(version string) func(kind, doc string) ([]attrpath.Finding, error) {
+	return func(kind, doc string) ([]attrpath.Finding, error) {
+		violations, runtime, err := manifest.AdmitAll(version, doc)
+		if err != nil {
+			return nil, err
+		}
+		if admissionObserver != nil {
+			admissionObserver(version, doc, violations)
+		}
+		return manifest.Findings(version, kind, violations, runtime), nil
+	}
+}
+
+// admitManifest reports what admission refuses of doc as diagnostics; false when it refuses
+// anything.
 func admitManifest(version, kind, doc string, diags *diag.Diagnostics) bool {
-	violations, runtime, err := manifest.AdmitAll(version, doc)
+	findings, err := admission(version)(kind, doc)
 	if err != nil {
 		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
 		return false
 	}
-	if admissionObserver != nil {
-		admissionObserver(version, doc, violations)
-	}
-	findings := manifest.Findings(version, kind, violations, runtime)
 	addFindings(diags, attrpath.Path{}, findings, "", false)
 	return len(findings) == 0
 }

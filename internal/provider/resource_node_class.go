@@ -13,10 +13,8 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -49,15 +47,10 @@ func (r *nodeClassResource) ValidateConfig(_ context.Context, req resource.Valid
 	if !req.Config.Raw.IsFullyKnown() || !decodeClass(req.Config.Raw, &v, &resp.Diagnostics) {
 		return
 	}
-	s, findings := v.Spec()
-	addFindings(&resp.Diagnostics, attrpath.Path{}, findings, "", false)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
-	if v.Connectivity != nil {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, nodeclass.ValidateConnectivity(v.Connectivity.Setting()), "", false)
-	}
+	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidateClass(v.Config), "", false)
 }
 
-// ModifyPlan resolves the selectors against EC2 so the plan carries the real subnets, zones and
+// ModifyPlan plans the class (planner.Class): the plan carries the real subnets, zones and
 // security groups; it fails the plan when the answer makes the class unusable.
 func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	if req.Plan.Raw.IsNull() { // destroy
@@ -76,7 +69,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	}
 	// A role, instance profile, user data or tags known only after apply (e.g. created in the
 	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
-	if !knownBesides(req.Config.Raw, lateClassAttrs...) {
+	if !knownBesides(req.Config.Raw, nodeclass.LateAttrs...) {
 		planLateClass(req.Config.Raw, &resp.Plan.Raw, &resp.Diagnostics)
 		return
 	}
@@ -84,15 +77,16 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	if !decodeClass(resp.Plan.Raw, &plan, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	s, late, doc, ok := r.admitPlan(&plan, &resp.Diagnostics)
-	if !ok {
+	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
+	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: r.profilesOn(ips), RolePolicies: ips.RolePolicies,
+		Admit: admission(r.meta.KarpenterVersion)}
+	res := planner.Class(ctx, ports, r.classFacts(), classInput(&plan, state))
+	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Errors, "", false)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Warnings, "", true)
+	if resp.Diagnostics.HasError() {
 		return
 	}
-	res, ok := r.resolvePlan(ctx, &plan, state, s, &resp.Diagnostics)
-	if !ok {
-		return
-	}
-	if out := r.finishPlan(ctx, &plan, s, res, doc, late, &resp.Diagnostics); !resp.Diagnostics.HasError() {
+	if out := classPlannedOf(&plan, res, &resp.Diagnostics); !resp.Diagnostics.HasError() {
 		setRaw(&resp.Plan.Raw, out, "node class", &resp.Diagnostics)
 	}
 }
@@ -108,87 +102,11 @@ func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagno
 	withRaw(plan, values, "node class", diags)
 }
 
-// admitPlan is the part of a plan the config alone decides: the spec, every rule on it, and the
-// manifest the API server and Karpenter would admit, before any AWS call.
-func (r *nodeClassResource) admitPlan(plan *classValue, diags *diag.Diagnostics) (nodeclass.Spec, lateValues, string, bool) {
-	s, findings := plan.Spec()
-	addFindings(diags, attrpath.Path{}, findings, "", false)
-	late := lateOf(plan)
-	late.substitute(&s) // validated and rendered as placeholders; what names them is unknown
-	addFindings(diags, attrpath.Path{}, nodeclass.ApplyDefaultTerms(&s, r.meta.ClusterName), "", false)
-	addFindings(diags, attrpath.Path{}, nodeclass.Validate(s), "Invalid node class", false)
-	addFindings(diags, attrpath.Path{}, nodeclass.ValidateForVersion(s, r.meta.KarpenterVersion, r.meta.KarpenterFeatureGates), "Invalid kubelet configuration", false)
-	if diags.HasError() {
-		return s, late, "", false
-	}
-	doc, err := nodeclass.Manifest(s)
-	if err != nil {
-		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
-		return s, late, "", false
-	}
-	return s, late, doc, admitManifest(r.meta.KarpenterVersion, manifest.EC2NodeClassKind, doc, diags)
-}
-
-// resolvePlan resolves the class against AWS (nodeclass.Plan), with the state's answers to keep
-// while the selection is unchanged.
-func (r *nodeClassResource) resolvePlan(ctx context.Context, plan, state *classValue, s nodeclass.Spec, diags *diag.Diagnostics) (nodeclass.PlanResult, bool) {
-	stateOwner := ""                                                     // a new class owns nothing yet
-	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
-	in := nodeclass.PlanInput{Spec: s, KubernetesVersion: r.meta.KubernetesVersion, Now: time.Now(), NodeRole: nodeRole(plan, ips)}
-	if state != nil {
-		stateOwner = state.OwnerID
-		if prior, ok := state.Resolution(); ok {
-			in.Prior = &prior
-		}
-		if prior, ok := state.Capacity(); ok {
-			in.PriorCapacity = &prior
-		}
-	}
-	in.Profile = func(ctx context.Context) (string, []attrpath.Finding) {
-		c := classProfile(plan)
-		c.Owner = stateOwner
-		return r.profilesOn(ips).Plan(ctx, c)
-	}
-	res := nodeclass.Plan(ctx, r.meta.Client.Discovery(), in)
-	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
-	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
-	return res, !diags.HasError()
-}
-
-// finishPlan is the plan's computed attributes: the resolution, the manifests, the node-role
-// and connectivity reports; what names a late value is unknown.
-func (r *nodeClassResource) finishPlan(ctx context.Context, plan *classValue, s nodeclass.Spec, res nodeclass.PlanResult, doc string,
-	late lateValues, diags *diag.Diagnostics) classPlanned {
-	out := classPlanned{Recorded: nodeclass.Record(res.Resolved, res.Capacity), ID: plan.Name, Manifest: doc,
-		NodeRoleReport: nodeclass.NodeRoleReport(res.NodeRole)}
-	if late.role || late.profile { // checked at apply's final plan, once the role is known
-		out.NodeRoleReport = unknownAttr(plan.raw.Type(), "node_role_report")
-	}
-	rc := launchplan.ClassOf(s, res.Resolved, res.InstanceProfile).Value()
-	hash := r.classHash(doc, diags)
-	rc.Hash, rc.HashVersion, rc.CapacityReservationIDs = emptyNil(hash[0]), emptyNil(hash[1]), out.ReservationIDs()
-	resolved, err := tfvalue.Encode(tfvalue.AttributeType(plan.raw.Type(), "resolved"), rc)
-	if err == nil && late.any() {
-		out.Manifest = tfvalue.Unknown(tftypes.String)
-		resolved, err = late.unknownInResolved(resolved)
-	}
-	if err != nil {
-		diags.AddError("Cannot write the node class", err.Error())
-		return out
-	}
-	out.Resolved = resolved
-	if late.tags { // a whole map is unknown: the object's type is not known either
-		out.ManifestObject = tfvalue.Unknown(tftypes.DynamicPseudoType)
-	} else if out.ManifestObject, err = manifestObject(doc, late.placeholders()...); err != nil {
-		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
-	}
-	if diags.HasError() {
-		return out
-	}
-	// The report is computed afresh at every plan (never kept from state), so rules changed
-	// outside Terraform show up as an in-place update of connectivity_report.
-	out.ConnectivityReport = r.connectivityReport(ctx, plan.Connectivity, res.Resolved, diags)
-	return out
+// classFacts are the provider's settings a class plans with.
+func (r *nodeClassResource) classFacts() planner.ClassFacts {
+	m := r.meta
+	return planner.ClassFacts{ClusterName: m.ClusterName, KubernetesVersion: m.KubernetesVersion, KarpenterVersion: m.KarpenterVersion,
+		FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now()}
 }
 
 // knownBesides reports whether an object value is fully known once its top-level attributes
@@ -207,19 +125,6 @@ func knownBesides(v tftypes.Value, names ...string) bool {
 		}
 	}
 	return true
-}
-
-// classHash is Karpenter's EC2NodeClass hash of the admitted manifest and its hash version, as
-// the provider's karpenter_version computes them, with the cluster's CA bundle as Karpenter
-// hashes it ("" when the provider has none: the value then differs from the cluster's by that
-// term, but still changes exactly when the class does).
-func (r *nodeClassResource) classHash(doc string, diags *diag.Diagnostics) [2]string {
-	h, v, err := karpenterhash.EC2NodeClassHashFor(r.meta.KarpenterVersion, doc, r.meta.Bootstrap.CABundle)
-	if err != nil {
-		diags.AddWarning("Cannot compute Karpenter's EC2NodeClass hash", "The plan cannot say whether the change drifts nodes: "+err.Error())
-		return [2]string{}
-	}
-	return [2]string{h, v}
 }
 
 // classOwner is the attribute apply records.
