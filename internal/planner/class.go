@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -237,6 +238,75 @@ func classUnknown(l nodeclass.Late) ClassUnknown {
 		u.ResolvedTags = l.TagKeys
 	}
 	return u
+}
+
+// ValidateClassImportID checks an import ID, the class's name: the name rule of nodeclass.Validate,
+// the one a planned class must pass.
+func ValidateClassImportID(id string) []attrpath.Finding {
+	for _, e := range nodeclass.Validate(nodeclass.Spec{Name: id}) {
+		if e.Path.String() == "name" {
+			return []attrpath.Finding{{Summary: "Invalid import ID", Message: fmt.Sprintf("The import ID is the node class name, "+
+				"`metadata.name` of the EC2NodeClass, and must equal `name` in the configuration: %s.", e.Message)}}
+		}
+	}
+	return nil
+}
+
+// ClassApplied is what apply did in IAM for a class.
+type ClassApplied struct {
+	// OwnerID is the owner id the state records.
+	OwnerID string
+	// Save: the state is written. False when the class's instance profile could not be made
+	// to match; a new owner id's profiles are removed again then.
+	Save             bool
+	Errors, Warnings []attrpath.Finding
+}
+
+// CreateClass gives a new class an owner id and, for a class with `role`, creates its instance
+// profile. A failed create leaves nothing of the new owner behind.
+func CreateClass(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile) ClassApplied {
+	c.Owner = fleet.NewOwnerID()
+	return classEnsure(ctx, profiles, c, true)
+}
+
+// UpdateClass makes IAM match the updated class (now): the instance profile of a class with
+// `role` is ensured, and a profile the class no longer uses (role replaced by instance_profile,
+// or a new name after a provider setting changed) is deleted. A class whose plan and state have
+// no owner id (written before the class had one) gets one: it owned nothing until now.
+func UpdateClass(ctx context.Context, profiles fleet.Profiles, was, now fleet.ClassProfile) ClassApplied {
+	fresh := false
+	if now.Owner == "" {
+		if now.Owner = was.Owner; now.Owner == "" {
+			now.Owner, fresh = fleet.NewOwnerID(), true
+		}
+	}
+	out := classEnsure(ctx, profiles, now, fresh)
+	if out.Save {
+		out.add(profiles.Delete(ctx, profiles.Unused(was, now), was.Owner))
+	}
+	return out
+}
+
+// DeleteClass removes the instance profiles the class created for its `role`; nothing else of
+// the class exists in AWS.
+func DeleteClass(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile) ClassApplied {
+	out := ClassApplied{OwnerID: c.Owner}
+	out.add(profiles.Delete(ctx, profiles.Owned(c), c.Owner))
+	return out
+}
+
+// classEnsure ensures the class's profile; when that fails for a fresh owner id, whose state is
+// not saved, what it created is removed.
+func classEnsure(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile, fresh bool) ClassApplied {
+	out := ClassApplied{OwnerID: c.Owner, Errors: profiles.Ensure(ctx, c)}
+	if out.Save = len(out.Errors) == 0; !out.Save && fresh {
+		out.add(profiles.Delete(ctx, profiles.Owned(c), c.Owner))
+	}
+	return out
+}
+
+func (a *ClassApplied) add(errs, warnings []attrpath.Finding) {
+	a.Errors, a.Warnings = append(a.Errors, errs...), append(a.Warnings, warnings...)
 }
 
 func stringOrNil(s string) *string {

@@ -472,3 +472,67 @@ func TestValidateClass(t *testing.T) {
 		t.Errorf("findings %s", dump(fs))
 	}
 }
+
+func TestValidateClassImportID(t *testing.T) {
+	if fs := ValidateClassImportID("default"); fs != nil {
+		t.Errorf("valid id: %s", dump(fs))
+	}
+	fs := ValidateClassImportID("Bad_Name")
+	if len(fs) != 1 || !fs[0].Path.IsEmpty() || fs[0].Summary != "Invalid import ID" || !strings.Contains(fs[0].Message, "`metadata.name`") {
+		t.Errorf("findings %s", dump(fs))
+	}
+}
+
+func classProfile(owner string) fleet.ClassProfile {
+	return fleet.ClassProfile{Class: "default", Role: "NodeRole", Owner: owner, Recorded: profileName()}
+}
+
+func TestCreateClass(t *testing.T) {
+	iam := &fakeIAM{}
+	p := fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}
+	res := CreateClass(context.Background(), p, classProfile(""))
+	if !res.Save || res.OwnerID == "" || len(res.Errors) != 0 || !slices.Equal(iam.all(), []string{"Ensure " + profileName() + " " + res.OwnerID}) {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+	// A failed create removes what its owner id created, and saves nothing.
+	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
+	p.IAM = iam
+	res = CreateClass(context.Background(), p, classProfile(""))
+	if res.Save || len(res.Errors) != 1 || res.Errors[0].Path.String() != "role" ||
+		!slices.Equal(iam.all(), []string{"Ensure " + profileName() + " " + res.OwnerID, "Delete " + profileName() + " " + res.OwnerID}) {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+}
+
+func TestUpdateClass(t *testing.T) {
+	ctx := context.Background()
+	iam := &fakeIAM{}
+	p := fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}
+	// Role replaced by instance_profile: the class's own profile goes, under the state's owner.
+	now := fleet.ClassProfile{Class: "default", InstanceProfile: "custom"}
+	res := UpdateClass(ctx, p, classProfile("owner-1"), now)
+	if !res.Save || res.OwnerID != "owner-1" || !slices.Equal(iam.all(), []string{"Delete " + profileName() + " owner-1"}) {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+	// A state without an owner id gets a fresh one; a failed ensure removes what it created.
+	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
+	p.IAM = iam
+	res = UpdateClass(ctx, p, classProfile(""), classProfile(""))
+	if res.Save || res.OwnerID == "" || len(res.Errors) != 1 || iam.count("Delete "+profileName()+" "+res.OwnerID) != 1 {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+	// An owner id that is saved already keeps its profiles when the ensure fails.
+	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
+	p.IAM = iam
+	if res = UpdateClass(ctx, p, classProfile("owner-1"), classProfile("")); res.Save || res.OwnerID != "owner-1" || iam.count("Delete") != 0 {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+}
+
+func TestDeleteClass(t *testing.T) {
+	iam := &fakeIAM{}
+	res := DeleteClass(context.Background(), fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}, classProfile("owner-1"))
+	if res.Save || len(res.Errors) != 0 || !slices.Equal(iam.all(), []string{"Delete " + profileName() + " owner-1"}) {
+		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+}

@@ -1,11 +1,6 @@
 package provider
 
 import (
-	"context"
-
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
@@ -24,11 +19,4 @@ func (r *nodeClassResource) profilesOn(api fleet.ProfileAPI) fleet.Profiles {
 func classProfile(v *classValue) fleet.ClassProfile {
 	return fleet.ClassProfile{Class: v.Name, Role: v.Role, RoleUnknown: v.unknown("role"), InstanceProfile: v.InstanceProfile,
 		Owner: v.OwnerID, Recorded: v.recordedProfile()}
-}
-
-// deleteProfiles deletes the named profiles of the owner (fleet.Profiles.Delete).
-func (r *nodeClassResource) deleteProfiles(ctx context.Context, names []string, owner string, diags *diag.Diagnostics) {
-	errs, warnings := r.profiles().Delete(ctx, names, owner)
-	addFindings(diags, attrpath.Path{}, errs, "", false)
-	addFindings(diags, attrpath.Path{}, warnings, "", true)
 }

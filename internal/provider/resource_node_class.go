@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"fmt"
 	"slices"
 	"time"
 
@@ -133,21 +132,13 @@ type classOwner struct {
 }
 
 // Create records the planned resolution under a new owner id and, for a class with `role`,
-// creates its instance profile. A failed create leaves nothing of the new owner behind.
+// creates its instance profile (planner.CreateClass).
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	var v classValue
 	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	v.OwnerID = fleet.NewOwnerID()
-	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&v)), "", false)
-	if resp.Diagnostics.HasError() {
-		// Its state will not be saved: remove what this owner id created.
-		r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&v)), v.OwnerID, &resp.Diagnostics)
-		return
-	}
-	resp.State.Raw = req.Plan.Raw
-	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, "node class", &resp.Diagnostics)
+	classApplied(planner.CreateClass(ctx, r.profiles(), classProfile(&v)), req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
@@ -171,42 +162,35 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 	}
 }
 
-// Update records the plan and makes IAM match it: the instance profile of a class with `role`
-// is ensured, and a profile the class no longer uses (role replaced by instance_profile, or a
-// new name after a provider setting changed) is deleted. A state without an owner id (written
-// before the class had one) gets one here: it owned nothing until now.
+// Update records the plan and makes IAM match it (planner.UpdateClass).
 func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
 	var v, state classValue
 	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !decodeClass(req.State.Raw, &state, &resp.Diagnostics) ||
 		!requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	fresh := false
-	if v.OwnerID == "" {
-		if v.OwnerID = state.OwnerID; v.OwnerID == "" {
-			v.OwnerID, fresh = fleet.NewOwnerID(), true
-		}
-	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, r.profiles().Ensure(ctx, classProfile(&v)), "", false)
-	if resp.Diagnostics.HasError() {
-		if fresh { // the new owner id is not saved: remove what it created
-			r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&v)), v.OwnerID, &resp.Diagnostics)
-		}
-		return
-	}
-	r.deleteProfiles(ctx, r.profiles().Unused(classProfile(&state), classProfile(&v)), state.OwnerID, &resp.Diagnostics)
-	resp.State.Raw = req.Plan.Raw
-	setRaw(&resp.State.Raw, classOwner{v.OwnerID}, "node class", &resp.Diagnostics)
+	res := planner.UpdateClass(ctx, r.profiles(), classProfile(&state), classProfile(&v))
+	classApplied(res, req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
-// Delete removes the instance profile the class created for its `role`; nothing else of the
-// class exists in AWS.
+// Delete removes the instance profile the class created for its `role` (planner.DeleteClass).
 func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state classValue
 	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	r.deleteProfiles(ctx, r.profiles().Owned(classProfile(&state)), state.OwnerID, &resp.Diagnostics)
+	classApplied(planner.DeleteClass(ctx, r.profiles(), classProfile(&state)), req.State.Raw, nil, &resp.Diagnostics) // saves nothing
+}
+
+// classApplied reports what apply did in IAM and, when it saves the state, records the plan
+// there under the owner id.
+func classApplied(res planner.ClassApplied, plan tftypes.Value, state *tftypes.Value, diags *diag.Diagnostics) {
+	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
+	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
+	if res.Save {
+		*state = plan
+		setRaw(state, classOwner{res.OwnerID}, "node class", diags)
+	}
 }
 
 // ImportState adopts a class by name. The imported state holds `id` and `name`, and the owner id
@@ -214,16 +198,8 @@ func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteReque
 // tags (so the class keeps managing it); Read keeps that state, and the next plan resolves the
 // selectors from the configuration and shows an in-place update that records the resolution.
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	// The name rule of nodeclass.Validate, the one a planned class must pass.
-	for _, e := range nodeclass.Validate(nodeclass.Spec{Name: req.ID}) {
-		if e.Path.String() == "name" {
-			resp.Diagnostics.AddError("Invalid import ID",
-				fmt.Sprintf("The import ID is the node class name, `metadata.name` of the EC2NodeClass, and must equal `name` in "+
-					"the configuration: %s.", e.Message))
-			return
-		}
-	}
-	if !requireMeta(r.meta, &resp.Diagnostics) {
+	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidateClassImportID(req.ID), "", false)
+	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
 	owner, err := r.profiles().Adopt(ctx, req.ID)
