@@ -102,8 +102,8 @@ type PoolResult struct {
 
 // ValidatePool runs every rule that needs neither AWS nor the node class.
 func ValidatePool(c nodepool.Config) []attrpath.Finding {
-	return append(summarized(attrpath.Under(attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements())), "Invalid requirement"),
-		summarized(nodepool.Validate(c.Spec()), "Invalid node pool")...)
+	return append(withSummary(attrpath.Under(attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements())), "Invalid requirement"),
+		withSummary(nodepool.Validate(c.Spec()), "Invalid node pool")...)
 }
 
 // Pool plans a node pool: the rules, the NodePool as Kubernetes would admit it, ownership of a
@@ -185,8 +185,8 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: ports.Prices(ctx),
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads),
 	})
-	res.Errors = append(res.Errors, summarized(errs, "Node pool cannot launch nodes")...)
-	res.Warnings = append(res.Warnings, summarized(p.Warnings, "Node pool warning")...)
+	res.Errors = append(res.Errors, withSummary(errs, "Node pool cannot launch nodes")...)
+	res.Warnings = append(res.Warnings, withSummary(p.Warnings, "Node pool warning")...)
 	return cat, p, len(res.Errors) == 0
 }
 
@@ -282,16 +282,4 @@ func (res *PoolResult) countNodes(ctx context.Context, ports PoolPorts, pool str
 func (res *PoolResult) fail(summary string, err error) PoolResult {
 	res.Errors = append(res.Errors, attrpath.Finding{Summary: summary, Message: err.Error()})
 	return *res
-}
-
-// summarized gives findings without a summary of their own the caller's.
-func summarized(findings []attrpath.Finding, summary string) []attrpath.Finding {
-	out := make([]attrpath.Finding, len(findings))
-	for i, f := range findings {
-		if f.Summary == "" {
-			f.Summary = summary
-		}
-		out[i] = f
-	}
-	return out
 }

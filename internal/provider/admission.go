@@ -1,8 +1,6 @@
 package provider
 
 import (
-	"github.com/hashicorp/terraform-plugin-framework/diag"
-
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -11,10 +9,10 @@ import (
 // violations: the acceptance tests send the same documents to a real API server and compare.
 var admissionObserver func(version, doc string, violations []manifest.Violation)
 
-// admitter runs the API server's validation of Karpenter's CRD and Karpenter's runtime
-// validation over doc, the rendered manifest of kind, and words each refusal on the attribute
-// that produced the field (manifest.Findings).
-func admitter(version string) func(kind, doc string) ([]attrpath.Finding, error) {
+// admission is the planner's Admit port for a Karpenter version: the API server's validation of
+// Karpenter's CRD and Karpenter's runtime validation over doc, the rendered manifest of kind,
+// with each refusal on the attribute that produced the field (manifest.Findings).
+func admission(version string) func(kind, doc string) ([]attrpath.Finding, error) {
 	return func(kind, doc string) ([]attrpath.Finding, error) {
 		violations, runtime, err := manifest.AdmitAll(version, doc)
 		if err != nil {
@@ -25,15 +23,4 @@ func admitter(version string) func(kind, doc string) ([]attrpath.Finding, error)
 		}
 		return manifest.Findings(version, kind, violations, runtime), nil
 	}
-}
-
-// admitManifest reports what admitter finds; false when either validation would refuse doc.
-func admitManifest(version, kind, doc string, diags *diag.Diagnostics) bool {
-	findings, err := admitter(version)(kind, doc)
-	if err != nil {
-		diags.AddError("Cannot validate the "+kind+" manifest", err.Error())
-		return false
-	}
-	addFindings(diags, attrpath.Path{}, findings, "", false)
-	return len(findings) == 0
 }

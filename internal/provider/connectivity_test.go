@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -437,11 +438,15 @@ func connResolved() nodeclass.Resolved {
 	}
 }
 
+// runConnectivity runs the checks on the shared EC2 fake through the provider's EC2 client, as
+// planner.Class does, and reports their findings as ModifyPlan does.
 func runConnectivity(t *testing.T, f *awsfake.EC2, c *nodeclass.ConnectivityConfig) (report []nodeclass.ConnectivityCheckOutput, diags diag.Diagnostics) {
 	t.Helper()
-	r := &nodeClassResource{meta: &Meta{Client: &awsclient.Client{EC2: f, Calls: awsclient.NewCallCounter()}}}
-	v := r.connectivityReport(context.Background(), c, connResolved(), &diags)
-	return v, diags
+	client := &awsclient.Client{EC2: f, Calls: awsclient.NewCallCounter()}
+	checks, errs, warnings := nodeclass.CheckConnectivity(context.Background(), client.Discovery(), c.Setting(), connResolved())
+	addFindings(&diags, attrpath.Path{}, errs, "", false)
+	addFindings(&diags, attrpath.Path{}, warnings, "", true)
+	return nodeclass.ConnectivityReport(checks), diags
 }
 
 func TestConnectivityReportDiagnostics(t *testing.T) {

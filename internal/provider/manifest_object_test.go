@@ -5,14 +5,16 @@ import (
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 // The manifest object is the YAML read back: mappings are objects, lists tuples, numbers and
 // bools keep their type, and only a placeholder string turns unknown.
 func TestManifestObject(t *testing.T) {
-	doc := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: c\nspec:\n  role: " + roleKnownAfterApply +
+	doc := "apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata:\n  name: c\nspec:\n  role: " + nodeclass.RoleKnownAfterApply +
 		"\n  subnetSelectorTerms:\n    - tags: {karpenter.sh/discovery: demo}\n  kubelet:\n    maxPods: 110\n  detailedMonitoring: true\n"
-	v, err := manifestObject(doc, roleKnownAfterApply)
+	v, err := manifestObject(doc, nodeclass.RoleKnownAfterApply)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -53,14 +53,42 @@ type classPlanned struct {
 	NodeRoleReport     any    `tfsdk:"node_role_report"`
 }
 
-// connectivityReport runs the connectivity checks (nodeclass.CheckConnectivity) and returns the
-// `connectivity_report` entries (nil when they did not run).
-func (r *nodeClassResource) connectivityReport(ctx context.Context, c *nodeclass.ConnectivityConfig, res nodeclass.Resolved,
-	diags *diag.Diagnostics) []nodeclass.ConnectivityCheckOutput {
-	checks, errs, warnings := nodeclass.CheckConnectivity(ctx, r.meta.Client.Discovery(), c.Setting(), res)
-	addFindings(diags, attrpath.Path{}, errs, "", false)
-	addFindings(diags, attrpath.Path{}, warnings, "", true)
-	return nodeclass.ConnectivityReport(checks)
+// classInput is what planner.Class reads of a plan and its state (nil for a new class).
+func classInput(plan, state *classValue) planner.ClassInput {
+	in := planner.ClassInput{Config: plan.Config, Late: lateOf(plan)}
+	if state != nil {
+		in.Prior = &planner.ClassPrior{Recorded: state.Recorded, OwnerID: state.OwnerID}
+	}
+	return in
+}
+
+// classPlannedOf writes a class's plan (planner.Class) as the plan's attributes, with what late
+// values leave unknown.
+func classPlannedOf(plan *classValue, res planner.ClassResult, diags *diag.Diagnostics) classPlanned {
+	typ, u := plan.raw.Type(), res.Unknown
+	out := classPlanned{Recorded: res.Recorded, ID: plan.Name, Manifest: res.Manifest, NodeRoleReport: res.NodeRoleReport,
+		ConnectivityReport: res.ConnectivityReport}
+	if u.NodeRoleReport {
+		out.NodeRoleReport = unknownAttr(typ, "node_role_report")
+	}
+	if u.Manifest {
+		out.Manifest = tfvalue.Unknown(tftypes.String)
+	}
+	resolved, err := tfvalue.Encode(tfvalue.AttributeType(typ, "resolved"), res.Resolved)
+	if err == nil {
+		resolved, err = unknownIn(resolved, u.Resolved, u.ResolvedTags)
+	}
+	if err != nil {
+		diags.AddError("Cannot write the node class", err.Error())
+		return out
+	}
+	out.Resolved = resolved
+	if u.ManifestObject { // the object's type is not known either
+		out.ManifestObject = tfvalue.Unknown(tftypes.DynamicPseudoType)
+	} else if out.ManifestObject, err = manifestObject(res.Manifest, u.Placeholders...); err != nil {
+		diags.AddError("Cannot render the EC2NodeClass manifest", err.Error())
+	}
+	return out
 }
 
 func emptyNil(s string) *string {

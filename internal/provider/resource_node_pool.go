@@ -155,7 +155,7 @@ func knownValue(v tftypes.Value) bool { return v.IsKnown() && !v.IsNull() }
 // ports are the pool plan's doors to AWS and the cluster.
 func (r *nodePoolResource) ports() planner.PoolPorts {
 	c := r.meta.Client
-	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: admitter(r.meta.KarpenterVersion),
+	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: admission(r.meta.KarpenterVersion),
 		Conflicts: func(ctx context.Context, pool string) ([]attrpath.Finding, error) {
 			return r.cluster().Conflicts(ctx, pool, true)
 		}}
