@@ -25,3 +25,16 @@ func TestNoSharing(t *testing.T) {
 		t.Fatalf("a=%s b=%s base=%s", a, b, base)
 	}
 }
+
+func TestFindingError(t *testing.T) {
+	for want, f := range map[string]Finding{
+		"no subnet":                      {Message: "no subnet"},
+		"selector_terms[0].id: bad id":   {Path: Of("selector_terms").Index(0).Attr("id"), Message: "bad id"},
+		"None of the 2 terms matched":    {Path: Of("selector_terms"), Message: "None of the 2 terms matched", Standalone: true},
+		"region: no AWS region: set one": {Path: Of("region"), Message: "region: no AWS region: set one", Standalone: true},
+	} {
+		if got := f.Error(); got != want {
+			t.Errorf("Error() = %q, want %q", got, want)
+		}
+	}
+}

@@ -9,10 +9,14 @@ type Finding struct {
 	Message string
 	// Summary names the kind of finding when it has one of its own ("": the caller's).
 	Summary string
+	// Standalone marks a message that reads on its own: Error is the message without the path
+	// in front, which still places the finding (an error that already names its setting, a
+	// remark about the whole attribute).
+	Standalone bool
 }
 
 func (f Finding) Error() string {
-	if f.Path.IsEmpty() {
+	if f.Path.IsEmpty() || f.Standalone {
 		return f.Message
 	}
 	return f.Path.String() + ": " + f.Message
