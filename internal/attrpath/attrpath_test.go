@@ -38,3 +38,14 @@ func TestFindingError(t *testing.T) {
 		}
 	}
 }
+
+func TestWithSummary(t *testing.T) {
+	in := []Finding{{Message: "a"}, {Message: "b", Summary: "Own"}}
+	got := WithSummary("Default", in)
+	if len(got) != 2 || got[0].Summary != "Default" || got[1].Summary != "Own" || in[0].Summary != "" {
+		t.Errorf("WithSummary: %+v (input %+v)", got, in)
+	}
+	if got := WithSummary("x", nil); len(got) != 0 {
+		t.Errorf("nil: %+v", got)
+	}
+}

@@ -46,3 +46,15 @@ func (p Path) Tail() Path {
 	}
 	return Path{steps: append([]Step(nil), p.steps[1:]...)}
 }
+
+// WithSummary is findings with summary where they have none of their own.
+func WithSummary(summary string, findings []Finding) []Finding {
+	out := make([]Finding, len(findings))
+	for i, f := range findings {
+		if f.Summary == "" {
+			f.Summary = summary
+		}
+		out[i] = f
+	}
+	return out
+}
