@@ -30,7 +30,7 @@ var _ provider.Provider = (*karpenterProvider)(nil)
 type karpenterProvider struct {
 	version string
 	// newClient is swapped by unit tests; production uses awsclient.New.
-	newClient func(context.Context, awsclient.Settings) (*awsclient.Client, error)
+	newClient awsclient.NewClientFunc
 	// afterLaunch is injected by tests: it runs after each CreateFleet of a static pool, and an
 	// error stops the apply there as a crash would.
 	afterLaunch func(pool string) error
@@ -87,7 +87,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true); resp.Diagnostics.HasError() {
 		return
 	}
-	var gates types.List
+	var gates types.List // a list as the framework reads it: an element not known yet is its error
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_feature_gates"), &gates)...)
 	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
