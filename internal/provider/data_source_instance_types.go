@@ -122,7 +122,7 @@ func instanceTypesQuery(config tftypes.Value, diags *diag.Diagnostics) (launchpl
 	ok := decodeInto(config, &q, "configuration", diags)
 	attrs := tfvalue.Attributes(config)
 	q.UnknownRequirements, q.UnknownZones = unknownElems(attrs["requirements"]), unknownElems(attrs["zones"])
-	q.NetworkInterfacesUnknown = !attrs["network_interfaces"].IsFullyKnown()
+	q.NetworkInterfacesUnknown = !known(config, "network_interfaces")
 	return q, ok
 }
 
