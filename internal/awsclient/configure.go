@@ -16,14 +16,15 @@ import (
 
 // ProviderConfig is the provider block, decoded by its attribute names (the tfsdk tags): the
 // settings launchplan's configure rules read, and those only the clients read. Values known
-// only after apply read as unset, except where a Setting keeps the flag.
+// only after apply read as unset, except where a Setting keeps the flag: the nested blocks
+// keep it, since a block not known at all cannot configure the provider.
 type ProviderConfig struct {
 	launchplan.ProviderSettings
-	Endpoints                 Endpoints             `tfsdk:"endpoints"`
-	SkipCredentialsValidation bool                  `tfsdk:"skip_credentials_validation"`
-	SkipRequestingAccountID   bool                  `tfsdk:"skip_requesting_account_id"`
-	CatalogCache              *CatalogCacheSettings `tfsdk:"catalog_cache"`
-	Kubernetes                *KubernetesAccess     `tfsdk:"kubernetes"`
+	Endpoints                 launchplan.Setting[Endpoints]            `tfsdk:"endpoints"`
+	SkipCredentialsValidation bool                                     `tfsdk:"skip_credentials_validation"`
+	SkipRequestingAccountID   bool                                     `tfsdk:"skip_requesting_account_id"`
+	CatalogCache              launchplan.Setting[CatalogCacheSettings] `tfsdk:"catalog_cache"`
+	Kubernetes                launchplan.Setting[KubernetesAccess]     `tfsdk:"kubernetes"`
 }
 
 // Endpoints are the endpoints block ("": the SDK's own, or AWS_ENDPOINT_URL_<SERVICE>).
@@ -67,15 +68,19 @@ type Configured struct {
 type NewClientFunc func(context.Context, Settings) (*Client, error)
 
 // Configure sets the provider up from its block, step by step, and stops at the first step
-// with errors: it checks the settings (launchplan.CheckSettings), builds the AWS client with
-// newClient, fills the cluster facts left unset from eks:DescribeCluster when lookup_cluster
-// asks (launchplan.MergeClusterFacts), and opens the Kubernetes access. Every finding is on the
-// setting it is about; warnings say which settings differ from the cluster's.
+// with errors: it checks that no nested block is unknown as a whole and the settings
+// (launchplan.CheckSettings), builds the AWS client with newClient, fills the cluster facts
+// left unset from eks:DescribeCluster when lookup_cluster asks (launchplan.MergeClusterFacts),
+// and opens the Kubernetes access. Every finding is on the setting it is about; warnings say
+// which settings differ from the cluster's.
 func Configure(ctx context.Context, cfg ProviderConfig, newClient NewClientFunc, userAgent string) (_ Configured, errs, warnings []attrpath.Finding) {
 	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
 	// (tens of ms) while the AWS clients are set up and STS answers, not after.
 	karpenter := cmp.Or(cfg.KarpenterVersion.Value, manifest.DefaultVersion)
 	go func() { _, _ = manifest.CRDsFor(karpenter) }()
+	if errs := cfg.unknownBlocks(); len(errs) > 0 {
+		return Configured{}, errs, nil
+	}
 	s := cfg.ProviderSettings
 	bootstrap, errs := launchplan.CheckSettings(s)
 	if len(errs) > 0 {
@@ -96,13 +101,28 @@ func Configure(ctx context.Context, cfg ProviderConfig, newClient NewClientFunc,
 		}
 		s, bootstrap, warnings = merged.Settings, merged.Bootstrap, merged.Warnings
 	}
-	kube, err := cfg.Kubernetes.open()
+	kube, err := cfg.Kubernetes.Value.open()
 	if err != nil {
 		return Configured{}, []attrpath.Finding{{Path: attrpath.Of("kubernetes"), Summary: "Invalid Kubernetes access",
 			Message: err.Error(), Standalone: true}}, warnings
 	}
 	return Configured{Client: client, ClusterName: s.ClusterName.Value, Bootstrap: bootstrap, KubernetesVersion: s.KubernetesVersion.Value,
 		KarpenterVersion: karpenter, Kube: kube}, nil, warnings
+}
+
+// unknownBlocks are the errors on the nested blocks whose whole value is known only after
+// apply (values inside a block may be: they read as unset).
+func (cfg ProviderConfig) unknownBlocks() []attrpath.Finding {
+	var errs []attrpath.Finding
+	for _, b := range []struct {
+		name    string
+		unknown bool
+	}{{"endpoints", cfg.Endpoints.Unknown}, {"catalog_cache", cfg.CatalogCache.Unknown}, {"kubernetes", cfg.Kubernetes.Unknown}} {
+		if b.unknown {
+			errs = append(errs, launchplan.UnknownSetting(b.name))
+		}
+	}
+	return errs
 }
 
 // client builds the AWS client of the block; nil with the findings that say why not.
@@ -124,7 +144,7 @@ func (cfg ProviderConfig) client(ctx context.Context, newClient NewClientFunc, u
 // settings are the client's settings of the block: the AWS settings, the endpoints, the
 // catalog cache (the block, else the environment, else the defaults) and the user agent.
 func (cfg ProviderConfig) settings(userAgent string) (Settings, []attrpath.Finding) {
-	e := cfg.Endpoints
+	e := cfg.Endpoints.Value
 	s := Settings{
 		Region: cfg.Region.Value, Profile: cfg.Profile.Value, AccessKey: cfg.AccessKey.Value, SecretKey: cfg.SecretKey.Value,
 		MaxRetries: int(cfg.MaxRetries.Value), SkipCredentialsValidation: cfg.SkipCredentialsValidation,
@@ -132,8 +152,8 @@ func (cfg ProviderConfig) settings(userAgent string) (Settings, []attrpath.Findi
 		EC2Endpoint: e.EC2, STSEndpoint: e.STS, SSMEndpoint: e.SSM, IAMEndpoint: e.IAM, EKSEndpoint: e.EKS, PricingEndpoint: e.Pricing,
 	}
 	var dir, ttl *string
-	if c := cfg.CatalogCache; c != nil {
-		dir, ttl = orNil(c.Directory), orNil(c.TTL)
+	if c := cfg.CatalogCache; !c.Null {
+		dir, ttl = orNil(c.Value.Directory), orNil(c.Value.TTL)
 	}
 	disk, err := CatalogDiskFrom(dir, ttl, os.Getenv, os.UserCacheDir)
 	if err != nil { // the error names the block's setting or the environment variable
@@ -153,9 +173,10 @@ func orNil(s launchplan.Setting[string]) *string {
 	return &s.Value
 }
 
-// open is the access's client: nil without the block or while its host is not known.
-func (k *KubernetesAccess) open() (*kubeclient.Client, error) {
-	if k == nil || k.Host == nil {
+// open is the access's client: nil without the block (a null host) or while its host is not
+// known.
+func (k KubernetesAccess) open() (*kubeclient.Client, error) {
+	if k.Host == nil {
 		return nil, nil
 	}
 	return kubeclient.New(kubeclient.Config{Host: *k.Host, CACertificatePEM: k.ClusterCACertificate, Token: k.Token})

@@ -28,8 +28,13 @@ var unset = launchplan.Setting[string]{Null: true}
 // configCase is a block with every cluster fact unset, as a provider block without them decodes.
 func configCase() ProviderConfig {
 	return ProviderConfig{ProviderSettings: launchplan.ProviderSettings{Region: set("eu-west-1"), ClusterName: set("prod"),
-		ClusterEndpoint: unset, ClusterCA: unset, ClusterServiceCIDR: unset, KubernetesVersion: unset}}
+		ClusterEndpoint: unset, ClusterCA: unset, ClusterServiceCIDR: unset, KubernetesVersion: unset},
+		Endpoints: launchplan.Setting[Endpoints]{Null: true}, CatalogCache: launchplan.Setting[CatalogCacheSettings]{Null: true},
+		Kubernetes: launchplan.Setting[KubernetesAccess]{Null: true}}
 }
+
+// block is a nested block as configured.
+func block[T any](v T) launchplan.Setting[T] { return launchplan.Setting[T]{Value: v} }
 
 // fakeClients answers newClient with a client on eks, recording the settings it was asked for.
 type fakeClients struct {
@@ -62,8 +67,8 @@ func TestConfigureSettingsOfTheBlock(t *testing.T) {
 	cfg.Profile, cfg.AccessKey, cfg.SecretKey = set("ops"), set("AKID"), set("secret")
 	cfg.MaxRetries = launchplan.Setting[int64]{Value: 7}
 	cfg.SkipCredentialsValidation, cfg.SkipRequestingAccountID = true, true
-	cfg.Endpoints = Endpoints{EC2: "http://ec2", STS: "http://sts", SSM: "http://ssm", IAM: "http://iam", EKS: "http://eks", Pricing: "http://pricing"}
-	cfg.CatalogCache = &CatalogCacheSettings{Directory: unset, TTL: set("30m")}
+	cfg.Endpoints = block(Endpoints{EC2: "http://ec2", STS: "http://sts", SSM: "http://ssm", IAM: "http://iam", EKS: "http://eks", Pricing: "http://pricing"})
+	cfg.CatalogCache = block(CatalogCacheSettings{Directory: unset, TTL: set("30m")})
 	f := &fakeClients{}
 	c, errs, warnings := Configure(context.Background(), cfg, f.new, "terraform-provider-karpenter/1.2.3")
 	if errs != nil || warnings != nil || c.Client == nil {
@@ -84,13 +89,13 @@ func TestConfigureSettingsOfTheBlock(t *testing.T) {
 
 	// Without the block the environment applies; a ttl known only after apply is not the
 	// environment's but the default.
-	cfg.CatalogCache = nil
+	cfg.CatalogCache = launchplan.Setting[CatalogCacheSettings]{Null: true}
 	cfg.KarpenterVersion = set("1.12")
 	c, _, _ = Configure(context.Background(), cfg, f.new, "")
 	if got := f.asked[1].CatalogCache; got == nil || got.Dir != "/ci/cache" || got.TTL != 6*time.Hour || c.KarpenterVersion != "1.12" {
 		t.Errorf("environment: %+v, version %q", got, c.KarpenterVersion)
 	}
-	cfg.CatalogCache = &CatalogCacheSettings{Directory: set("/tf"), TTL: launchplan.Setting[string]{Unknown: true}}
+	cfg.CatalogCache = block(CatalogCacheSettings{Directory: set("/tf"), TTL: launchplan.Setting[string]{Unknown: true}})
 	_, _, _ = Configure(context.Background(), cfg, f.new, "")
 	if got := f.asked[2].CatalogCache; got == nil || got.Dir != "/tf" || got.TTL != DefaultCatalogCacheTTL {
 		t.Errorf("unknown ttl: %+v", got)
@@ -109,14 +114,24 @@ func TestConfigureErrorsNameTheSetting(t *testing.T) {
 		{"unknown region: no client", func(c *ProviderConfig) { c.Region = launchplan.Setting[string]{Unknown: true} }, nil,
 			[]string{"region|Unknown provider setting|region: `region` depends on a value known only after apply. The provider reads EC2 during " +
 				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource."}, false},
+		{"blocks not known at all: no client", func(c *ProviderConfig) {
+			c.Endpoints.Unknown, c.Kubernetes.Unknown = true, true
+			c.Region = launchplan.Setting[string]{Unknown: true} // reported once the blocks are known
+		}, nil, []string{
+			"endpoints|Unknown provider setting|endpoints: `endpoints` depends on a value known only after apply. The provider reads EC2 during " +
+				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource.",
+			"kubernetes|Unknown provider setting|kubernetes: `kubernetes` depends on a value known only after apply. The provider reads EC2 during " +
+				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource."}, false},
 		{"invalid cluster fact: no client", func(c *ProviderConfig) { c.ClusterServiceCIDR = set("fd00::/108") }, nil,
 			[]string{`cluster_service_cidr|Invalid service CIDR|cluster_service_cidr: "fd00::/108" is not an IPv4 CIDR such as 172.20.0.0/16`}, false},
-		{"catalog cache ttl", func(c *ProviderConfig) { c.CatalogCache = &CatalogCacheSettings{Directory: unset, TTL: set("an hour")} }, nil,
+		{"catalog cache ttl", func(c *ProviderConfig) {
+			c.CatalogCache = block(CatalogCacheSettings{Directory: unset, TTL: set("an hour")})
+		}, nil,
 			[]string{`catalog_cache.ttl|Invalid catalog cache TTL|catalog_cache.ttl: "an hour" is not a duration such as 30m, 6h or 0s`}, false},
 		{"a setting's client error", nil, &SettingError{Setting: "secret_key", Summary: "access_key and secret_key must be set together"},
 			[]string{"secret_key|Invalid AWS configuration|secret_key: access_key and secret_key must be set together"}, true},
 		{"any other client error", nil, errors.New("boom"), []string{"|Cannot configure the AWS client|boom"}, true},
-		{"invalid kubernetes access", func(c *ProviderConfig) { c.Kubernetes = &KubernetesAccess{Host: aws.String(" ")} }, nil,
+		{"invalid kubernetes access", func(c *ProviderConfig) { c.Kubernetes = block(KubernetesAccess{Host: aws.String(" ")}) }, nil,
 			[]string{"kubernetes|Invalid Kubernetes access|invalid Kubernetes client configuration: host is empty"}, true},
 	}
 	for _, tc := range cases {
@@ -162,7 +177,7 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	host := "https://127.0.0.1:16443"
 	c, errs, warnings := Configure(context.Background(), lookup(func(c *ProviderConfig) {
 		c.KubernetesVersion = set("1.32")
-		c.Kubernetes = &KubernetesAccess{Host: &host}
+		c.Kubernetes = block(KubernetesAccess{Host: &host})
 	}), f.new, "")
 	if errs != nil || c.KubernetesVersion != "1.32" || c.Kube == nil || c.Kube.Host() != host ||
 		c.Bootstrap != (launchplan.Bootstrap{Endpoint: endpoint, CABundle: ca, ServiceCIDR: "10.100.0.0/16"}) {
@@ -190,16 +205,17 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	}
 }
 
-// The block decodes into ProviderConfig by the schema's names, with the settings' flags; a
-// kubernetes host not known yet is no access.
+// The block decodes into ProviderConfig by the schema's names, with the settings' and the
+// blocks' flags; a kubernetes host not known yet is no access.
 func TestProviderConfigDecodes(t *testing.T) {
 	str, unknown := tftypes.String, tftypes.UnknownValue
 	cache := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"directory": str, "ttl": str}}
 	kube := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"host": str, "cluster_ca_certificate": str, "token": str}}
+	endpoints := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"ec2": str}}
 	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"region": str, "max_retries": tftypes.Number,
-		"lookup_cluster": tftypes.Bool, "cluster_endpoint": str, "catalog_cache": cache, "kubernetes": kube}}
+		"lookup_cluster": tftypes.Bool, "cluster_endpoint": str, "catalog_cache": cache, "kubernetes": kube, "endpoints": endpoints}}
 	v := tftypes.NewValue(typ, map[string]tftypes.Value{
-		"region": tftypes.NewValue(str, "eu-west-1"), "max_retries": tftypes.NewValue(tftypes.Number, unknown),
+		"region": tftypes.NewValue(str, "eu-west-1"), "max_retries": tftypes.NewValue(tftypes.Number, unknown), "endpoints": tftypes.NewValue(endpoints, unknown),
 		"lookup_cluster": tftypes.NewValue(tftypes.Bool, nil), "cluster_endpoint": tftypes.NewValue(str, nil),
 		"catalog_cache": tftypes.NewValue(cache, map[string]tftypes.Value{"directory": tftypes.NewValue(str, nil), "ttl": tftypes.NewValue(str, unknown)}),
 		"kubernetes": tftypes.NewValue(kube, map[string]tftypes.Value{"host": tftypes.NewValue(str, unknown),
@@ -209,15 +225,18 @@ func TestProviderConfigDecodes(t *testing.T) {
 	if err := tfvalue.Decode(v, &cfg); err != nil {
 		t.Fatal(err)
 	}
+	if !cfg.Endpoints.Unknown || cfg.Endpoints.Value != (Endpoints{}) {
+		t.Errorf("endpoints %+v", cfg.Endpoints)
+	}
+	cc, k := cfg.CatalogCache, cfg.Kubernetes
 	if cfg.Region != set("eu-west-1") || !cfg.MaxRetries.Unknown || !cfg.LookupCluster.Null || cfg.ClusterEndpoint != unset ||
-		cfg.CatalogCache == nil || cfg.CatalogCache.Directory != unset || !cfg.CatalogCache.TTL.Unknown ||
-		cfg.Kubernetes == nil || cfg.Kubernetes.Host != nil || cfg.Kubernetes.Token != "t" {
+		cc.Null || cc.Value.Directory != unset || !cc.Value.TTL.Unknown || k.Null || k.Value.Host != nil || k.Value.Token != "t" {
 		t.Errorf("decoded %+v", cfg)
 	}
-	if kc, err := cfg.Kubernetes.open(); kc != nil || err != nil {
+	if kc, err := k.Value.open(); kc != nil || err != nil {
 		t.Errorf("unknown host opened %v, %v", kc, err)
 	}
-	if disk, _ := CatalogDiskFrom(orNil(cfg.CatalogCache.Directory), orNil(cfg.CatalogCache.TTL), func(string) string { return "" },
+	if disk, _ := CatalogDiskFrom(orNil(cc.Value.Directory), orNil(cc.Value.TTL), func(string) string { return "" },
 		func() (string, error) { return "/home/u/.cache", nil }); disk == nil || disk.Dir != filepath.Join("/home/u/.cache", "terraform-provider-karpenter") {
 		t.Errorf("catalog disk %+v", disk)
 	}

@@ -82,9 +82,7 @@ func CheckSettings(s ProviderSettings) (Bootstrap, []attrpath.Finding) {
 		{"lookup_cluster", s.LookupCluster.Unknown}, {"karpenter_version", s.KarpenterVersion.Unknown},
 	} {
 		if f.unknown {
-			errs = append(errs, attrpath.Finding{Path: attrpath.Of(f.name), Summary: "Unknown provider setting",
-				Message: fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
-					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", f.name)})
+			errs = append(errs, UnknownSetting(f.name))
 		}
 	}
 	if len(errs) > 0 {
@@ -97,6 +95,14 @@ func CheckSettings(s ProviderSettings) (Bootstrap, []attrpath.Finding) {
 				"`lookup_cluster` and set the cluster facts yourself."})
 	}
 	return b, errs
+}
+
+// UnknownSetting is the error on a provider setting (or block) whose value is known only after
+// apply: the provider reads EC2 during plan, so it cannot be set up from it.
+func UnknownSetting(name string) attrpath.Finding {
+	return attrpath.Finding{Path: attrpath.Of(name), Summary: "Unknown provider setting",
+		Message: fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
+			"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name)}
 }
 
 // bootstrapOf checks the cluster facts nodes join with, each on its attribute.

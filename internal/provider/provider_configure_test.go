@@ -289,3 +289,22 @@ func TestProviderConfigCoversTheSchema(t *testing.T) {
 		}
 	}
 }
+
+// A nested block known only after apply as a whole stops Configure on its path, before any
+// client is built, as the framework's conversion of the block used to.
+func TestConfigure_unknownBlock(t *testing.T) {
+	built := false
+	p := &karpenterProvider{version: "test", newClient: func(context.Context, awsclient.Settings) (*awsclient.Client, error) {
+		built = true
+		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
+	}}
+	var resp provider.ConfigureResponse
+	cfg := providerConfigValue(t, p, map[string]any{"region": "eu-west-1", "endpoints": tftypes.UnknownValue}, "")
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: cfg}, &resp)
+	if paths := errorPaths(resp.Diagnostics); len(paths) != 1 || paths[0] != "endpoints" || built || resp.DataSourceData != nil {
+		t.Fatalf("error paths %v, client built %v; diags: %v", paths, built, resp.Diagnostics)
+	}
+	if d := resp.Diagnostics.Errors()[0]; d.Summary() != "Unknown provider setting" || !strings.Contains(d.Detail(), "known only after apply") {
+		t.Errorf("diagnostic %q: %q", d.Summary(), d.Detail())
+	}
+}
