@@ -134,6 +134,17 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 		}
 		f, _ := n.Float64()
 		dst.SetFloat(f)
+	case reflect.Slice, reflect.Map, reflect.Struct:
+		return decodeComposite(v, dst, at)
+	default:
+		return fmt.Errorf("%s: unsupported Go type %s", at, dst.Type())
+	}
+	return nil
+}
+
+// decodeComposite reads a known list, set, tuple, map or object into a slice, map or struct.
+func decodeComposite(v tftypes.Value, dst reflect.Value, at string) error {
+	switch dst.Kind() {
 	case reflect.Slice:
 		var elems []tftypes.Value
 		if err := v.As(&elems); err != nil {
@@ -175,8 +186,6 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 				return err
 			}
 		}
-	default:
-		return fmt.Errorf("%s: unsupported Go type %s", at, dst.Type())
 	}
 	return nil
 }
