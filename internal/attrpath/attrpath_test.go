@@ -25,3 +25,27 @@ func TestNoSharing(t *testing.T) {
 		t.Fatalf("a=%s b=%s base=%s", a, b, base)
 	}
 }
+
+func TestFindingError(t *testing.T) {
+	for want, f := range map[string]Finding{
+		"no subnet":                      {Message: "no subnet"},
+		"selector_terms[0].id: bad id":   {Path: Of("selector_terms").Index(0).Attr("id"), Message: "bad id"},
+		"None of the 2 terms matched":    {Path: Of("selector_terms"), Message: "None of the 2 terms matched", Standalone: true},
+		"region: no AWS region: set one": {Path: Of("region"), Message: "region: no AWS region: set one", Standalone: true},
+	} {
+		if got := f.Error(); got != want {
+			t.Errorf("Error() = %q, want %q", got, want)
+		}
+	}
+}
+
+func TestWithSummary(t *testing.T) {
+	in := []Finding{{Message: "a"}, {Message: "b", Summary: "Own"}}
+	got := WithSummary("Default", in)
+	if len(got) != 2 || got[0].Summary != "Default" || got[1].Summary != "Own" || in[0].Summary != "" {
+		t.Errorf("WithSummary: %+v (input %+v)", got, in)
+	}
+	if got := WithSummary("x", nil); len(got) != 0 {
+		t.Errorf("nil: %+v", got)
+	}
+}

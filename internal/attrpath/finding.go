@@ -9,10 +9,14 @@ type Finding struct {
 	Message string
 	// Summary names the kind of finding when it has one of its own ("": the caller's).
 	Summary string
+	// Standalone marks a message that reads on its own: Error is the message without the path
+	// in front, which still places the finding (an error that already names its setting, a
+	// remark about the whole attribute).
+	Standalone bool
 }
 
 func (f Finding) Error() string {
-	if f.Path.IsEmpty() {
+	if f.Path.IsEmpty() || f.Standalone {
 		return f.Message
 	}
 	return f.Path.String() + ": " + f.Message
@@ -41,4 +45,16 @@ func (p Path) Tail() Path {
 		return p
 	}
 	return Path{steps: append([]Step(nil), p.steps[1:]...)}
+}
+
+// WithSummary is findings with summary where they have none of their own.
+func WithSummary(summary string, findings []Finding) []Finding {
+	out := make([]Finding, len(findings))
+	for i, f := range findings {
+		if f.Summary == "" {
+			f.Summary = summary
+		}
+		out[i] = f
+	}
+	return out
 }

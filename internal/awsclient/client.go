@@ -1,6 +1,7 @@
 // Package awsclient is the provider's only door to AWS: it builds one aws-sdk-go-v2 config from
-// the provider settings, holds the small EC2 interface the rest of the code depends on, counts
-// API calls, and implements the finders that discovery and the catalog use.
+// the provider settings (Configure takes the provider block to the configured clients), holds
+// the small EC2 interface the rest of the code depends on, counts API calls, and implements the
+// finders that discovery and the catalog use.
 package awsclient
 
 import (

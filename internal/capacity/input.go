@@ -2,7 +2,8 @@ package capacity
 
 // Input is the VPC CNI and kubelet input block that karpenter_pod_capacity and
 // karpenter_instance_types share, as their schema shapes it: the provider decodes the
-// configuration into it by the tfsdk tags (null and not yet known values read as unset).
+// configuration into it by the tfsdk tags (null and not yet known values read as unset) and
+// marks network_interfaces when any of it is not known yet.
 type Input struct {
 	AMIFamily             string      `tfsdk:"ami_family"`
 	PrefixDelegation      bool        `tfsdk:"prefix_delegation"`
@@ -14,12 +15,18 @@ type Input struct {
 	KubeletPodsPerCore    *int        `tfsdk:"kubelet_pods_per_core"`
 	BranchInterfaces      *int        `tfsdk:"branch_interfaces"`
 	WarmTargets
+	// NetworkInterfacesUnknown: some of network_interfaces is known only after apply, so the
+	// list counts as unset until it is known (and is validated then).
+	NetworkInterfacesUnknown bool
 }
 
 // Settings are the input's capacity settings. A nil NetworkInterfaces (the attribute is null)
 // stays nil: the instance type's EFA maximum applies and all default-card ENIs serve pods. An
-// empty, non-nil list stays empty: an explicit "no interfaces".
+// empty, non-nil list stays empty: an explicit "no interfaces". A list not known yet is nil.
 func (in Input) Settings() Settings {
+	if in.NetworkInterfacesUnknown {
+		in.NetworkInterfaces = nil
+	}
 	return Settings{
 		AMIFamily:             in.AMIFamily,
 		PrefixDelegation:      in.PrefixDelegation,

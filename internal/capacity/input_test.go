@@ -66,6 +66,15 @@ func TestInputNetworkInterfacesNilOrEmpty(t *testing.T) {
 	if got := (Input{NetworkInterfaces: layout}).Settings().NetworkInterfaces; !slices.Equal(got, layout) {
 		t.Errorf("interfaces %v, want %v", got, layout)
 	}
+	// A list not known yet is unset, so its decoded placeholders are not validated.
+	partial := []Interface{{0, 0, InterfaceTypeInterface}, {}}
+	if got := (Input{NetworkInterfaces: partial, NetworkInterfacesUnknown: true}).Settings(); got.NetworkInterfaces != nil ||
+		len(InputFindings(got)) != 0 {
+		t.Errorf("unknown interfaces became %#v", got.NetworkInterfaces)
+	}
+	if len(InputFindings(Input{NetworkInterfaces: partial}.Settings())) == 0 {
+		t.Error("the same known list passes validation")
+	}
 }
 
 // inputTag is the tfsdk tag name of Input's field (embedded structs' included) tagged attr.

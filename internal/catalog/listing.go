@@ -10,8 +10,9 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
-// The data sources' reads of the catalog: karpenter_instance_types (List) and
-// karpenter_pod_capacity (PodCapacity). Their findings are on the data sources' attribute paths
+// The data sources' reads of the catalog: karpenter_instance_types (List, read with prices by
+// launchplan.ReadInstanceTypes) and karpenter_pod_capacity (PodCapacity, read by
+// ReadPodCapacity). Their findings are on the data sources' attribute paths
 // (zones[1], requirements[0].min_values, instance_type).
 
 var (
@@ -72,8 +73,8 @@ type Listed struct {
 }
 
 // TypeOutput is one `instance_types` entry of karpenter_instance_types, shaped as its schema
-// (the provider encodes it by the tfsdk tags). The prices are the provider's to add: nil is
-// "no price".
+// (the provider encodes it by the tfsdk tags). The prices are launchplan's to add
+// (InstanceTypes): nil is "no price".
 type TypeOutput struct {
 	Name           string            `tfsdk:"name"`
 	VCPU           int               `tfsdk:"vcpu"`

@@ -22,6 +22,13 @@ type Setting[T any] struct {
 	Unknown bool
 }
 
+// Flag records whether the setting is null or known only after apply, and returns where its
+// value goes: the shell decodes the provider block into settings with it (tfvalue.Flagged).
+func (s *Setting[T]) Flag(null, unknown bool) any {
+	s.Null, s.Unknown = null, unknown
+	return &s.Value
+}
+
 // known is the value, or the zero value when it is known only after apply.
 func (s Setting[T]) known() T {
 	if s.Unknown {
@@ -31,16 +38,23 @@ func (s Setting[T]) known() T {
 	return s.Value
 }
 
-// ProviderSettings are the provider settings the configure rules read, by attribute. The AWS
-// settings and karpenter_version matter here only for whether they are known at plan.
+// ProviderSettings are the provider settings the configure rules read, by attribute (the tfsdk
+// tags). The AWS settings and karpenter_version matter here only for whether they are known at
+// plan.
 type ProviderSettings struct {
-	Region, Profile, AccessKey, SecretKey Setting[string]
-	MaxRetries                            Setting[int64]
-	ClusterName                           Setting[string]
-	LookupCluster                         Setting[bool]
-	KarpenterVersion                      Setting[string]
+	Region           Setting[string] `tfsdk:"region"`
+	Profile          Setting[string] `tfsdk:"profile"`
+	AccessKey        Setting[string] `tfsdk:"access_key"`
+	SecretKey        Setting[string] `tfsdk:"secret_key"`
+	MaxRetries       Setting[int64]  `tfsdk:"max_retries"`
+	ClusterName      Setting[string] `tfsdk:"cluster_name"`
+	LookupCluster    Setting[bool]   `tfsdk:"lookup_cluster"`
+	KarpenterVersion Setting[string] `tfsdk:"karpenter_version"`
 	// The cluster facts: lookup_cluster fills the unset ones.
-	ClusterEndpoint, ClusterCA, ClusterServiceCIDR, KubernetesVersion Setting[string]
+	ClusterEndpoint    Setting[string] `tfsdk:"cluster_endpoint"`
+	ClusterCA          Setting[string] `tfsdk:"cluster_certificate_authority_data"`
+	ClusterServiceCIDR Setting[string] `tfsdk:"cluster_service_cidr"`
+	KubernetesVersion  Setting[string] `tfsdk:"kubernetes_version"`
 }
 
 // ClusterFacts are what eks:DescribeCluster reports of a cluster ("": not reported, such as the
@@ -68,9 +82,7 @@ func CheckSettings(s ProviderSettings) (Bootstrap, []attrpath.Finding) {
 		{"lookup_cluster", s.LookupCluster.Unknown}, {"karpenter_version", s.KarpenterVersion.Unknown},
 	} {
 		if f.unknown {
-			errs = append(errs, attrpath.Finding{Path: attrpath.Of(f.name), Summary: "Unknown provider setting",
-				Message: fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
-					"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", f.name)})
+			errs = append(errs, UnknownSetting(f.name))
 		}
 	}
 	if len(errs) > 0 {
@@ -83,6 +95,14 @@ func CheckSettings(s ProviderSettings) (Bootstrap, []attrpath.Finding) {
 				"`lookup_cluster` and set the cluster facts yourself."})
 	}
 	return b, errs
+}
+
+// UnknownSetting is the error on a provider setting (or block) whose value is known only after
+// apply: the provider reads EC2 during plan, so it cannot be set up from it.
+func UnknownSetting(name string) attrpath.Finding {
+	return attrpath.Finding{Path: attrpath.Of(name), Summary: "Unknown provider setting",
+		Message: fmt.Sprintf("`%s` depends on a value known only after apply. The provider reads EC2 during plan, so its "+
+			"configuration must be known then: use a literal, a variable, or a value from an already-applied resource.", name)}
 }
 
 // bootstrapOf checks the cluster facts nodes join with, each on its attribute.

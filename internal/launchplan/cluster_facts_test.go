@@ -163,3 +163,21 @@ func TestKubernetesVersionPattern(t *testing.T) {
 		}
 	}
 }
+
+// Flag is how a decoder fills a setting: the flags, then the value through the pointer.
+func TestSettingFlag(t *testing.T) {
+	s := Setting[int64]{Value: 3}
+	p, ok := s.Flag(false, true).(*int64)
+	if !ok || p != &s.Value || !s.Unknown || s.Null {
+		t.Fatalf("Flag(false, true): %T, %+v", p, s)
+	}
+	*p = 0
+	if s != (Setting[int64]{Unknown: true}) {
+		t.Errorf("setting %+v", s)
+	}
+	b := Setting[bool]{Unknown: true}
+	b.Flag(true, false)
+	if !b.Null || b.Unknown {
+		t.Errorf("Flag(true, false): %+v", b)
+	}
+}

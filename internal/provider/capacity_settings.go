@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 )
@@ -73,17 +72,6 @@ func cniSettingsAttributes() map[string]schema.Attribute {
 		attrs[name] = schema.Int64Attribute{Optional: true, MarkdownDescription: a}
 	}
 	return attrs
-}
-
-// cniSettings converts the CNI inputs of a capacity data source (in, decoded from config by
-// capacity.Input's tags, embedded in each one's configuration). Unknown values count as unset,
-// so validating a partial configuration reports only real problems; network_interfaces with a
-// value not known yet are left out (nil) and validated once the list is fully known.
-func cniSettings(in capacity.Input, config tftypes.Value) capacity.Settings {
-	if !known(config, "network_interfaces") {
-		in.NetworkInterfaces = nil
-	}
-	return in.Settings()
 }
 
 // warmTargetAttributes describes the VPC CNI's warm-pool settings, shared by the data sources'

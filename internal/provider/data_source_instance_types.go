@@ -13,10 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
@@ -29,20 +26,6 @@ var (
 type instanceTypesDataSource struct{ meta *Meta }
 
 func newInstanceTypesDataSource() datasource.DataSource { return &instanceTypesDataSource{} }
-
-type instanceTypesInput struct {
-	Requirements []requirements.Requirement `tfsdk:"requirements"`
-	Zones        []string                   `tfsdk:"zones"`
-	capacity.Input
-}
-
-// instanceTypesResult are the attributes a read computes.
-type instanceTypesResult struct {
-	AMIFamily     string               `tfsdk:"ami_family"`
-	InstanceTypes []catalog.TypeOutput `tfsdk:"instance_types"`
-	Names         []string             `tfsdk:"names"`
-	Prices        string               `tfsdk:"prices"`
-}
 
 func (d *instanceTypesDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_instance_types"
@@ -121,24 +104,26 @@ func (d *instanceTypesDataSource) Configure(_ context.Context, req datasource.Co
 }
 
 func (d *instanceTypesDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var in instanceTypesInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
-		return
+	if q, ok := instanceTypesQuery(req.Config.Raw, &resp.Diagnostics); ok {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
 	}
-	validateQuery(in, req.Config.Raw, &resp.Diagnostics)
 }
 
-// validateQuery reports the problems of the requirements (on requirements[i].<field>), the
-// zones (on zones[i]) and the CNI inputs, leaving out what is not known yet, and returns the
-// CNI settings.
-func validateQuery(in instanceTypesInput, config tftypes.Value, diags *diag.Diagnostics) capacity.Settings {
+func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
+	if q, ok := instanceTypesQuery(req.Config.Raw, &resp.Diagnostics); ok && requireMeta(d.meta, &resp.Diagnostics) {
+		out, errs, warnings := launchplan.ReadInstanceTypes(ctx, d.meta.Client, d.meta.Client.Region, q)
+		answer(resp, req.Config.Raw, out, errs, warnings)
+	}
+}
+
+// instanceTypesQuery decodes the configuration and marks what is not known yet.
+func instanceTypesQuery(config tftypes.Value, diags *diag.Diagnostics) (launchplan.InstanceTypesQuery, bool) {
+	var q launchplan.InstanceTypesQuery
+	ok := decodeInto(config, &q, "configuration", diags)
 	attrs := tfvalue.Attributes(config)
-	addFindings(diags, attrpath.Of("requirements"), requirements.ValidateKnown(in.Requirements, unknownElems(attrs["requirements"])),
-		"Invalid requirement", false)
-	addFindings(diags, attrpath.Path{}, catalog.CheckZoneNames(in.Zones, unknownElems(attrs["zones"])), "", false)
-	s := cniSettings(in.Input, config)
-	addFindings(diags, attrpath.Path{}, capacity.InputFindings(s), "", false)
-	return s
+	q.UnknownRequirements, q.UnknownZones = unknownElems(attrs["requirements"]), unknownElems(attrs["zones"])
+	q.NetworkInterfacesUnknown = !known(config, "network_interfaces")
+	return q, ok
 }
 
 // unknownElems are the indexes of a list's elements with a value not known yet (nil for a
@@ -155,47 +140,4 @@ func unknownElems(list tftypes.Value) map[int]bool {
 		}
 	}
 	return unknown
-}
-
-func (d *instanceTypesDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var in instanceTypesInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
-		return
-	}
-	s := validateQuery(in, req.Config.Raw, &resp.Diagnostics)
-	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
-		return
-	}
-	cat, err := d.meta.Client.Catalog(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
-		return
-	}
-	listing := cat.List(catalog.ListQuery{Requirements: in.Requirements, Zones: in.Zones, Region: d.meta.Client.Region, Settings: s,
-		WindowsBuild: launchplan.WindowsBuild(s.AMIFamily)})
-	if addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Errors, "", false); resp.Diagnostics.HasError() {
-		return
-	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, listing.Warnings, "", true)
-
-	prices := d.meta.Client.Prices(ctx)
-	out := instanceTypesResult{AMIFamily: capacity.ResolveFamily(s.AMIFamily), Prices: launchplan.PriceSource(prices),
-		InstanceTypes: make([]catalog.TypeOutput, 0, len(listing.Types)), Names: make([]string, 0, len(listing.Types))}
-	for _, t := range listing.Types {
-		o := t.Output()
-		o.OnDemandPrice = priceOrNil(prices.CheapestIn(t.Type.Name, pricing.OnDemand, t.Zones))
-		o.SpotPrice = priceOrNil(prices.CheapestIn(t.Type.Name, pricing.Spot, t.Zones))
-		out.InstanceTypes = append(out.InstanceTypes, o)
-		out.Names = append(out.Names, t.Type.Name)
-	}
-	resp.State.Raw = req.Config.Raw
-	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
-}
-
-// priceOrNil is a price, or nil (null) when there is none.
-func priceOrNil(v float64, ok bool) *float64 {
-	if !ok {
-		return nil
-	}
-	return &v
 }

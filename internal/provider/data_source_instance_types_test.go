@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -490,10 +491,10 @@ func TestInstanceTypesValidateConfig_paths(t *testing.T) {
 func TestInstanceTypesRead_fake(t *testing.T) {
 	meta, fake := capFakeMeta()
 	ds := &instanceTypesDataSource{meta: meta}
-	read := func(attrs map[string]any) (instanceTypesResult, diag.Diagnostics) {
+	read := func(attrs map[string]any) (launchplan.InstanceTypesResult, diag.Diagnostics) {
 		t.Helper()
 		resp := capRead(t, ds, attrs)
-		var m instanceTypesResult
+		var m launchplan.InstanceTypesResult
 		if !resp.Diagnostics.HasError() {
 			if err := tfvalue.Decode(resp.State.Raw, &m); err != nil || !resp.State.Raw.IsFullyKnown() {
 				resp.Diagnostics.AddError("state", fmt.Sprintf("%v: %v", resp.State.Raw, err))
@@ -501,7 +502,7 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 		}
 		return m, resp.Diagnostics
 	}
-	names := func(m instanceTypesResult) []string { return m.Names }
+	names := func(m launchplan.InstanceTypesResult) []string { return m.Names }
 
 	// No requirements: everything, sorted; per-type values.
 	m, diags := read(map[string]any{})

@@ -6,10 +6,11 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
@@ -21,17 +22,6 @@ var (
 type podCapacityDataSource struct{ meta *Meta }
 
 func newPodCapacityDataSource() datasource.DataSource { return &podCapacityDataSource{} }
-
-type podCapacityInput struct {
-	InstanceType string `tfsdk:"instance_type"`
-	capacity.Input
-}
-
-// podCapacityResult are the attributes a read computes: the capacity and the resolved family.
-type podCapacityResult struct {
-	capacity.Result
-	AMIFamily string `tfsdk:"ami_family"`
-}
 
 func (d *podCapacityDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_pod_capacity"
@@ -86,38 +76,22 @@ func (d *podCapacityDataSource) Configure(_ context.Context, req datasource.Conf
 }
 
 func (d *podCapacityDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var in podCapacityInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
-		return
+	if q, ok := podCapacityQuery(req.Config.Raw, &resp.Diagnostics); ok {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
 	}
-	if known(req.Config.Raw, "instance_type") {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, catalog.CheckTypeName(in.InstanceType), "", false)
-	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(cniSettings(in.Input, req.Config.Raw)), "", false)
 }
 
 func (d *podCapacityDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var in podCapacityInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
-		return
+	if q, ok := podCapacityQuery(req.Config.Raw, &resp.Diagnostics); ok && requireMeta(d.meta, &resp.Diagnostics) {
+		out, errs, warnings := catalog.ReadPodCapacity(ctx, d.meta.Client, d.meta.Client.Region, q)
+		answer(resp, req.Config.Raw, out, errs, warnings)
 	}
-	s := cniSettings(in.Input, req.Config.Raw)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, capacity.InputFindings(s), "", false)
-	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
-		return
-	}
-	cat, err := d.meta.Client.Catalog(ctx)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read EC2 instance types", err.Error())
-		return
-	}
-	r, errs, warnings := cat.PodCapacity(in.InstanceType, d.meta.Client.Region, s)
-	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
-		return
-	}
+}
 
-	r.Warnings = nonNil(r.Warnings) // no caveats: an empty list
-	addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true)
-	resp.State.Raw = req.Config.Raw
-	setRaw(&resp.State.Raw, podCapacityResult{Result: r, AMIFamily: capacity.ResolveFamily(s.AMIFamily)}, "data source's state", &resp.Diagnostics)
+// podCapacityQuery decodes the configuration and marks what is not known yet.
+func podCapacityQuery(config tftypes.Value, diags *diag.Diagnostics) (catalog.PodCapacityQuery, bool) {
+	var q catalog.PodCapacityQuery
+	ok := decodeInto(config, &q, "configuration", diags)
+	q.InstanceTypeUnknown, q.NetworkInterfacesUnknown = !known(config, "instance_type"), !known(config, "network_interfaces")
+	return q, ok
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -277,7 +278,7 @@ func TestPodCapacityRead_fake(t *testing.T) {
 	if resp.Diagnostics.HasError() {
 		t.Fatal(capDiagText(resp.Diagnostics))
 	}
-	var got podCapacityResult
+	var got catalog.PodCapacityResult
 	if err := tfvalue.Decode(resp.State.Raw, &got); err != nil || !resp.State.Raw.IsFullyKnown() {
 		t.Fatalf("state %v: %v", resp.State.Raw, err)
 	}

@@ -2,17 +2,16 @@ package provider
 
 import (
 	"context"
-	"fmt"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
 var (
@@ -23,15 +22,6 @@ var (
 type securityGroupsDataSource struct{ meta *Meta }
 
 func newSecurityGroupsDataSource() datasource.DataSource { return &securityGroupsDataSource{} }
-
-type securityGroupsInput struct {
-	SelectorTerms []discovery.SecurityGroupTerm `tfsdk:"selector_terms"`
-}
-
-// securityGroupsResult is the attribute a read computes.
-type securityGroupsResult struct {
-	SecurityGroups []discovery.SecurityGroup `tfsdk:"security_groups"`
-}
 
 func (d *securityGroupsDataSource) Metadata(_ context.Context, req datasource.MetadataRequest, resp *datasource.MetadataResponse) {
 	resp.TypeName = req.ProviderTypeName + "_security_groups"
@@ -70,39 +60,16 @@ func (d *securityGroupsDataSource) Configure(_ context.Context, req datasource.C
 }
 
 func (d *securityGroupsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
-	var in securityGroupsInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) || !known(req.Config.Raw, "selector_terms") {
-		return
+	var q nodeclass.SecurityGroupsQuery
+	if decodeInto(req.Config.Raw, &q, "configuration", &resp.Diagnostics) && known(req.Config.Raw, "selector_terms") {
+		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
 	}
-	errs := discovery.ValidateSecurityGroupTerms(in.SelectorTerms)
-	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), errs, "Invalid security group selector term", false)
 }
 
 func (d *securityGroupsDataSource) Read(ctx context.Context, req datasource.ReadRequest, resp *datasource.ReadResponse) {
-	var in securityGroupsInput
-	if !decodeInto(req.Config.Raw, &in, "configuration", &resp.Diagnostics) {
-		return
+	var q nodeclass.SecurityGroupsQuery
+	if decodeInto(req.Config.Raw, &q, "configuration", &resp.Diagnostics) && requireMeta(d.meta, &resp.Diagnostics) {
+		out, errs, warnings := nodeclass.ReadSecurityGroups(ctx, d.meta.Client.Discovery(), d.meta.Client.Region, q)
+		answer(resp, req.Config.Raw, out, errs, warnings)
 	}
-	addFindings(&resp.Diagnostics, attrpath.Of("selector_terms"), discovery.ValidateSecurityGroupTerms(in.SelectorTerms), "Invalid security group selector term", false)
-	if resp.Diagnostics.HasError() || !requireMeta(d.meta, &resp.Diagnostics) {
-		return
-	}
-
-	groups, err := discovery.ResolveSecurityGroups(ctx, d.meta.Client.Discovery(), in.SelectorTerms)
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read security groups from EC2", err.Error())
-		return
-	}
-	if len(groups) == 0 {
-		resp.Diagnostics.AddAttributeWarning(path.Root("selector_terms"), "No security group matched",
-			fmt.Sprintf("None of the %d selector terms matched a security group in %s. A node class with these terms could not launch nodes.",
-				len(in.SelectorTerms), d.meta.Client.Region))
-	}
-	out := securityGroupsResult{SecurityGroups: make([]discovery.SecurityGroup, len(groups))}
-	for i, g := range groups {
-		g.Tags = nonNilMap(g.Tags)
-		out.SecurityGroups[i] = g
-	}
-	resp.State.Raw = req.Config.Raw
-	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
 }

@@ -3,25 +3,19 @@
 package provider
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"os"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
-	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
-	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
-	"github.com/hashicorp/terraform-plugin-log/tflog"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
@@ -36,7 +30,7 @@ var _ provider.Provider = (*karpenterProvider)(nil)
 type karpenterProvider struct {
 	version string
 	// newClient is swapped by unit tests; production uses awsclient.New.
-	newClient func(context.Context, awsclient.Settings) (*awsclient.Client, error)
+	newClient awsclient.NewClientFunc
 	// afterLaunch is injected by tests: it runs after each CreateFleet of a static pool, and an
 	// error stops the apply there as a crash would.
 	afterLaunch func(pool string) error
@@ -50,48 +44,6 @@ func New(version string) func() provider.Provider {
 	return func() provider.Provider {
 		return &karpenterProvider{version: version, newClient: awsclient.New}
 	}
-}
-
-type providerModel struct {
-	Region                    types.String       `tfsdk:"region"`
-	Profile                   types.String       `tfsdk:"profile"`
-	AccessKey                 types.String       `tfsdk:"access_key"`
-	SecretKey                 types.String       `tfsdk:"secret_key"`
-	Endpoints                 *endpointsModel    `tfsdk:"endpoints"`
-	SkipCredentialsValidation types.Bool         `tfsdk:"skip_credentials_validation"`
-	SkipRequestingAccountID   types.Bool         `tfsdk:"skip_requesting_account_id"`
-	MaxRetries                types.Int64        `tfsdk:"max_retries"`
-	ClusterName               types.String       `tfsdk:"cluster_name"`
-	ClusterEndpoint           types.String       `tfsdk:"cluster_endpoint"`
-	ClusterCA                 types.String       `tfsdk:"cluster_certificate_authority_data"`
-	ClusterServiceCIDR        types.String       `tfsdk:"cluster_service_cidr"`
-	KubernetesVersion         types.String       `tfsdk:"kubernetes_version"`
-	LookupCluster             types.Bool         `tfsdk:"lookup_cluster"`
-	CatalogCache              *catalogCacheModel `tfsdk:"catalog_cache"`
-	Kubernetes                *kubernetesModel   `tfsdk:"kubernetes"`
-	KarpenterVersion          types.String       `tfsdk:"karpenter_version"`
-	KarpenterFeatureGates     types.List         `tfsdk:"karpenter_feature_gates"`
-}
-
-// kubernetesModel is the optional read-only access to the cluster.
-type kubernetesModel struct {
-	Host                 types.String `tfsdk:"host"`
-	ClusterCACertificate types.String `tfsdk:"cluster_ca_certificate"`
-	Token                types.String `tfsdk:"token"`
-}
-
-type catalogCacheModel struct {
-	Directory types.String `tfsdk:"directory"`
-	TTL       types.String `tfsdk:"ttl"`
-}
-
-type endpointsModel struct {
-	EC2     types.String `tfsdk:"ec2"`
-	STS     types.String `tfsdk:"sts"`
-	SSM     types.String `tfsdk:"ssm"`
-	IAM     types.String `tfsdk:"iam"`
-	EKS     types.String `tfsdk:"eks"`
-	Pricing types.String `tfsdk:"pricing"`
 }
 
 func (p *karpenterProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
@@ -126,128 +78,21 @@ type Meta struct {
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
-	// (tens of ms) while the AWS clients are set up and STS answers, not after.
-	go func() {
-		var v types.String
-		_ = req.Config.GetAttribute(ctx, path.Root("karpenter_version"), &v)
-		_, _ = manifest.CRDsFor(cmp.Or(v.ValueString(), manifest.DefaultVersion))
-	}()
-	var cfg providerModel
-	resp.Diagnostics.Append(req.Config.Get(ctx, &cfg)...)
-	if resp.Diagnostics.HasError() {
+	var cfg awsclient.ProviderConfig
+	if !decodeInto(req.Config.Raw, &cfg, "provider configuration", &resp.Diagnostics) {
 		return
 	}
-	settings := cfg.settings()
-	bootstrap, errs := launchplan.CheckSettings(settings)
-	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
+	c, errs, warnings := awsclient.Configure(ctx, cfg, p.newClient, "terraform-provider-karpenter/"+p.version)
+	addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false)
+	if addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true); resp.Diagnostics.HasError() {
 		return
 	}
-	client := p.client(ctx, cfg, &resp.Diagnostics)
-	if client == nil {
-		return
-	}
-	if settings.LookupCluster.Value {
-		if settings, bootstrap = lookupCluster(ctx, client, settings, &resp.Diagnostics); resp.Diagnostics.HasError() {
-			return
-		}
-	}
-	meta := &Meta{Client: client, ClusterName: settings.ClusterName.Value, Bootstrap: bootstrap, KubernetesVersion: settings.KubernetesVersion.Value,
-		KarpenterVersion: cmp.Or(settings.KarpenterVersion.Value, manifest.DefaultVersion), AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
-	meta.KarpenterFeatureGates = stringList(ctx, cfg.KarpenterFeatureGates, &resp.Diagnostics)
-	if k := cfg.Kubernetes; k != nil && !k.Host.IsNull() && !k.Host.IsUnknown() {
-		kc, err := kubeclient.New(kubeclient.Config{Host: k.Host.ValueString(), CACertificatePEM: k.ClusterCACertificate.ValueString(), Token: k.Token.ValueString()})
-		if err != nil {
-			resp.Diagnostics.AddAttributeError(path.Root("kubernetes"), "Invalid Kubernetes access", err.Error())
-			return
-		}
-		meta.Kube = kc
-	}
-	resp.DataSourceData = meta
-	resp.ResourceData = meta
-}
-
-// settings are the configuration as launchplan's configure rules read it.
-func (cfg providerModel) settings() launchplan.ProviderSettings {
-	str := func(v types.String) launchplan.Setting[string] { return setting(v, v.ValueString()) }
-	return launchplan.ProviderSettings{
-		Region: str(cfg.Region), Profile: str(cfg.Profile), AccessKey: str(cfg.AccessKey), SecretKey: str(cfg.SecretKey),
-		MaxRetries: setting(cfg.MaxRetries, cfg.MaxRetries.ValueInt64()), ClusterName: str(cfg.ClusterName),
-		LookupCluster: setting(cfg.LookupCluster, cfg.LookupCluster.ValueBool()), KarpenterVersion: str(cfg.KarpenterVersion),
-		ClusterEndpoint: str(cfg.ClusterEndpoint), ClusterCA: str(cfg.ClusterCA), ClusterServiceCIDR: str(cfg.ClusterServiceCIDR),
-		KubernetesVersion: str(cfg.KubernetesVersion),
-	}
-}
-
-// setting is a Terraform value as a launchplan.Setting.
-func setting[T any](v attr.Value, value T) launchplan.Setting[T] {
-	return launchplan.Setting[T]{Value: value, Null: v.IsNull(), Unknown: v.IsUnknown()}
-}
-
-// client builds the AWS client of the settings; nil with the reason reported.
-func (p *karpenterProvider) client(ctx context.Context, cfg providerModel, diags *diag.Diagnostics) *awsclient.Client {
-	s := awsclient.Settings{
-		Region:                    cfg.Region.ValueString(),
-		Profile:                   cfg.Profile.ValueString(),
-		AccessKey:                 cfg.AccessKey.ValueString(),
-		SecretKey:                 cfg.SecretKey.ValueString(),
-		MaxRetries:                int(cfg.MaxRetries.ValueInt64()),
-		SkipCredentialsValidation: cfg.SkipCredentialsValidation.ValueBool(),
-		SkipRequestingAccountID:   cfg.SkipRequestingAccountID.ValueBool(),
-		UserAgent:                 "terraform-provider-karpenter/" + p.version,
-	}
-	if cfg.Endpoints != nil {
-		s.EC2Endpoint = cfg.Endpoints.EC2.ValueString()
-		s.STSEndpoint = cfg.Endpoints.STS.ValueString()
-		s.SSMEndpoint = cfg.Endpoints.SSM.ValueString()
-		s.IAMEndpoint = cfg.Endpoints.IAM.ValueString()
-		s.EKSEndpoint = cfg.Endpoints.EKS.ValueString()
-		s.PricingEndpoint = cfg.Endpoints.Pricing.ValueString()
-	}
-	var dir, ttl *string
-	if c := cfg.CatalogCache; c != nil {
-		dir, ttl = c.Directory.ValueStringPointer(), c.TTL.ValueStringPointer()
-	}
-	disk, err := awsclient.CatalogDiskFrom(dir, ttl, os.Getenv, os.UserCacheDir)
-	if err != nil {
-		diags.AddAttributeError(path.Root("catalog_cache").AtName("ttl"), "Invalid catalog cache TTL", err.Error())
-		return nil
-	}
-	s.CatalogCache = disk
-	ctx = tflog.MaskFieldValuesWithFieldKeys(ctx, "access_key", "secret_key")
-	tflog.Debug(ctx, "configuring AWS client", map[string]any{"region": s.Region, "profile": s.Profile, "ec2_endpoint": s.EC2Endpoint})
-	client, err := p.newClient(ctx, s)
-	if err != nil {
-		addSettingError(diags, err, "Invalid AWS configuration", "Cannot configure the AWS client")
-		return nil
-	}
-	tflog.Debug(ctx, "AWS client ready", map[string]any{"region": client.Region, "account_id": client.AccountID})
-	return client
-}
-
-// lookupCluster fills the unset cluster facts from EKS (lookup_cluster): the merged settings
-// and the bootstrap facts they make.
-func lookupCluster(ctx context.Context, client *awsclient.Client, s launchplan.ProviderSettings, diags *diag.Diagnostics) (launchplan.ProviderSettings, launchplan.Bootstrap) {
-	facts, err := client.DescribeClusterFacts(ctx, s.ClusterName.Value)
-	if err != nil {
-		addSettingError(diags, err, "Cannot look up the EKS cluster", "Cannot look up the EKS cluster")
-		return s, launchplan.Bootstrap{}
-	}
-	merged := launchplan.MergeClusterFacts(s, launchplan.ClusterFacts(facts))
-	addFindings(diags, attrpath.Path{}, merged.Errors, "", false)
-	addFindings(diags, attrpath.Path{}, merged.Warnings, "", true)
-	return merged.Settings, merged.Bootstrap
-}
-
-// addSettingError reports err on the setting it names (awsclient.SettingError), or on the
-// provider as a whole.
-func addSettingError(diags *diag.Diagnostics, err error, onSetting, otherwise string) {
-	var se *awsclient.SettingError
-	if errors.As(err, &se) {
-		diags.AddAttributeError(path.Root(se.Setting), onSetting, se.Error())
-		return
-	}
-	diags.AddError(otherwise, err.Error())
+	var gates types.List // a list as the framework reads it: an element not known yet is its error
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_feature_gates"), &gates)...)
+	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
+		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
+		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	resp.DataSourceData, resp.ResourceData = meta, meta
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {

@@ -19,6 +19,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 // providerConfigValue builds a provider config with the given top-level string/bool/number
@@ -255,5 +256,55 @@ func TestConfigure_pricingEndpoint(t *testing.T) {
 	p.Configure(context.Background(), provider.ConfigureRequest{Config: providerConfigValue(t, p, map[string]any{"endpoints": endpoints}, "")}, &resp)
 	if resp.Diagnostics.HasError() || got.PricingEndpoint != "http://127.0.0.1:4567" {
 		t.Fatalf("PricingEndpoint = %q; diags: %v", got.PricingEndpoint, resp.Diagnostics)
+	}
+}
+
+// Every provider attribute reaches the core by its name (tfvalue skips an attribute without a
+// field): a field of awsclient.ProviderConfig, the nested blocks' too; the feature gates are
+// read on their own.
+func TestProviderConfigCoversTheSchema(t *testing.T) {
+	p := New("test")()
+	var sresp provider.SchemaResponse
+	p.Schema(context.Background(), provider.SchemaRequest{}, &sresp)
+	objType := sresp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
+	nested := map[string]any{"": awsclient.ProviderConfig{}, "endpoints": awsclient.Endpoints{},
+		"catalog_cache": awsclient.CatalogCacheSettings{}, "kubernetes": awsclient.KubernetesAccess{}}
+	for block, v := range nested {
+		want := objType.AttributeTypes
+		if block != "" {
+			want = want[block].(tftypes.Object).AttributeTypes
+		}
+		got := map[string]bool{}
+		for _, name := range tfvalue.Names(v) {
+			got[name] = true
+		}
+		for name := range want {
+			if !got[name] && name != "karpenter_feature_gates" {
+				t.Errorf("%s.%s has no field in %T", block, name, v)
+			}
+			delete(got, name)
+		}
+		if len(got) > 0 {
+			t.Errorf("%T has fields for no attribute: %v", v, got)
+		}
+	}
+}
+
+// A nested block known only after apply as a whole stops Configure on its path, before any
+// client is built, as the framework's conversion of the block used to.
+func TestConfigure_unknownBlock(t *testing.T) {
+	built := false
+	p := &karpenterProvider{version: "test", newClient: func(context.Context, awsclient.Settings) (*awsclient.Client, error) {
+		built = true
+		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
+	}}
+	var resp provider.ConfigureResponse
+	cfg := providerConfigValue(t, p, map[string]any{"region": "eu-west-1", "endpoints": tftypes.UnknownValue}, "")
+	p.Configure(context.Background(), provider.ConfigureRequest{Config: cfg}, &resp)
+	if paths := errorPaths(resp.Diagnostics); len(paths) != 1 || paths[0] != "endpoints" || built || resp.DataSourceData != nil {
+		t.Fatalf("error paths %v, client built %v; diags: %v", paths, built, resp.Diagnostics)
+	}
+	if d := resp.Diagnostics.Errors()[0]; d.Summary() != "Unknown provider setting" || !strings.Contains(d.Detail(), "known only after apply") {
+		t.Errorf("diagnostic %q: %q", d.Summary(), d.Detail())
 	}
 }

@@ -9,8 +9,8 @@
 // float64), and tftypes.Value (the value as it is, for what must stay unknown).
 //
 // Decode reads unknown values as zero values: callers that care check the raw value
-// (IsFullyKnown) first. Attributes without a field are skipped, fields without an attribute
-// are left alone. Encode needs a field for every attribute of an object type (a map may leave
+// (IsFullyKnown) first, or decode into a Flagged type, which keeps the two flags. Attributes
+// without a field are skipped, fields without an attribute are left alone. Encode needs a field for every attribute of an object type (a map may leave
 // attributes out: they are null).
 package tfvalue
 
@@ -26,6 +26,15 @@ import (
 )
 
 var rawType = reflect.TypeOf(tftypes.Value{})
+
+// Flagged is a Go value (by pointer) that keeps whether its Terraform value is null or known
+// only after apply, such as a provider setting: Decode hands it the two flags and decodes the
+// value into the pointer Flag returns (the zero value when null or unknown).
+type Flagged interface {
+	Flag(null, unknown bool) any
+}
+
+var flaggedType = reflect.TypeOf((*Flagged)(nil)).Elem()
 
 // fields maps a struct type's attribute names to field indexes.
 var fields sync.Map // reflect.Type -> map[string][]int
@@ -70,6 +79,10 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 	if dst.Type() == rawType {
 		dst.Set(reflect.ValueOf(v))
 		return nil
+	}
+	if dst.Kind() == reflect.Struct && dst.CanAddr() && dst.Addr().Type().Implements(flaggedType) {
+		f, _ := dst.Addr().Interface().(Flagged)
+		return decode(v, reflect.ValueOf(f.Flag(v.IsNull(), !v.IsKnown())).Elem(), at)
 	}
 	if v.IsNull() || !v.IsKnown() {
 		dst.SetZero()
@@ -121,6 +134,17 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 		}
 		f, _ := n.Float64()
 		dst.SetFloat(f)
+	case reflect.Slice, reflect.Map, reflect.Struct:
+		return decodeComposite(v, dst, at)
+	default:
+		return fmt.Errorf("%s: unsupported Go type %s", at, dst.Type())
+	}
+	return nil
+}
+
+// decodeComposite reads a known list, set, tuple, map or object into a slice, map or struct.
+func decodeComposite(v tftypes.Value, dst reflect.Value, at string) error {
+	switch dst.Kind() {
 	case reflect.Slice:
 		var elems []tftypes.Value
 		if err := v.As(&elems); err != nil {
@@ -162,8 +186,6 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 				return err
 			}
 		}
-	default:
-		return fmt.Errorf("%s: unsupported Go type %s", at, dst.Type())
 	}
 	return nil
 }

@@ -144,3 +144,49 @@ func TestWith(t *testing.T) {
 		t.Error("a raw value of the wrong type was accepted")
 	}
 }
+
+// flagged is a Flagged value, as a provider setting is.
+type flagged[T any] struct {
+	Value         T
+	Null, Unknown bool
+}
+
+func (f *flagged[T]) Flag(null, unknown bool) any { f.Null, f.Unknown = null, unknown; return &f.Value }
+
+func TestDecodeFlagged(t *testing.T) {
+	type settings struct {
+		Region  flagged[string]  `tfsdk:"region"`
+		Retries flagged[int64]   `tfsdk:"retries"`
+		Lookup  flagged[bool]    `tfsdk:"lookup"`
+		Dir     *flagged[string] `tfsdk:"dir"`
+	}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"region": tftypes.String, "retries": tftypes.Number, "lookup": tftypes.Bool, "dir": tftypes.String}}
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{
+		"region": tftypes.NewValue(tftypes.String, "eu-west-1"), "retries": tftypes.NewValue(tftypes.Number, tftypes.UnknownValue),
+		"lookup": tftypes.NewValue(tftypes.Bool, nil), "dir": tftypes.NewValue(tftypes.String, "/tmp/c"),
+	})
+	out := settings{Retries: flagged[int64]{Value: 7}, Lookup: flagged[bool]{Value: true}}
+	if err := Decode(v, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := settings{Region: flagged[string]{Value: "eu-west-1"}, Retries: flagged[int64]{Unknown: true},
+		Lookup: flagged[bool]{Null: true}, Dir: &flagged[string]{Value: "/tmp/c"}}
+	if !reflect.DeepEqual(out, want) {
+		t.Errorf("got %+v, want %+v", out, want)
+	}
+	// A value of the wrong type is an error on its attribute, as for a plain field.
+	bad := tftypes.NewValue(typ, map[string]tftypes.Value{"region": tftypes.NewValue(tftypes.String, nil),
+		"retries": tftypes.NewValue(tftypes.Number, nil), "lookup": tftypes.NewValue(tftypes.Bool, nil), "dir": tftypes.NewValue(tftypes.String, nil)})
+	var wrong struct {
+		Region flagged[int64] `tfsdk:"region"`
+	}
+	if err := Decode(bad, &wrong); err != nil || !wrong.Region.Null {
+		t.Errorf("null into a flagged number: %v, %+v", err, wrong)
+	}
+	known := tftypes.NewValue(tftypes.Object{AttributeTypes: map[string]tftypes.Type{"region": tftypes.String}},
+		map[string]tftypes.Value{"region": tftypes.NewValue(tftypes.String, "x")})
+	if err := Decode(known, &wrong); err == nil {
+		t.Error("a string into a flagged number decoded")
+	}
+}
