@@ -7,7 +7,7 @@ package attrpath
 type Finding struct {
 	Path    Path
 	Message string
-	// Summary names the kind of finding when it has one of its own ("": the caller's).
+	// Summary names the kind of finding, the diagnostic's summary (WithSummary fills it in).
 	Summary string
 	// Standalone marks a message that reads on its own: Error is the message without the path
 	// in front, which still places the finding (an error that already names its setting, a

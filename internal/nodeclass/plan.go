@@ -62,19 +62,8 @@ type PlanResult struct {
 }
 
 func (r *PlanResult) add(errs, warnings []attrpath.Finding, errSummary, warnSummary string) {
-	r.Errors = append(r.Errors, summarized(errs, errSummary)...)
-	r.Warnings = append(r.Warnings, summarized(warnings, warnSummary)...)
-}
-
-func summarized(fs []attrpath.Finding, summary string) []attrpath.Finding {
-	out := make([]attrpath.Finding, len(fs))
-	for i, f := range fs {
-		if f.Summary == "" {
-			f.Summary = summary
-		}
-		out[i] = f
-	}
-	return out
+	r.Errors = append(r.Errors, attrpath.WithSummary(errSummary, errs)...)
+	r.Warnings = append(r.Warnings, attrpath.WithSummary(warnSummary, warnings)...)
 }
 
 func failure(at attrpath.Path, summary, msg string) []attrpath.Finding {
@@ -355,8 +344,8 @@ func ValidateConnectivity(c Connectivity) []attrpath.Finding {
 	var out []attrpath.Finding
 	for _, e := range discovery.ValidateSecurityGroupTerms(idTerms(c.ControlPlaneIDs)) {
 		e.Path = pathConnectivity.Attr("control_plane_security_group_ids").Index(e.Path.Steps()[0].Index) // an id, not a term
-		out = append(out, summarized([]attrpath.Finding{e}, "Invalid control-plane security group id")...)
+		out = append(out, attrpath.WithSummary("Invalid control-plane security group id", []attrpath.Finding{e})...)
 	}
-	return append(out, summarized(attrpath.Under(pathConnectivity.Attr("control_plane_security_group_selector_terms"),
-		discovery.ValidateSecurityGroupTerms(c.ControlPlaneTerms)), "Invalid control-plane security group selector term")...)
+	return append(out, attrpath.WithSummary("Invalid control-plane security group selector term",
+		attrpath.Under(pathConnectivity.Attr("control_plane_security_group_selector_terms"), discovery.ValidateSecurityGroupTerms(c.ControlPlaneTerms)))...)
 }

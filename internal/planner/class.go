@@ -98,7 +98,7 @@ type ClassUnknown struct {
 // ValidateClass runs every rule on a class that needs no API call, for a known configuration.
 func ValidateClass(c nodeclass.Config) []attrpath.Finding {
 	s, out := c.Spec()
-	out = append(out, withSummary(nodeclass.Validate(s), "Invalid node class")...)
+	out = append(out, attrpath.WithSummary("Invalid node class", nodeclass.Validate(s))...)
 	if c.Connectivity != nil {
 		out = append(out, nodeclass.ValidateConnectivity(c.Connectivity.Setting())...)
 	}
@@ -140,9 +140,9 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 	s, findings := in.Spec()
 	in.Late.Substitute(&s) // validated and rendered as placeholders
 	res.Errors = append(findings, nodeclass.ApplyDefaultTerms(&s, facts.ClusterName)...)
-	res.Errors = append(res.Errors, withSummary(nodeclass.Validate(s), "Invalid node class")...)
-	res.Errors = append(res.Errors, withSummary(nodeclass.ValidateForVersion(s, facts.KarpenterVersion, facts.FeatureGates),
-		"Invalid kubelet configuration")...)
+	res.Errors = append(res.Errors, attrpath.WithSummary("Invalid node class", nodeclass.Validate(s))...)
+	res.Errors = append(res.Errors, attrpath.WithSummary("Invalid kubelet configuration",
+		nodeclass.ValidateForVersion(s, facts.KarpenterVersion, facts.FeatureGates))...)
 	if len(res.Errors) > 0 {
 		return s, "", false
 	}
@@ -314,16 +314,4 @@ func stringOrNil(s string) *string {
 		return nil
 	}
 	return &s
-}
-
-// withSummary is fs with summary on the findings that have none of their own.
-func withSummary(fs []attrpath.Finding, summary string) []attrpath.Finding {
-	out := make([]attrpath.Finding, len(fs))
-	for i, f := range fs {
-		if f.Summary == "" {
-			f.Summary = summary
-		}
-		out[i] = f
-	}
-	return out
 }

@@ -102,8 +102,8 @@ type PoolResult struct {
 
 // ValidatePool runs every rule that needs neither AWS nor the node class.
 func ValidatePool(c nodepool.Config) []attrpath.Finding {
-	return append(withSummary(attrpath.Under(attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements())), "Invalid requirement"),
-		withSummary(nodepool.Validate(c.Spec()), "Invalid node pool")...)
+	return append(attrpath.WithSummary("Invalid requirement", attrpath.Under(attrpath.Of("template", "requirements"), requirements.Validate(c.Requirements()))),
+		attrpath.WithSummary("Invalid node pool", nodepool.Validate(c.Spec()))...)
 }
 
 // Pool plans a node pool: the rules, the NodePool as Kubernetes would admit it, ownership of a
@@ -185,8 +185,8 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: ports.Prices(ctx),
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads),
 	})
-	res.Errors = append(res.Errors, withSummary(errs, "Node pool cannot launch nodes")...)
-	res.Warnings = append(res.Warnings, withSummary(p.Warnings, "Node pool warning")...)
+	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
+	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)
 	return cat, p, len(res.Errors) == 0
 }
 

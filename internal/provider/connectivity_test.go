@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -444,8 +443,7 @@ func runConnectivity(t *testing.T, f *awsfake.EC2, c *nodeclass.ConnectivityConf
 	t.Helper()
 	client := &awsclient.Client{EC2: f, Calls: awsclient.NewCallCounter()}
 	checks, errs, warnings := nodeclass.CheckConnectivity(context.Background(), client.Discovery(), c.Setting(), connResolved())
-	addFindings(&diags, attrpath.Path{}, errs, "", false)
-	addFindings(&diags, attrpath.Path{}, warnings, "", true)
+	addFindings(&diags, errs, warnings)
 	return nodeclass.ConnectivityReport(checks), diags
 }
 

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -105,7 +104,7 @@ func (d *instanceTypesDataSource) Configure(_ context.Context, req datasource.Co
 
 func (d *instanceTypesDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	if q, ok := instanceTypesQuery(req.Config.Raw, &resp.Diagnostics); ok {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
+		addFindings(&resp.Diagnostics, q.Check(), nil)
 	}
 }
 

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
@@ -77,7 +76,7 @@ func (d *podCapacityDataSource) Configure(_ context.Context, req datasource.Conf
 
 func (d *podCapacityDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	if q, ok := podCapacityQuery(req.Config.Raw, &resp.Diagnostics); ok {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
+		addFindings(&resp.Diagnostics, q.Check(), nil)
 	}
 }
 

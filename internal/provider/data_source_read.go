@@ -14,10 +14,10 @@ import (
 // answer reports a read's findings and, without errors, writes its result into the state (the
 // configuration with the computed attributes set).
 func answer(resp *datasource.ReadResponse, config tftypes.Value, out any, errs, warnings []attrpath.Finding) {
-	if addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false); resp.Diagnostics.HasError() {
+	if addFindings(&resp.Diagnostics, errs, nil); resp.Diagnostics.HasError() {
 		return
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true)
+	addFindings(&resp.Diagnostics, nil, warnings)
 	resp.State.Raw = config
 	setRaw(&resp.State.Raw, out, "data source's state", &resp.Diagnostics)
 }

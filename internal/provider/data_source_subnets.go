@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -72,7 +71,7 @@ func (d *subnetsDataSource) Configure(_ context.Context, req datasource.Configur
 func (d *subnetsDataSource) ValidateConfig(_ context.Context, req datasource.ValidateConfigRequest, resp *datasource.ValidateConfigResponse) {
 	var q nodeclass.SubnetsQuery
 	if decodeInto(req.Config.Raw, &q, "configuration", &resp.Diagnostics) && known(req.Config.Raw, "selector_terms") {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, q.Check(), "", false)
+		addFindings(&resp.Diagnostics, q.Check(), nil)
 	}
 }
 

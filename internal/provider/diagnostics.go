@@ -174,23 +174,21 @@ func terraformPath(steps []tftypes.AttributePathStep) string {
 }
 
 // addFindings reports the pure packages' findings (attrpath.Finding: every rule's one shape) as
-// diagnostics: errors, or warnings with warning set, on base joined with each finding's path,
-// under the finding's own summary when it has one; the detail names the full path.
-func addFindings(diags *diag.Diagnostics, base attrpath.Path, findings []attrpath.Finding, summary string, warning bool) {
-	for _, f := range attrpath.Under(base, findings) {
-		s := summary
-		if f.Summary != "" {
-			s = f.Summary
+// diagnostics, errors and then warnings, each on its path under its own summary; the detail
+// names the full path.
+func addFindings(diags *diag.Diagnostics, errs, warnings []attrpath.Finding) {
+	for _, f := range errs {
+		if f.Path.IsEmpty() {
+			diags.AddError(f.Summary, f.Error())
+		} else {
+			diags.AddAttributeError(tfPath(f.Path), f.Summary, f.Error())
 		}
-		switch {
-		case warning && f.Path.IsEmpty():
-			diags.AddWarning(s, f.Error())
-		case warning:
-			diags.AddAttributeWarning(tfPath(f.Path), s, f.Error())
-		case f.Path.IsEmpty():
-			diags.AddError(s, f.Error())
-		default:
-			diags.AddAttributeError(tfPath(f.Path), s, f.Error())
+	}
+	for _, f := range warnings {
+		if f.Path.IsEmpty() {
+			diags.AddWarning(f.Summary, f.Error())
+		} else {
+			diags.AddAttributeWarning(tfPath(f.Path), f.Summary, f.Error())
 		}
 	}
 }

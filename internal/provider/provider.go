@@ -17,7 +17,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
@@ -83,8 +82,8 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 	c, errs, warnings := awsclient.Configure(ctx, cfg, p.newClient, "terraform-provider-karpenter/"+p.version)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, errs, "", false)
-	if addFindings(&resp.Diagnostics, attrpath.Path{}, warnings, "", true); resp.Diagnostics.HasError() {
+	addFindings(&resp.Diagnostics, errs, nil)
+	if addFindings(&resp.Diagnostics, nil, warnings); resp.Diagnostics.HasError() {
 		return
 	}
 	var gates types.List // a list as the framework reads it: an element not known yet is its error

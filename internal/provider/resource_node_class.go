@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -46,7 +45,7 @@ func (r *nodeClassResource) ValidateConfig(_ context.Context, req resource.Valid
 	if !req.Config.Raw.IsFullyKnown() || !decodeClass(req.Config.Raw, &v, &resp.Diagnostics) {
 		return
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidateClass(v.Config), "", false)
+	addFindings(&resp.Diagnostics, planner.ValidateClass(v.Config), nil)
 }
 
 // ModifyPlan plans the class (planner.Class): the plan carries the real subnets, zones and
@@ -80,8 +79,7 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: r.profilesOn(ips), RolePolicies: ips.RolePolicies,
 		Admit: admission(r.meta.KarpenterVersion)}
 	res := planner.Class(ctx, ports, r.classFacts(), classInput(&plan, state))
-	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Errors, "", false)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Warnings, "", true)
+	addFindings(&resp.Diagnostics, res.Errors, res.Warnings)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -185,8 +183,7 @@ func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteReque
 // classApplied reports what apply did in IAM and, when it saves the state, records the plan
 // there under the owner id.
 func classApplied(res planner.ClassApplied, plan tftypes.Value, state *tftypes.Value, diags *diag.Diagnostics) {
-	addFindings(diags, attrpath.Path{}, res.Errors, "", false)
-	addFindings(diags, attrpath.Path{}, res.Warnings, "", true)
+	addFindings(diags, res.Errors, res.Warnings)
 	if res.Save {
 		*state = plan
 		setRaw(state, classOwner{res.OwnerID}, "node class", diags)
@@ -198,7 +195,7 @@ func classApplied(res planner.ClassApplied, plan tftypes.Value, state *tftypes.V
 // tags (so the class keeps managing it); Read keeps that state, and the next plan resolves the
 // selectors from the configuration and shows an in-place update that records the resolution.
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidateClassImportID(req.ID), "", false)
+	addFindings(&resp.Diagnostics, planner.ValidateClassImportID(req.ID), nil)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}

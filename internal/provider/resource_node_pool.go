@@ -52,7 +52,7 @@ func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.Valida
 	if v.Disruption == nil { // the default applies after validation
 		v.Disruption = &nodepool.DefaultDisruption
 	}
-	addFindings(&resp.Diagnostics, attrpath.Path{}, planner.ValidatePool(v.Config), "", false)
+	addFindings(&resp.Diagnostics, planner.ValidatePool(v.Config), nil)
 }
 
 // ModifyPlan plans the launches (planner.Pool): CPU only, from the node class value and the
@@ -87,8 +87,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		return
 	}
 	res := planner.Pool(ctx, r.ports(), r.facts(), in)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Errors, "", false)
-	addFindings(&resp.Diagnostics, attrpath.Path{}, res.Warnings, "", true)
+	addFindings(&resp.Diagnostics, res.Errors, res.Warnings)
 	if resp.Diagnostics.HasError() {
 		return
 	}
@@ -97,8 +96,8 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	if state != nil {
 		recordedDrift = state.Drift
 	}
-	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Nodes: answer(res.Nodes, typ, "nodes", nil),
-		Drift: answer(res.Drift, typ, "drift", recordedDrift)}
+	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Nodes: plannedValue(res.Nodes, typ, "nodes", nil),
+		Drift: plannedValue(res.Drift, typ, "drift", recordedDrift)}
 	if templates := plannedTemplates(res.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
 		out.LaunchTemplates = templates
 		if in.LateClass { // their content names the late values
@@ -108,8 +107,8 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	setRaw(&resp.Plan.Raw, out, "node pool", &resp.Diagnostics)
 }
 
-// answer encodes a planned attribute that may wait for apply or keep the state's value.
-func answer[T any](a planner.Answer[T], typ tftypes.Type, name string, kept any) any {
+// plannedValue encodes a planned attribute that may wait for apply or keep the state's value.
+func plannedValue[T any](a planner.Answer[T], typ tftypes.Type, name string, kept any) any {
 	switch {
 	case a.Unknown:
 		return unknownAttr(typ, name)
@@ -222,8 +221,7 @@ func (r *nodePoolResource) launchPlan(ctx context.Context, v *poolValue, diags *
 		return launchplan.Plan{}, in.Class, false
 	}
 	p, errs, warnings := planner.LaunchPlan(ctx, r.ports(), r.facts(), in)
-	addFindings(diags, attrpath.Path{}, errs, "", false)
-	addFindings(diags, attrpath.Path{}, warnings, "", true)
+	addFindings(diags, errs, warnings)
 	return p, in.Class, !diags.HasError()
 }
 
@@ -262,7 +260,7 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 		}
 		res := r.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: r.cluster(), Name: v.Name, Owner: owner, Static: v.static(),
 			Replicas: derefInt(v.Replicas), Plan: p, Class: class, Wait: v.timeout(op, defaultLaunchTimeout), BeforeClaim: r.meta.BeforeClaim})
-		addFindings(diags, attrpath.Path{}, res.Conflicts, "", false)
+		addFindings(diags, res.Conflicts, nil)
 		for _, e := range res.Errors {
 			addStageError(diags, e)
 		}
@@ -319,7 +317,7 @@ func derefInt(p *int) int {
 // addStageError reports an apply-stage failure (fleet.ErrorFinding).
 func addStageError(diags *diag.Diagnostics, err error) {
 	if err != nil {
-		addFindings(diags, attrpath.Path{}, []attrpath.Finding{fleet.ErrorFinding(err)}, "", false)
+		addFindings(diags, []attrpath.Finding{fleet.ErrorFinding(err)}, nil)
 	}
 }
 
@@ -396,7 +394,7 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 		return
 	}
 	if state.OwnerID == "" {
-		addFindings(&resp.Diagnostics, attrpath.Path{}, []attrpath.Finding{fleet.DeleteWithoutOwner}, "", true)
+		addFindings(&resp.Diagnostics, nil, []attrpath.Finding{fleet.DeleteWithoutOwner})
 		return
 	}
 	own := r.cluster().Own(state.Name, state.OwnerID)
