@@ -82,8 +82,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		return
 	}
 	c, errs, warnings := awsclient.Configure(ctx, cfg, p.newClient, "terraform-provider-karpenter/"+p.version)
-	addFindings(&resp.Diagnostics, errs, nil)
-	if addFindings(&resp.Diagnostics, nil, warnings); resp.Diagnostics.HasError() {
+	if addFindings(&resp.Diagnostics, errs, warnings); resp.Diagnostics.HasError() {
 		return
 	}
 	var gates types.List // a list as the framework reads it: an element not known yet is its error
