@@ -34,7 +34,21 @@ type Flagged interface {
 	Flag(null, unknown bool) any
 }
 
-var flaggedType = reflect.TypeOf((*Flagged)(nil)).Elem()
+var (
+	flaggedType  = reflect.TypeOf((*Flagged)(nil)).Elem()
+	flaggedTypes sync.Map // reflect.Type -> bool: does a pointer to it implement Flagged
+)
+
+// isFlagged reports whether *t implements Flagged, looked up once per type: decode asks for
+// every struct it reads.
+func isFlagged(t reflect.Type) bool {
+	if v, ok := flaggedTypes.Load(t); ok {
+		return v.(bool) //nolint:forcetypeassert // only bools are stored
+	}
+	is := reflect.PointerTo(t).Implements(flaggedType)
+	flaggedTypes.Store(t, is)
+	return is
+}
 
 // fields maps a struct type's attribute names to field indexes.
 var fields sync.Map // reflect.Type -> map[string][]int
@@ -80,7 +94,7 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 		dst.Set(reflect.ValueOf(v))
 		return nil
 	}
-	if dst.Kind() == reflect.Struct && dst.CanAddr() && dst.Addr().Type().Implements(flaggedType) {
+	if dst.Kind() == reflect.Struct && dst.CanAddr() && isFlagged(dst.Type()) {
 		f, _ := dst.Addr().Interface().(Flagged)
 		return decode(v, reflect.ValueOf(f.Flag(v.IsNull(), !v.IsKnown())).Elem(), at)
 	}
