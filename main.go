@@ -1,3 +1,5 @@
+// Command terraform-provider-karpenter serves the karpenter provider to Terraform over plugin protocol 6
+// (internal/provider); `-debug` serves it for a debugger.
 package main
 
 import (
