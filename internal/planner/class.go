@@ -122,9 +122,10 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	}
 	res.Recorded, res.Manifest = nodeclass.Record(p.Resolved, p.Capacity), doc
 	res.NodeRoleReport = nodeclass.NodeRoleReport(p.NodeRole)
-	res.Resolved = launchplan.ClassOf(s, p.Resolved, p.InstanceProfile).Value()
-	res.Resolved.Hash, res.Resolved.HashVersion = res.hash(facts, doc)
-	res.Resolved.CapacityReservationIDs = res.ReservationIDs()
+	class := launchplan.ClassOf(s, p.Resolved, p.InstanceProfile)
+	class.Hash, class.HashVersion = res.hash(facts, doc)
+	class.CapacityReservationIDs = res.ReservationIDs()
+	res.Resolved = class.Value()
 	res.Unknown = classUnknown(in.Late)
 	// The report is computed afresh at every plan (never kept from state), so rules changed
 	// outside Terraform show up as an in-place update of connectivity_report.
@@ -205,16 +206,15 @@ func classNodeRole(ports ClassPorts, in ClassInput) *nodeclass.NodeRole {
 }
 
 // hash is Karpenter's EC2NodeClass hash of the admitted manifest and its hash version, as the
-// provider's Karpenter version computes them (nil for "", and both nil, with a warning, when it
-// cannot).
-func (res *ClassResult) hash(facts ClassFacts, doc string) (hash, version *string) {
+// provider's Karpenter version computes them (both "", with a warning, when it cannot).
+func (res *ClassResult) hash(facts ClassFacts, doc string) (hash, version string) {
 	h, v, err := karpenterhash.EC2NodeClassHashFor(facts.KarpenterVersion, doc, facts.CABundle)
 	if err != nil {
 		res.Warnings = append(res.Warnings, attrpath.Finding{Summary: "Cannot compute Karpenter's EC2NodeClass hash",
 			Message: "The plan cannot say whether the change drifts nodes: " + err.Error()})
-		return nil, nil
+		return "", ""
 	}
-	return stringOrNil(h), stringOrNil(v)
+	return h, v
 }
 
 // classUnknown is what the late values leave unknown: the manifest (its object only where a
@@ -307,11 +307,4 @@ func classEnsure(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProf
 
 func (a *ClassApplied) add(errs, warnings []attrpath.Finding) {
 	a.Errors, a.Warnings = append(a.Errors, errs...), append(a.Warnings, warnings...)
-}
-
-func stringOrNil(s string) *string {
-	if s == "" {
-		return nil
-	}
-	return &s
 }
