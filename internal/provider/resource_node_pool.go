@@ -283,8 +283,9 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 	if n, ok := out.Nodes.(tftypes.Value); ok && !n.IsKnown() {
 		out.Nodes = nil
 	}
-	kept := slices.DeleteFunc(recorded, func(lt fleet.TemplateRecord) bool { return v.static() && lt.ID == nil }) // never launched
-	if !v.LaunchTemplates.IsNull() {                                                                              // null: a dynamic pool without `details`
+	// A static pool's template without an id was never launched; a dynamic pool's are only planned.
+	kept := slices.DeleteFunc(recorded, func(lt fleet.TemplateRecord) bool { return v.static() && lt.ID == nil })
+	if !v.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
 		out.LaunchTemplates = nonNil(kept)
 	}
 	if diags.HasError() && len(kept) == 0 && nullish(out.Nodes) {
