@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/aws/smithy-go"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
 
 // Every AWS error code the provider acts on, in one place; code elsewhere asks the predicates
@@ -97,14 +98,13 @@ func IsAccessDenied(err error) bool {
 	return IsCode(err, ErrCodeAccessDeniedException, ErrCodeAccessDenied, "UnauthorizedOperation")
 }
 
-// InstanceProfileNotVisible reports whether EC2 refused the launch for the instance profile's
-// name, which an IAM profile created moments ago is until IAM's change propagates (Karpenter's
-// IsInstanceProfileNotFound).
-func (e FleetError) InstanceProfileNotVisible() bool {
-	return e.Code == ErrCodeInvalidParameterValue && strings.Contains(e.Message, "Invalid IAM Instance Profile name")
-}
-
-// InsufficientFreeAddresses reports whether the subnet had no address left for the instance.
-func (e FleetError) InsufficientFreeAddresses() bool {
-	return e.Code == ErrCodeInsufficientFreeAddresses
+// fleetCause reads a CreateFleet error code as what the apply stage acts on.
+func fleetCause(code, message string) fleet.FleetCause {
+	switch {
+	case code == ErrCodeInvalidParameterValue && strings.Contains(message, "Invalid IAM Instance Profile name"):
+		return fleet.CauseProfileNotVisible
+	case code == ErrCodeInsufficientFreeAddresses:
+		return fleet.CauseNoFreeAddresses
+	}
+	return fleet.CauseOther
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/aws/smithy-go"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
 
 func TestErrorPredicates(t *testing.T) {
@@ -45,12 +46,17 @@ func TestErrorPredicates(t *testing.T) {
 	if !errors.Is(nf, ErrNotFound) || !IsCode(nf, ErrCodeLaunchTemplateNameNotFound) || nf.Error() != "launch template lt not found" {
 		t.Errorf("NotFoundError: %v", nf)
 	}
-	fe := FleetError{Code: ErrCodeInvalidParameterValue, Message: "Invalid IAM Instance Profile name"}
-	if !fe.InstanceProfileNotVisible() || fe.InsufficientFreeAddresses() {
-		t.Error("FleetError predicates")
-	}
-	if (FleetError{Code: ErrCodeInvalidParameterValue, Message: "other"}).InstanceProfileNotVisible() ||
-		!(FleetError{Code: ErrCodeInsufficientFreeAddresses}).InsufficientFreeAddresses() {
-		t.Error("FleetError predicates")
+	for _, tc := range []struct {
+		code, message string
+		want          fleet.FleetCause
+	}{
+		{ErrCodeInvalidParameterValue, "Value (p) for parameter iamInstanceProfile.name is invalid. Invalid IAM Instance Profile name", fleet.CauseProfileNotVisible},
+		{ErrCodeInvalidParameterValue, "other", fleet.CauseOther},
+		{ErrCodeInsufficientFreeAddresses, "", fleet.CauseNoFreeAddresses},
+		{"InsufficientInstanceCapacity", "", fleet.CauseOther},
+	} {
+		if got := fleetCause(tc.code, tc.message); got != tc.want {
+			t.Errorf("fleetCause(%s, %q) = %v, want %v", tc.code, tc.message, got, tc.want)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package awsclient
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -13,48 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
-
-// ErrRoleNotFound is returned (wrapped) when the role of an instance profile does not exist.
-var ErrRoleNotFound = errors.New("IAM role not found")
-
-// NotOwnedError refuses to change or delete an instance profile that does not carry the
-// caller's ownership tags: another owner's, or one created outside the provider.
-type NotOwnedError struct {
-	Name string
-	Tags map[string]string // the tags the profile carries
-}
-
-func (e *NotOwnedError) Error() string {
-	return fmt.Sprintf("instance profile %s exists and is not this resource's (it lacks its ownership tags); it is left as it is", e.Name)
-}
-
-// InstanceProfile is an instance profile as IAM shows it.
-type InstanceProfile struct {
-	Name, Path, ARN string
-	Roles           []string
-	Tags            map[string]string
-}
-
-// Owned reports whether the profile carries every ownership tag (key and value).
-func (p InstanceProfile) Owned(own map[string]string) bool {
-	if len(own) == 0 {
-		return false
-	}
-	for k, v := range own {
-		if got, ok := p.Tags[k]; !ok || got != v {
-			return false
-		}
-	}
-	return true
-}
-
-// ProfileSpec is what Ensure makes IAM hold.
-type ProfileSpec struct {
-	Name, Path, Role string
-	// Tags are written on creation; Own (a subset of Tags) marks the profile as the caller's.
-	Tags, Own map[string]string
-}
 
 // InstanceProfiles finds, creates and deletes instance profiles.
 type InstanceProfiles struct {
@@ -73,20 +32,7 @@ func (p InstanceProfiles) sleep(ctx context.Context, attempt int) error {
 	if p.Sleep != nil {
 		return p.Sleep(ctx, d)
 	}
-	return Sleep(ctx, d)
-}
-
-// Sleep waits for d, or until ctx is done (then its error): the waits between attempts that
-// AWS's eventual consistency needs.
-func Sleep(ctx context.Context, d time.Duration) error {
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-t.C:
-		return nil
-	}
+	return fleet.Sleep(ctx, d)
 }
 
 // roleName drops a role path: a class `role` may be given as path/name, as Karpenter accepts,
@@ -109,7 +55,7 @@ func (p InstanceProfiles) RoleExists(ctx context.Context, role string) (bool, er
 }
 
 // Get returns the profile, or nil when it does not exist.
-func (p InstanceProfiles) Get(ctx context.Context, name string) (*InstanceProfile, error) {
+func (p InstanceProfiles) Get(ctx context.Context, name string) (*fleet.InstanceProfile, error) {
 	out, err := p.IAM.GetInstanceProfile(ctx, &iam.GetInstanceProfileInput{InstanceProfileName: aws.String(name)})
 	if IsNotFound(err) {
 		return nil, nil
@@ -121,8 +67,8 @@ func (p InstanceProfiles) Get(ctx context.Context, name string) (*InstanceProfil
 	return &got, nil
 }
 
-func profileFrom(ip *iamtypes.InstanceProfile) InstanceProfile {
-	out := InstanceProfile{Tags: map[string]string{}}
+func profileFrom(ip *iamtypes.InstanceProfile) fleet.InstanceProfile {
+	out := fleet.InstanceProfile{Tags: map[string]string{}}
 	if ip == nil {
 		return out
 	}
@@ -151,21 +97,21 @@ func (p InstanceProfiles) Current(ctx context.Context, name, role string, own ma
 // (a profile holds one) and adds the role. A profile of that name without the spec's ownership
 // tags is refused with *NotOwnedError and left untouched. A role that does not exist fails with
 // ErrRoleNotFound (wrapped).
-func (p InstanceProfiles) Ensure(ctx context.Context, s ProfileSpec) (InstanceProfile, error) {
+func (p InstanceProfiles) Ensure(ctx context.Context, s fleet.ProfileSpec) (fleet.InstanceProfile, error) {
 	cur, err := p.Get(ctx, s.Name)
 	if err != nil {
-		return InstanceProfile{}, err
+		return fleet.InstanceProfile{}, err
 	}
 	created := false
 	if cur == nil {
 		cur, err = p.create(ctx, s)
 		if err != nil {
-			return InstanceProfile{}, err
+			return fleet.InstanceProfile{}, err
 		}
 		created = true
 	}
 	if !cur.Owned(s.Own) {
-		return *cur, &NotOwnedError{Name: s.Name, Tags: cur.Tags}
+		return *cur, &fleet.NotOwnedError{Name: s.Name, Tags: cur.Tags}
 	}
 	if err := p.restoreTags(ctx, cur, s.Tags); err != nil {
 		return *cur, err
@@ -194,7 +140,7 @@ func (p InstanceProfiles) Ensure(ctx context.Context, s ProfileSpec) (InstancePr
 
 // create creates the profile; when the name was taken in the meantime it returns what IAM holds
 // under it (Ensure then checks that it is the caller's).
-func (p InstanceProfiles) create(ctx context.Context, s ProfileSpec) (*InstanceProfile, error) {
+func (p InstanceProfiles) create(ctx context.Context, s fleet.ProfileSpec) (*fleet.InstanceProfile, error) {
 	in := &iam.CreateInstanceProfileInput{InstanceProfileName: aws.String(s.Name), Tags: iamTags(s.Tags)}
 	if s.Path != "" {
 		in.Path = aws.String(s.Path)
@@ -219,7 +165,7 @@ func (p InstanceProfiles) create(ctx context.Context, s ProfileSpec) (*InstanceP
 	}
 	got := profileFrom(out.InstanceProfile)
 	if got.Name == "" { // an answer without the profile: what was asked for
-		got = InstanceProfile{Name: s.Name, Path: s.Path}
+		got = fleet.InstanceProfile{Name: s.Name, Path: s.Path}
 	}
 	if len(got.Tags) == 0 {
 		got.Tags = maps.Clone(s.Tags)
@@ -228,7 +174,7 @@ func (p InstanceProfiles) create(ctx context.Context, s ProfileSpec) (*InstanceP
 }
 
 // restoreTags writes the spec's tags that the profile lacks or holds with another value.
-func (p InstanceProfiles) restoreTags(ctx context.Context, cur *InstanceProfile, want map[string]string) error {
+func (p InstanceProfiles) restoreTags(ctx context.Context, cur *fleet.InstanceProfile, want map[string]string) error {
 	missing := map[string]string{}
 	for k, v := range want {
 		if got, ok := cur.Tags[k]; !ok || got != v {
@@ -265,7 +211,7 @@ func (p InstanceProfiles) addRole(ctx context.Context, profile, role string, fre
 			return rerr
 		}
 		if !ok {
-			return fmt.Errorf("adding role %s to instance profile %s: %w", role, profile, ErrRoleNotFound)
+			return fmt.Errorf("adding role %s to instance profile %s: %w", role, profile, fleet.ErrRoleNotFound)
 		}
 		if !fresh || attempt+1 >= consistencyAttempts {
 			return fmt.Errorf("AddRoleToInstanceProfile %s (role %s): %w", profile, role, err)
@@ -304,7 +250,7 @@ func (p InstanceProfiles) Delete(ctx context.Context, name string, own map[strin
 		return err
 	}
 	if !cur.Owned(own) {
-		return &NotOwnedError{Name: name, Tags: cur.Tags}
+		return &fleet.NotOwnedError{Name: name, Tags: cur.Tags}
 	}
 	for _, r := range cur.Roles {
 		if _, err := p.IAM.RemoveRoleFromInstanceProfile(ctx, &iam.RemoveRoleFromInstanceProfileInput{
@@ -344,12 +290,12 @@ type ProfilesReadOnce struct {
 
 type profileRead struct {
 	once    sync.Once
-	profile *InstanceProfile
+	profile *fleet.InstanceProfile
 	err     error
 }
 
 // Get is InstanceProfiles.Get, read once per name.
-func (c *ProfilesReadOnce) Get(ctx context.Context, name string) (*InstanceProfile, error) {
+func (c *ProfilesReadOnce) Get(ctx context.Context, name string) (*fleet.InstanceProfile, error) {
 	c.mu.Lock()
 	r := c.reads[name]
 	if r == nil {

@@ -14,6 +14,7 @@ import (
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
 
 // newIAMFake holds the roles and no instance profile.
@@ -92,8 +93,8 @@ var (
 	}()
 )
 
-func testSpec(role string) ProfileSpec {
-	return ProfileSpec{Name: testProfile, Path: "/nodeplane/", Role: role, Tags: testTags, Own: testOwn}
+func testSpec(role string) fleet.ProfileSpec {
+	return fleet.ProfileSpec{Name: testProfile, Path: "/nodeplane/", Role: role, Tags: testTags, Own: testOwn}
 }
 
 // profilesWith returns the client on the fake and counts its sleeps (never really sleeping).
@@ -188,7 +189,7 @@ func TestEnsureRefusesProfileNotOwned(t *testing.T) {
 			putProfile(f, "/", tags, "their-role")
 			p, _ := profilesWith(f)
 			_, err := p.Ensure(context.Background(), testSpec("node-role"))
-			var no *NotOwnedError
+			var no *fleet.NotOwnedError
 			if !errors.As(err, &no) || no.Name != testProfile {
 				t.Fatalf("got %v, want a NotOwnedError", err)
 			}
@@ -224,7 +225,7 @@ func TestEnsureCreateRace(t *testing.T) {
 	f := newIAMFake("node-role")
 	raceCreate(f, map[string]string{"other": "x"})
 	p, _ := profilesWith(f)
-	var no *NotOwnedError
+	var no *fleet.NotOwnedError
 	if _, err := p.Ensure(context.Background(), testSpec("node-role")); !errors.As(err, &no) {
 		t.Fatalf("got %v, want a NotOwnedError", err)
 	}
@@ -247,7 +248,7 @@ func TestEnsureMissingRole(t *testing.T) {
 	f := newIAMFake()
 	p, sleeps := profilesWith(f)
 	_, err := p.Ensure(context.Background(), testSpec("nope"))
-	if !errors.Is(err, ErrRoleNotFound) {
+	if !errors.Is(err, fleet.ErrRoleNotFound) {
 		t.Fatalf("got %v, want ErrRoleNotFound", err)
 	}
 	if *sleeps != 0 {

@@ -10,6 +10,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // InstanceAPI is the slice of EC2 that static capacity uses.
@@ -21,35 +23,15 @@ type InstanceAPI interface {
 
 var _ InstanceAPI = (*ec2.Client)(nil)
 
-// Instance is an EC2 instance as static capacity tracks it.
-type Instance struct {
-	ID             string
-	Type           string
-	Zone           string
-	SubnetID       string
-	PrivateIP      string
-	CapacityType   string // on-demand or spot
-	LaunchTemplate string // name, from the provider's own tag (the template's instance tags)
-	// Fingerprint is the content fingerprint of the template version the instance was launched
-	// with (tag written by the template); "" for instances launched before the tag existed.
-	Fingerprint string
-	State       string
-	LaunchTime  time.Time
-	Tags        map[string]string // all of its tags
-}
-
-// Live reports whether the instance counts toward a pool's replicas.
-func (i Instance) Live() bool { return i.State == "pending" || i.State == "running" }
-
 // Instances launches, finds and terminates the provider's instances.
 type Instances struct{ EC2 InstanceAPI }
 
 // FindByTags lists the instances that carry every tag and are not terminated, oldest first.
-func (x Instances) FindByTags(ctx context.Context, tags map[string]string) ([]Instance, error) {
+func (x Instances) FindByTags(ctx context.Context, tags map[string]string) ([]fleet.Instance, error) {
 	filters := append([]ec2types.Filter{{Name: aws.String("instance-state-name"), Values: []string{"pending", "running", "stopping", "stopped", "shutting-down"}}},
 		tagFilters(tags)...)
 	p := ec2.NewDescribeInstancesPaginator(x.EC2, &ec2.DescribeInstancesInput{Filters: filters, MaxResults: aws.Int32(1000)})
-	var out []Instance
+	var out []fleet.Instance
 	for p.HasMorePages() {
 		page, err := p.NextPage(ctx)
 		if err != nil {
@@ -70,8 +52,8 @@ func (x Instances) FindByTags(ctx context.Context, tags map[string]string) ([]In
 	return out, nil
 }
 
-func instanceFrom(in ec2types.Instance) Instance {
-	i := Instance{
+func instanceFrom(in ec2types.Instance) fleet.Instance {
+	i := fleet.Instance{
 		ID: aws.ToString(in.InstanceId), Type: string(in.InstanceType), SubnetID: aws.ToString(in.SubnetId),
 		PrivateIP: aws.ToString(in.PrivateIpAddress), CapacityType: "on-demand", LaunchTime: aws.ToTime(in.LaunchTime),
 	}
@@ -86,49 +68,14 @@ func instanceFrom(in ec2types.Instance) Instance {
 	}
 	tags := tagMap(in.Tags)
 	i.Tags = tags
-	i.LaunchTemplate = tags[TagLaunchTemplateName]
-	i.Fingerprint = tags[TagTemplateFingerprint]
+	i.LaunchTemplate = tags[launchplan.TagLaunchTemplateName]
+	i.Fingerprint = tags[launchplan.TagTemplateFingerprint]
 	return i
-}
-
-// Tags a launch template writes on its instances: the template's name and the fingerprint of
-// its content (see Fingerprint).
-const (
-	TagLaunchTemplateName  = "karpenter.nodeplane.io/launch-template"
-	TagTemplateFingerprint = "karpenter.nodeplane.io/template-fingerprint"
-)
-
-// Override is one CreateFleet override.
-type Override struct {
-	LaunchTemplateID string
-	InstanceType     string
-	SubnetID         string
-	Zone             string
-	ImageID          string
-	Priority         float64 // the offering's hourly price, as Karpenter sets it
-}
-
-// LaunchRequest is one instant fleet.
-type LaunchRequest struct {
-	Overrides    []Override // in launch order; grouped per launch template in the request
-	Count        int
-	CapacityType string // on-demand or spot
-	Tags         map[string]string
-	ClientToken  string
-}
-
-// FleetError is one per-override failure that CreateFleet reported.
-type FleetError struct {
-	Code, Message, InstanceType, SubnetID string
-}
-
-func (e FleetError) Error() string {
-	return fmt.Sprintf("%s (%s in %s): %s", e.Code, e.InstanceType, e.SubnetID, e.Message)
 }
 
 // Launch runs one instant CreateFleet. It returns what launched and the per-override errors;
 // err is a failure of the call itself. The client token makes a retried call idempotent.
-func (x Instances) Launch(ctx context.Context, req LaunchRequest) ([]string, []FleetError, error) {
+func (x Instances) Launch(ctx context.Context, req fleet.LaunchRequest) ([]string, []fleet.FleetError, error) {
 	if len(req.Overrides) == 0 || req.Count <= 0 {
 		return nil, nil, nil
 	}
@@ -180,9 +127,10 @@ func (x Instances) Launch(ctx context.Context, req LaunchRequest) ([]string, []F
 	for _, i := range out.Instances {
 		ids = append(ids, i.InstanceIds...)
 	}
-	var errs []FleetError
+	var errs []fleet.FleetError
 	for _, e := range out.Errors {
-		fe := FleetError{Code: aws.ToString(e.ErrorCode), Message: aws.ToString(e.ErrorMessage)}
+		fe := fleet.FleetError{Code: aws.ToString(e.ErrorCode), Message: aws.ToString(e.ErrorMessage)}
+		fe.Cause = fleetCause(fe.Code, fe.Message)
 		if e.LaunchTemplateAndOverrides != nil && e.LaunchTemplateAndOverrides.Overrides != nil {
 			fe.InstanceType = string(e.LaunchTemplateAndOverrides.Overrides.InstanceType)
 			fe.SubnetID = aws.ToString(e.LaunchTemplateAndOverrides.Overrides.SubnetId)
@@ -193,14 +141,14 @@ func (x Instances) Launch(ctx context.Context, req LaunchRequest) ([]string, []F
 }
 
 // Describe reads instances by id; ids EC2 no longer knows are left out.
-func (x Instances) Describe(ctx context.Context, ids []string) ([]Instance, error) {
+func (x Instances) Describe(ctx context.Context, ids []string) ([]fleet.Instance, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
 	out, err := x.EC2.DescribeInstances(ctx, &ec2.DescribeInstancesInput{InstanceIds: ids})
 	if IsCode(err, ErrCodeInstanceIDNotFound) {
 		// One unknown id fails the batch: fall back to one by one.
-		var all []Instance
+		var all []fleet.Instance
 		for _, id := range ids {
 			one, err := x.Describe(ctx, []string{id})
 			if err != nil && !IsCode(err, ErrCodeInstanceIDNotFound) {
@@ -213,7 +161,7 @@ func (x Instances) Describe(ctx context.Context, ids []string) ([]Instance, erro
 	if err != nil {
 		return nil, fmt.Errorf("describing instances %s: %w", strings.Join(ids, ","), err)
 	}
-	var res []Instance
+	var res []fleet.Instance
 	for _, r := range out.Reservations {
 		for _, in := range r.Instances {
 			res = append(res, instanceFrom(in))
@@ -224,7 +172,7 @@ func (x Instances) Describe(ctx context.Context, ids []string) ([]Instance, erro
 
 // WaitFor polls until every instance is in one of the states (or gone, when "terminated" is
 // among them), with capped exponential backoff, until ctx ends.
-func (x Instances) WaitFor(ctx context.Context, ids []string, states ...string) ([]Instance, error) {
+func (x Instances) WaitFor(ctx context.Context, ids []string, states ...string) ([]fleet.Instance, error) {
 	want := map[string]bool{}
 	for _, s := range states {
 		want[s] = true
@@ -266,3 +214,11 @@ func (x Instances) Terminate(ctx context.Context, ids []string) error {
 	}
 	return nil
 }
+
+// The adapter implements the apply stage's ports with the stage's own records.
+var (
+	_ fleet.Templates  = LaunchTemplates{}
+	_ fleet.Instances  = Instances{}
+	_ fleet.Listing    = (*Client)(nil)
+	_ fleet.ProfileAPI = InstanceProfiles{}
+)

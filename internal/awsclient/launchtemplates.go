@@ -2,10 +2,6 @@ package awsclient
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -17,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -32,110 +29,9 @@ type LaunchTemplateAPI interface {
 
 var _ LaunchTemplateAPI = (*ec2.Client)(nil)
 
-// LaunchTemplate is a template as it exists in EC2.
-type LaunchTemplate struct {
-	ID             string
-	Name           string
-	DefaultVersion int64
-	Tags           map[string]string
-	// Fingerprint is a hash of the default version's data, in the same canonical form as
-	// Fingerprint(plan), so drift shows as a difference.
-	Fingerprint string
-}
-
-// templateContent is the canonical, comparable form of launch-template data. It leaves out
-// TagSpecifications: LocalStack (moto) injects an extra entry into them on read.
-type templateContent struct {
-	ImageID            string             `json:"image,omitempty"`
-	UserData           string             `json:"user_data,omitempty"` // base64, as EC2 stores it
-	Interfaces         []contentInterface `json:"interfaces,omitempty"`
-	HTTPEndpoint       string             `json:"http_endpoint,omitempty"`
-	HTTPProtocolIPv6   string             `json:"http_ipv6,omitempty"`
-	HTTPTokens         string             `json:"http_tokens,omitempty"`
-	HopLimit           int32              `json:"hop_limit,omitempty"`
-	BlockDevices       []contentBDM       `json:"block_devices,omitempty"`
-	DetailedMonitoring bool               `json:"monitoring,omitempty"`
-	InstanceProfile    string             `json:"instance_profile,omitempty"`
-}
-
-type contentInterface struct {
-	Card, Device int32
-	Type         string
-	Groups       []string
-	PublicIP     *bool
-	Prefixes     *int32
-}
-
-type contentBDM struct {
-	Device              string
-	Size                int32
-	Type                string
-	Encrypted           *bool
-	DeleteOnTermination *bool
-	IOPS, Throughput    *int32
-	KMSKeyID, Snapshot  string
-}
-
-func (c templateContent) fingerprint() string {
-	for i := range c.Interfaces {
-		sort.Strings(c.Interfaces[i].Groups)
-	}
-	sort.Slice(c.Interfaces, func(i, j int) bool {
-		a, b := c.Interfaces[i], c.Interfaces[j]
-		if a.Card != b.Card {
-			return a.Card < b.Card
-		}
-		return a.Device < b.Device
-	})
-	b, _ := json.Marshal(c)
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:16])
-}
-
-func i32(p *int) *int32 {
-	if p == nil {
-		return nil
-	}
-	v := int32(*p)
-	return &v
-}
-
-// contentOf is the canonical form of a planned template.
-func contentOf(lt launchplan.LaunchTemplate) templateContent {
-	c := templateContent{
-		ImageID:            lt.ImageID,
-		HTTPEndpoint:       lt.MetadataOptions.HTTPEndpoint,
-		HTTPProtocolIPv6:   lt.MetadataOptions.HTTPProtocolIPv6,
-		HTTPTokens:         lt.MetadataOptions.HTTPTokens,
-		HopLimit:           int32(lt.MetadataOptions.HTTPPutResponseHopLimit),
-		DetailedMonitoring: lt.DetailedMonitoring,
-		InstanceProfile:    lt.InstanceProfile,
-	}
-	if lt.UserData != "" {
-		c.UserData = base64.StdEncoding.EncodeToString([]byte(lt.UserData))
-	}
-	for _, ni := range lt.NetworkInterfaces {
-		c.Interfaces = append(c.Interfaces, contentInterface{
-			Card: int32(ni.NetworkCardIndex), Device: int32(ni.DeviceIndex), Type: ni.InterfaceType,
-			Groups: append([]string(nil), ni.SecurityGroupIDs...), PublicIP: ni.AssociatePublicIPAddress, Prefixes: i32(ni.IPv4PrefixCount),
-		})
-	}
-	for _, b := range lt.BlockDevices {
-		c.BlockDevices = append(c.BlockDevices, contentBDM{
-			Device: b.DeviceName, Size: int32(b.VolumeSizeGiB), Type: b.VolumeType, Encrypted: b.Encrypted,
-			DeleteOnTermination: b.DeleteOnTermination, IOPS: i32(b.IOPS), Throughput: i32(b.Throughput),
-			KMSKeyID: b.KMSKeyID, Snapshot: b.SnapshotID,
-		})
-	}
-	return c
-}
-
-// Fingerprint of a planned template, comparable with LaunchTemplate.Fingerprint.
-func Fingerprint(lt launchplan.LaunchTemplate) string { return contentOf(lt).fingerprint() }
-
 // requestData is the EC2 form of a planned template.
 func requestData(lt launchplan.LaunchTemplate) *ec2types.RequestLaunchTemplateData {
-	c := contentOf(lt)
+	c := lt.Content()
 	d := &ec2types.RequestLaunchTemplateData{
 		MetadataOptions: &ec2types.LaunchTemplateInstanceMetadataOptionsRequest{
 			HttpEndpoint:            ec2types.LaunchTemplateInstanceMetadataEndpointState(c.HTTPEndpoint),
@@ -185,8 +81,8 @@ func requestData(lt launchplan.LaunchTemplate) *ec2types.RequestLaunchTemplateDa
 		// template's (Karpenter's drift). The fingerprint leaves TagSpecifications out, so the
 		// tag does not feed back into it.
 		instanceTags := maps.Clone(lt.Tags)
-		instanceTags[TagLaunchTemplateName] = lt.Name
-		instanceTags[TagTemplateFingerprint] = Fingerprint(lt)
+		instanceTags[launchplan.TagLaunchTemplateName] = lt.Name
+		instanceTags[launchplan.TagTemplateFingerprint] = lt.Fingerprint()
 		d.TagSpecifications = []ec2types.LaunchTemplateTagSpecificationRequest{
 			{ResourceType: ec2types.ResourceTypeInstance, Tags: tagList(instanceTags)},
 			{ResourceType: ec2types.ResourceTypeVolume, Tags: tags},
@@ -197,8 +93,8 @@ func requestData(lt launchplan.LaunchTemplate) *ec2types.RequestLaunchTemplateDa
 }
 
 // contentFromResponse maps EC2's answer back into the canonical form.
-func contentFromResponse(d *ec2types.ResponseLaunchTemplateData) templateContent {
-	c := templateContent{ImageID: aws.ToString(d.ImageId), UserData: aws.ToString(d.UserData)}
+func contentFromResponse(d *ec2types.ResponseLaunchTemplateData) launchplan.TemplateContent {
+	c := launchplan.TemplateContent{ImageID: aws.ToString(d.ImageId), UserData: aws.ToString(d.UserData)}
 	if m := d.MetadataOptions; m != nil {
 		c.HTTPEndpoint, c.HTTPProtocolIPv6, c.HTTPTokens = string(m.HttpEndpoint), string(m.HttpProtocolIpv6), string(m.HttpTokens)
 		c.HopLimit = aws.ToInt32(m.HttpPutResponseHopLimit)
@@ -210,13 +106,13 @@ func contentFromResponse(d *ec2types.ResponseLaunchTemplateData) templateContent
 		c.InstanceProfile = aws.ToString(d.IamInstanceProfile.Name)
 	}
 	for _, ni := range d.NetworkInterfaces {
-		c.Interfaces = append(c.Interfaces, contentInterface{
+		c.Interfaces = append(c.Interfaces, launchplan.ContentInterface{
 			Card: aws.ToInt32(ni.NetworkCardIndex), Device: aws.ToInt32(ni.DeviceIndex), Type: aws.ToString(ni.InterfaceType),
 			Groups: append([]string(nil), ni.Groups...), PublicIP: ni.AssociatePublicIpAddress, Prefixes: ni.Ipv4PrefixCount,
 		})
 	}
 	for _, b := range d.BlockDeviceMappings {
-		cb := contentBDM{Device: aws.ToString(b.DeviceName)}
+		cb := launchplan.ContentBlockDevice{Device: aws.ToString(b.DeviceName)}
 		if e := b.Ebs; e != nil {
 			cb.Size, cb.Type = aws.ToInt32(e.VolumeSize), string(e.VolumeType)
 			cb.Encrypted, cb.DeleteOnTermination, cb.IOPS, cb.Throughput = e.Encrypted, e.DeleteOnTermination, e.Iops, e.Throughput
@@ -254,8 +150,8 @@ type LaunchTemplates struct{ EC2 LaunchTemplateAPI }
 
 // Ensure makes EC2 hold the planned template: created when missing; when its default version
 // differs, a new version is written and made the default. Idempotent: retried calls converge.
-func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (LaunchTemplate, error) {
-	want := Fingerprint(lt)
+func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (fleet.LaunchTemplate, error) {
+	want := lt.Fingerprint()
 	// An AlreadyExists answer means a concurrent or interrupted earlier call created it: look
 	// again and converge on what exists. EC2 may not list it by name yet (eventual
 	// consistency), so the lookups are bounded and paused, never a tight create/describe loop.
@@ -264,7 +160,7 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 			select {
 			case <-time.After(ensureExistsPause << (attempt - 2)):
 			case <-ctx.Done():
-				return LaunchTemplate{}, ctx.Err()
+				return fleet.LaunchTemplate{}, ctx.Err()
 			}
 		}
 		cur, err := l.FindByName(ctx, lt.Name)
@@ -272,7 +168,7 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 		case err == nil:
 			return l.update(ctx, lt, cur, want)
 		case !errors.Is(err, ErrNotFound):
-			return LaunchTemplate{}, err
+			return fleet.LaunchTemplate{}, err
 		}
 		out, err := l.EC2.CreateLaunchTemplate(ctx, &ec2.CreateLaunchTemplateInput{
 			LaunchTemplateName: aws.String(lt.Name),
@@ -282,14 +178,14 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 		})
 		if IsAlreadyExists(err) {
 			if attempt >= ensureExistsLookups {
-				return LaunchTemplate{}, fmt.Errorf("creating launch template %s: it exists but cannot be found by name: %w", lt.Name, err)
+				return fleet.LaunchTemplate{}, fmt.Errorf("creating launch template %s: it exists but cannot be found by name: %w", lt.Name, err)
 			}
 			continue
 		}
 		if err != nil {
-			return LaunchTemplate{}, fmt.Errorf("creating launch template %s: %w", lt.Name, err)
+			return fleet.LaunchTemplate{}, fmt.Errorf("creating launch template %s: %w", lt.Name, err)
 		}
-		return LaunchTemplate{
+		return fleet.LaunchTemplate{
 			ID: aws.ToString(out.LaunchTemplate.LaunchTemplateId), Name: lt.Name,
 			DefaultVersion: aws.ToInt64(out.LaunchTemplate.DefaultVersionNumber), Tags: lt.Tags, Fingerprint: want,
 		}, nil
@@ -297,15 +193,15 @@ func (l LaunchTemplates) Ensure(ctx context.Context, lt launchplan.LaunchTemplat
 }
 
 // update brings an existing template to the wanted content with a new default version.
-func (l LaunchTemplates) update(ctx context.Context, lt launchplan.LaunchTemplate, cur LaunchTemplate, want string) (LaunchTemplate, error) {
+func (l LaunchTemplates) update(ctx context.Context, lt launchplan.LaunchTemplate, cur fleet.LaunchTemplate, want string) (fleet.LaunchTemplate, error) {
 	if cur.Tags[launchplan.TagManagedBy] != launchplan.ManagedBy {
 		// Same name, but not ours: never write to an EC2 object the provider did not create.
-		return LaunchTemplate{}, fmt.Errorf("launch template %s (%s) exists but was not created by %s (no %s tag); "+
+		return fleet.LaunchTemplate{}, fmt.Errorf("launch template %s (%s) exists but was not created by %s (no %s tag); "+
 			"the provider does not write to it: delete or rename it, or change the pool or cluster name", lt.Name, cur.ID,
 			launchplan.ManagedBy, launchplan.TagManagedBy)
 	}
 	if owner := lt.Tags[launchplan.TagOwner]; owner != "" && cur.Tags[launchplan.TagOwner] != owner {
-		return LaunchTemplate{}, fmt.Errorf("%w: launch template %s (%s) belongs to owner %q, not %q; the provider does not write to it",
+		return fleet.LaunchTemplate{}, fmt.Errorf("%w: launch template %s (%s) belongs to owner %q, not %q; the provider does not write to it",
 			ErrOwnedByOther, lt.Name, cur.ID, cur.Tags[launchplan.TagOwner], owner)
 	}
 	if cur.Fingerprint == want {
@@ -317,14 +213,14 @@ func (l LaunchTemplates) update(ctx context.Context, lt launchplan.LaunchTemplat
 		VersionDescription: aws.String("terraform-provider-karpenter"),
 	})
 	if err != nil {
-		return LaunchTemplate{}, fmt.Errorf("writing a new version of launch template %s: %w", lt.Name, err)
+		return fleet.LaunchTemplate{}, fmt.Errorf("writing a new version of launch template %s: %w", lt.Name, err)
 	}
 	num := aws.ToInt64(v.LaunchTemplateVersion.VersionNumber)
 	// By id: LocalStack's ModifyLaunchTemplate fails on a name-only request.
 	if _, err := l.EC2.ModifyLaunchTemplate(ctx, &ec2.ModifyLaunchTemplateInput{
 		LaunchTemplateId: aws.String(cur.ID), DefaultVersion: aws.String(strconv.FormatInt(num, 10)),
 	}); err != nil {
-		return LaunchTemplate{}, fmt.Errorf("making version %d the default of launch template %s: %w", num, lt.Name, err)
+		return fleet.LaunchTemplate{}, fmt.Errorf("making version %d the default of launch template %s: %w", num, lt.Name, err)
 	}
 	cur.DefaultVersion, cur.Fingerprint = num, want
 	return cur, nil
@@ -341,22 +237,22 @@ const (
 var ErrOwnedByOther = errors.New("owned by another node pool")
 
 // FindByName returns the template and the fingerprint of its default version.
-func (l LaunchTemplates) FindByName(ctx context.Context, name string) (LaunchTemplate, error) {
+func (l LaunchTemplates) FindByName(ctx context.Context, name string) (fleet.LaunchTemplate, error) {
 	out, err := l.EC2.DescribeLaunchTemplates(ctx, &ec2.DescribeLaunchTemplatesInput{LaunchTemplateNames: []string{name}})
 	if IsCode(err, ErrCodeLaunchTemplateNameNotFound) {
-		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name, Err: err}
+		return fleet.LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name, Err: err}
 	}
 	if err != nil {
-		return LaunchTemplate{}, fmt.Errorf("describing launch template %s: %w", name, err)
+		return fleet.LaunchTemplate{}, fmt.Errorf("describing launch template %s: %w", name, err)
 	}
 	if len(out.LaunchTemplates) == 0 {
-		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name}
+		return fleet.LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: name}
 	}
 	return l.withContent(ctx, out.LaunchTemplates[0])
 }
 
-func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTemplate) (LaunchTemplate, error) {
-	lt := LaunchTemplate{
+func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTemplate) (fleet.LaunchTemplate, error) {
+	lt := fleet.LaunchTemplate{
 		ID: aws.ToString(t.LaunchTemplateId), Name: aws.ToString(t.LaunchTemplateName),
 		DefaultVersion: aws.ToInt64(t.DefaultVersionNumber), Tags: tagMap(t.Tags),
 	}
@@ -364,13 +260,13 @@ func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTempl
 		LaunchTemplateId: t.LaunchTemplateId, Versions: []string{"$Default"},
 	})
 	if IsCode(err, ErrCodeLaunchTemplateIDNotFound, ErrCodeLaunchTemplateNameNotFound) {
-		return LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: lt.Name, Err: err}
+		return fleet.LaunchTemplate{}, &NotFoundError{Kind: "launch template", ID: lt.Name, Err: err}
 	}
 	if err != nil {
-		return LaunchTemplate{}, fmt.Errorf("reading launch template %s: %w", lt.Name, err)
+		return fleet.LaunchTemplate{}, fmt.Errorf("reading launch template %s: %w", lt.Name, err)
 	}
 	if len(v.LaunchTemplateVersions) > 0 && v.LaunchTemplateVersions[0].LaunchTemplateData != nil {
-		lt.Fingerprint = contentFromResponse(v.LaunchTemplateVersions[0].LaunchTemplateData).fingerprint()
+		lt.Fingerprint = contentFromResponse(v.LaunchTemplateVersions[0].LaunchTemplateData).Fingerprint()
 	}
 	return lt, nil
 }
@@ -381,7 +277,7 @@ func (l LaunchTemplates) withContent(ctx context.Context, t ec2types.LaunchTempl
 // known holds templates read before (by name): when a listed template still has the same id
 // and default version, its content cannot have changed (versions are immutable), so its
 // fingerprint is reused instead of reading the version again; a refresh then costs one call.
-func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
+func (l LaunchTemplates) FindByTags(ctx context.Context, tags map[string]string, known map[string]fleet.LaunchTemplate) ([]fleet.LaunchTemplate, error) {
 	listed, err := l.list(ctx, tags)
 	if err != nil {
 		return nil, err
@@ -406,12 +302,12 @@ func (l LaunchTemplates) list(ctx context.Context, tags map[string]string) ([]ec
 // withContents completes listed templates with their default version's fingerprint, reading
 // versions only for templates whose id or default version differ from known (versions are
 // immutable, so an unchanged default means unchanged content). Sorted by name.
-func (l LaunchTemplates) withContents(ctx context.Context, listed []ec2types.LaunchTemplate, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
-	var out []LaunchTemplate
+func (l LaunchTemplates) withContents(ctx context.Context, listed []ec2types.LaunchTemplate, known map[string]fleet.LaunchTemplate) ([]fleet.LaunchTemplate, error) {
+	var out []fleet.LaunchTemplate
 	for _, t := range listed {
 		if k, ok := known[aws.ToString(t.LaunchTemplateName)]; ok && k.Fingerprint != "" &&
 			k.ID == aws.ToString(t.LaunchTemplateId) && k.DefaultVersion == aws.ToInt64(t.DefaultVersionNumber) {
-			out = append(out, LaunchTemplate{ID: k.ID, Name: k.Name, DefaultVersion: k.DefaultVersion, Tags: tagMap(t.Tags), Fingerprint: k.Fingerprint})
+			out = append(out, fleet.LaunchTemplate{ID: k.ID, Name: k.Name, DefaultVersion: k.DefaultVersion, Tags: tagMap(t.Tags), Fingerprint: k.Fingerprint})
 			continue
 		}
 		lt, err := l.withContent(ctx, t)

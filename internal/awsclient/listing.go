@@ -8,6 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
 
 // Shared listings: a refresh reads every node pool, and each pool used to list its own launch
@@ -42,7 +43,7 @@ func hasTags(have, want map[string]string) bool {
 
 // ReadTemplates is LaunchTemplates.FindByTags(tags, known) over the client's shared listing of
 // scope (a subset of tags that many reads have in common). A nil scope lists by tags directly.
-func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error) {
+func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]string, known map[string]fleet.LaunchTemplate) ([]fleet.LaunchTemplate, error) {
 	lts := LaunchTemplates{EC2: c.EC2}
 	if scope == nil {
 		return lts.FindByTags(ctx, tags, known)
@@ -64,7 +65,7 @@ func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]strin
 
 // ListTemplates lists the templates carrying every tag, without reading their content (id,
 // name and tags only), over the client's shared listing of scope; a nil scope lists afresh.
-func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]string) ([]LaunchTemplate, error) {
+func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]string) ([]fleet.LaunchTemplate, error) {
 	lts := LaunchTemplates{EC2: c.EC2}
 	var listed []ec2types.LaunchTemplate
 	var err error
@@ -78,10 +79,10 @@ func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]strin
 	if err != nil {
 		return nil, err
 	}
-	var out []LaunchTemplate
+	var out []fleet.LaunchTemplate
 	for _, t := range listed {
 		if m := tagMap(t.Tags); hasTags(m, tags) {
-			out = append(out, LaunchTemplate{ID: aws.ToString(t.LaunchTemplateId), Name: aws.ToString(t.LaunchTemplateName),
+			out = append(out, fleet.LaunchTemplate{ID: aws.ToString(t.LaunchTemplateId), Name: aws.ToString(t.LaunchTemplateName),
 				DefaultVersion: aws.ToInt64(t.DefaultVersionNumber), Tags: m})
 		}
 	}
@@ -90,18 +91,18 @@ func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]strin
 
 // ReadInstances is Instances.FindByTags(tags) over the client's shared listing of scope. A nil
 // scope lists by tags directly.
-func (c *Client) ReadInstances(ctx context.Context, scope, tags map[string]string) ([]Instance, error) {
+func (c *Client) ReadInstances(ctx context.Context, scope, tags map[string]string) ([]fleet.Instance, error) {
 	x := Instances{EC2: c.EC2}
 	if scope == nil {
 		return x.FindByTags(ctx, tags)
 	}
-	listed, err := memoDo(ctx, &c.listings, scopeKey("instances", scope), func() ([]Instance, error) {
+	listed, err := memoDo(ctx, &c.listings, scopeKey("instances", scope), func() ([]fleet.Instance, error) {
 		return x.FindByTags(ctx, scope)
 	})
 	if err != nil {
 		return nil, err
 	}
-	var mine []Instance
+	var mine []fleet.Instance
 	for _, i := range listed {
 		if hasTags(i.Tags, tags) {
 			mine = append(mine, i)

@@ -11,6 +11,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 )
 
 func poolTags(cluster, pool string) map[string]string {
@@ -23,9 +24,9 @@ func scopeOf(cluster string) map[string]string {
 
 // newListingFake holds pools p0..p(n-1) of cluster c1 with two templates and one instance
 // each, plus the same for another cluster that no read of c1 may see.
-func newListingFake(n int) (*awsfake.EC2, map[string]LaunchTemplate) {
+func newListingFake(n int) (*awsfake.EC2, map[string]fleet.LaunchTemplate) {
 	f := &awsfake.EC2{}
-	known := map[string]LaunchTemplate{}
+	known := map[string]fleet.LaunchTemplate{}
 	for _, cluster := range []string{"c1", "c2"} {
 		for p := range n {
 			pool := fmt.Sprintf("p%d", p)
@@ -34,7 +35,7 @@ func newListingFake(n int) (*awsfake.EC2, map[string]LaunchTemplate) {
 				id := "lt-" + name
 				f.LaunchTemplates = append(f.LaunchTemplates, ec2types.LaunchTemplate{LaunchTemplateId: aws.String(id), LaunchTemplateName: aws.String(name),
 					DefaultVersionNumber: aws.Int64(1), Tags: tagList(poolTags(cluster, pool))})
-				known[name] = LaunchTemplate{ID: id, Name: name, DefaultVersion: 1, Fingerprint: "fp-" + name}
+				known[name] = fleet.LaunchTemplate{ID: id, Name: name, DefaultVersion: 1, Fingerprint: "fp-" + name}
 			}
 			f.Instances = append(f.Instances, ec2types.Instance{InstanceId: aws.String("i-" + cluster + pool),
 				State: &ec2types.InstanceState{Name: ec2types.InstanceStateNameRunning}, Tags: tagList(poolTags(cluster, pool))})
@@ -69,7 +70,7 @@ func TestReadsShareOneListing(t *testing.T) {
 				err = fmt.Errorf("pool %s: templates %+v", pool, lts)
 			}
 			if err == nil {
-				var is []Instance
+				var is []fleet.Instance
 				is, err = c.ReadInstances(context.Background(), scopeOf("c1"), poolTags("c1", pool))
 				if err == nil && (len(is) != 1 || is[0].ID != "i-c1"+pool) {
 					err = fmt.Errorf("pool %s: instances %+v", pool, is)

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -34,7 +33,7 @@ type PoolApplied struct {
 	// (its state is not saved).
 	Owner string
 	// Templates are the ensured templates by name (a static pool).
-	Templates map[string]awsclient.LaunchTemplate
+	Templates map[string]LaunchTemplate
 	// Nodes are the live nodes of a static pool, also after a failure (nil for a dynamic pool).
 	Nodes []Node
 	// Conflicts are another owner's claims on a new pool's name: nothing was changed.

@@ -20,29 +20,23 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // Templates is what the stage needs of EC2 launch templates (awsclient.LaunchTemplates).
 type Templates interface {
-	Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (awsclient.LaunchTemplate, error)
-	FindByTags(ctx context.Context, tags map[string]string, known map[string]awsclient.LaunchTemplate) ([]awsclient.LaunchTemplate, error)
+	Ensure(ctx context.Context, lt launchplan.LaunchTemplate) (LaunchTemplate, error)
+	FindByTags(ctx context.Context, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error)
 	Delete(ctx context.Context, id string) error
 }
 
 // Instances is what the stage needs of EC2 instances (awsclient.Instances).
 type Instances interface {
-	FindByTags(ctx context.Context, tags map[string]string) ([]awsclient.Instance, error)
-	Launch(ctx context.Context, req awsclient.LaunchRequest) ([]string, []awsclient.FleetError, error)
-	WaitFor(ctx context.Context, ids []string, states ...string) ([]awsclient.Instance, error)
+	FindByTags(ctx context.Context, tags map[string]string) ([]Instance, error)
+	Launch(ctx context.Context, req LaunchRequest) ([]string, []FleetError, error)
+	WaitFor(ctx context.Context, ids []string, states ...string) ([]Instance, error)
 	Terminate(ctx context.Context, ids []string) error
 }
-
-var (
-	_ Templates = awsclient.LaunchTemplates{}
-	_ Instances = awsclient.Instances{}
-)
 
 // Stage runs the apply of node pools.
 type Stage struct {
@@ -56,7 +50,7 @@ type Stage struct {
 	// the apply there as a crash would: Result.Aborted is set and nothing may be saved.
 	AfterLaunch func(pool string) error
 	// Sleep waits between launch attempts that EC2 refused because the instance profile is not
-	// yet visible to it; default awsclient.Sleep (honouring ctx). Tests make it instant.
+	// yet visible to it; default Sleep (honouring ctx). Tests make it instant.
 	Sleep func(ctx context.Context, d time.Duration) error
 }
 
@@ -64,21 +58,21 @@ type Stage struct {
 // visible to EC2 within seconds, and a class applied in the same run as its static pool creates
 // its profile right before the pool's first launch.
 const (
-	profileAttempts = 6
-	profileBackoff  = 2 * time.Second // doubled each attempt: 2+4+8+16+32 s at most
+	ProfileAttempts = 6
+	ProfileBackoff  = 2 * time.Second // doubled each attempt: 2+4+8+16+32 s at most
 )
 
 // profileNotVisible reports whether EC2 refused every override because of the instance profile
 // name (Karpenter's IsInstanceProfileNotFound): the launch is then retried, with a new token.
-func profileNotVisible(errs []awsclient.FleetError) bool {
-	return len(errs) > 0 && !slices.ContainsFunc(errs, func(fe awsclient.FleetError) bool { return !fe.InstanceProfileNotVisible() })
+func profileNotVisible(errs []FleetError) bool {
+	return len(errs) > 0 && !slices.ContainsFunc(errs, func(fe FleetError) bool { return !fe.InstanceProfileNotVisible() })
 }
 
 func (s Stage) sleep(ctx context.Context, d time.Duration) error {
 	if s.Sleep != nil {
 		return s.Sleep(ctx, d)
 	}
-	return awsclient.Sleep(ctx, d)
+	return Sleep(ctx, d)
 }
 
 // Error is a failure of the stage. OnReplicas marks failures to reach `replicas`.
@@ -141,8 +135,8 @@ func (s Stage) token() string {
 // EnsureTemplates makes EC2 hold exactly the planned templates of the pool owned by own: each
 // is created or gets a new default version, then the owner's templates that are no longer
 // planned are deleted. It returns the templates by name.
-func (s Stage) EnsureTemplates(ctx context.Context, own Ownership, planned []launchplan.LaunchTemplate) (map[string]awsclient.LaunchTemplate, error) {
-	out := make(map[string]awsclient.LaunchTemplate, len(planned))
+func (s Stage) EnsureTemplates(ctx context.Context, own Ownership, planned []launchplan.LaunchTemplate) (map[string]LaunchTemplate, error) {
+	out := make(map[string]LaunchTemplate, len(planned))
 	for _, lt := range planned {
 		got, err := s.Templates.Ensure(ctx, lt)
 		if err != nil {
@@ -195,14 +189,14 @@ type Pool struct {
 	CapacityType string
 	// Tags are added to the instances (class tags); the ownership tags win.
 	Tags      map[string]string
-	Templates map[string]awsclient.LaunchTemplate
+	Templates map[string]LaunchTemplate
 	Wait      time.Duration
 }
 
 // Result is what a reconcile leaves: the live nodes (also on error, so what launched stays in
 // state), the errors, and whether a test hook aborted it.
 type Result struct {
-	Live    []awsclient.Instance
+	Live    []Instance
 	Errors  []Error
 	Aborted bool
 }
@@ -240,7 +234,7 @@ func (s Stage) Reconcile(ctx context.Context, p Pool) Result {
 		nodes = append(nodes, launchplan.Node{ID: i.ID, Zone: i.Zone, Order: i.LaunchTime.UnixNano()})
 	}
 	launch, terminate := launchplan.Reconcile(p.Zones, nodes, p.Replicas)
-	kept := func() []awsclient.Instance { return append(res.Live, byID(found, replace)...) }
+	kept := func() []Instance { return append(res.Live, byID(found, replace)...) }
 
 	if len(terminate) > 0 {
 		if err := s.Instances.Terminate(ctx, append(terminate, replace...)); err != nil {
@@ -248,7 +242,7 @@ func (s Stage) Reconcile(ctx context.Context, p Pool) Result {
 			res.Live = kept()
 			return res
 		}
-		res.Live = slices.DeleteFunc(res.Live, func(i awsclient.Instance) bool { return slices.Contains(terminate, i.ID) })
+		res.Live = slices.DeleteFunc(res.Live, func(i Instance) bool { return slices.Contains(terminate, i.ID) })
 		return res
 	}
 
@@ -302,7 +296,7 @@ func Classify(zone, subnetID string, stamp launchplan.TemplateStamp, plannedFing
 }
 
 // Replaced reports whether a live node must be replaced (Classify).
-func Replaced(i awsclient.Instance, plannedFingerprints map[string]string, zones []string, subnets map[string]bool) bool {
+func Replaced(i Instance, plannedFingerprints map[string]string, zones []string, subnets map[string]bool) bool {
 	return Classify(i.Zone, i.SubnetID, launchplan.TemplateStamp{Template: i.LaunchTemplate, Fingerprint: i.Fingerprint},
 		plannedFingerprints, zones, subnets).Replace()
 }
@@ -322,12 +316,12 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 				errs = append(errs, fmt.Sprintf("%s: no subnet with free addresses left", zl.Zone))
 				break
 			}
-			var overrides []awsclient.Override
+			var overrides []Override
 			for _, o := range p.LaunchPlan {
 				if o.Zone != zl.Zone || o.CapacityType != p.CapacityType {
 					continue
 				}
-				overrides = append(overrides, awsclient.Override{LaunchTemplateID: p.Templates[o.LaunchTemplate].ID, InstanceType: o.InstanceType,
+				overrides = append(overrides, Override{LaunchTemplateID: p.Templates[o.LaunchTemplate].ID, InstanceType: o.InstanceType,
 					SubnetID: subnet.ID, Zone: zl.Zone, Priority: o.Price})
 			}
 			if len(overrides) == 0 {
@@ -336,16 +330,16 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 			}
 			tags["Name"] = p.Name + "/" + zl.Zone
 			maps.Copy(tags, p.Own)
-			ids, fleetErrs, err := s.Instances.Launch(ctx, awsclient.LaunchRequest{
+			ids, fleetErrs, err := s.Instances.Launch(ctx, LaunchRequest{
 				Overrides: overrides, Count: remaining, CapacityType: p.CapacityType, Tags: tags, ClientToken: s.token(),
 			})
 			if err != nil {
 				errs = append(errs, err.Error())
 				break
 			}
-			if len(ids) == 0 && profileNotVisible(fleetErrs) && profileTries < profileAttempts-1 {
+			if len(ids) == 0 && profileNotVisible(fleetErrs) && profileTries < ProfileAttempts-1 {
 				// Nothing launched: a new attempt (new token) once EC2 sees the profile.
-				if err := s.sleep(ctx, profileBackoff<<profileTries); err != nil {
+				if err := s.sleep(ctx, ProfileBackoff<<profileTries); err != nil {
 					errs = append(errs, err.Error())
 					break
 				}
@@ -359,7 +353,7 @@ func (s Stage) launch(ctx context.Context, p Pool, launch []launchplan.ZoneLaunc
 					return launched, errs, &Error{Summary: "Apply interrupted", Detail: err.Error()}
 				}
 			}
-			if slices.ContainsFunc(fleetErrs, awsclient.FleetError.InsufficientFreeAddresses) {
+			if slices.ContainsFunc(fleetErrs, FleetError.InsufficientFreeAddresses) {
 				tracker.MarkUnavailable(subnet.ID) // try the zone's next subnet
 				continue
 			}
@@ -406,8 +400,8 @@ func (s Stage) TerminateAll(ctx context.Context, own Ownership, wait time.Durati
 }
 
 // byID picks the instances with the given ids, in the order of all.
-func byID(all []awsclient.Instance, ids []string) []awsclient.Instance {
-	var out []awsclient.Instance
+func byID(all []Instance, ids []string) []Instance {
+	var out []Instance
 	for _, i := range all {
 		if slices.Contains(ids, i.ID) {
 			out = append(out, i)

@@ -1,4 +1,4 @@
-package fleet
+package fleet_test
 
 import (
 	"context"
@@ -15,6 +15,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -22,8 +23,8 @@ import (
 // tags name the template and its content fingerprint fp-1, as the provider's templates do.
 func newEC2() *awsfake.EC2 {
 	instanceTags := []ec2types.Tag{
-		{Key: aws.String(awsclient.TagLaunchTemplateName), Value: aws.String("lt-a")},
-		{Key: aws.String(awsclient.TagTemplateFingerprint), Value: aws.String("fp-1")},
+		{Key: aws.String(launchplan.TagLaunchTemplateName), Value: aws.String("lt-a")},
+		{Key: aws.String(launchplan.TagTemplateFingerprint), Value: aws.String("fp-1")},
 	}
 	return &awsfake.EC2{
 		LaunchTemplates: []ec2types.LaunchTemplate{{LaunchTemplateId: aws.String("lt-1"), LaunchTemplateName: aws.String("lt-a"), DefaultVersionNumber: aws.Int64(1)}},
@@ -33,8 +34,8 @@ func newEC2() *awsfake.EC2 {
 	}
 }
 
-func stageOf(f *awsfake.EC2) Stage {
-	return Stage{Templates: awsclient.LaunchTemplates{EC2: f}, Instances: awsclient.Instances{EC2: f}}
+func stageOf(f *awsfake.EC2) fleet.Stage {
+	return fleet.Stage{Templates: awsclient.LaunchTemplates{EC2: f}, Instances: awsclient.Instances{EC2: f}}
 }
 
 // launches are the fake's CreateFleet requests, tokens their client tokens.
@@ -75,12 +76,12 @@ func refuseProfile(f *awsfake.EC2, n int) {
 	}
 }
 
-func own(owner string) Ownership {
-	return Ownership{launchplan.TagNodePool: "general", launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: "c1", launchplan.TagOwner: owner}
+func own(owner string) fleet.Ownership {
+	return fleet.Ownership{launchplan.TagNodePool: "general", launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagCluster: "c1", launchplan.TagOwner: owner}
 }
 
-func pool(owner string, replicas int) Pool {
-	return Pool{
+func pool(owner string, replicas int) fleet.Pool {
+	return fleet.Pool{
 		Name: "general", Replicas: replicas, Own: own(owner), Zones: []string{"za", "zb"},
 		LaunchPlan: []launchplan.Option{
 			{Zone: "za", CapacityType: "on-demand", InstanceType: "m5.large", LaunchTemplate: "lt-a"},
@@ -89,7 +90,7 @@ func pool(owner string, replicas int) Pool {
 		Subnets:      []launchplan.Subnet{{ID: "subnet-a", Zone: "za", AvailableIPs: 100}, {ID: "subnet-b", Zone: "zb", AvailableIPs: 100}},
 		IPsPerType:   map[string]int{"m5.large": 10},
 		CapacityType: "on-demand",
-		Templates:    map[string]awsclient.LaunchTemplate{"lt-a": {ID: "lt-1", Name: "lt-a", Fingerprint: "fp-1"}},
+		Templates:    map[string]fleet.LaunchTemplate{"lt-a": {ID: "lt-1", Name: "lt-a", Fingerprint: "fp-1"}},
 		Wait:         time.Second,
 	}
 }
@@ -246,7 +247,7 @@ func TestEnsureTemplatesOwnership(t *testing.T) {
 }
 
 func TestNewOwnerID(t *testing.T) {
-	a, b := NewOwnerID(), NewOwnerID()
+	a, b := fleet.NewOwnerID(), fleet.NewOwnerID()
 	if len(a) != 16 || a == b {
 		t.Errorf("owner ids %q %q", a, b)
 	}
@@ -254,7 +255,7 @@ func TestNewOwnerID(t *testing.T) {
 
 // A profile created right before the pool's first launch: EC2 refuses it until IAM makes it
 // visible. The stage waits and tries again, each attempt with a new token, and gives up after
-// profileAttempts with EC2's message.
+// ProfileAttempts with EC2's message.
 func TestReconcileWaitsForANewInstanceProfile(t *testing.T) {
 	f := newEC2()
 	refuseProfile(f, 2)
@@ -265,7 +266,7 @@ func TestReconcileWaitsForANewInstanceProfile(t *testing.T) {
 	if len(res.Errors) > 0 || len(res.Live) != 2 {
 		t.Fatalf("errors %v, live %d", res.Errors, len(res.Live))
 	}
-	if !slices.Equal(waits, []time.Duration{profileBackoff, 2 * profileBackoff}) || f.Calls("CreateFleet") != 4 {
+	if !slices.Equal(waits, []time.Duration{fleet.ProfileBackoff, 2 * fleet.ProfileBackoff}) || f.Calls("CreateFleet") != 4 {
 		t.Fatalf("waits %v, launches %d; want two growing waits and 2 refused + 2 launches", waits, f.Calls("CreateFleet"))
 	}
 	if seen := map[string]bool{}; len(tokens(f)) != 4 || func() bool {
@@ -280,13 +281,13 @@ func TestReconcileWaitsForANewInstanceProfile(t *testing.T) {
 		t.Fatalf("tokens %v: every attempt needs its own", tokens(f))
 	}
 
-	// A profile that never appears: profileAttempts launches, then EC2's message on replicas.
+	// A profile that never appears: ProfileAttempts launches, then EC2's message on replicas.
 	f = newEC2()
 	refuseProfile(f, 100)
 	s = stageOf(f)
 	s.Sleep = func(context.Context, time.Duration) error { return nil }
 	res = s.Reconcile(context.Background(), pool("o1", 1))
-	if len(res.Live) != 0 || len(res.Errors) == 0 || f.Calls("CreateFleet") != profileAttempts ||
+	if len(res.Live) != 0 || len(res.Errors) == 0 || f.Calls("CreateFleet") != fleet.ProfileAttempts ||
 		!strings.Contains(res.Errors[0].Error(), "Invalid IAM Instance Profile name") {
 		t.Fatalf("live %d, launches %d, errors %v", len(res.Live), f.Calls("CreateFleet"), res.Errors)
 	}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -31,9 +30,9 @@ type Node struct {
 
 // NodesOf turns live instances into recorded nodes in a stable order: by zone, then launch
 // time, then id (EC2 lists them in no fixed order). planned is zone -> the planned subnet.
-func NodesOf(instances []awsclient.Instance, planned map[string]string) []Node {
-	live := slices.DeleteFunc(slices.Clone(instances), func(i awsclient.Instance) bool { return !i.Live() })
-	slices.SortStableFunc(live, func(a, b awsclient.Instance) int {
+func NodesOf(instances []Instance, planned map[string]string) []Node {
+	live := slices.DeleteFunc(slices.Clone(instances), func(i Instance) bool { return !i.Live() })
+	slices.SortStableFunc(live, func(a, b Instance) int {
 		return cmp.Or(cmp.Compare(a.Zone, b.Zone), a.LaunchTime.Compare(b.LaunchTime), cmp.Compare(a.ID, b.ID))
 	})
 	out := make([]Node, 0, len(live))
@@ -60,7 +59,7 @@ func PlannedSubnets(p launchplan.Plan) map[string]string {
 func PlannedFingerprints(p launchplan.Plan) map[string]string {
 	out := make(map[string]string, len(p.LaunchTemplates))
 	for _, lt := range p.LaunchTemplates {
-		out[lt.Name] = awsclient.Fingerprint(lt)
+		out[lt.Name] = lt.Fingerprint()
 	}
 	return out
 }
@@ -144,7 +143,7 @@ func PlanNodes(recorded []Node, replicas int, p launchplan.Plan, class launchpla
 // the class's subnets and tags, the addresses a node of each type takes, and the capacity type
 // (CapacityTypeOf).
 func PoolOf(name string, replicas int, own Ownership, p launchplan.Plan, class launchplan.Class,
-	templates map[string]awsclient.LaunchTemplate, wait time.Duration) Pool {
+	templates map[string]LaunchTemplate, wait time.Duration) Pool {
 	ips := make(map[string]int, len(p.InstanceTypes))
 	for _, t := range p.InstanceTypes {
 		ips[t.Name] = t.VPCIPsAtMaxPods

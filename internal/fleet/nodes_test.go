@@ -1,4 +1,4 @@
-package fleet
+package fleet_test
 
 import (
 	"maps"
@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -40,7 +40,7 @@ func fpOf(t *testing.T, name string) string {
 	t.Helper()
 	for _, lt := range nodesPlan().LaunchTemplates {
 		if lt.Name == name {
-			return awsclient.Fingerprint(lt)
+			return launchplan.LaunchTemplate.Fingerprint(lt)
 		}
 	}
 	t.Fatalf("no template %s", name)
@@ -49,20 +49,20 @@ func fpOf(t *testing.T, name string) string {
 
 func TestPlannedSubnetsAndFingerprints(t *testing.T) {
 	p := nodesPlan()
-	if got, want := PlannedSubnets(p), map[string]string{"za": "subnet-a", "zb": "subnet-b"}; !maps.Equal(got, want) {
+	if got, want := fleet.PlannedSubnets(p), map[string]string{"za": "subnet-a", "zb": "subnet-b"}; !maps.Equal(got, want) {
 		t.Errorf("PlannedSubnets = %v, want %v", got, want)
 	}
-	fps := PlannedFingerprints(p)
+	fps := fleet.PlannedFingerprints(p)
 	if len(fps) != 2 || fps["lt-a"] == "" || fps["lt-b"] == "" {
 		t.Fatalf("PlannedFingerprints = %v, want one non-empty fingerprint per template", fps)
 	}
 	if fps["lt-a"] == fps["lt-b"] {
 		t.Errorf("templates of different content share fingerprint %s", fps["lt-a"])
 	}
-	if fps["lt-a"] != awsclient.Fingerprint(p.LaunchTemplates[0]) {
+	if fps["lt-a"] != launchplan.LaunchTemplate.Fingerprint(p.LaunchTemplates[0]) {
 		t.Errorf("lt-a: %s is not the template content's fingerprint", fps["lt-a"])
 	}
-	if got := PlannedSubnets(launchplan.Plan{}); len(got) != 0 {
+	if got := fleet.PlannedSubnets(launchplan.Plan{}); len(got) != 0 {
 		t.Errorf("PlannedSubnets of an empty plan = %v", got)
 	}
 }
@@ -83,7 +83,7 @@ func TestCapacityTypeOf(t *testing.T) {
 		for _, ct := range tc.ct {
 			p.LaunchPlan = append(p.LaunchPlan, launchplan.Option{Zone: "za", InstanceType: "m5.large", CapacityType: ct})
 		}
-		if got := CapacityTypeOf(p); got != tc.want {
+		if got := fleet.CapacityTypeOf(p); got != tc.want {
 			t.Errorf("%s: CapacityTypeOf = %q, want %q", tc.name, got, tc.want)
 		}
 	}
@@ -93,11 +93,11 @@ func TestCapacityTypeOf(t *testing.T) {
 // whatever order EC2 listed them in.
 func TestNodesOf(t *testing.T) {
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	inst := func(id, zone, subnet, state string, at time.Duration) awsclient.Instance {
-		return awsclient.Instance{ID: id, Type: "m5.large", Zone: zone, SubnetID: subnet, PrivateIP: "10.0.0." + id[len(id)-1:],
+	inst := func(id, zone, subnet, state string, at time.Duration) fleet.Instance {
+		return fleet.Instance{ID: id, Type: "m5.large", Zone: zone, SubnetID: subnet, PrivateIP: "10.0.0." + id[len(id)-1:],
 			CapacityType: "spot", LaunchTemplate: "lt-a", Fingerprint: "fp-" + id, State: state, LaunchTime: t0.Add(at)}
 	}
-	listed := []awsclient.Instance{
+	listed := []fleet.Instance{
 		inst("i-5", "zb", "subnet-b", "running", 0),
 		inst("i-4", "za", "subnet-a", "running", 0), // launched first in za
 		inst("i-3", "za", "subnet-a2", "pending", time.Second),
@@ -109,7 +109,7 @@ func TestNodesOf(t *testing.T) {
 	}
 	before := slices.Clone(listed)
 	planned := map[string]string{"za": "subnet-a", "zb": "subnet-b"}
-	got := NodesOf(listed, planned)
+	got := fleet.NodesOf(listed, planned)
 
 	var ids []string
 	for _, n := range got {
@@ -124,28 +124,28 @@ func TestNodesOf(t *testing.T) {
 			t.Errorf("%s (%s, %s): InPlannedSubnet %v, want %v", n.InstanceID, n.Zone, n.SubnetID, n.InPlannedSubnet, wantIn[n.InstanceID])
 		}
 	}
-	if want := (Node{InstanceID: "i-3", InstanceType: "m5.large", Zone: "za", SubnetID: "subnet-a2", PrivateIP: "10.0.0.3",
+	if want := (fleet.Node{InstanceID: "i-3", InstanceType: "m5.large", Zone: "za", SubnetID: "subnet-a2", PrivateIP: "10.0.0.3",
 		CapacityType: "spot", LaunchTemplate: "lt-a", TemplateFingerprint: "fp-i-3", State: "pending"}); got[2] != want {
 		t.Errorf("node fields: %+v, want %+v", got[2], want)
 	}
-	if !slices.EqualFunc(listed, before, func(a, b awsclient.Instance) bool { return a.ID == b.ID && a.State == b.State }) {
+	if !slices.EqualFunc(listed, before, func(a, b fleet.Instance) bool { return a.ID == b.ID && a.State == b.State }) {
 		t.Errorf("NodesOf reordered or changed its input: %v", listed)
 	}
-	if got := NodesOf(nil, planned); got == nil || len(got) != 0 {
+	if got := fleet.NodesOf(nil, planned); got == nil || len(got) != 0 {
 		t.Errorf("NodesOf(nil) = %#v, want an empty, non-nil list", got)
 	}
 }
 
 func TestPlanNodes(t *testing.T) {
 	fpA, fpB := fpOf(t, "lt-a"), fpOf(t, "lt-b")
-	node := func(id, zone, subnet, lt, fp string) Node {
-		return Node{InstanceID: id, Zone: zone, SubnetID: subnet, LaunchTemplate: lt, TemplateFingerprint: fp, State: "running"}
+	node := func(id, zone, subnet, lt, fp string) fleet.Node {
+		return fleet.Node{InstanceID: id, Zone: zone, SubnetID: subnet, LaunchTemplate: lt, TemplateFingerprint: fp, State: "running"}
 	}
-	kept := []Node{node("i-1", "za", "subnet-a", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)}
+	kept := []fleet.Node{node("i-1", "za", "subnet-a", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)}
 
 	for _, tc := range []struct {
 		name     string
-		recorded []Node
+		recorded []fleet.Node
 		replicas int
 		known    bool
 		// warnings are the expected warning summaries, in order, each with a substring of its message.
@@ -165,30 +165,30 @@ func TestPlanNodes(t *testing.T) {
 		},
 		{
 			name:     "a subnet the class no longer selects",
-			recorded: []Node{node("i-1", "za", "subnet-gone", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
+			recorded: []fleet.Node{node("i-1", "za", "subnet-gone", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
 			replicas: 2,
 			warnings: [][2]string{{"Nodes outside the node class will be replaced", "i-1 (za, subnet-gone)"}},
 		},
 		{
 			name:     "changed template content",
-			recorded: []Node{node("i-1", "za", "subnet-a", "lt-a", "fp-old"), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
+			recorded: []fleet.Node{node("i-1", "za", "subnet-a", "lt-a", "fp-old"), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
 			replicas: 2,
 			warnings: [][2]string{{"Drifted nodes will be replaced", "1 node(s) run launch-template content the plan changes: i-1 (lt-a)"}},
 		},
 		{
 			name:     "template gone from the plan",
-			recorded: []Node{node("i-1", "za", "subnet-a", "lt-gone", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
+			recorded: []fleet.Node{node("i-1", "za", "subnet-a", "lt-gone", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
 			replicas: 2,
 			warnings: [][2]string{{"Drifted nodes will be replaced", "i-1 (lt-gone)"}},
 		},
 		{
 			name:     "no fingerprint recorded is not drift",
-			recorded: []Node{node("i-1", "za", "subnet-a", "lt-a", ""), node("i-2", "zb", "subnet-b", "", "")},
+			recorded: []fleet.Node{node("i-1", "za", "subnet-a", "lt-a", ""), node("i-2", "zb", "subnet-b", "", "")},
 			replicas: 2, known: true, inPlanned: []bool{true, true},
 		},
 		{
 			name:      "another class subnet of its zone",
-			recorded:  []Node{node("i-1", "za", "subnet-a2", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
+			recorded:  []fleet.Node{node("i-1", "za", "subnet-a2", "lt-a", fpA), node("i-2", "zb", "subnet-b", "lt-b", fpB)},
 			replicas:  2,
 			known:     true,
 			warnings:  [][2]string{{"Node outside its planned subnet", "i-1 runs in subnet-a2, not in subnet-a, the subnet planned for za"}},
@@ -197,7 +197,7 @@ func TestPlanNodes(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			recorded := slices.Clone(tc.recorded)
-			got := PlanNodes(tc.recorded, tc.replicas, nodesPlan(), nodesClass())
+			got := fleet.PlanNodes(tc.recorded, tc.replicas, nodesPlan(), nodesClass())
 			if got.Known != tc.known {
 				t.Errorf("Known = %v, want %v (warnings %+v)", got.Known, tc.known, got.Warnings)
 			}
@@ -235,9 +235,9 @@ func TestPlanNodes(t *testing.T) {
 func TestPlanNodesRejudgesThePlannedSubnet(t *testing.T) {
 	p := nodesPlan()
 	p.Zones[0].SubnetID = "subnet-a2" // the plan now picks the other subnet of za
-	recorded := []Node{{InstanceID: "i-1", Zone: "za", SubnetID: "subnet-a", InPlannedSubnet: true},
+	recorded := []fleet.Node{{InstanceID: "i-1", Zone: "za", SubnetID: "subnet-a", InPlannedSubnet: true},
 		{InstanceID: "i-2", Zone: "zb", SubnetID: "subnet-b", InPlannedSubnet: false}}
-	got := PlanNodes(recorded, 2, p, nodesClass())
+	got := fleet.PlanNodes(recorded, 2, p, nodesClass())
 	if !got.Known || len(got.Nodes) != 2 {
 		t.Fatalf("got %+v, want the nodes known", got)
 	}
@@ -252,9 +252,9 @@ func TestPlanNodesRejudgesThePlannedSubnet(t *testing.T) {
 func TestPoolOf(t *testing.T) {
 	p, class := nodesPlan(), nodesClass()
 	p.LaunchPlan = append(p.LaunchPlan, launchplan.Option{Zone: "za", CapacityType: "spot", InstanceType: "m5.xlarge", LaunchTemplate: "lt-b"})
-	own := OwnershipOf("c1", "general", "o1")
-	templates := map[string]awsclient.LaunchTemplate{"lt-a": {ID: "lt-1", Name: "lt-a"}}
-	got := PoolOf("general", 3, own, p, class, templates, time.Minute)
+	own := fleet.OwnershipOf("c1", "general", "o1")
+	templates := map[string]fleet.LaunchTemplate{"lt-a": {ID: "lt-1", Name: "lt-a"}}
+	got := fleet.PoolOf("general", 3, own, p, class, templates, time.Minute)
 	if got.Name != "general" || got.Replicas != 3 || got.Wait != time.Minute || got.CapacityType != "spot" {
 		t.Errorf("pool %+v", got)
 	}

@@ -8,19 +8,16 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // Listing is what ownership reads of EC2 (awsclient.Client): listings by tag, within a scope
 // listed once per walk (nil scope: list by the tags themselves).
 type Listing interface {
-	ListTemplates(ctx context.Context, scope, tags map[string]string) ([]awsclient.LaunchTemplate, error)
-	ReadTemplates(ctx context.Context, scope, tags map[string]string, known map[string]awsclient.LaunchTemplate) ([]awsclient.LaunchTemplate, error)
-	ReadInstances(ctx context.Context, scope, tags map[string]string) ([]awsclient.Instance, error)
+	ListTemplates(ctx context.Context, scope, tags map[string]string) ([]LaunchTemplate, error)
+	ReadTemplates(ctx context.Context, scope, tags map[string]string, known map[string]LaunchTemplate) ([]LaunchTemplate, error)
+	ReadInstances(ctx context.Context, scope, tags map[string]string) ([]Instance, error)
 }
-
-var _ Listing = (*awsclient.Client)(nil)
 
 // Cluster is the ownership policy of one cluster's pools: which objects are a pool's, whose
 // they are, and whether a name is free.
@@ -39,7 +36,7 @@ func (c Cluster) Own(pool, owner string) Ownership { return OwnershipOf(c.Name, 
 // for templates without one). Without a cluster name, templates tagged with a cluster are
 // another cluster's pool of the same name and left out. A plan reads the walk's shared listing
 // (shared); apply and import list afresh.
-func (c Cluster) TemplatesByOwner(ctx context.Context, pool string, shared bool) (map[string][]awsclient.LaunchTemplate, error) {
+func (c Cluster) TemplatesByOwner(ctx context.Context, pool string, shared bool) (map[string][]LaunchTemplate, error) {
 	scope := c.Scope()
 	if !shared {
 		scope = nil
@@ -48,7 +45,7 @@ func (c Cluster) TemplatesByOwner(ctx context.Context, pool string, shared bool)
 	if err != nil {
 		return nil, err
 	}
-	out := map[string][]awsclient.LaunchTemplate{}
+	out := map[string][]LaunchTemplate{}
 	for _, lt := range listed {
 		if c.Name == "" && lt.Tags[launchplan.TagCluster] != "" {
 			continue
@@ -152,7 +149,7 @@ func (c Cluster) ImportTarget(ctx context.Context, id string) (Import, error) {
 
 // RecordedTemplate is a launch template as a pool's state records it; ID is "" for a template
 // only planned (a dynamic pool's).
-type RecordedTemplate = awsclient.LaunchTemplate
+type RecordedTemplate = LaunchTemplate
 
 // ReadTemplates reconciles the recorded templates with what the owner holds in EC2. Static
 // pool: a deleted one drops out and a changed one shows its real fingerprint, so the next plan
@@ -161,8 +158,8 @@ type RecordedTemplate = awsclient.LaunchTemplate
 // and for a dynamic pool (written by an earlier provider version, or left by a failed delete),
 // so the next plan shows them and apply deletes them. Each result names the recorded entry it
 // updates (-1: adopted).
-func ReadTemplates(recorded []RecordedTemplate, owned []awsclient.LaunchTemplate, dynamic, adopt bool) ([]RecordedTemplate, []int) {
-	byName := make(map[string]awsclient.LaunchTemplate, len(owned))
+func ReadTemplates(recorded []RecordedTemplate, owned []LaunchTemplate, dynamic, adopt bool) ([]RecordedTemplate, []int) {
+	byName := make(map[string]LaunchTemplate, len(owned))
 	for _, o := range owned {
 		byName[o.Name] = o
 	}

@@ -1,4 +1,4 @@
-package fleet
+package fleet_test
 
 import (
 	"context"
@@ -9,27 +9,27 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // fakeListing answers Listing from memory: a listing carries every tag of scope and of tags
 // (terminated instances included, as EC2 lists them for a while). It records the arguments.
 type fakeListing struct {
-	templates []awsclient.LaunchTemplate
-	instances []awsclient.Instance
+	templates []fleet.LaunchTemplate
+	instances []fleet.Instance
 	err       error
 
 	templateScopes []map[string]string
 	instanceTags   []map[string]string
 }
 
-func (f *fakeListing) ListTemplates(_ context.Context, scope, tags map[string]string) ([]awsclient.LaunchTemplate, error) {
+func (f *fakeListing) ListTemplates(_ context.Context, scope, tags map[string]string) ([]fleet.LaunchTemplate, error) {
 	f.templateScopes = append(f.templateScopes, scope)
 	if f.err != nil {
 		return nil, f.err
 	}
-	var out []awsclient.LaunchTemplate
+	var out []fleet.LaunchTemplate
 	for _, lt := range f.templates {
 		if carriesAll(lt.Tags, scope) && carriesAll(lt.Tags, tags) {
 			out = append(out, lt)
@@ -38,13 +38,13 @@ func (f *fakeListing) ListTemplates(_ context.Context, scope, tags map[string]st
 	return out, nil
 }
 
-func (f *fakeListing) ReadTemplates(ctx context.Context, scope, tags map[string]string, _ map[string]awsclient.LaunchTemplate) ([]awsclient.LaunchTemplate, error) {
+func (f *fakeListing) ReadTemplates(ctx context.Context, scope, tags map[string]string, _ map[string]fleet.LaunchTemplate) ([]fleet.LaunchTemplate, error) {
 	return f.ListTemplates(ctx, scope, tags)
 }
 
-func (f *fakeListing) ReadInstances(_ context.Context, _, tags map[string]string) ([]awsclient.Instance, error) {
+func (f *fakeListing) ReadInstances(_ context.Context, _, tags map[string]string) ([]fleet.Instance, error) {
 	f.instanceTags = append(f.instanceTags, tags)
-	var out []awsclient.Instance
+	var out []fleet.Instance
 	for _, i := range f.instances {
 		if carriesAll(i.Tags, tags) {
 			out = append(out, i)
@@ -53,7 +53,7 @@ func (f *fakeListing) ReadInstances(_ context.Context, _, tags map[string]string
 	return out, nil
 }
 
-var _ Listing = (*fakeListing)(nil)
+var _ fleet.Listing = (*fakeListing)(nil)
 
 // carriesAll reports whether have holds every tag of want (nil: no condition).
 func carriesAll(have, want map[string]string) bool {
@@ -66,20 +66,20 @@ func carriesAll(have, want map[string]string) bool {
 }
 
 // poolTemplate is a launch template of pool in cluster (no cluster tag when ""), of owner (no owner tag when "").
-func poolTemplate(id, name, cluster, pool, owner string) awsclient.LaunchTemplate {
-	tags := PoolTags(cluster, pool)
+func poolTemplate(id, name, cluster, pool, owner string) fleet.LaunchTemplate {
+	tags := fleet.PoolTags(cluster, pool)
 	if owner != "" {
 		tags[launchplan.TagOwner] = owner
 	}
-	return awsclient.LaunchTemplate{ID: id, Name: name, Tags: tags}
+	return fleet.LaunchTemplate{ID: id, Name: name, Tags: tags}
 }
 
-func poolInstance(id, state, cluster, pool, owner string) awsclient.Instance {
-	return awsclient.Instance{ID: id, State: state, Tags: map[string]string(OwnershipOf(cluster, pool, owner))}
+func poolInstance(id, state, cluster, pool, owner string) fleet.Instance {
+	return fleet.Instance{ID: id, State: state, Tags: map[string]string(fleet.OwnershipOf(cluster, pool, owner))}
 }
 
 func TestConflicts(t *testing.T) {
-	listed := []awsclient.LaunchTemplate{
+	listed := []fleet.LaunchTemplate{
 		poolTemplate("lt-1", "c1/general/aaaa", "c1", "general", "o2"),
 		poolTemplate("lt-2", "c1/general/bbbb", "c1", "general", "o1"),
 		poolTemplate("lt-3", "c1/general/cccc", "c1", "general", "o2"),
@@ -106,7 +106,7 @@ func TestConflicts(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeListing{templates: listed}
-			got, err := Cluster{Name: tc.cluster, EC2: f}.Conflicts(t.Context(), "general", tc.shared)
+			got, err := fleet.Cluster{Name: tc.cluster, EC2: f}.Conflicts(t.Context(), "general", tc.shared)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -125,7 +125,7 @@ func TestConflicts(t *testing.T) {
 			}
 			wantScope := map[string]string(nil)
 			if tc.shared {
-				wantScope = ReadScope(tc.cluster)
+				wantScope = fleet.ReadScope(tc.cluster)
 			}
 			if len(f.templateScopes) != 1 || !maps.Equal(f.templateScopes[0], wantScope) || (wantScope == nil) != (f.templateScopes[0] == nil) {
 				t.Errorf("listed with scopes %v, want one listing with %v", f.templateScopes, wantScope)
@@ -135,8 +135,8 @@ func TestConflicts(t *testing.T) {
 }
 
 func TestConflictsNone(t *testing.T) {
-	f := &fakeListing{templates: []awsclient.LaunchTemplate{poolTemplate("lt-4", "c1/general/dddd", "c1", "general", "")}}
-	got, err := Cluster{Name: "c1", EC2: f}.Conflicts(t.Context(), "general", true)
+	f := &fakeListing{templates: []fleet.LaunchTemplate{poolTemplate("lt-4", "c1/general/dddd", "c1", "general", "")}}
+	got, err := fleet.Cluster{Name: "c1", EC2: f}.Conflicts(t.Context(), "general", true)
 	if err != nil || len(got) != 0 {
 		t.Errorf("templates without an owner: %+v %v, want no finding", got, err)
 	}
@@ -144,24 +144,24 @@ func TestConflictsNone(t *testing.T) {
 
 func TestConflictsListingError(t *testing.T) {
 	cause := errors.New("UnauthorizedOperation")
-	_, err := Cluster{Name: "c1", EC2: &fakeListing{err: cause}}.Conflicts(t.Context(), "general", true)
-	var fe Error
+	_, err := fleet.Cluster{Name: "c1", EC2: &fakeListing{err: cause}}.Conflicts(t.Context(), "general", true)
+	var fe fleet.Error
 	if !errors.As(err, &fe) || fe.Summary != "Cannot list the pool's launch templates" || !errors.Is(err, cause) {
 		t.Errorf("err = %v, want a fleet.Error wrapping the cause", err)
 	}
 }
 
 func TestImportTarget(t *testing.T) {
-	twoOwners := []awsclient.LaunchTemplate{
+	twoOwners := []fleet.LaunchTemplate{
 		poolTemplate("lt-1", "c1/general/aaaa", "c1", "general", "o1"),
 		poolTemplate("lt-2", "c1/general/bbbb", "c1", "general", "o2"),
 	}
-	oneOwner := []awsclient.LaunchTemplate{
+	oneOwner := []fleet.LaunchTemplate{
 		poolTemplate("lt-1", "c1/general/aaaa", "c1", "general", "o1"),
 		poolTemplate("lt-3", "c1/general/cccc", "c1", "general", "o1"),
 		poolTemplate("lt-4", "c1/general/dddd", "c1", "general", ""), // nobody's: not an owner
 	}
-	instances := []awsclient.Instance{
+	instances := []fleet.Instance{
 		poolInstance("i-1", "running", "c1", "general", "o1"),
 		poolInstance("i-2", "pending", "c1", "general", "o1"),
 		poolInstance("i-3", "terminated", "c1", "general", "o1"),
@@ -171,34 +171,34 @@ func TestImportTarget(t *testing.T) {
 	for _, tc := range []struct {
 		name      string
 		id        string
-		templates []awsclient.LaunchTemplate
-		want      Import // Owner "*": a fresh owner id
-		wantErr   string // the Error's Summary
-		detail    string // a substring of the error's Detail
+		templates []fleet.LaunchTemplate
+		want      fleet.Import // Owner "*": a fresh owner id
+		wantErr   string       // the Error's Summary
+		detail    string       // a substring of the error's Detail
 		wantTags  map[string]string
 	}{
-		{name: "the one owner", id: "general", templates: oneOwner, want: Import{Pool: "general", Owner: "o1", Live: 2},
-			wantTags: OwnershipOf("c1", "general", "o1")},
-		{name: "an owner named", id: "general/o2", templates: twoOwners, want: Import{Pool: "general", Owner: "o2", Live: 1},
-			wantTags: OwnershipOf("c1", "general", "o2")},
+		{name: "the one owner", id: "general", templates: oneOwner, want: fleet.Import{Pool: "general", Owner: "o1", Live: 2},
+			wantTags: fleet.OwnershipOf("c1", "general", "o1")},
+		{name: "an owner named", id: "general/o2", templates: twoOwners, want: fleet.Import{Pool: "general", Owner: "o2", Live: 1},
+			wantTags: fleet.OwnershipOf("c1", "general", "o2")},
 		{name: "owner absent", id: "general/o9", templates: twoOwners, wantErr: "Node pool not found", detail: `owner id "o9" (owners found: o1, o2)`},
 		{name: "owner absent, nobody", id: "general/o9", templates: nil, wantErr: "Node pool not found", detail: "(owners found: none)"},
 		{name: "several owners", id: "general", templates: twoOwners, wantErr: "Node pool held by several owners", detail: "owners o1, o2"},
-		{name: "nobody", id: "general", templates: nil, want: Import{Pool: "general", Owner: "*"}},
-		{name: "only templates without an owner", id: "general", templates: oneOwner[2:], want: Import{Pool: "general", Owner: "*"}},
+		{name: "nobody", id: "general", templates: nil, want: fleet.Import{Pool: "general", Owner: "*"}},
+		{name: "only templates without an owner", id: "general", templates: oneOwner[2:], want: fleet.Import{Pool: "general", Owner: "*"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := &fakeListing{templates: tc.templates, instances: instances}
-			got, err := Cluster{Name: "c1", EC2: f}.ImportTarget(t.Context(), tc.id)
+			got, err := fleet.Cluster{Name: "c1", EC2: f}.ImportTarget(t.Context(), tc.id)
 			if len(f.templateScopes) != 1 || f.templateScopes[0] != nil {
 				t.Errorf("template listings with scopes %v, want one fresh listing (nil scope)", f.templateScopes)
 			}
 			if tc.wantErr != "" {
-				var fe Error
+				var fe fleet.Error
 				if !errors.As(err, &fe) || fe.Summary != tc.wantErr || !strings.Contains(fe.Detail, tc.detail) {
 					t.Fatalf("err = %v, want %q with %q", err, tc.wantErr, tc.detail)
 				}
-				if got != (Import{}) || len(f.instanceTags) != 0 {
+				if got != (fleet.Import{}) || len(f.instanceTags) != 0 {
 					t.Errorf("got %+v and %d instance listings on error", got, len(f.instanceTags))
 				}
 				return
@@ -230,41 +230,41 @@ func TestImportTarget(t *testing.T) {
 
 // Without a cluster name, another cluster's pool of the same name is nobody's here.
 func TestImportTargetWithoutClusterIgnoresClusters(t *testing.T) {
-	f := &fakeListing{templates: []awsclient.LaunchTemplate{poolTemplate("lt-1", "c1/general/aaaa", "c1", "general", "o1")}}
-	got, err := Cluster{EC2: f}.ImportTarget(t.Context(), "general")
+	f := &fakeListing{templates: []fleet.LaunchTemplate{poolTemplate("lt-1", "c1/general/aaaa", "c1", "general", "o1")}}
+	got, err := fleet.Cluster{EC2: f}.ImportTarget(t.Context(), "general")
 	if err != nil || got.Owner == "o1" || got.Warning == "" || !strings.Contains(got.Warning, "(no cluster)") {
 		t.Errorf("got %+v %v, want nobody's pool", got, err)
 	}
-	if _, err := (Cluster{EC2: f}).ImportTarget(t.Context(), "general/o1"); err == nil {
+	if _, err := (fleet.Cluster{EC2: f}).ImportTarget(t.Context(), "general/o1"); err == nil {
 		t.Error("another cluster's owner was imported without a cluster name")
 	}
 }
 
 func TestImportTargetListingError(t *testing.T) {
 	cause := errors.New("throttled")
-	_, err := Cluster{Name: "c1", EC2: &fakeListing{err: cause}}.ImportTarget(t.Context(), "general")
-	var fe Error
+	_, err := fleet.Cluster{Name: "c1", EC2: &fakeListing{err: cause}}.ImportTarget(t.Context(), "general")
+	var fe fleet.Error
 	if !errors.As(err, &fe) || fe.Summary != "Cannot list the pool's launch templates" || !errors.Is(err, cause) {
 		t.Errorf("err = %v", err)
 	}
 }
 
 func TestReadTemplates(t *testing.T) {
-	lt := func(id, name, fp string, v int64) awsclient.LaunchTemplate {
-		return awsclient.LaunchTemplate{ID: id, Name: name, Fingerprint: fp, DefaultVersion: v, Tags: map[string]string{"k": name}}
+	lt := func(id, name, fp string, v int64) fleet.LaunchTemplate {
+		return fleet.LaunchTemplate{ID: id, Name: name, Fingerprint: fp, DefaultVersion: v, Tags: map[string]string{"k": name}}
 	}
 	for _, tc := range []struct {
 		name            string
-		recorded, owned []RecordedTemplate
+		recorded, owned []fleet.RecordedTemplate
 		dynamic, adopt  bool
-		want            []RecordedTemplate
+		want            []fleet.RecordedTemplate
 		from            []int
 	}{
 		{
 			name:     "static: deleted dropped, changed updated",
-			recorded: []RecordedTemplate{lt("lt-1", "a", "fa", 1), lt("lt-2", "b", "fb", 1), lt("lt-3", "c", "fc", 2)},
-			owned:    []RecordedTemplate{lt("lt-1", "a", "fa-changed", 3), lt("lt-3", "c", "fc", 2), lt("lt-9", "z", "fz", 1)},
-			want: []RecordedTemplate{
+			recorded: []fleet.RecordedTemplate{lt("lt-1", "a", "fa", 1), lt("lt-2", "b", "fb", 1), lt("lt-3", "c", "fc", 2)},
+			owned:    []fleet.RecordedTemplate{lt("lt-1", "a", "fa-changed", 3), lt("lt-3", "c", "fc", 2), lt("lt-9", "z", "fz", 1)},
+			want: []fleet.RecordedTemplate{
 				{ID: "lt-1", Name: "a", Fingerprint: "fa-changed", DefaultVersion: 3, Tags: map[string]string{"k": "a"}},
 				lt("lt-3", "c", "fc", 2),
 			},
@@ -272,24 +272,24 @@ func TestReadTemplates(t *testing.T) {
 		},
 		{
 			name:     "static import: unrecorded owned adopted",
-			recorded: []RecordedTemplate{lt("lt-1", "a", "fa", 1)},
-			owned:    []RecordedTemplate{lt("lt-9", "z", "fz", 1), lt("lt-1", "a", "fa", 1)},
+			recorded: []fleet.RecordedTemplate{lt("lt-1", "a", "fa", 1)},
+			owned:    []fleet.RecordedTemplate{lt("lt-9", "z", "fz", 1), lt("lt-1", "a", "fa", 1)},
 			adopt:    true,
-			want:     []RecordedTemplate{lt("lt-1", "a", "fa", 1), lt("lt-9", "z", "fz", 1)},
+			want:     []fleet.RecordedTemplate{lt("lt-1", "a", "fa", 1), lt("lt-9", "z", "fz", 1)},
 			from:     []int{0, -1},
 		},
 		{
 			name:     "static, nothing in EC2",
-			recorded: []RecordedTemplate{lt("lt-1", "a", "fa", 1)},
+			recorded: []fleet.RecordedTemplate{lt("lt-1", "a", "fa", 1)},
 			want:     nil,
 			from:     nil,
 		},
 		{
 			name:     "dynamic: planned stay, unrecorded owned adopted",
-			recorded: []RecordedTemplate{lt("", "p1", "fp1", 0), lt("lt-7", "p2", "fp2", 4)},
-			owned:    []RecordedTemplate{lt("lt-8", "old", "fo", 1)},
+			recorded: []fleet.RecordedTemplate{lt("", "p1", "fp1", 0), lt("lt-7", "p2", "fp2", 4)},
+			owned:    []fleet.RecordedTemplate{lt("lt-8", "old", "fo", 1)},
 			dynamic:  true,
-			want: []RecordedTemplate{
+			want: []fleet.RecordedTemplate{
 				lt("", "p1", "fp1", 0),
 				{ID: "", Name: "p2", Fingerprint: "fp2", DefaultVersion: 0, Tags: map[string]string{"k": "p2"}},
 				lt("lt-8", "old", "fo", 1),
@@ -298,7 +298,7 @@ func TestReadTemplates(t *testing.T) {
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, from := ReadTemplates(tc.recorded, tc.owned, tc.dynamic, tc.adopt)
+			got, from := fleet.ReadTemplates(tc.recorded, tc.owned, tc.dynamic, tc.adopt)
 			if !slices.EqualFunc(got, tc.want, sameTemplate) {
 				t.Errorf("templates\n got %+v\nwant %+v", got, tc.want)
 			}
@@ -309,6 +309,6 @@ func TestReadTemplates(t *testing.T) {
 	}
 }
 
-func sameTemplate(a, b awsclient.LaunchTemplate) bool {
+func sameTemplate(a, b fleet.LaunchTemplate) bool {
 	return a.ID == b.ID && a.Name == b.Name && a.Fingerprint == b.Fingerprint && a.DefaultVersion == b.DefaultVersion && maps.Equal(a.Tags, b.Tags)
 }

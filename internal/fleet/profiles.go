@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -20,13 +19,11 @@ import (
 // ProfileAPI is what the profile stage needs of IAM (awsclient.InstanceProfiles).
 type ProfileAPI interface {
 	RoleExists(ctx context.Context, role string) (bool, error)
-	Get(ctx context.Context, name string) (*awsclient.InstanceProfile, error)
+	Get(ctx context.Context, name string) (*InstanceProfile, error)
 	Current(ctx context.Context, name, role string, own map[string]string) (bool, error)
-	Ensure(ctx context.Context, s awsclient.ProfileSpec) (awsclient.InstanceProfile, error)
+	Ensure(ctx context.Context, s ProfileSpec) (InstanceProfile, error)
 	Delete(ctx context.Context, name string, own map[string]string) error
 }
-
-var _ ProfileAPI = awsclient.InstanceProfiles{}
 
 // Profiles is the instance-profile stage of node classes in one cluster and region.
 type Profiles struct {
@@ -103,7 +100,7 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 }
 
 // takenDetail explains a profile of the class's name that is not the class's own.
-func (p Profiles) takenDetail(prof awsclient.InstanceProfile, class string) string {
+func (p Profiles) takenDetail(prof InstanceProfile, class string) string {
 	who := "was not created by this provider"
 	adopt := "Delete it if it is unused, give the class another name, or set `instance_profile` to use it as it is."
 	if prof.Tags[launchplan.TagManagedBy] == launchplan.ManagedBy && prof.Tags[launchplan.TagOwner] != "" {
@@ -151,19 +148,19 @@ func (p Profiles) Ensure(ctx context.Context, c ClassProfile) []attrpath.Finding
 	if c.Role == "" || c.Recorded == "" {
 		return nil
 	}
-	_, err := p.IAM.Ensure(ctx, awsclient.ProfileSpec{
+	_, err := p.IAM.Ensure(ctx, ProfileSpec{
 		Name: c.Recorded, Path: nodeclass.InstanceProfilePath, Role: c.Role,
 		Tags: nodeclass.InstanceProfileTags(p.Cluster, p.Region, c.Class, c.Owner),
 		Own:  nodeclass.InstanceProfileOwnership(c.Owner),
 	})
-	var notOwned *awsclient.NotOwnedError
+	var notOwned *NotOwnedError
 	switch {
 	case err == nil:
 		return nil
 	case errors.As(err, &notOwned):
 		return []attrpath.Finding{{Path: pathRole, Summary: "Instance profile name already taken",
-			Message: p.takenDetail(awsclient.InstanceProfile{Name: c.Recorded, Tags: notOwned.Tags}, c.Class)}}
-	case errors.Is(err, awsclient.ErrRoleNotFound):
+			Message: p.takenDetail(InstanceProfile{Name: c.Recorded, Tags: notOwned.Tags}, c.Class)}}
+	case errors.Is(err, ErrRoleNotFound):
 		return []attrpath.Finding{{Path: pathRole, Summary: "IAM role not found", Message: err.Error()}}
 	}
 	return []attrpath.Finding{{Path: pathRole, Summary: "Cannot create the class's instance profile",
@@ -176,7 +173,7 @@ func (p Profiles) Ensure(ctx context.Context, c ClassProfile) []attrpath.Finding
 func (p Profiles) Delete(ctx context.Context, names []string, owner string) (errs, warnings []attrpath.Finding) {
 	for _, name := range names {
 		err := p.IAM.Delete(ctx, name, nodeclass.InstanceProfileOwnership(owner))
-		var notOwned *awsclient.NotOwnedError
+		var notOwned *NotOwnedError
 		switch {
 		case err == nil:
 		case errors.As(err, &notOwned):

@@ -1,4 +1,4 @@
-package fleet
+package fleet_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
@@ -17,13 +17,13 @@ import (
 // fakeIAM holds roles and instance profiles in memory and records every call as "Method arg".
 type fakeIAM struct {
 	roles    map[string]bool
-	profiles map[string]awsclient.InstanceProfile
+	profiles map[string]fleet.InstanceProfile
 	// errs fail the call of that "Method arg".
 	errs    map[string]error
 	current bool
 
 	calls   []string
-	ensured []awsclient.ProfileSpec
+	ensured []fleet.ProfileSpec
 	owns    []map[string]string // the ownership tags of Current and Delete
 }
 
@@ -40,7 +40,7 @@ func (f *fakeIAM) RoleExists(_ context.Context, role string) (bool, error) {
 	return f.roles[role], nil
 }
 
-func (f *fakeIAM) Get(_ context.Context, name string) (*awsclient.InstanceProfile, error) {
+func (f *fakeIAM) Get(_ context.Context, name string) (*fleet.InstanceProfile, error) {
 	if err := f.call("Get", name); err != nil {
 		return nil, err
 	}
@@ -59,12 +59,12 @@ func (f *fakeIAM) Current(_ context.Context, name, role string, own map[string]s
 	return f.current, nil
 }
 
-func (f *fakeIAM) Ensure(_ context.Context, s awsclient.ProfileSpec) (awsclient.InstanceProfile, error) {
+func (f *fakeIAM) Ensure(_ context.Context, s fleet.ProfileSpec) (fleet.InstanceProfile, error) {
 	f.ensured = append(f.ensured, s)
 	if err := f.call("Ensure", s.Name); err != nil {
-		return awsclient.InstanceProfile{}, err
+		return fleet.InstanceProfile{}, err
 	}
-	return awsclient.InstanceProfile{Name: s.Name, Path: s.Path, Roles: []string{s.Role}, Tags: s.Tags}, nil
+	return fleet.InstanceProfile{Name: s.Name, Path: s.Path, Roles: []string{s.Role}, Tags: s.Tags}, nil
 }
 
 func (f *fakeIAM) Delete(_ context.Context, name string, own map[string]string) error {
@@ -72,7 +72,7 @@ func (f *fakeIAM) Delete(_ context.Context, name string, own map[string]string) 
 	return f.call("Delete", name)
 }
 
-var _ ProfileAPI = (*fakeIAM)(nil)
+var _ fleet.ProfileAPI = (*fakeIAM)(nil)
 
 const (
 	testRegion = "us-west-2"
@@ -88,7 +88,9 @@ func ownTags(owner string, extra ...string) map[string]string {
 	return tags
 }
 
-func profilesOf(f *fakeIAM) Profiles { return Profiles{IAM: f, Cluster: "c1", Region: testRegion} }
+func profilesOf(f *fakeIAM) fleet.Profiles {
+	return fleet.Profiles{IAM: f, Cluster: "c1", Region: testRegion}
+}
 
 func TestProfilesPlan(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
@@ -96,7 +98,7 @@ func TestProfilesPlan(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
 		iam     fakeIAM
-		class   ClassProfile
+		class   fleet.ClassProfile
 		want    string
 		path    string // the one finding's path ("": none)
 		summary string
@@ -105,79 +107,79 @@ func TestProfilesPlan(t *testing.T) {
 		noCalls bool
 	}{
 		{
-			name: "instance_profile exists", iam: fakeIAM{profiles: map[string]awsclient.InstanceProfile{"custom": {Name: "custom"}}},
-			class: ClassProfile{Class: "default", InstanceProfile: "custom", Role: ""}, calls: []string{"Get custom"},
+			name: "instance_profile exists", iam: fakeIAM{profiles: map[string]fleet.InstanceProfile{"custom": {Name: "custom"}}},
+			class: fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Role: ""}, calls: []string{"Get custom"},
 		},
 		{
-			name: "instance_profile missing", class: ClassProfile{Class: "default", InstanceProfile: "custom"},
+			name: "instance_profile missing", class: fleet.ClassProfile{Class: "default", InstanceProfile: "custom"},
 			path: "instance_profile", summary: "Instance profile not found", msg: []string{"instance profile custom not found"},
 			calls: []string{"Get custom"},
 		},
 		{
 			name: "instance_profile unreadable", iam: fakeIAM{errs: map[string]error{"Get custom": denied}},
-			class: ClassProfile{Class: "default", InstanceProfile: "custom"},
-			path:  "instance_profile", summary: "Cannot read the instance profile", msg: []string{"AccessDenied", IAMPermissionsHint},
+			class: fleet.ClassProfile{Class: "default", InstanceProfile: "custom"},
+			path:  "instance_profile", summary: "Cannot read the instance profile", msg: []string{"AccessDenied", fleet.IAMPermissionsHint},
 		},
 		{
-			name: "neither role nor instance_profile", class: ClassProfile{Class: "default"}, noCalls: true,
+			name: "neither role nor instance_profile", class: fleet.ClassProfile{Class: "default"}, noCalls: true,
 		},
 		{
-			name: "role missing", class: ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			name: "role missing", class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
 			path: "role", summary: "IAM role not found", msg: []string{"role KarpenterNodeRole not found"},
 			calls: []string{"RoleExists " + testRole},
 		},
 		{
 			name: "role unreadable", iam: fakeIAM{errs: map[string]error{"RoleExists " + testRole: denied}},
-			class: ClassProfile{Class: "default", Role: testRole},
-			path:  "role", summary: "Cannot read the IAM role", msg: []string{"AccessDenied", IAMPermissionsHint},
+			class: fleet.ClassProfile{Class: "default", Role: testRole},
+			path:  "role", summary: "Cannot read the IAM role", msg: []string{"AccessDenied", fleet.IAMPermissionsHint},
 		},
 		{
 			name: "role, no profile yet", iam: fakeIAM{roles: map[string]bool{testRole: true}},
-			class: ClassProfile{Class: "default", Role: testRole}, want: name,
+			class: fleet.ClassProfile{Class: "default", Role: testRole}, want: name,
 			calls: []string{"RoleExists " + testRole, "Get " + name},
 		},
 		{
 			name: "own profile",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
-				profiles: map[string]awsclient.InstanceProfile{name: {Name: name, Tags: ownTags("o1", launchplan.TagNodeClass, "default")}}},
-			class: ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, want: name,
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o1", launchplan.TagNodeClass, "default")}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, want: name,
 		},
 		{
 			name: "another owner's profile",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
-				profiles: map[string]awsclient.InstanceProfile{name: {Name: name, Tags: ownTags("o2")}}},
-			class: ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o2")}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
 			path:  "role", summary: "Instance profile name already taken",
 			msg: []string{name, "path /nodeplane/", `node class "default" in cluster c1`, "belongs to owner o2", "terraform import <address> default"},
 		},
 		{
 			name: "a class without owner meets a profile of its name",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
-				profiles: map[string]awsclient.InstanceProfile{name: {Name: name, Tags: ownTags("o1")}}},
-			class: ClassProfile{Class: "default", Role: testRole},
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o1")}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole},
 			path:  "role", summary: "Instance profile name already taken", msg: []string{"belongs to owner o1"},
 		},
 		{
 			name: "a class without owner meets a provider profile with an empty owner tag",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
-				profiles: map[string]awsclient.InstanceProfile{name: {Name: name, Tags: ownTags("")}}},
-			class: ClassProfile{Class: "default", Role: testRole},
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("")}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole},
 			path:  "role", summary: "Instance profile name already taken",
 		},
 		{
 			name: "a profile created outside the provider",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
-				profiles: map[string]awsclient.InstanceProfile{name: {Name: name, Tags: map[string]string{"team": "x"}}}},
-			class: ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: map[string]string{"team": "x"}}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
 			path:  "role", summary: "Instance profile name already taken", msg: []string{"was not created by this provider", "set `instance_profile`"},
 		},
 		{
 			name: "profile unreadable", iam: fakeIAM{roles: map[string]bool{testRole: true}, errs: map[string]error{"Get " + name: denied}},
-			class: ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
 			path:  "role", summary: "Cannot read the class's instance profile", msg: []string{"AccessDenied"},
 		},
 		{
-			name: "role known only after apply", class: ClassProfile{Class: "default", RoleUnknown: true, Owner: "o1"},
+			name: "role known only after apply", class: fleet.ClassProfile{Class: "default", RoleUnknown: true, Owner: "o1"},
 			want: name, calls: []string{"Get " + name},
 		},
 	} {
@@ -217,7 +219,7 @@ func TestProfilesPlan(t *testing.T) {
 }
 
 func TestProfilesOwned(t *testing.T) {
-	p := Profiles{Cluster: "c1", Region: testRegion}
+	p := fleet.Profiles{Cluster: "c1", Region: testRegion}
 	name := p.NameFor("default")
 	if name != nodeclass.InstanceProfileName("c1", testRegion, "default") {
 		t.Fatalf("NameFor = %q", name)
@@ -225,14 +227,14 @@ func TestProfilesOwned(t *testing.T) {
 	const old = "nodeplane-old-0123456789"
 	for _, tc := range []struct {
 		name string
-		c    ClassProfile
+		c    fleet.ClassProfile
 		want []string
 	}{
-		{"role, its name recorded", ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}, []string{name}},
-		{"role, nothing recorded", ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, []string{name}},
-		{"role, an older name recorded", ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: old}, []string{name, old}},
-		{"no owner yet", ClassProfile{Class: "default", Role: testRole, Recorded: name}, nil},
-		{"instance_profile", ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}, nil},
+		{"role, its name recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}, []string{name}},
+		{"role, nothing recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, []string{name}},
+		{"role, an older name recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: old}, []string{name, old}},
+		{"no owner yet", fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}, nil},
+		{"instance_profile", fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}, nil},
 	} {
 		if got := p.Owned(tc.c); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: Owned = %v, want %v", tc.name, got, tc.want)
@@ -241,16 +243,16 @@ func TestProfilesOwned(t *testing.T) {
 }
 
 func TestProfilesUnused(t *testing.T) {
-	p := Profiles{Cluster: "c1", Region: testRegion}
+	p := fleet.Profiles{Cluster: "c1", Region: testRegion}
 	name := p.NameFor("default")
 	const old = "nodeplane-old-0123456789"
-	role := func(recorded string) ClassProfile {
-		return ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: recorded}
+	role := func(recorded string) fleet.ClassProfile {
+		return fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: recorded}
 	}
-	custom := ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}
+	custom := fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}
 	for _, tc := range []struct {
 		name     string
-		was, now ClassProfile
+		was, now fleet.ClassProfile
 		want     []string
 	}{
 		{"unchanged", role(name), role(name), nil},
@@ -258,9 +260,9 @@ func TestProfilesUnused(t *testing.T) {
 		{"role replaced, an older name recorded too", role(old), custom, []string{name, old}},
 		{"a new name after a provider setting changed", role(old), role(name), []string{old}},
 		{"instance_profile replaced by role: nothing was owned", custom, role(name), nil},
-		{"no owner before: nothing was owned", ClassProfile{Class: "default", Role: testRole, Recorded: name}, role(name), nil},
+		{"no owner before: nothing was owned", fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}, role(name), nil},
 		{"role replaced by instance_profile naming the provider's profile: kept", role(name),
-			ClassProfile{Class: "default", InstanceProfile: name, Owner: "o1", Recorded: name}, nil},
+			fleet.ClassProfile{Class: "default", InstanceProfile: name, Owner: "o1", Recorded: name}, nil},
 	} {
 		if got := p.Unused(tc.was, tc.now); !slices.Equal(got, tc.want) {
 			t.Errorf("%s: Unused = %v, want %v", tc.name, got, tc.want)
@@ -270,18 +272,18 @@ func TestProfilesUnused(t *testing.T) {
 
 func TestProfilesEnsure(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
-	c := ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
+	c := fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
 	for _, tc := range []struct {
 		name    string
-		c       ClassProfile
+		c       fleet.ClassProfile
 		err     error
 		summary string // "" : no finding
 		msg     string
 	}{
 		{name: "created", c: c},
-		{name: "another owner's", c: c, err: &awsclient.NotOwnedError{Name: name, Tags: ownTags("o2")},
+		{name: "another owner's", c: c, err: &fleet.NotOwnedError{Name: name, Tags: ownTags("o2")},
 			summary: "Instance profile name already taken", msg: "belongs to owner o2"},
-		{name: "role gone", c: c, err: fmt.Errorf("adding role: %w", awsclient.ErrRoleNotFound), summary: "IAM role not found", msg: "adding role"},
+		{name: "role gone", c: c, err: fmt.Errorf("adding role: %w", fleet.ErrRoleNotFound), summary: "IAM role not found", msg: "adding role"},
 		{name: "denied", c: c, err: errors.New("AccessDenied"), summary: "Cannot create the class's instance profile", msg: "iam:PassRole"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -310,7 +312,7 @@ func TestProfilesEnsure(t *testing.T) {
 			}
 		})
 	}
-	for _, skip := range []ClassProfile{{Class: "default", InstanceProfile: "custom", Owner: "o1"}, {Class: "default", Role: testRole, Owner: "o1"}} {
+	for _, skip := range []fleet.ClassProfile{{Class: "default", InstanceProfile: "custom", Owner: "o1"}, {Class: "default", Role: testRole, Owner: "o1"}} {
 		f := &fakeIAM{}
 		if got := profilesOf(f).Ensure(t.Context(), skip); got != nil || len(f.calls) != 0 {
 			t.Errorf("%+v: findings %+v, calls %v; want nothing to ensure", skip, got, f.calls)
@@ -320,7 +322,7 @@ func TestProfilesEnsure(t *testing.T) {
 
 func TestProfilesDelete(t *testing.T) {
 	f := &fakeIAM{errs: map[string]error{
-		"Delete theirs": &awsclient.NotOwnedError{Name: "theirs", Tags: ownTags("o2")},
+		"Delete theirs": &fleet.NotOwnedError{Name: "theirs", Tags: ownTags("o2")},
 		"Delete broken": errors.New("DeleteConflict"),
 	}}
 	errs, warnings := profilesOf(f).Delete(t.Context(), []string{"mine", "theirs", "broken", "gone"}, "o1")
@@ -345,10 +347,10 @@ func TestProfilesDelete(t *testing.T) {
 
 func TestProfilesDrifted(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
-	c := ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
+	c := fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
 	for _, tc := range []struct {
 		name    string
-		c       ClassProfile
+		c       fleet.ClassProfile
 		current bool
 		err     error
 		want    bool
@@ -357,9 +359,9 @@ func TestProfilesDrifted(t *testing.T) {
 		{name: "as applied", c: c, current: true, want: false, calls: 1},
 		{name: "changed", c: c, current: false, want: true, calls: 1},
 		{name: "unreadable", c: c, err: errors.New("throttled"), calls: 1}, // the answer is the error
-		{name: "nothing recorded", c: ClassProfile{Class: "default", Role: testRole, Owner: "o1"}},
-		{name: "no role", c: ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}},
-		{name: "no owner", c: ClassProfile{Class: "default", Role: testRole, Recorded: name}},
+		{name: "nothing recorded", c: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}},
+		{name: "no role", c: fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}},
+		{name: "no owner", c: fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}},
 	} {
 		f := &fakeIAM{current: tc.current, errs: map[string]error{"Current " + name + " " + testRole: tc.err}}
 		got, err := profilesOf(f).Drifted(t.Context(), tc.c)
@@ -376,17 +378,17 @@ func TestProfilesAdopt(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
 	for _, tc := range []struct {
 		name    string
-		profile *awsclient.InstanceProfile
+		profile *fleet.InstanceProfile
 		err     error
 		want    string
 	}{
-		{"the provider's profile of the class", &awsclient.InstanceProfile{Name: name, Tags: ownTags("o7", launchplan.TagNodeClass, "default")}, nil, "o7"},
+		{"the provider's profile of the class", &fleet.InstanceProfile{Name: name, Tags: ownTags("o7", launchplan.TagNodeClass, "default")}, nil, "o7"},
 		{"no profile", nil, nil, ""},
-		{"another class's", &awsclient.InstanceProfile{Name: name, Tags: ownTags("o7", launchplan.TagNodeClass, "other")}, nil, ""},
-		{"not the provider's", &awsclient.InstanceProfile{Name: name, Tags: map[string]string{launchplan.TagNodeClass: "default", launchplan.TagOwner: "o7"}}, nil, ""},
+		{"another class's", &fleet.InstanceProfile{Name: name, Tags: ownTags("o7", launchplan.TagNodeClass, "other")}, nil, ""},
+		{"not the provider's", &fleet.InstanceProfile{Name: name, Tags: map[string]string{launchplan.TagNodeClass: "default", launchplan.TagOwner: "o7"}}, nil, ""},
 		{"unreadable", nil, errors.New("AccessDenied"), ""},
 	} {
-		f := &fakeIAM{profiles: map[string]awsclient.InstanceProfile{}, errs: map[string]error{"Get " + name: tc.err}}
+		f := &fakeIAM{profiles: map[string]fleet.InstanceProfile{}, errs: map[string]error{"Get " + name: tc.err}}
 		if tc.profile != nil {
 			f.profiles[name] = *tc.profile
 		}

@@ -2,8 +2,6 @@ package fleet
 
 import (
 	"context"
-
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
@@ -40,7 +38,7 @@ type Refreshed struct {
 // holds in EC2.
 func (c Cluster) Refresh(ctx context.Context, r PoolRecord) (Refreshed, error) {
 	recorded := make([]RecordedTemplate, len(r.Templates))
-	known := map[string]awsclient.LaunchTemplate{}
+	known := map[string]LaunchTemplate{}
 	for i, lt := range r.Templates {
 		recorded[i] = RecordedTemplate{Name: lt.Name, Fingerprint: lt.Fingerprint}
 		if lt.ID != nil && lt.DefaultVersion != nil {

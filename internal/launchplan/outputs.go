@@ -77,7 +77,7 @@ type InterfaceOutput struct {
 
 // Outputs shapes the plan for the pool's attributes; fingerprint is the hash of a template's
 // content as the apply stage writes it.
-func (p Plan) Outputs(details, static bool, fingerprint func(LaunchTemplate) string) Outputs {
+func (p Plan) Outputs(details, static bool) Outputs {
 	o := Outputs{Summary: p.Summary(), Zones: p.zoneOutputs(), Warnings: make([]string, 0, len(p.Warnings))}
 	if p.Workloads != nil {
 		o.WorkloadFit = make(map[string]WorkloadOutput, len(p.Workloads))
@@ -103,7 +103,7 @@ func (p Plan) Outputs(details, static bool, fingerprint func(LaunchTemplate) str
 	if static || details {
 		o.LaunchTemplates = make([]TemplateOutput, 0, len(p.LaunchTemplates))
 		for _, lt := range p.LaunchTemplates {
-			o.LaunchTemplates = append(o.LaunchTemplates, templateOutput(lt, details, fingerprint(lt)))
+			o.LaunchTemplates = append(o.LaunchTemplates, templateOutput(lt, details, lt.Fingerprint()))
 		}
 	}
 	for _, w := range p.Warnings {

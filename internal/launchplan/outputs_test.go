@@ -40,8 +40,7 @@ func TestOutputs(t *testing.T) {
 		LaunchTemplates: []LaunchTemplate{{Name: "k/p/1", MaxPods: 110, InstanceTypes: []string{"m5.large"}, UserData: "ud", ImageID: "ami-1"}},
 		Warnings:        []Problem{{Message: "w1"}, {Path: attrpath.Of("limits"), Message: "w2"}},
 	}
-	fp := func(lt LaunchTemplate) string { return "fp-" + lt.Name }
-	plain := p.Outputs(false, false, fp)
+	plain := p.Outputs(false, false)
 	if plain.InstanceTypes != nil || plain.MaxPods != nil || plain.Prices != nil || plain.KarpenterAssumedPods != nil ||
 		plain.LaunchPlan != nil || plain.LaunchTemplates != nil || plain.WorkloadFit != nil {
 		t.Errorf("a dynamic pool without details: %+v", plain)
@@ -52,18 +51,18 @@ func TestOutputs(t *testing.T) {
 	if z := plain.Zones; z["a"].NodesByIPs != 7 || z["a"].PodSubnetID != nil || *z["b"].PodSubnetID != "subnet-p" {
 		t.Errorf("zones %+v", z)
 	}
-	static := p.Outputs(false, true, fp)
-	if lt := static.LaunchTemplates; len(lt) != 1 || lt[0].Fingerprint != "fp-k/p/1" || lt[0].InstanceTypes != nil || lt[0].UserData != nil ||
+	static := p.Outputs(false, true)
+	if lt := static.LaunchTemplates; len(lt) != 1 || lt[0].Fingerprint != p.LaunchTemplates[0].Fingerprint() || lt[0].InstanceTypes != nil || lt[0].UserData != nil ||
 		lt[0].InstanceTypeCount != 1 || *lt[0].ImageID != "ami-1" {
 		t.Errorf("a static pool's templates without details: %+v", lt)
 	}
-	d := p.Outputs(true, false, fp)
+	d := p.Outputs(true, false)
 	if !reflect.DeepEqual(d.InstanceTypes, []string{"m5.large", "c5.large"}) || d.MaxPods["m5.large"] != 110 ||
 		!reflect.DeepEqual(d.KarpenterAssumedPods, map[string]int64{"m5.large": 29}) || d.Prices["m5.large"] != 0.1 ||
 		d.LaunchPlan == nil || len(d.LaunchTemplates) != 1 || *d.LaunchTemplates[0].UserData != "ud" || d.LaunchTemplates[0].NetworkInterfaces == nil {
 		t.Errorf("with details: %+v", d)
 	}
-	if w := (Plan{}).Outputs(false, false, fp).Warnings; w == nil {
+	if w := (Plan{}).Outputs(false, false).Warnings; w == nil {
 		t.Error("no warnings must be a known empty list")
 	}
 }

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
@@ -104,7 +103,7 @@ func (f *fakeEC2) FindSecurityGroupRules(context.Context, []string) ([]connectiv
 type fakeIAM struct {
 	calls
 	roles     map[string]bool
-	profiles  map[string]awsclient.InstanceProfile
+	profiles  map[string]fleet.InstanceProfile
 	ensureErr error
 }
 
@@ -115,7 +114,7 @@ func (f *fakeIAM) RoleExists(_ context.Context, role string) (bool, error) {
 	return f.roles[role], nil
 }
 
-func (f *fakeIAM) Get(_ context.Context, name string) (*awsclient.InstanceProfile, error) {
+func (f *fakeIAM) Get(_ context.Context, name string) (*fleet.InstanceProfile, error) {
 	f.add("Get " + name)
 	p, ok := f.profiles[name]
 	if !ok {
@@ -129,9 +128,9 @@ func (f *fakeIAM) Current(_ context.Context, name, _ string, _ map[string]string
 	return true, nil
 }
 
-func (f *fakeIAM) Ensure(_ context.Context, s awsclient.ProfileSpec) (awsclient.InstanceProfile, error) {
+func (f *fakeIAM) Ensure(_ context.Context, s fleet.ProfileSpec) (fleet.InstanceProfile, error) {
 	f.add("Ensure " + s.Name + " " + s.Own[nodeclass.TagOwner])
-	return awsclient.InstanceProfile{Name: s.Name, Roles: []string{s.Role}, Tags: s.Tags}, f.ensureErr
+	return fleet.InstanceProfile{Name: s.Name, Roles: []string{s.Role}, Tags: s.Tags}, f.ensureErr
 }
 
 func (f *fakeIAM) Delete(_ context.Context, name string, own map[string]string) error {
@@ -168,7 +167,7 @@ func newFixture() *fixture {
 				CreationDate: "2026-01-01T00:00:00Z"}},
 			rules: []connectivity.Rule{{GroupID: "sg-node", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-node"}},
 		},
-		iam: &fakeIAM{roles: map[string]bool{"NodeRole": true}, profiles: map[string]awsclient.InstanceProfile{}},
+		iam: &fakeIAM{roles: map[string]bool{"NodeRole": true}, profiles: map[string]fleet.InstanceProfile{}},
 	}
 }
 
@@ -395,7 +394,7 @@ func TestClassPriorAnswers(t *testing.T) {
 	f := newFixture()
 	first := f.plan(ClassInput{Config: testConfig()})
 	f.ec2.subnets[0].AvailableIPAddressCount = 7 // a launch elsewhere took addresses
-	f.iam.profiles[profileName()] = awsclient.InstanceProfile{Name: profileName(), Roles: []string{"NodeRole"},
+	f.iam.profiles[profileName()] = fleet.InstanceProfile{Name: profileName(), Roles: []string{"NodeRole"},
 		Tags: nodeclass.InstanceProfileTags(testCluster, testRegion, "default", "owner-1")}
 	res := f.plan(ClassInput{Config: testConfig(), Prior: &ClassPrior{Recorded: first.Recorded, OwnerID: "owner-1"}})
 	if len(res.Errors) != 0 {
@@ -417,7 +416,7 @@ func TestClassPriorAnswers(t *testing.T) {
 // findings sit on `instance_profile`.
 func TestClassNodeRoleThroughInstanceProfile(t *testing.T) {
 	f := newFixture()
-	f.iam.profiles["custom"] = awsclient.InstanceProfile{Name: "custom", Roles: []string{"OtherRole"}}
+	f.iam.profiles["custom"] = fleet.InstanceProfile{Name: "custom", Roles: []string{"OtherRole"}}
 	c := testConfig()
 	c.Role, c.InstanceProfile = "", "custom"
 	res := f.plan(ClassInput{Config: c})
@@ -431,7 +430,7 @@ func TestClassNodeRoleThroughInstanceProfile(t *testing.T) {
 		t.Errorf("resolved instance profile %v", res.Resolved.InstanceProfile)
 	}
 	f = newFixture()
-	f.iam.profiles["custom"] = awsclient.InstanceProfile{Name: "custom"}
+	f.iam.profiles["custom"] = fleet.InstanceProfile{Name: "custom"}
 	res = f.plan(ClassInput{Config: c})
 	if len(res.Warnings) != 1 || res.Warnings[0].Path.String() != "instance_profile" || res.Warnings[0].Summary != "Instance profile without a role" {
 		t.Errorf("warnings %s", dump(res.Warnings))

@@ -39,9 +39,7 @@ type PoolPorts struct {
 type PoolFacts struct {
 	ClusterName, Region string
 	Bootstrap           launchplan.Bootstrap
-	// Fingerprint is the hash of a template's content as the apply stage writes it.
-	Fingerprint func(launchplan.LaunchTemplate) string
-	Now         time.Time
+	Now                 time.Time
 }
 
 // PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
@@ -127,7 +125,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 		return res
 	}
 	static := in.Replicas != nil
-	res.Plan, res.Outputs = p, p.Outputs(in.Details, static, facts.Fingerprint)
+	res.Plan, res.Outputs = p, p.Outputs(in.Details, static)
 	if static {
 		// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply
 		// (one with `replicas` would make Karpenter launch as many again). Its manifest is still

@@ -69,7 +69,7 @@ func (f *poolPorts) ports(withCluster bool) PoolPorts {
 func (f *poolPorts) called() string { return strings.Join(f.calls, "; ") }
 
 var poolFacts = PoolFacts{ClusterName: "demo", Region: "us-west-2", Bootstrap: launchplan.Bootstrap{Endpoint: "https://example.eks.amazonaws.com",
-	CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=", ServiceCIDR: "10.100.0.0/16"}, Fingerprint: func(lt launchplan.LaunchTemplate) string { return lt.Name },
+	CABundle: "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM=", ServiceCIDR: "10.100.0.0/16"},
 	Now: time.Unix(0, 0).UTC()}
 
 func poolInput(replicas *int) PoolInput {
