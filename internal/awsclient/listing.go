@@ -110,3 +110,19 @@ func (c *Client) ReadInstances(ctx context.Context, scope, tags map[string]strin
 	}
 	return mine, nil
 }
+
+// LaunchTemplates are the client's launch-template calls (the apply stage's fleet.Templates).
+func (c *Client) LaunchTemplates() LaunchTemplates { return LaunchTemplates{EC2: c.EC2} }
+
+// Instances are the client's instance calls (the apply stage's fleet.Instances).
+func (c *Client) Instances() Instances { return Instances{EC2: c.EC2} }
+
+// InstanceSubnets is the subnet of each instance id; ids EC2 no longer knows are left out.
+func (c *Client) InstanceSubnets(ctx context.Context, ids []string) (map[string]string, error) {
+	found, err := c.Instances().Describe(ctx, ids)
+	subnets := make(map[string]string, len(found))
+	for _, in := range found {
+		subnets[in.ID] = in.SubnetID
+	}
+	return subnets, err
+}

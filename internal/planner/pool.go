@@ -25,9 +25,9 @@ type PoolPorts struct {
 	Prices func(context.Context) *pricing.Prices
 	// Admit is what the API server and Karpenter would refuse of a manifest of the kind.
 	Admit func(kind, doc string) ([]attrpath.Finding, error)
-	// Conflicts are the other owners that hold a new pool's name in the cluster
-	// (fleet.Cluster.Conflicts).
-	Conflicts func(ctx context.Context, pool string) ([]attrpath.Finding, error)
+	// EC2 reads and writes the pool's own EC2 objects; a new pool's name is checked against
+	// the other owners that hold it in the cluster (fleet.Cluster.Conflicts).
+	EC2 PoolEC2
 	// NodeClaims lists the pool's Karpenter NodeClaims; nil without a view of the cluster, and
 	// the drift verdict is then per pool.
 	NodeClaims func(ctx context.Context, pool string) ([]kubeclient.NodeClaim, error)
@@ -117,7 +117,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	if err != nil {
 		return res.fail("Cannot render the NodePool manifest", err)
 	}
-	if !res.admit(ports, doc) || !res.ownable(ctx, ports, in) {
+	if !res.admit(ports, doc) || !res.ownable(ctx, ports, facts, in) {
 		return res
 	}
 	cat, p, ok := res.launchPlan(ctx, ports, facts, in)
@@ -157,10 +157,10 @@ func (res *PoolResult) admit(ports PoolPorts, doc string) bool {
 
 // ownable reports whether the plan may go on as the pool's owner: a new pool's name must be free
 // in the cluster, and a state needs an owner id.
-func (res *PoolResult) ownable(ctx context.Context, ports PoolPorts, in PoolInput) bool {
+func (res *PoolResult) ownable(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) bool {
 	switch {
 	case in.Prior == nil:
-		findings, err := ports.Conflicts(ctx, in.Name)
+		findings, err := ports.EC2.cluster(facts.ClusterName).Conflicts(ctx, in.Name, true)
 		if err != nil {
 			res.Errors = append(res.Errors, fleet.ErrorFinding(err))
 		}

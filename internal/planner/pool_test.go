@@ -20,15 +20,34 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
-// poolPorts records which ports a plan called, in order; admit and conflicts answer with the
-// findings given.
+// poolPorts records which ports a plan called, in order; admit answers with the findings given.
 type poolPorts struct {
-	calls     []string
-	refused   []attrpath.Finding
-	conflicts []attrpath.Finding
+	calls   []string
+	refused []attrpath.Finding
+	// taken: another owner (o9) holds a launch template of the pool's name.
+	taken     bool
 	catErr    error
 	claims    []kubeclient.NodeClaim
 	claimsErr error
+}
+
+// listing is the pool's EC2 listing: the name check lists templates by tag.
+type listing struct{ f *poolPorts }
+
+func (l listing) ListTemplates(_ context.Context, _, tags map[string]string) ([]fleet.LaunchTemplate, error) {
+	l.f.calls = append(l.f.calls, "conflicts "+tags[launchplan.TagNodePool])
+	if !l.f.taken {
+		return nil, nil
+	}
+	return []fleet.LaunchTemplate{{ID: "lt-9", Name: "demo/general/x", Tags: fleet.OwnershipOf("demo", "general", "o9")}}, nil
+}
+
+func (l listing) ReadTemplates(context.Context, map[string]string, map[string]string, map[string]fleet.LaunchTemplate) ([]fleet.LaunchTemplate, error) {
+	return nil, errors.New("not read by a plan")
+}
+
+func (l listing) ReadInstances(context.Context, map[string]string, map[string]string) ([]fleet.Instance, error) {
+	return nil, errors.New("not read by a plan")
 }
 
 func (f *poolPorts) ports(withCluster bool) PoolPorts {
@@ -48,10 +67,7 @@ func (f *poolPorts) ports(withCluster bool) PoolPorts {
 			f.calls = append(f.calls, "admit "+kind)
 			return f.refused, nil
 		},
-		Conflicts: func(_ context.Context, pool string) ([]attrpath.Finding, error) {
-			f.calls = append(f.calls, "conflicts "+pool)
-			return f.conflicts, nil
-		},
+		EC2: PoolEC2{Listing: listing{f}},
 	}
 	if withCluster {
 		p.NodeClaims = func(_ context.Context, pool string) ([]kubeclient.NodeClaim, error) {
@@ -108,9 +124,10 @@ func TestPoolStopsAtTheFirstFailingStep(t *testing.T) {
 		t.Fatalf("a refused manifest: calls %q, errors %v", f.called(), res.Errors)
 	}
 
-	f = poolPorts{conflicts: []attrpath.Finding{{Message: "another owner holds general"}}}
+	f = poolPorts{taken: true}
 	res = Pool(context.Background(), f.ports(false), poolFacts, poolInput(nil))
-	if f.called() != "admit NodePool; conflicts general" || len(res.Errors) != 1 {
+	if f.called() != "admit NodePool; conflicts general" || len(res.Errors) != 1 || res.Errors[0].Summary != "Node pool name already taken" ||
+		!strings.Contains(res.Errors[0].Message, "general/o9") {
 		t.Fatalf("a taken name: calls %q, errors %v", f.called(), res.Errors)
 	}
 

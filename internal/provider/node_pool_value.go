@@ -6,9 +6,9 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
@@ -78,31 +78,25 @@ type templatePlanned struct {
 	DefaultVersion any `tfsdk:"default_version"`
 }
 
-// plannedTemplates are the planned `launch_templates`: a static pool's ids come from state when
-// the template is already known there (a content change writes a new version under the same
-// id, so the default version stays only while the fingerprint does); a dynamic pool's are only
-// planned, with null id and default version.
-func plannedTemplates(outs []launchplan.TemplateOutput, state *poolValue, static bool) []templatePlanned {
-	if outs == nil {
+// plannedTemplates encodes the planned `launch_templates` (planner.PlanTemplates).
+func plannedTemplates(planned []planner.PlannedTemplate) []templatePlanned {
+	if planned == nil {
 		return nil
 	}
-	known := map[string]fleet.TemplateRecord{}
-	if state != nil {
-		for _, lt := range decoded[[]fleet.TemplateRecord](state.LaunchTemplates) {
-			known[lt.Name] = lt
+	out := make([]templatePlanned, len(planned))
+	for i, p := range planned {
+		out[i] = templatePlanned{TemplateOutput: p.TemplateOutput, ID: p.ID, DefaultVersion: p.DefaultVersion}
+		if p.ID == nil {
+			out[i].ID = nil // a nil *string in an interface is not nil
 		}
-	}
-	out := make([]templatePlanned, len(outs))
-	for i, o := range outs {
-		out[i] = templatePlanned{TemplateOutput: o}
-		if static {
-			out[i].ID, out[i].DefaultVersion = tfvalue.Unknown(tftypes.String), tfvalue.Unknown(tftypes.Number)
-			if prev := known[o.Name]; prev.ID != nil {
-				out[i].ID = *prev.ID
-				if prev.Fingerprint == o.Fingerprint {
-					out[i].DefaultVersion = prev.DefaultVersion
-				}
-			}
+		if p.DefaultVersion == nil {
+			out[i].DefaultVersion = nil
+		}
+		if p.IDUnknown {
+			out[i].ID = tfvalue.Unknown(tftypes.String)
+		}
+		if p.VersionUnknown {
+			out[i].DefaultVersion = tfvalue.Unknown(tftypes.Number)
 		}
 	}
 	return out

@@ -2,7 +2,6 @@ package provider
 
 import (
 	"context"
-	"slices"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -11,8 +10,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -98,7 +95,11 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 	}
 	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Nodes: plannedValue(res.Nodes, typ, "nodes", nil),
 		Drift: plannedValue(res.Drift, typ, "drift", recordedDrift)}
-	if templates := plannedTemplates(res.Outputs.LaunchTemplates, state, plan.static()); templates != nil {
+	var recorded []fleet.TemplateRecord
+	if state != nil {
+		recorded = decoded[[]fleet.TemplateRecord](state.LaunchTemplates)
+	}
+	if templates := plannedTemplates(planner.PlanTemplates(res.Outputs.LaunchTemplates, recorded, plan.static())); templates != nil {
 		out.LaunchTemplates = templates
 		if in.LateClass { // their content names the late values
 			out.LaunchTemplates = unknownAttr(typ, "launch_templates")
@@ -155,19 +156,10 @@ func knownValue(v tftypes.Value) bool { return v.IsKnown() && !v.IsNull() }
 func (r *nodePoolResource) ports() planner.PoolPorts {
 	c := r.meta.Client
 	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: admission(r.meta.KarpenterVersion),
-		Conflicts: func(ctx context.Context, pool string) ([]attrpath.Finding, error) {
-			return r.cluster().Conflicts(ctx, pool, true)
-		}}
+		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
+			BeforeClaim: r.meta.BeforeClaim}}
 	if r.meta.Kube != nil {
-		p.NodeClaims = r.meta.Kube.NodeClaims
-		p.InstanceSubnets = func(ctx context.Context, ids []string) (map[string]string, error) {
-			found, err := awsclient.Instances{EC2: c.EC2}.Describe(ctx, ids)
-			subnets := make(map[string]string, len(found))
-			for _, in := range found {
-				subnets[in.ID] = in.SubnetID
-			}
-			return subnets, err
-		}
+		p.NodeClaims, p.InstanceSubnets = r.meta.Kube.NodeClaims, c.InstanceSubnets
 	}
 	return p
 }
@@ -213,26 +205,6 @@ func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnost
 	withRaw(&plan.Raw, values, "node pool", diags)
 }
 
-// launchPlan is the launch plan apply executes (planner.LaunchPlan); ok is false when it failed.
-func (r *nodePoolResource) launchPlan(ctx context.Context, v *poolValue, diags *diag.Diagnostics) (launchplan.Plan, launchplan.Class, bool) {
-	in, ok := r.poolInput(v, nil, false, diags)
-	if !ok {
-		return launchplan.Plan{}, in.Class, false
-	}
-	p, errs, warnings := planner.LaunchPlan(ctx, r.ports(), r.facts(), in)
-	addFindings(diags, errs, warnings)
-	return p, in.Class, !diags.HasError()
-}
-
-func (r *nodePoolResource) cluster() fleet.Cluster {
-	return fleet.Cluster{Name: r.meta.ClusterName, EC2: r.meta.Client}
-}
-
-func (r *nodePoolResource) stage() fleet.Stage {
-	return fleet.Stage{Templates: awsclient.LaunchTemplates{EC2: r.meta.Client.EC2}, Instances: awsclient.Instances{EC2: r.meta.Client.EC2},
-		AfterLaunch: r.meta.AfterLaunch}
-}
-
 // poolApplied are the attributes apply records.
 type poolApplied struct {
 	OwnerID         *string `tfsdk:"owner_id"`
@@ -240,108 +212,46 @@ type poolApplied struct {
 	Nodes           any     `tfsdk:"nodes"`
 }
 
-// apply runs the pool's apply (fleet.Stage.ApplyPool) on the plan, planned again and checked
-// against what the plan showed, and returns the state to save. After a failure it still records
-// what exists (launch templates and live nodes), so nothing that launched is lost from state;
-// ok is false when there is nothing to save, or after a simulated crash (state is lost then, as
-// after a killed apply).
+// apply runs the pool's apply (planner.ApplyPool) and returns the state to save; ok is false
+// when there is nothing to save.
 func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creating bool, op string, diags *diag.Diagnostics) (tftypes.Value, bool) {
 	var v poolValue
 	if !decodeInto(raw, &v, "node pool", diags) {
 		return raw, false
 	}
-	recorded := decoded[[]fleet.TemplateRecord](v.LaunchTemplates) // a static pool's ids: known, or nil until apply assigns them
-	out := poolApplied{OwnerID: emptyNil(v.OwnerID), LaunchTemplates: v.LaunchTemplates, Nodes: v.Nodes}
-	if p, class, ok := r.launchPlan(ctx, &v, diags); ok && samePlan(&v, recorded, p, diags) {
-		owner := v.OwnerID
-		if creating {
-			owner = ""
-		}
-		res := r.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: r.cluster(), Name: v.Name, Owner: owner, Static: v.static(),
-			Replicas: derefInt(v.Replicas), Plan: p, Class: class, Wait: v.timeout(op, defaultLaunchTimeout), BeforeClaim: r.meta.BeforeClaim})
-		addFindings(diags, res.Conflicts, nil)
-		for _, e := range res.Errors {
-			addStageError(diags, e)
-		}
-		if res.Aborted {
-			return raw, false
-		}
-		out.OwnerID = emptyNil(res.Owner)
-		switch {
-		case !v.static():
-			out.Nodes = nil
-		case res.Nodes != nil || res.Templates != nil:
-			out.Nodes = res.Nodes
-		}
-		for i, lt := range recorded {
-			if got, ok := res.Templates[lt.Name]; ok && v.static() {
-				recorded[i].ID, recorded[i].DefaultVersion = &got.ID, &got.DefaultVersion
-			}
-		}
+	pi, ok := r.poolInput(&v, nil, false, diags)
+	if !ok {
+		return raw, false
 	}
+	in := planner.PoolApplyInput{PoolInput: pi, Creating: creating, Shown: shownPlan(&v), TemplatesNull: v.LaunchTemplates.IsNull(),
+		Recorded: decoded[[]fleet.TemplateRecord](v.LaunchTemplates), NodesNull: !knownValue(v.Nodes), Wait: v.timeout(op, defaultLaunchTimeout)}
+	res := planner.ApplyPool(ctx, r.ports(), r.facts(), in)
+	addFindings(diags, res.Errors, res.Warnings)
+	if !res.Save {
+		return raw, false
+	}
+	out := poolApplied{OwnerID: emptyNil(res.OwnerID), LaunchTemplates: v.LaunchTemplates, Nodes: plannedValue(res.Nodes, raw.Type(), "nodes", v.Nodes)}
 	if n, ok := out.Nodes.(tftypes.Value); ok && !n.IsKnown() {
 		out.Nodes = nil
 	}
-	// A static pool's template without an id was never launched; a dynamic pool's are only planned.
-	kept := slices.DeleteFunc(recorded, func(lt fleet.TemplateRecord) bool { return v.static() && lt.ID == nil })
 	if !v.LaunchTemplates.IsNull() { // null: a dynamic pool without `details`
-		out.LaunchTemplates = nonNil(kept)
-	}
-	if diags.HasError() && len(kept) == 0 && nullish(out.Nodes) {
-		return raw, false // nothing was created
+		out.LaunchTemplates = res.Templates
 	}
 	setRaw(&raw, out, "node pool", diags)
 	return raw, true
 }
 
-// nullish reports whether a value for tfvalue encodes as null.
-func nullish(v any) bool {
-	switch x := v.(type) {
-	case nil:
-		return true
-	case tftypes.Value:
-		return x.IsNull()
-	case []fleet.Node:
-		return x == nil
-	}
-	return false
-}
-
-func derefInt(p *int) int {
-	if p == nil {
-		return 0
-	}
-	return *p
-}
-
-// addStageError reports an apply-stage failure (fleet.ErrorFinding).
-func addStageError(diags *diag.Diagnostics, err error) {
-	if err != nil {
-		addFindings(diags, []attrpath.Finding{fleet.ErrorFinding(err)}, nil)
-	}
-}
-
-// samePlan fails the apply when the planner, run again at apply, no longer gives what the plan
-// showed (launchplan.Shown): apply executes what the plan showed, or nothing.
-func samePlan(v *poolValue, templates []fleet.TemplateRecord, p launchplan.Plan, diags *diag.Diagnostics) bool {
+// shownPlan is what the plan showed of the launch; nil when it was planned while the node
+// class was unknown (this apply's plan is then the plan).
+func shownPlan(v *poolValue) *launchplan.Shown {
 	if !v.Summary.IsKnown() || !v.LaunchTemplates.IsKnown() {
-		return true // planned while the node class was unknown: this is the plan
+		return nil
 	}
 	var shown launchplan.Shown
 	if err := tfvalue.Decode(v.Summary, &shown.Summary); err == nil {
 		_ = tfvalue.Decode(v.InstanceTypes, &shown.InstanceTypes)
 	}
-	if !v.LaunchTemplates.IsNull() {
-		shown.Fingerprints = map[string]string{}
-		for _, lt := range templates {
-			shown.Fingerprints[lt.Name] = lt.Fingerprint
-		}
-	}
-	if shown.Holds(p, fleet.PlannedFingerprints(p)) {
-		return true
-	}
-	diags.AddError("The plan no longer holds", shown.NoLongerHolds(p))
-	return false
+	return &shown
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
@@ -368,11 +278,10 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	got, err := r.cluster().Refresh(ctx, fleet.PoolRecord{Name: state.Name, Owner: state.OwnerID, Static: state.static(),
+	got, errs := planner.RefreshPool(ctx, r.ports(), r.facts(), fleet.PoolRecord{Name: state.Name, Owner: state.OwnerID, Static: state.static(),
 		Templates: decoded[[]fleet.TemplateRecord](state.LaunchTemplates), TemplatesNull: state.LaunchTemplates.IsNull(),
 		NodesRecorded: !state.Nodes.IsNull(), Subnets: stateSubnets(&state)})
-	if err != nil {
-		addStageError(&resp.Diagnostics, err)
+	if addFindings(&resp.Diagnostics, errs, nil); len(errs) > 0 {
 		return
 	}
 	out := poolRead{LaunchTemplates: state.LaunchTemplates, Nodes: state.Nodes}
@@ -385,27 +294,15 @@ func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, r
 	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
 }
 
-// Delete terminates the pool's own instances (they use the templates), then deletes its own
-// templates: objects of another owner are never listed. A dynamic pool has neither, unless its
-// owner's templates from an earlier provider version are left.
+// Delete terminates the pool's own instances and deletes its own templates (planner.DeletePool).
+// A dynamic pool has neither, unless its owner's templates from an earlier provider version are left.
 func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state poolValue
 	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	if state.OwnerID == "" {
-		addFindings(&resp.Diagnostics, nil, []attrpath.Finding{fleet.DeleteWithoutOwner})
-		return
-	}
-	own := r.cluster().Own(state.Name, state.OwnerID)
-	st := r.stage()
-	if err := st.TerminateAll(ctx, own, state.timeout("delete", defaultTerminateTimeout)); err != nil {
-		addStageError(&resp.Diagnostics, err)
-		return
-	}
-	if err := st.DeleteTemplates(ctx, own); err != nil {
-		addStageError(&resp.Diagnostics, err)
-	}
+	errs, warnings := planner.DeletePool(ctx, r.ports(), r.facts(), state.Name, state.OwnerID, state.timeout("delete", defaultTerminateTimeout))
+	addFindings(&resp.Diagnostics, errs, warnings)
 }
 
 // poolImported are the attributes an import records; Read then finds the owner's launch
@@ -418,22 +315,15 @@ type poolImported struct {
 	Nodes    []fleet.Node `tfsdk:"nodes"`
 }
 
-// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (fleet.Cluster.ImportTarget).
+// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (planner.ImportPool).
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	imp, err := r.cluster().ImportTarget(ctx, req.ID)
-	if err != nil {
-		addStageError(&resp.Diagnostics, err)
+	imp, errs, warnings := planner.ImportPool(ctx, r.ports(), r.facts(), req.ID)
+	if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
 		return
 	}
-	if imp.Warning != "" {
-		resp.Diagnostics.AddWarning("Node pool imported as a dynamic pool", imp.Warning)
-	}
-	out := poolImported{Name: imp.Pool, ID: imp.Pool, OwnerID: imp.Owner}
-	if imp.Live > 0 {
-		out.Replicas, out.Nodes = &imp.Live, []fleet.Node{}
-	}
+	out := poolImported{Name: imp.Name, ID: imp.Name, OwnerID: imp.OwnerID, Replicas: imp.Replicas, Nodes: imp.Nodes}
 	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
 }
