@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
@@ -51,133 +52,26 @@ func (b *builder) eligibleTypes() []*eligible {
 	if capacity.IsWindows(b.family) {
 		opts.OS, opts.WindowsBuild = "windows", windowsBuilds[b.family]
 	}
-	var perType []requirements.Requirement
-	var origIndex []int
-	for i, r := range b.in.Requirements {
-		if r.Key == requirements.LabelZone || r.Key == requirements.LabelCapacityType {
-			continue
-		}
-		perType = append(perType, r)
-		origIndex = append(origIndex, i)
-	}
-	res, err := b.in.Catalog.Select(perType, opts)
-	var mv *requirements.MinValuesError
-	if errors.As(err, &mv) {
-		at := pathRequirements.Index(origIndex[mv.Index]).Attr("min_values")
-		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
-			mv.Key, mv.Want, mv.Got)
-		if !b.in.MinValuesBestEffort {
-			b.fail(at, "%s", msg)
-			return nil
-		}
-		b.warn(SummaryMinValuesAtRisk, at, "%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
-	} else if err != nil {
-		b.fail(pathRequirements, "selecting instance types: %v", err)
+	perType, origIndex := perTypeRequirements(b.in.Requirements)
+	res, ok := b.selectMatching(perType, origIndex, opts)
+	if !ok {
 		return nil
 	}
 	elsewhere := b.offeredElsewhere(perType, opts, res.Types)
 	if len(res.Types) == 0 {
-		if len(elsewhere) > 0 {
-			b.fail(pathRequirements, "the instance types the requirements match are not offered in the pool's zones %s: %s; add subnets in "+
-				"those zones to the node class, or choose types offered in its zones", strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
-			return nil
-		}
-		b.fail(pathRequirements, "no instance type in the catalog (%d types) matches the requirements in the pool's zones %s",
-			b.in.Catalog.Len(), strings.Join(b.zoneNames(), ", "))
+		b.failNoneInZones(elsewhere)
 		return nil
 	}
 	// Reported once: a warning when other types remain, else part of the error below.
-	notInZones := ""
-	if len(elsewhere) > 0 {
-		what := "the requirements name"
-		if b.in.Class.EFA {
-			what = "with EFA the requirements match"
-		}
-		notInZones = fmt.Sprintf("%d instance type(s) %s are not offered in the pool's zones %s: %s; add subnets in those zones to "+
-			"the node class to launch them", len(elsewhere), what, strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
-	}
+	notInZones := b.notInZonesNote(elsewhere)
 
-	var dropped [dropReasons][]string
-	out := make([]*eligible, 0, len(res.Types))
-	pool := make([]eligible, len(res.Types)) // one allocation for every candidate
-	zoneBuf := make([]string, 0, len(res.Types)*len(b.zones))
-	memo := computeMemo{settings: b.settings, results: make(map[string]computed, len(res.Types)/2)}
-	for i, sel := range res.Types {
-		it := sel.Type
-		if b.in.Class.EFA && !it.EFASupported {
-			dropped[dropNoEFA] = append(dropped[dropNoEFA], it.Name)
-			continue
-		}
-		ami := -1
-		if len(b.in.Class.AMIs) > 0 {
-			if ami = amiFor(b.in.Class.AMIs, it); ami < 0 {
-				dropped[dropNoAMI] = append(dropped[dropNoAMI], it.Name)
-				if k := imageKind(it); !slices.Contains(b.noImage, k) {
-					b.noImage = append(b.noImage, k)
-				}
-				continue
-			}
-		}
-		r, err := memo.compute(it)
-		if err != nil {
-			reason := dropReason(err)
-			dropped[reason] = append(dropped[reason], it.Name)
-			continue
-		}
-		e := &pool[i]
-		*e = eligible{sel: sel, it: it, res: r, ami: ami}
-		start := len(zoneBuf)
-		for _, z := range sel.Zones {
-			if b.zoneSet[z] {
-				zoneBuf = append(zoneBuf, z)
-			}
-		}
-		e.zones = zoneBuf[start:len(zoneBuf):len(zoneBuf)]
-		if len(e.zones) == 0 {
-			dropped[dropZones] = append(dropped[dropZones], it.Name)
-			continue
-		}
-		for _, ct := range b.capTypes {
-			if slices.Contains(it.UsageClasses, ct) {
-				e.capacityTypes = append(e.capacityTypes, ct)
-			}
-		}
-		if len(e.capacityTypes) == 0 {
-			dropped[dropCapacityType] = append(dropped[dropCapacityType], it.Name)
-			continue
-		}
-		if !b.price(e) {
-			dropped[dropNoPrice] = append(dropped[dropNoPrice], it.Name)
-			continue
-		}
-		if b.ifaces != nil || b.in.Class.EFA {
-			// The configured efa-only count, or the type's EFA maximum for an EFA class.
-			e.efa = r.EFAInterfaces
-		}
-		out = append(out, e)
-	}
-
-	var summary []string
-	for reason, names := range dropped {
-		if len(names) == 0 {
-			continue
-		}
-		msg := b.dropMessage(reason, len(names), exampleNames(names))
-		summary = append(summary, msg)
-		if len(out) > 0 {
-			b.warn(SummaryTypesDropped, pathRequirements, "dropped %s", msg)
-		}
-	}
+	out, dropped := b.launchable(res.Types)
+	summary := b.describeDrops(&dropped, len(out) > 0)
 	if len(out) == 0 {
-		verb := "match"
-		if len(res.Types) == 1 {
-			verb = "matches"
-		}
 		if notInZones != "" {
 			summary = append(summary, notInZones)
 		}
-		b.fail(pathRequirements, "%s %s the requirements but none can be launched: %s",
-			pluralTypes(len(res.Types)), verb, strings.Join(summary, "; "))
+		b.failNoneLaunchable(len(res.Types), summary)
 		return nil
 	}
 	if notInZones != "" {
@@ -185,21 +79,215 @@ func (b *builder) eligibleTypes() []*eligible {
 	}
 
 	sortByPrice(out)
-	if i, got, ok := minValuesShortfall(b.in.Requirements, out); ok {
-		r := b.in.Requirements[i]
-		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the eligible instance types offer only %d",
-			r.Key, *r.MinValues, got)
-		if len(summary) > 0 {
-			msg += " after the node class's filters: " + strings.Join(summary, "; ")
-		}
-		if !b.in.MinValuesBestEffort {
-			b.fail(pathRequirements.Index(i).Attr("min_values"), "%s", msg)
-			return nil
-		}
-		b.warn(SummaryMinValuesAtRisk, pathRequirements.Index(i).Attr("min_values"),
-			"%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
+	if !b.checkEligibleMinValues(out, summary) {
+		return nil
 	}
 	return out
+}
+
+// perTypeRequirements are the requirements Select evaluates (all but zone and capacity type, see
+// eligibleTypes), with the index each has among reqs so that problems point at the right one.
+func perTypeRequirements(reqs []requirements.Requirement) (perType []requirements.Requirement, origIndex []int) {
+	for i, r := range reqs {
+		if r.Key == requirements.LabelZone || r.Key == requirements.LabelCapacityType {
+			continue
+		}
+		perType = append(perType, r)
+		origIndex = append(origIndex, i)
+	}
+	return perType, origIndex
+}
+
+// selectMatching selects the catalog's types that match perType in the pool's zones. A min_values
+// shortfall among them fails the plan, or is a warning under the BestEffort policy (Karpenter
+// then launches them anyway); false when the plan failed.
+func (b *builder) selectMatching(perType []requirements.Requirement, origIndex []int, opts catalog.SelectOptions) (catalog.SelectResult, bool) {
+	res, err := b.in.Catalog.Select(perType, opts)
+	var mv *requirements.MinValuesError
+	if errors.As(err, &mv) {
+		at := pathRequirements.Index(origIndex[mv.Index]).Attr("min_values")
+		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
+			mv.Key, mv.Want, mv.Got)
+		return res, b.minValuesShort(at, msg)
+	} else if err != nil {
+		b.fail(pathRequirements, "selecting instance types: %v", err)
+		return res, false
+	}
+	return res, true
+}
+
+// minValuesShort fails the plan with msg, or under the BestEffort min-values policy only warns;
+// false when the plan failed.
+func (b *builder) minValuesShort(at attrpath.Path, msg string) bool {
+	if !b.in.MinValuesBestEffort {
+		b.fail(at, "%s", msg)
+		return false
+	}
+	b.warn(SummaryMinValuesAtRisk, at, "%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
+	return true
+}
+
+// failNoneInZones fails a plan whose requirements match no type in the pool's zones, naming the
+// types offered elsewhere when there are some: more subnets would fix it.
+func (b *builder) failNoneInZones(elsewhere []string) {
+	if len(elsewhere) > 0 {
+		b.fail(pathRequirements, "the instance types the requirements match are not offered in the pool's zones %s: %s; add subnets in "+
+			"those zones to the node class, or choose types offered in its zones", strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
+		return
+	}
+	b.fail(pathRequirements, "no instance type in the catalog (%d types) matches the requirements in the pool's zones %s",
+		b.in.Catalog.Len(), strings.Join(b.zoneNames(), ", "))
+}
+
+// notInZonesNote says which matching types the pool's zones miss; "" when none.
+func (b *builder) notInZonesNote(elsewhere []string) string {
+	if len(elsewhere) == 0 {
+		return ""
+	}
+	what := "the requirements name"
+	if b.in.Class.EFA {
+		what = "with EFA the requirements match"
+	}
+	return fmt.Sprintf("%d instance type(s) %s are not offered in the pool's zones %s: %s; add subnets in those zones to "+
+		"the node class to launch them", len(elsewhere), what, strings.Join(b.zoneNames(), ", "), someOf(elsewhere))
+}
+
+// launchable runs the class's filters over the selected types, keeping their order: the types
+// that pass, and the names of those that do not by drop reason.
+func (b *builder) launchable(types []catalog.Selected) ([]*eligible, [dropReasons][]string) {
+	var dropped [dropReasons][]string
+	out := make([]*eligible, 0, len(types))
+	pool := make([]eligible, len(types)) // one allocation for every candidate
+	zoneBuf := make([]string, 0, len(types)*len(b.zones))
+	memo := computeMemo{settings: b.settings, results: make(map[string]computed, len(types)/2)}
+	for i, sel := range types {
+		if reason, ok := b.admit(&pool[i], sel, &memo, &zoneBuf); !ok {
+			dropped[reason] = append(dropped[reason], sel.Type.Name)
+			continue
+		}
+		out = append(out, &pool[i])
+	}
+	return out, dropped
+}
+
+// admit fills e for sel and reports whether the type can be launched, or else why it is dropped.
+// The checks run cheapest first, so that most drops skip capacity.Compute and pricing.
+func (b *builder) admit(e *eligible, sel catalog.Selected, memo *computeMemo, zoneBuf *[]string) (reason int, ok bool) {
+	it := sel.Type
+	if b.in.Class.EFA && !it.EFASupported {
+		return dropNoEFA, false
+	}
+	ami, served := b.imageFor(it)
+	if !served {
+		return dropNoAMI, false
+	}
+	r, err := memo.compute(it)
+	if err != nil {
+		return dropReason(err), false
+	}
+	*e = eligible{sel: sel, it: it, res: r, ami: ami}
+	if e.zones = b.poolZones(sel.Zones, zoneBuf); len(e.zones) == 0 {
+		return dropZones, false
+	}
+	if e.capacityTypes = b.allowedCapacityTypes(it); len(e.capacityTypes) == 0 {
+		return dropCapacityType, false
+	}
+	if !b.price(e) {
+		return dropNoPrice, false
+	}
+	if b.ifaces != nil || b.in.Class.EFA {
+		// The configured efa-only count, or the type's EFA maximum for an EFA class.
+		e.efa = r.EFAInterfaces
+	}
+	return 0, true
+}
+
+// imageFor is the index into Class.AMIs of the image the type launches with, -1 when the class
+// resolved none (Karpenter then resolves it). It is false when no class image serves the type;
+// the type's kind is then recorded for the drop message.
+func (b *builder) imageFor(it *catalog.InstanceType) (int, bool) {
+	if len(b.in.Class.AMIs) == 0 {
+		return -1, true
+	}
+	ami := amiFor(b.in.Class.AMIs, it)
+	if ami < 0 {
+		if k := imageKind(it); !slices.Contains(b.noImage, k) {
+			b.noImage = append(b.noImage, k)
+		}
+		return -1, false
+	}
+	return ami, true
+}
+
+// poolZones are the type's zones that are pool zones, appended to zoneBuf (shared by every
+// candidate, so that one allocation serves them all) and capped there so that a later append
+// cannot overwrite them.
+func (b *builder) poolZones(offered []string, zoneBuf *[]string) []string {
+	buf := *zoneBuf
+	start := len(buf)
+	for _, z := range offered {
+		if b.zoneSet[z] {
+			buf = append(buf, z)
+		}
+	}
+	*zoneBuf = buf
+	return buf[start:len(buf):len(buf)]
+}
+
+// allowedCapacityTypes are the pool's capacity types the type is offered as, in the pool's order
+// (spot first); nil when none.
+func (b *builder) allowedCapacityTypes(it *catalog.InstanceType) []string {
+	var out []string
+	for _, ct := range b.capTypes {
+		if slices.Contains(it.UsageClasses, ct) {
+			out = append(out, ct)
+		}
+	}
+	return out
+}
+
+// describeDrops describes, in report order, each reason types were dropped for; while some
+// types remain (warn), each is also a warning.
+func (b *builder) describeDrops(dropped *[dropReasons][]string, warn bool) []string {
+	var summary []string
+	for reason, names := range dropped {
+		if len(names) == 0 {
+			continue
+		}
+		msg := b.dropMessage(reason, len(names), exampleNames(names))
+		summary = append(summary, msg)
+		if warn {
+			b.warn(SummaryTypesDropped, pathRequirements, "dropped %s", msg)
+		}
+	}
+	return summary
+}
+
+// failNoneLaunchable fails a plan whose matching types the class's filters all dropped, saying
+// why for each.
+func (b *builder) failNoneLaunchable(matched int, summary []string) {
+	verb := "match"
+	if matched == 1 {
+		verb = "matches"
+	}
+	b.fail(pathRequirements, "%s %s the requirements but none can be launched: %s",
+		pluralTypes(matched), verb, strings.Join(summary, "; "))
+}
+
+// checkEligibleMinValues checks min_values on the eligible types, naming the class's filters
+// when they dropped types; false when the plan failed.
+func (b *builder) checkEligibleMinValues(types []*eligible, summary []string) bool {
+	i, got, short := minValuesShortfall(b.in.Requirements, types)
+	if !short {
+		return true
+	}
+	r := b.in.Requirements[i]
+	msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the eligible instance types offer only %d",
+		r.Key, *r.MinValues, got)
+	if len(summary) > 0 {
+		msg += " after the node class's filters: " + strings.Join(summary, "; ")
+	}
+	return b.minValuesShort(pathRequirements.Index(i).Attr("min_values"), msg)
 }
 
 // minValuesShortfall is the first requirement whose min_values the types do not meet, with the
