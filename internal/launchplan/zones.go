@@ -10,13 +10,7 @@ import (
 // resolveZones picks the pool's zones and, per zone, the subnet Karpenter launches into.
 func (b *builder) resolveZones() {
 	c := b.in.Class
-	best := map[string]Subnet{}
-	for _, s := range c.Subnets {
-		cur, ok := best[s.Zone]
-		if !ok || s.AvailableIPs > cur.AvailableIPs || (s.AvailableIPs == cur.AvailableIPs && s.ID < cur.ID) {
-			best[s.Zone] = s
-		}
-	}
+	best := bestSubnets(c.Subnets)
 	for z := range best {
 		b.classZones = append(b.classZones, z)
 	}
@@ -25,16 +19,53 @@ func (b *builder) resolveZones() {
 		b.fail(pathPool, "node class %q has no subnets, so the pool has no zone to launch into", c.Name)
 		return
 	}
-	zoneIDs := make([]string, 0, len(b.classZones))
-	zoneOfID := map[string]string{}
-	for _, z := range b.classZones {
-		if id := best[z].ZoneID; id != "" {
-			zoneIDs = append(zoneIDs, id)
-			zoneOfID[id] = z
+	ids := b.zoneIDsOf(best)
+	b.checkZoneRequirements(best, ids)
+	allowed := b.allowedZones(ids)
+	if len(allowed) == 0 {
+		b.fail(pathRequirements, "the zone requirements allow none of node class %q's zones (%s)", c.Name, strings.Join(b.classZones, ", "))
+		return
+	}
+	b.planZones(allowed, best)
+}
+
+// bestSubnets is, per zone, the subnet Karpenter launches into: most free IPs, then lowest id.
+func bestSubnets(subnets []Subnet) map[string]Subnet {
+	best := map[string]Subnet{}
+	for _, s := range subnets {
+		cur, ok := best[s.Zone]
+		if !ok || s.AvailableIPs > cur.AvailableIPs || (s.AvailableIPs == cur.AvailableIPs && s.ID < cur.ID) {
+			best[s.Zone] = s
 		}
 	}
-	allZoneIDs := len(zoneIDs) == len(b.classZones)
+	return best
+}
 
+// zoneIDs are the zone IDs of the class's zones, as their best subnets report them.
+type zoneIDs struct {
+	ids    []string          // in the order of classZones
+	zoneOf map[string]string // zone name by zone ID
+	// complete: every class zone has an ID. Zone-ID requirements are only checked then, since
+	// a missing ID would otherwise read as a zone the requirements rule out.
+	complete bool
+}
+
+func (b *builder) zoneIDsOf(best map[string]Subnet) zoneIDs {
+	z := zoneIDs{ids: make([]string, 0, len(b.classZones)), zoneOf: map[string]string{}}
+	for _, zone := range b.classZones {
+		if id := best[zone].ZoneID; id != "" {
+			z.ids = append(z.ids, id)
+			z.zoneOf[id] = zone
+		}
+	}
+	z.complete = len(z.ids) == len(b.classZones)
+	return z
+}
+
+// checkZoneRequirements fails each zone (or zone ID) an In requirement names that has no subnet
+// of the class: the pool could never launch there.
+func (b *builder) checkZoneRequirements(best map[string]Subnet, ids zoneIDs) {
+	c := b.in.Class
 	for i, r := range b.in.Requirements {
 		if r.Operator != requirements.OpIn {
 			continue
@@ -47,29 +78,34 @@ func (b *builder) resolveZones() {
 						"zone %q has no subnet of node class %q; the class's zones are %s", v, c.Name, strings.Join(b.classZones, ", "))
 				}
 			}
-		case r.Key == requirements.LabelZoneID && allZoneIDs:
+		case r.Key == requirements.LabelZoneID && ids.complete:
 			for _, v := range r.Values {
-				if _, ok := zoneOfID[v]; !ok {
+				if _, ok := ids.zoneOf[v]; !ok {
 					b.fail(pathRequirements.Index(i).Attr("values"),
-						"zone ID %q has no subnet of node class %q; the class's zone IDs are %s", v, c.Name, strings.Join(zoneIDs, ", "))
+						"zone ID %q has no subnet of node class %q; the class's zone IDs are %s", v, c.Name, strings.Join(ids.ids, ", "))
 				}
 			}
 		}
 	}
+}
 
+// allowedZones are the class's zones that both the zone and the zone-ID requirements allow.
+func (b *builder) allowedZones(ids zoneIDs) []string {
 	allowed := requirements.AllowedValues(b.in.Requirements, requirements.LabelZone, b.classZones)
-	if allZoneIDs && mentions(b.in.Requirements, requirements.LabelZoneID) {
+	if ids.complete && mentions(b.in.Requirements, requirements.LabelZoneID) {
 		ok := map[string]bool{}
-		for _, id := range requirements.AllowedValues(b.in.Requirements, requirements.LabelZoneID, zoneIDs) {
-			ok[zoneOfID[id]] = true
+		for _, id := range requirements.AllowedValues(b.in.Requirements, requirements.LabelZoneID, ids.ids) {
+			ok[ids.zoneOf[id]] = true
 		}
 		allowed = slices.DeleteFunc(allowed, func(z string) bool { return !ok[z] })
 	}
-	if len(allowed) == 0 {
-		b.fail(pathRequirements, "the zone requirements allow none of node class %q's zones (%s)", c.Name, strings.Join(b.classZones, ", "))
-		return
-	}
+	return allowed
+}
 
+// planZones sets the pool's zones with their subnets and, under custom networking, their pod
+// subnets; a zone without one is a warning, since its nodes' pods would get no IPs.
+func (b *builder) planZones(allowed []string, best map[string]Subnet) {
+	c := b.in.Class
 	pods := map[string]PodSubnet{}
 	for _, p := range c.PodSubnets {
 		pods[p.Zone] = p
