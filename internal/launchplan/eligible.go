@@ -109,7 +109,8 @@ func (b *builder) selectMatching(perType []requirements.Requirement, origIndex [
 		msg := fmt.Sprintf("requirement on %q needs at least %d distinct values (min_values) but the matching instance types offer only %d",
 			mv.Key, mv.Want, mv.Got)
 		return res, b.minValuesShort(at, msg)
-	} else if err != nil {
+	}
+	if err != nil {
 		b.fail(pathRequirements, "selecting instance types: %v", err)
 		return res, false
 	}
