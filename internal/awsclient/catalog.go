@@ -141,63 +141,93 @@ func convertInstanceType(info *ec2types.InstanceTypeInfo) catalog.InstanceType {
 		}
 	}
 	if n := info.NetworkInfo; n != nil {
-		it.MaxENIs = int(aws.ToInt32(n.MaximumNetworkInterfaces))
-		it.DefaultCardIndex = int(aws.ToInt32(n.DefaultNetworkCardIndex))
-		it.IPv4PerENI = int(aws.ToInt32(n.Ipv4AddressesPerInterface))
-		it.IPv6PerENI = int(aws.ToInt32(n.Ipv6AddressesPerInterface))
-		it.IPv6Supported = aws.ToBool(n.Ipv6Supported)
-		it.EFASupported = aws.ToBool(n.EfaSupported)
-		if n.EfaInfo != nil {
-			it.MaxEFAInterfaces = int(aws.ToInt32(n.EfaInfo.MaximumEfaInterfaces))
-		}
-		it.EncryptionInTransit = aws.ToBool(n.EncryptionInTransitSupported)
-		it.ENASupport = string(n.EnaSupport)
-		it.NetworkPerformance = aws.ToString(n.NetworkPerformance)
-		for _, c := range n.NetworkCards {
-			it.NetworkCards = append(it.NetworkCards, catalog.NetworkCard{
-				Index:                 int(aws.ToInt32(c.NetworkCardIndex)),
-				MaxENIs:               int(aws.ToInt32(c.MaximumNetworkInterfaces)),
-				Performance:           aws.ToString(c.NetworkPerformance),
-				BaselineBandwidthMbps: gbpsToMbps(c.BaselineBandwidthInGbps),
-				PeakBandwidthMbps:     gbpsToMbps(c.PeakBandwidthInGbps),
-			})
-		}
-		it.NetworkBandwidthMbps = catalog.BandwidthMbps(it.NetworkPerformance, it.NetworkCards)
+		convertNetwork(&it, n)
 	}
-	if g := info.GpuInfo; g != nil {
-		for _, d := range g.Gpus {
-			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
-			if d.MemoryInfo != nil {
-				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-			}
-			it.GPUs = append(it.GPUs, dev)
-		}
-	}
-	if a := info.InferenceAcceleratorInfo; a != nil {
-		for _, d := range a.Accelerators {
-			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
-			if d.MemoryInfo != nil {
-				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-			}
-			it.InferenceAccelerators = append(it.InferenceAccelerators, dev)
-		}
-	}
-	if nr := info.NeuronInfo; nr != nil {
-		for _, d := range nr.NeuronDevices {
-			dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: "AWS", Count: int(aws.ToInt32(d.Count))}
-			if d.MemoryInfo != nil {
-				dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-			}
-			if d.CoreInfo != nil {
-				dev.Cores = int(aws.ToInt32(d.CoreInfo.Count))
-			}
-			it.NeuronDevices = append(it.NeuronDevices, dev)
-		}
-	}
+	it.GPUs = gpuDevices(info.GpuInfo)
+	it.InferenceAccelerators = inferenceDevices(info.InferenceAcceleratorInfo)
+	it.NeuronDevices = neuronDevices(info.NeuronInfo)
 	if s := info.InstanceStorageInfo; s != nil && s.NvmeSupport != "" && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported {
 		it.LocalNVMeGB = int(aws.ToInt64(s.TotalSizeInGB))
 	}
 	return it
+}
+
+// convertNetwork sets the type's ENI, address, EFA and bandwidth figures from its network info.
+func convertNetwork(it *catalog.InstanceType, n *ec2types.NetworkInfo) {
+	it.MaxENIs = int(aws.ToInt32(n.MaximumNetworkInterfaces))
+	it.DefaultCardIndex = int(aws.ToInt32(n.DefaultNetworkCardIndex))
+	it.IPv4PerENI = int(aws.ToInt32(n.Ipv4AddressesPerInterface))
+	it.IPv6PerENI = int(aws.ToInt32(n.Ipv6AddressesPerInterface))
+	it.IPv6Supported = aws.ToBool(n.Ipv6Supported)
+	it.EFASupported = aws.ToBool(n.EfaSupported)
+	if n.EfaInfo != nil {
+		it.MaxEFAInterfaces = int(aws.ToInt32(n.EfaInfo.MaximumEfaInterfaces))
+	}
+	it.EncryptionInTransit = aws.ToBool(n.EncryptionInTransitSupported)
+	it.ENASupport = string(n.EnaSupport)
+	it.NetworkPerformance = aws.ToString(n.NetworkPerformance)
+	for _, c := range n.NetworkCards {
+		it.NetworkCards = append(it.NetworkCards, catalog.NetworkCard{
+			Index:                 int(aws.ToInt32(c.NetworkCardIndex)),
+			MaxENIs:               int(aws.ToInt32(c.MaximumNetworkInterfaces)),
+			Performance:           aws.ToString(c.NetworkPerformance),
+			BaselineBandwidthMbps: gbpsToMbps(c.BaselineBandwidthInGbps),
+			PeakBandwidthMbps:     gbpsToMbps(c.PeakBandwidthInGbps),
+		})
+	}
+	it.NetworkBandwidthMbps = catalog.BandwidthMbps(it.NetworkPerformance, it.NetworkCards)
+}
+
+// gpuDevices are the type's GPUs; nil without GPU info.
+func gpuDevices(g *ec2types.GpuInfo) []catalog.Device {
+	if g == nil {
+		return nil
+	}
+	var out []catalog.Device
+	for _, d := range g.Gpus {
+		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
+		if d.MemoryInfo != nil {
+			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+		}
+		out = append(out, dev)
+	}
+	return out
+}
+
+// inferenceDevices are the type's inference accelerators; nil without accelerator info.
+func inferenceDevices(a *ec2types.InferenceAcceleratorInfo) []catalog.Device {
+	if a == nil {
+		return nil
+	}
+	var out []catalog.Device
+	for _, d := range a.Accelerators {
+		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
+		if d.MemoryInfo != nil {
+			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+		}
+		out = append(out, dev)
+	}
+	return out
+}
+
+// neuronDevices are the type's Neuron devices (AWS-made, so EC2 reports no manufacturer); nil
+// without Neuron info.
+func neuronDevices(nr *ec2types.NeuronInfo) []catalog.Device {
+	if nr == nil {
+		return nil
+	}
+	var out []catalog.Device
+	for _, d := range nr.NeuronDevices {
+		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: "AWS", Count: int(aws.ToInt32(d.Count))}
+		if d.MemoryInfo != nil {
+			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
+		}
+		if d.CoreInfo != nil {
+			dev.Cores = int(aws.ToInt32(d.CoreInfo.Count))
+		}
+		out = append(out, dev)
+	}
+	return out
 }
 
 func gbpsToMbps(v *float64) int {

@@ -193,21 +193,74 @@ var (
 
 // Compute returns the pod capacity and IP consumption of instance type n under s.
 func Compute(n Network, s Settings) (Result, error) {
+	if err := checkComputeInputs(n, s); err != nil {
+		return Result{}, err
+	}
+	s, warnings, fallback, noTrunk := hardwareSettings(n, s)
+	family := ResolveFamily(s.AMIFamily)
+	windows := IsWindows(family)
+	e := budgetENIs(n, s)
+
+	r := Result{
+		ENILimitedPods: eniLimitedPods(e.cardENIs-s.ReservedENIs-e.efaOnly, n.IPv4PerENI),
+		UsableENIs:     e.usable,
+		IPv4PerENI:     n.IPv4PerENI,
+		PodIPsPerENI:   e.podIPsPerENI,
+		EFAInterfaces:  efaInterfaces(n, s.NetworkInterfaces),
+	}
+	if s.BranchInterfaces != nil {
+		v := *s.BranchInterfaces
+		r.PodENI = &v
+	}
+
+	if s.MaxPodsExpression != "" {
+		v, err := maxPodsExpression(n, s, family, windows, r.ENILimitedPods)
+		if err != nil {
+			return Result{}, err
+		}
+		s.MaxPods = &v
+	}
+	r.KarpenterAssumedPods = karpenterAssumedPods(n, s, family, windows, r.ENILimitedPods)
+
+	addressable := e.usable*e.podIPsPerENI + hostNetworkPods // uncapped ENI capacity
+	maxPods, formula, err := kubeletMaxPods(n, s, family, windows, e, addressable)
+	if err != nil {
+		return Result{}, err
+	}
+	r.AddressablePods = addressable
+	r.PrefixFallback, r.NoTrunk = fallback, noTrunk
+	r.MaxPods = maxPods
+	r.Formula = formula
+
+	r.Consistent = r.KarpenterAssumedPods == r.MaxPods
+	if !r.Consistent {
+		r.Reason = inconsistencyReason(s, r, e.cniReserved)
+	}
+	r.Warnings = append(warnings, podWarnings(s, family, windows, maxPods, addressable, e.podIPsPerENI)...)
+
+	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(projectionInputs(n, s, r))
+	return r, nil
+}
+
+// checkComputeInputs rejects settings, network data or interfaces Compute cannot work from.
+func checkComputeInputs(n Network, s Settings) error {
 	if errs := ValidateSettings(s); len(errs) > 0 {
 		joined := make([]error, len(errs))
 		for i, e := range errs {
 			joined[i] = e
 		}
-		return Result{}, errors.Join(joined...)
+		return errors.Join(joined...)
 	}
 	if err := validateNetwork(n); err != nil {
-		return Result{}, err
+		return err
 	}
-	if err := checkInterfaces(n, s.NetworkInterfaces); err != nil {
-		return Result{}, err
-	}
-	var warnings []string
-	var fallback, noTrunk bool
+	return checkInterfaces(n, s.NetworkInterfaces)
+}
+
+// hardwareSettings turns off what the type's hardware cannot do, as the VPC CNI does: prefix
+// delegation on Xen (fallback) and security groups for pods without a trunk ENI (noTrunk),
+// with a warning for each and for a type that reports no hypervisor.
+func hardwareSettings(n Network, s Settings) (_ Settings, warnings []string, fallback, noTrunk bool) {
 	if s.PrefixDelegation && !isNitro(n) {
 		// The VPC CNI cannot assign prefixes on Xen and uses secondary IPs there instead.
 		fallback, s.PrefixDelegation = true, false
@@ -224,58 +277,54 @@ func Compute(n Network, s Settings) (Result, error) {
 			warnings = append(warnings, fmt.Sprintf("%s reports no hypervisor; assuming Nitro for prefix delegation", n.InstanceType))
 		}
 	}
+	return s, warnings, fallback, noTrunk
+}
 
-	family := ResolveFamily(s.AMIFamily)
-	windows := IsWindows(family)
-	cardENIs := DefaultCardENIs(n)
-	efaOnly0 := countEFAOnly(s.NetworkInterfaces, 0)
+// eniBudget is how the ENIs of a type's default network card divide up under the settings.
+type eniBudget struct {
+	cardENIs     int // ENIs on the default card
+	efaOnly      int // efa-only interfaces configured on it
+	cniReserved  int // ENIs the CNI itself takes (custom networking, the trunk)
+	reserved     int // ENIs that carry no pods: the larger of RESERVED_ENIS and cniReserved
+	usable       int // ENIs left for pod IPs
+	podIPsPerENI int // pod addresses one usable ENI carries
+}
 
+func budgetENIs(n Network, s Settings) eniBudget {
+	e := eniBudget{cardENIs: DefaultCardENIs(n), efaOnly: countEFAOnly(s.NetworkInterfaces, 0)}
 	// The kubelet loses the larger of Karpenter's reserved ENIs and what the CNI
 	// itself takes: with custom networking the primary ENI stays in the node
 	// subnet and carries no pods, and security groups for pods turn one ENI into
 	// the trunk. Taking the max (not the sum) keeps RESERVED_ENIS=1 meaning
 	// "custom networking" as Karpenter's docs intend, instead of double counting.
-	cniReserved := boolInt(s.CustomNetworking) + boolInt(s.SecurityGroupsForPods)
-	reserved := max(s.ReservedENIs, cniReserved)
-	usable := max(0, cardENIs-efaOnly0-reserved)
+	e.cniReserved = boolInt(s.CustomNetworking) + boolInt(s.SecurityGroupsForPods)
+	e.reserved = max(s.ReservedENIs, e.cniReserved)
+	e.usable = max(0, e.cardENIs-e.efaOnly-e.reserved)
 
-	podIPsPerENI := n.IPv4PerENI - 1 // the ENI's primary address never goes to a pod
+	e.podIPsPerENI = n.IPv4PerENI - 1 // the ENI's primary address never goes to a pod
 	if s.PrefixDelegation {
-		podIPsPerENI *= ipsPerPrefix
+		e.podIPsPerENI *= ipsPerPrefix
 	}
+	return e
+}
 
-	r := Result{
-		ENILimitedPods: eniLimitedPods(cardENIs-s.ReservedENIs-efaOnly0, n.IPv4PerENI),
-		UsableENIs:     usable,
-		IPv4PerENI:     n.IPv4PerENI,
-		PodIPsPerENI:   podIPsPerENI,
-		EFAInterfaces:  efaInterfaces(n, s.NetworkInterfaces),
-	}
-	if s.BranchInterfaces != nil {
-		v := *s.BranchInterfaces
-		r.PodENI = &v
-	}
-
-	if s.MaxPodsExpression != "" {
-		v, err := maxPodsExpression(n, s, family, windows, r.ENILimitedPods)
-		if err != nil {
-			return Result{}, err
-		}
-		s.MaxPods = &v
-	}
-	// What Karpenter schedules against: it knows only RESERVED_ENIS.
-	karpenter := r.ENILimitedPods
+// karpenterAssumedPods is the max pods Karpenter schedules against: it knows only
+// RESERVED_ENIS, not what the CNI takes.
+func karpenterAssumedPods(n Network, s Settings, family string, windows bool, eniLimited int) int {
+	karpenter := eniLimited
 	switch {
 	case s.MaxPods != nil:
 		karpenter = *s.MaxPods
 	case windows:
 		karpenter = windowsDefaultMaxPods
 	}
-	karpenter = applyPodsPerCore(karpenter, n.VCPUs, family, s.PodsPerCore)
-	r.KarpenterAssumedPods = karpenter
+	return applyPodsPerCore(karpenter, n.VCPUs, family, s.PodsPerCore)
+}
 
-	// What the kubelet runs with.
-	addressable := usable*podIPsPerENI + hostNetworkPods // uncapped ENI capacity
+// kubeletMaxPods is the max pods the kubelet runs with, and the formula that explains it: a
+// fixed max_pods, Windows' default, or what the usable ENIs address (capped per vCPU with
+// prefixes); pods_per_core lowers each.
+func kubeletMaxPods(n Network, s Settings, family string, windows bool, e eniBudget, addressable int) (int, string, error) {
 	var maxPods int
 	var formula string
 	switch {
@@ -289,12 +338,12 @@ func Compute(n Network, s Settings) (Result, error) {
 		maxPods = windowsDefaultMaxPods
 		formula = fmt.Sprintf("Windows AMI families run %d pods", maxPods)
 	default:
-		if usable == 0 {
-			return Result{}, fmt.Errorf("%w: %s has %d ENIs on its default card, %d reserved and %d efa-only; set kubelet max_pods or reserve fewer ENIs",
-				ErrNoPodENI, n.InstanceType, cardENIs, reserved, efaOnly0)
+		if e.usable == 0 {
+			return 0, "", fmt.Errorf("%w: %s has %d ENIs on its default card, %d reserved and %d efa-only; set kubelet max_pods or reserve fewer ENIs",
+				ErrNoPodENI, n.InstanceType, e.cardENIs, e.reserved, e.efaOnly)
 		}
 		maxPods = addressable
-		formula = eniFormula(cardENIs, reserved, s, efaOnly0, n.IPv4PerENI, addressable)
+		formula = eniFormula(e.cardENIs, e.reserved, s, e.efaOnly, n.IPv4PerENI, addressable)
 		if s.PrefixDelegation {
 			if ceiling := prefixCeiling(n.VCPUs); maxPods > ceiling {
 				maxPods = ceiling
@@ -306,22 +355,19 @@ func Compute(n Network, s Settings) (Result, error) {
 		formula += fmt.Sprintf("; pods_per_core %d x %d vCPUs = %d", *s.PodsPerCore, n.VCPUs, limited)
 		maxPods = limited
 	}
-	r.AddressablePods = addressable
-	r.PrefixFallback, r.NoTrunk = fallback, noTrunk
+	return maxPods, formula, nil
+}
+
+// podWarnings are the warnings on the pods the kubelet runs: more than the ENIs address, more
+// than Windows' primary ENI carries, and settings that do not apply.
+func podWarnings(s Settings, family string, windows bool, maxPods, addressable, podIPsPerENI int) []string {
+	var warnings []string
 	if s.MaxPods != nil && !windows && maxPods > addressable {
 		// Windows is covered by its own primary-ENI warning below.
 		warnings = append(warnings, fmt.Sprintf(
 			"kubelet max pods %d is above the %d pods the ENIs can address; pods past %d will not get an IP",
 			maxPods, addressable, addressable))
 	}
-	r.MaxPods = maxPods
-	r.Formula = formula
-
-	r.Consistent = r.KarpenterAssumedPods == r.MaxPods
-	if !r.Consistent {
-		r.Reason = inconsistencyReason(s, r, cniReserved)
-	}
-
 	if windows && maxPods > podIPsPerENI {
 		// The VPC resource controller gives Windows pods addresses from the
 		// primary ENI only (vpc.amazonaws.com/PrivateIPv4Address).
@@ -334,10 +380,7 @@ func Compute(n Network, s Settings) (Result, error) {
 	if family == FamilyBottlerocket && s.PodsPerCore != nil && *s.PodsPerCore > 0 {
 		warnings = append(warnings, "Bottlerocket ignores kubelet pods_per_core")
 	}
-	r.Warnings = warnings
-
-	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(projectionInputs(n, s, r))
-	return r, nil
+	return warnings
 }
 
 // DefaultCardENIs is MaximumNetworkInterfaces of the default network card: the

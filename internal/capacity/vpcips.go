@@ -103,82 +103,104 @@ func simulateIPAMD(in ipInputs, slots int) (enis, units int) {
 		// Nothing to assign: the primary ENI is attached all the same (outside custom networking).
 		return boolInt(!in.customNetworking), 0
 	}
-	warmENI, warmIP, minIP, warmPrefix := in.warm.values()
-	warmIPDefined := warmIP > 0 || minIP > 0
-	perUnit := 1
-	if in.prefixDelegation {
-		perUnit = ipsPerPrefix
-	}
-	// warmFree is how many addresses the ENI or prefix target keeps free.
-	warmFree := warmENI * slots
-	if in.prefixDelegation {
-		warmFree = warmPrefix * ipsPerPrefix
-	}
-	if !in.customNetworking {
-		enis = 1 // the primary ENI carries pods and is attached from the start
-	}
-	total := func() int { return units * perUnit }
-
-	// short returns how many units (addresses or prefixes) the pool lacks with assigned
-	// addresses in use; 0 when it is not low.
-	short := func(assigned int) int {
-		t := total()
-		if t >= in.maxPods {
-			return 0
-		}
-		free := t - assigned
-		if warmIPDefined {
-			need := max(warmIP-free, minIP-t, 0)
-			if in.prefixDelegation {
-				return prefixesFor(need)
-			}
-			return need
-		}
-		if free >= warmFree && (warmFree > 0 || free > 0) {
-			return 0
-		}
-		if !in.prefixDelegation {
-			return slots // a whole ENI's worth
-		}
-		freePrefixes := units - prefixesFor(assigned)
-		return max(1, warmPrefix-freePrefixes)
-	}
-	// grow adds up to n units: on the last attached ENI if it has room (ENIs fill in order),
-	// else on a new ENI. It reports false when no ENI is left.
-	grow := func(n int) bool {
-		if enis > 0 && units < enis*slots {
-			units += min(n, enis*slots-units)
-			return true
-		}
-		if enis >= in.podENIs {
-			return false
-		}
-		enis++
-		units += min(n, slots)
-		return true
-	}
-	reconcile := func(assigned int) {
-		for n := short(assigned); n > 0; n = short(assigned) {
-			if !grow(n) {
-				return
-			}
-		}
-	}
-
-	podIPs := min(in.podIPs, in.podENIs*slots*perUnit)
+	p := newIPAMDPool(in, slots)
+	podIPs := min(in.podIPs, in.podENIs*slots*p.perUnit)
 	assigned := 0
-	reconcile(assigned)
+	p.reconcile(assigned)
 	// Once the pool holds max pods addresses it no longer grows.
-	for assigned < podIPs && total() < in.maxPods {
+	for assigned < podIPs && p.total() < in.maxPods {
 		// Skip to the next pod that makes the pool low: nothing changes in between.
-		next := total() - max(warmFree, 1) + 1
-		if warmIPDefined {
-			next = total() - warmIP + 1
+		next := p.total() - max(p.warmFree, 1) + 1
+		if p.warmIPDefined {
+			next = p.total() - p.warmIP + 1
 		}
 		assigned = min(max(next, assigned+1), podIPs)
-		reconcile(assigned)
+		p.reconcile(assigned)
 	}
-	return enis, units
+	return p.enis, p.units
+}
+
+// ipamdPool is one node's address pool as simulateIPAMD replays it: its targets, and the ENIs
+// attached with the units (addresses or prefixes) on them.
+type ipamdPool struct {
+	in      ipInputs
+	slots   int // units one ENI holds
+	perUnit int // addresses per unit: 1, or a prefix's
+
+	warmIP, minIP, warmPrefix int
+	warmIPDefined             bool // WARM_IP_TARGET or MINIMUM_IP_TARGET rules the pool
+	warmFree                  int  // addresses the ENI or prefix target keeps free
+
+	enis, units int
+}
+
+func newIPAMDPool(in ipInputs, slots int) *ipamdPool {
+	p := &ipamdPool{in: in, slots: slots, perUnit: 1}
+	var warmENI int
+	warmENI, p.warmIP, p.minIP, p.warmPrefix = in.warm.values()
+	p.warmIPDefined = p.warmIP > 0 || p.minIP > 0
+	p.warmFree = warmENI * slots
+	if in.prefixDelegation {
+		p.perUnit = ipsPerPrefix
+		p.warmFree = p.warmPrefix * ipsPerPrefix
+	}
+	if !in.customNetworking {
+		p.enis = 1 // the primary ENI carries pods and is attached from the start
+	}
+	return p
+}
+
+// total is the addresses the pool holds.
+func (p *ipamdPool) total() int { return p.units * p.perUnit }
+
+// short returns how many units the pool lacks with assigned addresses in use; 0 when it is not
+// low.
+func (p *ipamdPool) short(assigned int) int {
+	t := p.total()
+	if t >= p.in.maxPods {
+		return 0
+	}
+	free := t - assigned
+	if p.warmIPDefined {
+		need := max(p.warmIP-free, p.minIP-t, 0)
+		if p.in.prefixDelegation {
+			return prefixesFor(need)
+		}
+		return need
+	}
+	if free >= p.warmFree && (p.warmFree > 0 || free > 0) {
+		return 0
+	}
+	if !p.in.prefixDelegation {
+		return p.slots // a whole ENI's worth
+	}
+	freePrefixes := p.units - prefixesFor(assigned)
+	return max(1, p.warmPrefix-freePrefixes)
+}
+
+// grow adds up to n units: on the last attached ENI if it has room (ENIs fill in order), else
+// on a new ENI. It reports false when no ENI is left.
+func (p *ipamdPool) grow(n int) bool {
+	if p.enis > 0 && p.units < p.enis*p.slots {
+		p.units += min(n, p.enis*p.slots-p.units)
+		return true
+	}
+	if p.enis >= p.in.podENIs {
+		return false
+	}
+	p.enis++
+	p.units += min(n, p.slots)
+	return true
+}
+
+// reconcile grows the pool until it is no longer low or no ENI is left, as ipamd's reconcile
+// loop does.
+func (p *ipamdPool) reconcile(assigned int) {
+	for n := p.short(assigned); n > 0; n = p.short(assigned) {
+		if !p.grow(n) {
+			return
+		}
+	}
 }
 
 // prefixesFor is the /28 prefixes that hold n addresses.

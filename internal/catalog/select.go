@@ -60,25 +60,75 @@ type SelectResult struct {
 // The surviving types are returned alongside that error.
 func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (SelectResult, error) {
 	var res SelectResult
-	var active, perType []requirements.Requirement
-	var activeIndex []int
-	useZone, useCapacity, useTenancy := false, false, false
-	for i, r := range reqs {
-		if !IsDefinedKey(r.Key) || (r.Key == requirements.LabelWindowsBuild && opts.OS == "windows" && opts.WindowsBuild == "") {
-			res.Ignored = append(res.Ignored, i)
+	q := c.newSelectQuery(reqs, opts, &res.Ignored)
+	var o offerings
+	for ti, it := range c.types {
+		if !q.candidate(it, opts.IncludeIneligible) {
 			continue
 		}
-		active = append(active, r)
-		activeIndex = append(activeIndex, i)
+		zones, ok := q.zonesOf(it)
+		if !ok {
+			continue
+		}
+		base := q.bases[ti]
+		if !requirements.MatchesAll(q.perType, base) {
+			continue // no offering can help: skip the expansion
+		}
+		o.add(q, it, base, zones)
+	}
+
+	idx, err := requirements.Filter(q.active, o.items)
+	var mv *requirements.MinValuesError
+	if errors.As(err, &mv) {
+		remapped := *mv
+		remapped.Index = q.activeIndex[mv.Index]
+		err = &remapped
+	}
+	res.Types = o.selected(idx, q.useZone)
+	return res, err
+}
+
+// selectQuery is what one Select evaluates: the requirements on keys the catalog defines,
+// which offering keys they read, and the types' labels for the options' OS and region.
+type selectQuery struct {
+	active      []requirements.Requirement // the requirements Filter evaluates
+	activeIndex []int                      // index in reqs of each active requirement
+	perType     []requirements.Requirement // the active ones on per-type keys
+	// activeKeys are the keys the active requirements read. Expanded offerings are evaluated on
+	// maps that hold only these: Filter looks at nothing else, and a full copy of the type's
+	// labels per offering is most of the cost of a Select with zone or capacity-type requirements.
+	activeKeys                       []string
+	useZone, useCapacity, useTenancy bool
+	windows                          bool
+	zoneFilter                       map[string]bool // opts.Zones; nil: any zone
+	bases                            []map[string]string
+}
+
+// newSelectQuery sorts reqs into active and ignored (their indexes appended to ignored) and
+// resolves the label variant of opts.
+func (c *Catalog) newSelectQuery(reqs []requirements.Requirement, opts SelectOptions, ignored *[]int) *selectQuery {
+	q := &selectQuery{}
+	for i, r := range reqs {
+		if !IsDefinedKey(r.Key) || (r.Key == requirements.LabelWindowsBuild && opts.OS == "windows" && opts.WindowsBuild == "") {
+			*ignored = append(*ignored, i)
+			continue
+		}
+		q.active = append(q.active, r)
+		q.activeIndex = append(q.activeIndex, i)
 		switch r.Key {
 		case requirements.LabelZone:
-			useZone = true
+			q.useZone = true
 		case requirements.LabelCapacityType:
-			useCapacity = true
+			q.useCapacity = true
 		case requirements.LabelInstanceTenancy:
-			useTenancy = true
+			q.useTenancy = true
 		default:
-			perType = append(perType, r)
+			q.perType = append(q.perType, r)
+		}
+	}
+	for _, r := range q.active {
+		if !slices.Contains(q.activeKeys, r.Key) {
+			q.activeKeys = append(q.activeKeys, r.Key)
 		}
 	}
 
@@ -90,122 +140,118 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 	if osName == "windows" {
 		variant.windowsBuild = opts.WindowsBuild
 	}
-	bases := c.baseLabels(variant)
-	// Expanded offerings are evaluated on maps that hold only the keys the requirements read:
-	// Filter looks at nothing else, and a full copy of the type's labels per offering is most
-	// of the cost of a Select with zone or capacity-type requirements.
-	var activeKeys []string
-	for _, r := range active {
-		if !slices.Contains(activeKeys, r.Key) {
-			activeKeys = append(activeKeys, r.Key)
-		}
-	}
-
-	var zoneFilter map[string]bool
+	q.windows = osName == "windows"
+	q.bases = c.baseLabels(variant)
 	if len(opts.Zones) > 0 {
-		zoneFilter = make(map[string]bool, len(opts.Zones))
+		q.zoneFilter = make(map[string]bool, len(opts.Zones))
 		for _, z := range opts.Zones {
-			zoneFilter[z] = true
+			q.zoneFilter[z] = true
 		}
 	}
+	return q
+}
 
-	type candidate struct {
-		it     *InstanceType
-		labels map[string]string
-		zones  []string
+// candidate reports whether the type can be selected at all: Karpenter asks EC2 only for
+// eligible types, and Windows AMI families have only amd64 images.
+func (q *selectQuery) candidate(it *InstanceType, includeIneligible bool) bool {
+	if !includeIneligible && !it.KarpenterEligible() {
+		return false
 	}
-	var cands []candidate
-	var items []map[string]string
-	var owner []int       // candidate index of each item
-	var itemZone []string // zone of each item, "" when not expanded
-	for ti, it := range c.types {
-		if !opts.IncludeIneligible && !it.KarpenterEligible() {
-			continue
-		}
-		if osName == "windows" && it.KubeArch() != "amd64" {
-			continue
-		}
-		zones := it.Zones
-		if zoneFilter != nil {
-			zones = nil
-			for _, z := range it.Zones {
-				if zoneFilter[z] {
-					zones = append(zones, z)
-				}
-			}
-			if len(zones) == 0 {
-				continue
-			}
-		}
-		base := bases[ti]
-		if !requirements.MatchesAll(perType, base) {
-			continue // no offering can help: skip the expansion
-		}
-		ci := len(cands)
-		cands = append(cands, candidate{it: it, labels: base, zones: zones})
+	return !q.windows || it.KubeArch() == "amd64"
+}
 
-		zoneVals, capVals, tenVals := []string{""}, []string{""}, []string{""}
-		if useZone && len(zones) > 0 {
-			zoneVals = zones
-		}
-		if useCapacity {
-			if cts := capacityTypes(it); len(cts) > 0 {
-				capVals = cts
-			}
-		}
-		if useTenancy {
-			tenVals = tenancies
-		}
-		if len(zoneVals) == 1 && zoneVals[0] == "" && len(capVals) == 1 && capVals[0] == "" && len(tenVals) == 1 && tenVals[0] == "" {
-			items = append(items, base) // nothing to expand: evaluate the shared map
-			owner = append(owner, ci)
-			itemZone = append(itemZone, "")
-			continue
-		}
-		for _, z := range zoneVals {
-			for _, ct := range capVals {
-				for _, ten := range tenVals {
-					items = append(items, offeringLabels(activeKeys, base, z, ct, ten))
-					owner = append(owner, ci)
-					itemZone = append(itemZone, z)
-				}
-			}
+// zonesOf are the type's zones within the zone filter; false when the filter leaves none.
+func (q *selectQuery) zonesOf(it *InstanceType) ([]string, bool) {
+	if q.zoneFilter == nil {
+		return it.Zones, true
+	}
+	var zones []string
+	for _, z := range it.Zones {
+		if q.zoneFilter[z] {
+			zones = append(zones, z)
 		}
 	}
+	return zones, len(zones) > 0
+}
 
-	idx, err := requirements.Filter(active, items)
-	var mv *requirements.MinValuesError
-	if errors.As(err, &mv) {
-		remapped := *mv
-		remapped.Index = activeIndex[mv.Index]
-		err = &remapped
+// offerings are the label maps Filter evaluates: one per candidate type, or one per offering of
+// it when a requirement reads an offering key.
+type offerings struct {
+	cands    []offeringOwner
+	items    []map[string]string
+	owner    []int    // candidate index of each item
+	itemZone []string // zone of each item, "" when not expanded
+}
+
+type offeringOwner struct {
+	it     *InstanceType
+	labels map[string]string
+	zones  []string
+}
+
+// add adds the type as a candidate, with its offerings over the offering keys q reads.
+func (o *offerings) add(q *selectQuery, it *InstanceType, base map[string]string, zones []string) {
+	ci := len(o.cands)
+	o.cands = append(o.cands, offeringOwner{it: it, labels: base, zones: zones})
+
+	zoneVals, capVals, tenVals := []string{""}, []string{""}, []string{""}
+	if q.useZone && len(zones) > 0 {
+		zoneVals = zones
 	}
+	if q.useCapacity {
+		if cts := capacityTypes(it); len(cts) > 0 {
+			capVals = cts
+		}
+	}
+	if q.useTenancy {
+		tenVals = tenancies
+	}
+	if len(zoneVals) == 1 && zoneVals[0] == "" && len(capVals) == 1 && capVals[0] == "" && len(tenVals) == 1 && tenVals[0] == "" {
+		o.items = append(o.items, base) // nothing to expand: evaluate the shared map
+		o.owner = append(o.owner, ci)
+		o.itemZone = append(o.itemZone, "")
+		return
+	}
+	for _, z := range zoneVals {
+		for _, ct := range capVals {
+			for _, ten := range tenVals {
+				o.items = append(o.items, offeringLabels(q.activeKeys, base, z, ct, ten))
+				o.owner = append(o.owner, ci)
+				o.itemZone = append(o.itemZone, z)
+			}
+		}
+	}
+}
 
+// selected folds the items Filter kept (idx, in order) back into their types; with a zone
+// requirement a type's zones are those of its kept offerings, else all its candidate zones.
+func (o *offerings) selected(idx []int, useZone bool) []Selected {
+	var out []Selected
 	last := -1
 	for _, i := range idx {
-		ci := owner[i]
+		ci := o.owner[i]
 		if ci != last {
-			cd := cands[ci]
+			cd := o.cands[ci]
 			sel := Selected{Type: cd.it, Labels: cd.labels}
 			if !useZone {
 				sel.Zones = slices.Clone(cd.zones)
 			}
-			res.Types = append(res.Types, sel)
+			out = append(out, sel)
 			last = ci
 		}
-		if useZone && itemZone[i] != "" {
-			s := &res.Types[len(res.Types)-1]
-			if len(s.Zones) == 0 || s.Zones[len(s.Zones)-1] != itemZone[i] {
-				s.Zones = append(s.Zones, itemZone[i])
+		if useZone && o.itemZone[i] != "" {
+			s := &out[len(out)-1]
+			if len(s.Zones) == 0 || s.Zones[len(s.Zones)-1] != o.itemZone[i] {
+				s.Zones = append(s.Zones, o.itemZone[i])
 			}
 		}
 	}
-	for i := range res.Types {
-		if res.Types[i].Zones == nil {
-			res.Types[i].Zones = []string{}
+	for i := range out {
+		if out[i].Zones == nil {
+			out[i].Zones = []string{}
 		}
 	}
-	return res, err
+	return out
 }
 
 // capacityTypes are the type's usage classes Karpenter offers: on-demand and spot.

@@ -100,74 +100,11 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 		}
 		return toNode(v.Elem(), path)
 	case reflect.Struct:
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			if !f.IsExported() {
-				continue
-			}
-			name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-			if name == "-" {
-				continue
-			}
-			if name == "" && opts == "inline" && f.Type.Kind() == reflect.Map {
-				inline, err := toNode(v.Field(i), path)
-				if err != nil {
-					return nil, err
-				}
-				n.Content = append(n.Content, inline.Content...) // a nil map renders as null: no content
-				continue
-			}
-			if name == "" {
-				name = f.Name
-			}
-			fv := v.Field(i)
-			if slices.Contains(strings.Split(opts, ","), "omitempty") && isEmpty(fv) {
-				continue
-			}
-			child, err := toNode(fv, path+"."+name)
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, plainKey(name), child)
-		}
-		return n, nil
+		return structNode(v, path)
 	case reflect.Map:
-		if v.Type().Key().Kind() != reflect.String {
-			return nil, fmt.Errorf("%s: unsupported map key type %s", path, v.Type().Key())
-		}
-		keys := make([]string, 0, v.Len())
-		for _, k := range v.MapKeys() {
-			keys = append(keys, k.String())
-		}
-		slices.Sort(keys)
-		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
-		for _, k := range keys {
-			kn, err := stringNode(k, path+" key")
-			if err != nil {
-				return nil, err
-			}
-			child, err := toNode(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), path+"["+strconv.Quote(k)+"]")
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, kn, child)
-		}
-		return n, nil
+		return mapNode(v, path)
 	case reflect.Slice, reflect.Array:
-		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
-		for i := range v.Len() {
-			child, err := toNode(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
-			if err != nil {
-				return nil, err
-			}
-			n.Content = append(n.Content, child)
-		}
-		if flowable(n.Content) {
-			n.Style = yaml.FlowStyle
-		}
-		return n, nil
+		return sequenceNode(v, path)
 	case reflect.String:
 		return stringNode(v.String(), path)
 	case reflect.Bool:
@@ -184,6 +121,86 @@ func toNode(v reflect.Value, path string) (*yaml.Node, error) {
 	default:
 		return nil, fmt.Errorf("%s: unsupported type %s", path, v.Type())
 	}
+}
+
+// structNode is a mapping of the struct's exported fields in declaration order, named by their
+// yaml tags: "-" is skipped, omitempty drops an empty value, and an inline map's entries join
+// the struct's own.
+func structNode(v reflect.Value, path string) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	t := v.Type()
+	for i := range t.NumField() {
+		f := t.Field(i)
+		if !f.IsExported() {
+			continue
+		}
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "-" {
+			continue
+		}
+		if name == "" && opts == "inline" && f.Type.Kind() == reflect.Map {
+			inline, err := toNode(v.Field(i), path)
+			if err != nil {
+				return nil, err
+			}
+			n.Content = append(n.Content, inline.Content...) // a nil map renders as null: no content
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := v.Field(i)
+		if slices.Contains(strings.Split(opts, ","), "omitempty") && isEmpty(fv) {
+			continue
+		}
+		child, err := toNode(fv, path+"."+name)
+		if err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, plainKey(name), child)
+	}
+	return n, nil
+}
+
+// mapNode is a mapping of a string-keyed map, keys sorted so that the rendering is stable.
+func mapNode(v reflect.Value, path string) (*yaml.Node, error) {
+	if v.Type().Key().Kind() != reflect.String {
+		return nil, fmt.Errorf("%s: unsupported map key type %s", path, v.Type().Key())
+	}
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	slices.Sort(keys)
+	n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, k := range keys {
+		kn, err := stringNode(k, path+" key")
+		if err != nil {
+			return nil, err
+		}
+		child, err := toNode(v.MapIndex(reflect.ValueOf(k).Convert(v.Type().Key())), path+"["+strconv.Quote(k)+"]")
+		if err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, kn, child)
+	}
+	return n, nil
+}
+
+// sequenceNode is a sequence of the items, in flow style when they are short scalars.
+func sequenceNode(v reflect.Value, path string) (*yaml.Node, error) {
+	n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+	for i := range v.Len() {
+		child, err := toNode(v.Index(i), fmt.Sprintf("%s[%d]", path, i))
+		if err != nil {
+			return nil, err
+		}
+		n.Content = append(n.Content, child)
+	}
+	if flowable(n.Content) {
+		n.Style = yaml.FlowStyle
+	}
+	return n, nil
 }
 
 // flowLimit is the longest list of scalars written on one line (`values: [c, m, r]`): short

@@ -100,105 +100,163 @@ func (r AMIResolution) IDs() []string {
 // a missing ssm_parameter or one that names no image is reported on that parameter. err is an
 // API failure other than a missing parameter.
 func ResolveAMIs(ctx context.Context, api discovery.ImageAPI, terms []AMITerm, kubernetesVersion string, now time.Time) (AMIResolution, Findings, error) {
-	var res AMIResolution
-	var f Findings
 	if len(terms) == 1 && terms[0].Alias != "" {
-		amis, unresolved, err := resolveAlias(ctx, api, terms[0].Alias, kubernetesVersion, now)
-		if err != nil {
-			var ae aliasError
-			if errors.As(err, &ae) {
-				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(0).Attr("alias"), Message: ae.Error()})
-				return res, f, nil
-			}
-			return res, f, err
-		}
-		res.AMIs, res.Unresolved = amis, unresolved
-		return res, f, nil
+		return resolveAliasTerm(ctx, api, terms[0].Alias, kubernetesVersion, now)
 	}
-
-	var candidates []AMI
-	found := make([]bool, len(terms))
-	notes := make([]string, len(terms)) // why a term found nothing
-	idTerms := map[string][]int{}       // image id -> terms naming it (id or ssm_parameter)
-	var ids []string
+	r := termImages{
+		api:     api,
+		now:     now,
+		found:   make([]bool, len(terms)),
+		notes:   make([]string, len(terms)),
+		idTerms: map[string][]int{},
+	}
 	for i, t := range terms {
+		var err error
 		switch {
 		case t.ID != "":
-			idTerms[t.ID] = append(idTerms[t.ID], i)
-			ids = append(ids, t.ID)
+			r.nameID(i, t.ID)
 		case t.SSMParameter != "":
-			v, err := api.GetParameter(ctx, t.SSMParameter)
-			switch {
-			case errors.Is(err, discovery.ErrParameterNotFound):
-				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"),
-					Message: fmt.Sprintf("SSM parameter %q does not exist (in this account and region)", t.SSMParameter)})
-				found[i] = true // reported already
-				continue
-			case err != nil:
-				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"), Message: err.Error()})
-				found[i] = true
-				continue
-			case !strings.HasPrefix(v, "ami-"):
-				f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter"),
-					Message: fmt.Sprintf("SSM parameter %q holds %q, which is not an AMI id", t.SSMParameter, v)})
-				found[i] = true
-				continue
-			}
-			idTerms[v] = append(idTerms[v], i)
-			ids = append(ids, v)
-			notes[i] = fmt.Sprintf("SSM parameter %q names image %s, which does not exist or is not available", t.SSMParameter, v)
+			r.resolveParameter(ctx, i, t.SSMParameter)
 		default:
-			q := imageQuery(t)
-			images, err := api.FindImages(ctx, q)
-			if err != nil {
-				return res, f, err
-			}
-			for _, img := range images {
-				if arch := KubeArchitecture(img.Architecture); arch != "" {
-					found[i] = true
-					candidates = append(candidates, amiOf(img, arch, "", now))
-				}
-			}
-			notes[i] = "no available image matched " + describeImageQuery(q)
+			err = r.findImages(ctx, i, t)
 		}
-	}
-	if len(ids) > 0 {
-		images, err := api.FindImages(ctx, discovery.ImageQuery{IDs: ids})
 		if err != nil {
-			return res, f, err
-		}
-		for _, img := range images {
-			arch := KubeArchitecture(img.Architecture)
-			if arch == "" {
-				continue
-			}
-			for _, i := range idTerms[img.ID] {
-				found[i] = true
-			}
-			candidates = append(candidates, amiOf(img, arch, "", now))
-		}
-		for id, is := range idTerms {
-			for _, i := range is {
-				if notes[i] == "" {
-					notes[i] = fmt.Sprintf("image %s does not exist, is not available, or has an architecture Karpenter cannot use", id)
-				}
-			}
+			return AMIResolution{}, r.f, err
 		}
 	}
-	res.AMIs = newestPerRequirements(candidates)
-	for i := range terms {
-		if found[i] {
+	if err := r.describeIDs(ctx); err != nil {
+		return AMIResolution{}, r.f, err
+	}
+	var res AMIResolution
+	res.AMIs = newestPerRequirements(r.candidates)
+	r.reportUnfound(len(res.AMIs) > 0)
+	return res, r.f, nil
+}
+
+// resolveAliasTerm resolves a class whose only term is an alias; an alias Karpenter refuses is
+// an error on that alias.
+func resolveAliasTerm(ctx context.Context, api discovery.ImageAPI, alias, kubernetesVersion string, now time.Time) (AMIResolution, Findings, error) {
+	var res AMIResolution
+	var f Findings
+	amis, unresolved, err := resolveAlias(ctx, api, alias, kubernetesVersion, now)
+	if err != nil {
+		var ae aliasError
+		if errors.As(err, &ae) {
+			f.Errors = append(f.Errors, FieldError{Path: attrpath.Of("ami_selector_terms").Index(0).Attr("alias"), Message: ae.Error()})
+			return res, f, nil
+		}
+		return res, f, err
+	}
+	res.AMIs, res.Unresolved = amis, unresolved
+	return res, f, nil
+}
+
+// termImages gathers, term by term, the images the selector terms find.
+type termImages struct {
+	api        discovery.ImageAPI
+	now        time.Time
+	candidates []AMI
+	found      []bool           // by term: it found an image, or its problem is reported already
+	notes      []string         // by term: why it found nothing
+	idTerms    map[string][]int // image id -> terms naming it (id or ssm_parameter)
+	ids        []string         // the ids to describe in one query
+	f          Findings
+}
+
+// nameID records that term i names image id, to be described with the others.
+func (r *termImages) nameID(i int, id string) {
+	r.idTerms[id] = append(r.idTerms[id], i)
+	r.ids = append(r.ids, id)
+}
+
+// resolveParameter reads term i's SSM parameter and records the image it names; a missing
+// parameter, an SSM error or a value that is no AMI id is an error on the parameter.
+func (r *termImages) resolveParameter(ctx context.Context, i int, name string) {
+	at := attrpath.Of("ami_selector_terms").Index(i).Attr("ssm_parameter")
+	v, err := r.api.GetParameter(ctx, name)
+	switch {
+	case errors.Is(err, discovery.ErrParameterNotFound):
+		r.f.Errors = append(r.f.Errors, FieldError{Path: at,
+			Message: fmt.Sprintf("SSM parameter %q does not exist (in this account and region)", name)})
+		r.found[i] = true // reported already
+		return
+	case err != nil:
+		r.f.Errors = append(r.f.Errors, FieldError{Path: at, Message: err.Error()})
+		r.found[i] = true
+		return
+	case !strings.HasPrefix(v, "ami-"):
+		r.f.Errors = append(r.f.Errors, FieldError{Path: at,
+			Message: fmt.Sprintf("SSM parameter %q holds %q, which is not an AMI id", name, v)})
+		r.found[i] = true
+		return
+	}
+	r.nameID(i, v)
+	r.notes[i] = fmt.Sprintf("SSM parameter %q names image %s, which does not exist or is not available", name, v)
+}
+
+// findImages runs term i's name/owner/tags query and keeps the images of an architecture
+// Karpenter can use.
+func (r *termImages) findImages(ctx context.Context, i int, t AMITerm) error {
+	q := imageQuery(t)
+	images, err := r.api.FindImages(ctx, q)
+	if err != nil {
+		return err
+	}
+	for _, img := range images {
+		if arch := KubeArchitecture(img.Architecture); arch != "" {
+			r.found[i] = true
+			r.candidates = append(r.candidates, amiOf(img, arch, "", r.now))
+		}
+	}
+	r.notes[i] = "no available image matched " + describeImageQuery(q)
+	return nil
+}
+
+// describeIDs describes every named image in one query, keeping those of a usable architecture;
+// a term whose image is not among them gets a note saying so.
+func (r *termImages) describeIDs(ctx context.Context) error {
+	if len(r.ids) == 0 {
+		return nil
+	}
+	images, err := r.api.FindImages(ctx, discovery.ImageQuery{IDs: r.ids})
+	if err != nil {
+		return err
+	}
+	for _, img := range images {
+		arch := KubeArchitecture(img.Architecture)
+		if arch == "" {
 			continue
 		}
-		e := FieldError{Path: attrpath.Of("ami_selector_terms").Index(i), Message: notes[i]}
-		if len(res.AMIs) == 0 {
-			f.Errors = append(f.Errors, e)
-		} else {
-			e.Message += "; the other terms resolve, so Karpenter would use those"
-			f.Warnings = append(f.Warnings, e)
+		for _, i := range r.idTerms[img.ID] {
+			r.found[i] = true
+		}
+		r.candidates = append(r.candidates, amiOf(img, arch, "", r.now))
+	}
+	for id, is := range r.idTerms {
+		for _, i := range is {
+			if r.notes[i] == "" {
+				r.notes[i] = fmt.Sprintf("image %s does not exist, is not available, or has an architecture Karpenter cannot use", id)
+			}
 		}
 	}
-	return res, f, nil
+	return nil
+}
+
+// reportUnfound reports each term that found nothing: an error when no term resolved (anyResolved
+// false), else a warning, since Karpenter uses the images the other terms find.
+func (r *termImages) reportUnfound(anyResolved bool) {
+	for i := range r.found {
+		if r.found[i] {
+			continue
+		}
+		e := FieldError{Path: attrpath.Of("ami_selector_terms").Index(i), Message: r.notes[i]}
+		if !anyResolved {
+			r.f.Errors = append(r.f.Errors, e)
+		} else {
+			e.Message += "; the other terms resolve, so Karpenter would use those"
+			r.f.Warnings = append(r.f.Warnings, e)
+		}
+	}
 }
 
 // aliasError is an alias Karpenter refuses for the cluster's version.

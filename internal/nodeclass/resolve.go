@@ -80,10 +80,33 @@ func (r Resolved) SameSelection(o Resolved) bool {
 // node zone needs a pod subnet. Errors carry attribute paths; err is an API failure.
 func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldError, error) {
 	var r Resolved
-	var errs []FieldError
+	subnets, groups, err := resolveSubnetsAndGroups(ctx, api, s)
+	if err != nil {
+		return r, nil, err
+	}
+	r.Subnets, r.SecurityGroups, r.Zones = subnets, groups, discovery.Zones(subnets)
 
-	// Subnets and security groups are independent lookups: ask for both at once (one round
-	// trip of latency instead of two on every plan).
+	errs := emptySelections(s, subnets, groups)
+	vpcID, vpcErrs := oneVPC(subnets, groups)
+	r.VPCID = vpcID
+	errs = append(errs, vpcErrs...)
+
+	if s.Networking.CustomNetworking && len(s.Networking.PodSubnetTerms) > 0 && r.VPCID != "" {
+		pods, err := discovery.ResolveSubnets(ctx, api, s.Networking.PodSubnetTerms)
+		if err != nil {
+			return r, nil, err
+		}
+		r.PodSubnets = choosePodSubnets(pods, r.VPCID)
+		errs = append(errs, missingPodSubnets(r)...)
+		r.Warnings = append(r.Warnings, podSubnetOverlap(subnets, pods)...)
+	}
+	r.Warnings = append(SubnetFindings(attrpath.Of("subnet_selector_terms"), subnets), r.Warnings...)
+	return r, errs, nil
+}
+
+// resolveSubnetsAndGroups resolves the subnet and security group terms. They are independent
+// lookups: both are asked at once (one round trip of latency instead of two on every plan).
+func resolveSubnetsAndGroups(ctx context.Context, api discovery.API, s Spec) ([]discovery.Subnet, []discovery.SecurityGroup, error) {
 	type groupsResult struct {
 		groups []discovery.SecurityGroup
 		err    error
@@ -96,14 +119,17 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 	subnets, err := discovery.ResolveSubnets(ctx, api, s.SubnetTerms)
 	gr := <-gch
 	if err != nil {
-		return r, nil, err
+		return nil, nil, err
 	}
-	groups, err := gr.groups, gr.err
-	if err != nil {
-		return r, nil, err
+	if gr.err != nil {
+		return nil, nil, gr.err
 	}
-	r.Subnets, r.SecurityGroups, r.Zones = subnets, groups, discovery.Zones(subnets)
+	return subnets, gr.groups, nil
+}
 
+// emptySelections are the errors of terms that matched nothing: Karpenter could not launch.
+func emptySelections(s Spec, subnets []discovery.Subnet, groups []discovery.SecurityGroup) []FieldError {
+	var errs []FieldError
 	if len(subnets) == 0 {
 		errs = append(errs, FieldError{Path: attrpath.Of("subnet_selector_terms"), Message: fmt.Sprintf(
 			"no subnet matched the %d subnet selector terms; Karpenter could not launch a node from this class (check the tags, e.g. %s). "+
@@ -115,51 +141,54 @@ func Resolve(ctx context.Context, api discovery.API, s Spec) (Resolved, []FieldE
 		errs = append(errs, FieldError{Path: attrpath.Of("security_group_selector_terms"), Message: fmt.Sprintf(
 			"no security group matched the %d security group selector terms", len(s.SecurityGroupTerms))})
 	}
+	return errs
+}
+
+// oneVPC is the VPC of the subnets ("" unless exactly one), with an error when they span several
+// or when security groups lie outside it: an instance's interfaces must all be in one VPC.
+func oneVPC(subnets []discovery.Subnet, groups []discovery.SecurityGroup) (string, []FieldError) {
 	vpcs := discovery.VPCs(subnets)
 	if len(vpcs) > 1 {
-		errs = append(errs, FieldError{Path: attrpath.Of("subnet_selector_terms"), Message: fmt.Sprintf(
+		return "", []FieldError{{Path: attrpath.Of("subnet_selector_terms"), Message: fmt.Sprintf(
 			"the selected subnets span %d VPCs (%s); an instance's network interfaces must all be in one VPC: narrow the terms",
-			len(vpcs), strings.Join(vpcs, ", "))})
+			len(vpcs), strings.Join(vpcs, ", "))}}
 	}
-	if len(vpcs) == 1 {
-		r.VPCID = vpcs[0]
-		var outside []string
-		for _, g := range groups {
-			if g.VPCID != r.VPCID {
-				outside = append(outside, fmt.Sprintf("%s (%s)", g.ID, g.VPCID))
-			}
-		}
-		if len(outside) > 0 {
-			errs = append(errs, FieldError{Path: attrpath.Of("security_group_selector_terms"), Message: fmt.Sprintf(
-				"security groups outside the subnets' VPC %s: %s; EC2 rejects them at launch", r.VPCID, strings.Join(outside, ", "))})
+	if len(vpcs) == 0 {
+		return "", nil
+	}
+	vpcID := vpcs[0]
+	var outside []string
+	for _, g := range groups {
+		if g.VPCID != vpcID {
+			outside = append(outside, fmt.Sprintf("%s (%s)", g.ID, g.VPCID))
 		}
 	}
+	if len(outside) > 0 {
+		return vpcID, []FieldError{{Path: attrpath.Of("security_group_selector_terms"), Message: fmt.Sprintf(
+			"security groups outside the subnets' VPC %s: %s; EC2 rejects them at launch", vpcID, strings.Join(outside, ", "))}}
+	}
+	return vpcID, nil
+}
 
-	if s.Networking.CustomNetworking && len(s.Networking.PodSubnetTerms) > 0 && r.VPCID != "" {
-		pods, err := discovery.ResolveSubnets(ctx, api, s.Networking.PodSubnetTerms)
-		if err != nil {
-			return r, nil, err
-		}
-		r.PodSubnets = choosePodSubnets(pods, r.VPCID)
-		have := map[string]bool{}
-		for _, p := range r.PodSubnets {
-			have[p.Zone] = true
-		}
-		var missing []string
-		for _, z := range r.Zones {
-			if !have[z] {
-				missing = append(missing, z)
-			}
-		}
-		if len(missing) > 0 {
-			errs = append(errs, FieldError{Path: attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), Message: fmt.Sprintf(
-				"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
-				r.VPCID, strings.Join(missing, ", "))})
-		}
-		r.Warnings = append(r.Warnings, podSubnetOverlap(subnets, pods)...)
+// missingPodSubnets is an error naming the node zones without a pod subnet: pods on nodes there
+// would get no IP.
+func missingPodSubnets(r Resolved) []FieldError {
+	have := map[string]bool{}
+	for _, p := range r.PodSubnets {
+		have[p.Zone] = true
 	}
-	r.Warnings = append(SubnetFindings(attrpath.Of("subnet_selector_terms"), subnets), r.Warnings...)
-	return r, errs, nil
+	var missing []string
+	for _, z := range r.Zones {
+		if !have[z] {
+			missing = append(missing, z)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []FieldError{{Path: attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), Message: fmt.Sprintf(
+		"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
+		r.VPCID, strings.Join(missing, ", "))}}
 }
 
 // Summaries of the resolution's warnings, one per kind, so Terraform does not fold them.

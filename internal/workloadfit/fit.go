@@ -162,17 +162,9 @@ type Result struct {
 // Fit applies the package rule to in.
 func Fit(in Input) (Result, error) {
 	w := in.Workload
-	podCPU, err := optionalQuantity(w.CPU, parseCPUMilli)
+	podCPU, podMem, err := podRequests(w)
 	if err != nil {
-		return Result{}, fmt.Errorf("workload cpu: %w", err)
-	}
-	podMem, err := optionalQuantity(w.Memory, parseBytes)
-	if err != nil {
-		return Result{}, fmt.Errorf("workload memory: %w", err)
-	}
-	if w.Replicas < 0 || w.MaxPodsPerNode < 0 || w.DaemonSetPods < 0 {
-		return Result{}, fmt.Errorf("workload replicas %d, max pods per node %d and daemonset pods %d must not be negative",
-			w.Replicas, w.MaxPodsPerNode, w.DaemonSetPods)
+		return Result{}, err
 	}
 	if len(in.Types) == 0 {
 		return Result{}, errors.New("the node pool has no candidate instance types")
@@ -181,65 +173,122 @@ func Fit(in Input) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	zones, err := zonesByName(in.Zones)
+	if err != nil {
+		return Result{}, err
+	}
+	sc, err := scoreTypes(in, o, podCPU, podMem, zones)
+	if err != nil {
+		return Result{}, err
+	}
+	if len(sc.fits) == 0 {
+		return Result{}, sc.noFitError(in.Zones, w, podCPU, podMem)
+	}
+	fits := sc.fits
+	sort.SliceStable(fits, func(i, j int) bool { return better(fits[i].Candidate, fits[i].order, fits[j].Candidate, fits[j].order) })
+
+	r := resultFor(fits, in.Limits, zones, w)
+	r.Summary = summary(w, r)
+	return r, nil
+}
+
+// podRequests parses the workload's per-pod cpu (millicores) and memory (bytes) and checks its
+// counts.
+func podRequests(w Workload) (cpuMilli, memBytes int64, err error) {
+	cpuMilli, err = optionalQuantity(w.CPU, parseCPUMilli)
+	if err != nil {
+		return 0, 0, fmt.Errorf("workload cpu: %w", err)
+	}
+	memBytes, err = optionalQuantity(w.Memory, parseBytes)
+	if err != nil {
+		return 0, 0, fmt.Errorf("workload memory: %w", err)
+	}
+	if w.Replicas < 0 || w.MaxPodsPerNode < 0 || w.DaemonSetPods < 0 {
+		return 0, 0, fmt.Errorf("workload replicas %d, max pods per node %d and daemonset pods %d must not be negative",
+			w.Replicas, w.MaxPodsPerNode, w.DaemonSetPods)
+	}
+	return cpuMilli, memBytes, nil
+}
+
+// zonesByName indexes the pool's zones; a zone listed twice is an error.
+func zonesByName(list []Zone) (map[string]Zone, error) {
 	zones := map[string]Zone{}
-	for _, z := range in.Zones {
+	for _, z := range list {
 		if _, dup := zones[z.Name]; dup {
-			return Result{}, fmt.Errorf("zone %q is listed twice", z.Name)
+			return nil, fmt.Errorf("zone %q is listed twice", z.Name)
 		}
 		zones[z.Name] = z
 	}
+	return zones, nil
+}
 
-	type scored struct {
-		Candidate
-		order int
-		t     Type
-		alloc Allocation
-		zones []string
-	}
-	var fits []scored
-	var tooSmall []scored
-	var zoneless []string
+// scored is one candidate type with what Fit worked out for it.
+type scored struct {
+	Candidate
+	order int // index in Input.Types: the pool's launch order
+	t     Type
+	alloc Allocation
+	zones []string
+}
+
+// typeScores sorts the candidate types into those that fit, those that hold no pod, and the
+// names of those offered in none of the pool's zones.
+type typeScores struct {
+	fits, tooSmall []scored
+	zoneless       []string
+}
+
+func scoreTypes(in Input, o overrides, podCPU, podMem int64, zones map[string]Zone) (typeScores, error) {
+	var sc typeScores
 	for i, t := range in.Types {
 		to := o
 		if t.Kubelet != nil {
+			var err error
 			if to, err = parseKubelet(*t.Kubelet); err != nil {
-				return Result{}, fmt.Errorf("%s: %w", t.Name, err)
+				return typeScores{}, fmt.Errorf("%s: %w", t.Name, err)
 			}
 		}
 		a, err := allocatable(t, to)
 		if err != nil {
-			return Result{}, err
+			return typeScores{}, err
 		}
-		pods, bound := podsPerNode(a.Allocatable, podCPU, podMem, w)
+		pods, bound := podsPerNode(a.Allocatable, podCPU, podMem, in.Workload)
 		s := scored{Candidate: Candidate{Name: t.Name, PodsPerNode: pods, BoundBy: bound, Price: t.Price},
 			order: i, t: t, alloc: a, zones: typeZones(t, in.Zones, zones)}
 		switch {
 		case pods <= 0:
-			tooSmall = append(tooSmall, s)
+			sc.tooSmall = append(sc.tooSmall, s)
 		case len(in.Zones) > 0 && len(s.zones) == 0:
-			zoneless = append(zoneless, t.Name)
+			sc.zoneless = append(sc.zoneless, t.Name)
 		default:
-			fits = append(fits, s)
+			sc.fits = append(sc.fits, s)
 		}
 	}
-	if len(fits) == 0 {
-		if len(tooSmall) > 0 {
-			largest := tooSmall[0]
-			for _, s := range tooSmall[1:] {
-				if larger(s.t, largest.t) {
-					largest = s
-				}
-			}
-			al := largest.alloc.Allocatable
-			return Result{}, fmt.Errorf("no candidate type holds one pod of %s cpu / %s memory: the largest, %s, has %s cpu, %s memory and %d pods allocatable (%d after %d daemonset pods)",
-				fmtMilli(podCPU), fmtBytes(podMem), largest.t.Name, fmtMilli(al.CPUMilli), fmtBytes(al.MemoryBytes),
-				al.Pods, max(al.Pods-int64(w.DaemonSetPods), 0), w.DaemonSetPods)
-		}
-		return Result{}, fmt.Errorf("no candidate type is offered in a zone of the pool's subnets (%s): %s",
-			strings.Join(sortedZoneNames(in.Zones), ", "), strings.Join(zoneless, ", "))
-	}
-	sort.SliceStable(fits, func(i, j int) bool { return better(fits[i].Candidate, fits[i].order, fits[j].Candidate, fits[j].order) })
+	return sc, nil
+}
 
+// noFitError says why no type fits: the largest type's allocatable when none holds a pod, else
+// the types the pool's zones miss.
+func (sc typeScores) noFitError(poolZones []Zone, w Workload, podCPU, podMem int64) error {
+	if len(sc.tooSmall) > 0 {
+		largest := sc.tooSmall[0]
+		for _, s := range sc.tooSmall[1:] {
+			if larger(s.t, largest.t) {
+				largest = s
+			}
+		}
+		al := largest.alloc.Allocatable
+		return fmt.Errorf("no candidate type holds one pod of %s cpu / %s memory: the largest, %s, has %s cpu, %s memory and %d pods allocatable (%d after %d daemonset pods)",
+			fmtMilli(podCPU), fmtBytes(podMem), largest.t.Name, fmtMilli(al.CPUMilli), fmtBytes(al.MemoryBytes),
+			al.Pods, max(al.Pods-int64(w.DaemonSetPods), 0), w.DaemonSetPods)
+	}
+	return fmt.Errorf("no candidate type is offered in a zone of the pool's subnets (%s): %s",
+		strings.Join(sortedZoneNames(poolZones), ", "), strings.Join(sc.zoneless, ", "))
+}
+
+// resultFor is the answer for the best of fits (sorted, best first): its nodes, their spread
+// over the zones and the checks of limits and addresses; Summary is left to the caller.
+func resultFor(fits []scored, limits Limits, zones map[string]Zone, w Workload) Result {
 	best := fits[0]
 	r := Result{
 		Type: best.t.Name, CapacityType: best.t.CapacityType, Price: best.t.Price, Allocation: best.alloc,
@@ -250,25 +299,30 @@ func Fit(in Input) (Result, error) {
 	for _, s := range fits {
 		r.Candidates = append(r.Candidates, s.Candidate)
 	}
-	r.Checks = limitChecks(in.Limits, best.t, best.alloc, r.Nodes)
+	r.Checks = limitChecks(limits, best.t, best.alloc, r.Nodes)
 	var zoneChecks []Check
 	r.Zones, zoneChecks = spread(best.t, best.zones, zones, w, best.PodsPerNode, r.Nodes)
 	r.Checks = append(r.Checks, zoneChecks...)
+	r.Fits, r.Binding = binding(r.Checks)
+	return r
+}
 
-	r.Fits = true
+// binding reports whether every check fits, and the text of the check that fails worst, or with
+// all fitting the one with the least headroom ("" without checks).
+func binding(checks []Check) (fits bool, text string) {
+	fits = true
 	worst := -1
 	worstRatio := -1.0
-	for i, c := range r.Checks {
-		r.Fits = r.Fits && c.Fits
+	for i, c := range checks {
+		fits = fits && c.Fits
 		if ratio := useRatio(c); ratio > worstRatio {
 			worst, worstRatio = i, ratio
 		}
 	}
 	if worst >= 0 {
-		r.Binding = r.Checks[worst].Text
+		text = checks[worst].Text
 	}
-	r.Summary = summary(w, r)
-	return r, nil
+	return fits, text
 }
 
 func optionalQuantity(s string, parse func(string) (int64, error)) (int64, error) {

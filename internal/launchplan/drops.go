@@ -1,0 +1,77 @@
+package launchplan
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+)
+
+// Reasons an instance type that matched the requirements is not launched, in report order.
+const (
+	dropNoEFA = iota
+	dropNoAMI
+	dropInterfaces
+	dropNoPodENI
+	dropNetworkData
+	dropOther
+	dropZones
+	dropCapacityType
+	dropNoPrice
+	dropReasons
+)
+
+func (b *builder) dropMessage(reason, count int, names string) string {
+	n := pluralTypes(count)
+	switch reason {
+	case dropNoEFA:
+		return fmt.Sprintf("%s without EFA support, which node class %q requires (%s)", n, b.in.Class.Name, names)
+	case dropNoAMI:
+		return fmt.Sprintf("%s of a kind no image of node class %q serves, %s (%s); its images serve %s", n, b.in.Class.Name,
+			strings.Join(b.noImage, ", "), names, amiSummary(b.in.Class.AMIs))
+	case dropInterfaces:
+		return fmt.Sprintf("%s that cannot carry node class %q's network_interfaces layout (%s)", n, b.in.Class.Name, names)
+	case dropNoPodENI:
+		return fmt.Sprintf("%s with no ENI left for pods after reserved and efa-only ENIs (%s)", n, names)
+	case dropNetworkData:
+		return fmt.Sprintf("%s with incomplete network data in the catalog (%s)", n, names)
+	case dropZones:
+		return fmt.Sprintf("%s not offered in the pool's zones %s (%s)", n, strings.Join(b.zoneNames(), ", "), names)
+	case dropCapacityType:
+		return fmt.Sprintf("%s not offered as %s (%s)", n, strings.Join(b.capTypes, " or "), names)
+	case dropNoPrice:
+		return fmt.Sprintf("%s with no %s price in the pool's zones, which Karpenter treats as unavailable (%s; prices from %s)", n,
+			strings.Join(b.capTypes, " or "), names, b.priceSource())
+	default:
+		return fmt.Sprintf("%s whose pod capacity could not be computed (%s)", n, names)
+	}
+}
+
+func pluralTypes(n int) string {
+	if n == 1 {
+		return "1 instance type"
+	}
+	return fmt.Sprintf("%d instance types", n)
+}
+
+func dropReason(err error) int {
+	switch {
+	case errors.Is(err, capacity.ErrIncompatible):
+		return dropInterfaces
+	case errors.Is(err, capacity.ErrNoPodENI):
+		return dropNoPodENI
+	case errors.Is(err, capacity.ErrInvalidNetwork):
+		return dropNetworkData
+	}
+	return dropOther
+}
+
+// exampleNames lists up to three names and how many more there are.
+func exampleNames(names []string) string {
+	const shown = 3
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}

@@ -1,0 +1,43 @@
+package launchplan
+
+import (
+	"slices"
+)
+
+// options are the CreateFleet overrides: capacity type (spot first), then price order, then
+// zone; offerings without a price are left out, as Karpenter leaves unavailable offerings out.
+func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
+	subnet := map[string]string{}
+	for _, z := range b.zones {
+		subnet[z.Zone] = z.SubnetID
+	}
+	n := 0
+	for _, t := range launch {
+		n += len(t.zones) * len(t.capacityTypes)
+	}
+	out := make([]Option, 0, n)
+	for _, ct := range b.capTypes {
+		for _, t := range launch {
+			if !slices.Contains(t.capacityTypes, ct) {
+				continue
+			}
+			for _, z := range t.zones {
+				price, ok := b.offerPrice(t.it.Name, ct, z)
+				if !ok {
+					continue // Karpenter's offering without a price is unavailable
+				}
+				out = append(out, Option{
+					Price:          price,
+					InstanceType:   t.it.Name,
+					Zone:           z,
+					SubnetID:       subnet[z],
+					CapacityType:   ct,
+					MaxPods:        t.res.MaxPods,
+					VPCIPsAtMax:    t.res.VPCIPsAtMaxPods,
+					LaunchTemplate: lts[t.group].Name,
+				})
+			}
+		}
+	}
+	return out
+}
