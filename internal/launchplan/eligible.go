@@ -39,7 +39,7 @@ type eligible struct {
 }
 
 // eligibleTypes selects the types the requirements allow, drops those the class's network spec
-// rules out, and orders the rest by (vCPUs, memory, name).
+// rules out, and orders the rest in launch order (sortByPrice).
 //
 // Zone and capacity-type requirements are not passed to Select: the catalog's offerings are the
 // cross product of a type's zones and usage classes, and each requirement has one key, so
