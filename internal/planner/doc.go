@@ -3,6 +3,9 @@
 // value, calls one function here and encodes the answer. A node class (Class) validates, renders
 // and admits its EC2NodeClass, resolves against AWS (nodeclass.Plan) and records what its pools
 // read; a node pool (Pool) validates, renders and admits its NodePool, checks ownership, builds
-// the launch plan (launchplan.Build) and answers what its nodes and Karpenter's drift will do.
-// Every problem is an attrpath.Finding; nothing here imports Terraform or the AWS SDK.
+// the launch plan (launchplan.Build) and answers what its nodes and Karpenter's drift will do. A
+// pool's apply (ApplyPool) plans again, checks the launch against what the plan showed and runs
+// the apply stage (internal/fleet), whose ports the AWS adapter implements; its refresh, delete
+// and import go through here too. Every problem is an attrpath.Finding; nothing here, or in
+// anything it imports, links Terraform or the AWS SDK (internal/repocheck checks with go list).
 package planner
