@@ -63,11 +63,3 @@ func unknownComputed(obj tftypes.Type, planned any) map[string]any {
 	}
 	return values
 }
-
-// nonNil is s, or an empty slice for nil: a computed list that is empty, not null.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
