@@ -19,10 +19,12 @@ import (
 
 const ec2XMLNS = "http://ec2.amazonaws.com/doc/2016-11-15/"
 
-// ServeHTTP serves the EC2 query protocol (a form-encoded POST, an XML answer) for CreateFleet
-// and RunInstances, so the fake can stand behind HTTP plumbing under test (internal/acctest's
-// fault proxy). The request goes through the same call as an SDK call: recorded, hooked,
-// failed as configured. Another action answers InvalidAction. A failure answers EC2's XML error
+// ServeHTTP serves the EC2 query protocol (a form-encoded POST, an XML answer) for CreateFleet,
+// RunInstances, DescribeCapacityReservations, DescribePlacementGroups and
+// DescribeSpotPriceHistory, so the fake can stand behind HTTP plumbing under test
+// (internal/acctest's fault proxy, and its stubs for what LocalStack lacks). The request goes
+// through the same call as an SDK call: recorded, hooked, failed as configured. Another action
+// answers InvalidAction. A failure answers EC2's XML error
 // document: 503 for Unavailable and RequestLimitExceeded, 500 for InternalError and an error
 // that is no API error, 400 otherwise.
 func (f *EC2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -57,6 +59,8 @@ func (f *EC2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if out, err = f.RunInstances(r.Context(), runInstancesInput(v)); err == nil {
 			answer = runInstancesXML(reqID, out)
 		}
+	case "DescribeCapacityReservations", "DescribePlacementGroups", "DescribeSpotPriceHistory":
+		answer, err = f.serveDescribe(r.Context(), reqID, action, v)
 	default:
 		err = apiError("InvalidAction", "awsfake: the HTTP front does not implement %q", action)
 	}

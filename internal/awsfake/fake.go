@@ -2,8 +2,9 @@
 // per API (EC2, IAM, EKS, Pricing), holding objects in exported slices and answering the
 // provider's calls with the API's semantics (filters, explicit ids and their NotFound errors,
 // pagination), recording every call and failing or intercepting calls on demand. Unit suites
-// use these instead of fakes of their own; acceptance tests talk to LocalStack (and
-// internal/acctest's stubs where it falls short).
+// use these instead of fakes of their own; acceptance tests talk to LocalStack, and where it
+// falls short to internal/acctest's stubs, which serve these fakes over HTTP (EC2.ServeHTTP,
+// Pricing.ServeHTTP) and forward the rest to LocalStack.
 //
 // Every fake shares the same levers:
 //   - Fail makes an operation ("DescribeSubnets") always answer an error; FailNext queues

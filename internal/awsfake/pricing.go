@@ -16,7 +16,9 @@ import (
 // the PriceList documents it holds (JSON, as the API answers them) of the service asked for
 // whose product matches every filter: a field is a product attribute, or productFamily, sku or
 // serviceCode; TERM_MATCH and EQUALS compare, CONTAINS finds a substring, ANY_OF and NONE_OF
-// take comma-separated values. Pages hold MaxResults documents (and PageSize["GetProducts"]).
+// take comma-separated values. Pages hold MaxResults documents (at most 100, the API's default
+// and limit; and PageSize["GetProducts"]). ServeHTTP serves it over the API's JSON protocol, and
+// OnDemandProduct writes the documents of EC2 on-demand prices.
 type Pricing struct {
 	Products []string
 
@@ -31,6 +33,9 @@ type Pricing struct {
 
 	recorder
 }
+
+// maxProductsPage is GetProducts' default and largest page.
+const maxProductsPage = 100
 
 // priceListItem is the part of a PriceList document the filters read.
 type priceListItem struct {
@@ -94,9 +99,13 @@ func (f *Pricing) GetProducts(ctx context.Context, in *awspricing.GetProductsInp
 					match = append(match, doc)
 				}
 			}
-			items, next, err := page("GetProducts", match, f.PageSize, in.MaxResults, in.NextToken)
+			size := in.MaxResults
+			if n := aws.ToInt32(size); n <= 0 || n > maxProductsPage {
+				size = aws.Int32(maxProductsPage)
+			}
+			items, next, err := page("GetProducts", match, f.PageSize, size, in.NextToken)
 			if err != nil {
-				return nil, err
+				return nil, &pricingtypes.InvalidNextTokenException{Message: aws.String(err.Error())}
 			}
 			return &awspricing.GetProductsOutput{FormatVersion: aws.String("aws_v1"), PriceList: items, NextToken: next}, nil
 		})

@@ -27,6 +27,21 @@ type PodCapacityQuery struct {
 	InstanceType string `tfsdk:"instance_type"`
 	capacity.Input
 	InstanceTypeUnknown bool
+	// The read's answer (PodCapacityResult's capacity.Result), not part of the query.
+	_ struct{} `tfsdk:"eni_limited_pods"`
+	_ struct{} `tfsdk:"max_pods"`
+	_ struct{} `tfsdk:"karpenter_assumed_pods"`
+	_ struct{} `tfsdk:"consistent"`
+	_ struct{} `tfsdk:"reason"`
+	_ struct{} `tfsdk:"usable_enis"`
+	_ struct{} `tfsdk:"ipv4_per_eni"`
+	_ struct{} `tfsdk:"pod_ips_per_eni"`
+	_ struct{} `tfsdk:"efa_interfaces"`
+	_ struct{} `tfsdk:"pod_eni"`
+	_ struct{} `tfsdk:"vpc_ips_at_max_pods"`
+	_ struct{} `tfsdk:"pod_subnet_ips_at_max_pods"`
+	_ struct{} `tfsdk:"warnings"`
+	_ struct{} `tfsdk:"formula"`
 }
 
 // Check reports the configuration's problems before anything is read: an instance_type that

@@ -16,17 +16,6 @@ import (
 	"strings"
 )
 
-// Karpenter's drift reasons (the NodeClaim's Drifted condition reason).
-const (
-	ReasonNodePool       = "NodePoolDrifted"          // the karpenter.sh/nodepool-hash annotation differs
-	ReasonNodeClass      = "NodeClassDrift"           // the karpenter.k8s.aws/ec2nodeclass-hash annotation differs
-	ReasonRequirements   = "RequirementsDrifted"      // the node's labels fail the NodePool requirements
-	ReasonAMI            = "AMIDrift"                 // the node's image is not among the class's resolved images
-	ReasonSubnet         = "SubnetDrift"              // the node's subnet is not among the class's resolved subnets
-	ReasonSecurityGroups = "SecurityGroupDrift"       // the node's security groups differ from the resolved set
-	ReasonReservation    = "CapacityReservationDrift" // the node's capacity reservation is no longer selected
-)
-
 // Side is a pool and its class as Karpenter sees them, before or after the change.
 type Side struct {
 	NodePoolHash  string // Karpenter's NodePool hash of spec.template; "" unknown
@@ -87,68 +76,15 @@ func (v Verdict) Summary() string {
 }
 
 // Compare decides the drift a change from prior to planned causes, its findings in Karpenter's
-// order of checks (the NodePool hash, the requirements, the class hash, the image, the security
-// groups, the subnet, the capacity reservation). A prior without hashes (a
-// pool created by an earlier provider version, or one being created) trips no hash finding.
+// order of checks (checks). A prior without hashes (a pool created by an earlier provider
+// version, or one being created) trips no hash finding.
 func Compare(prior, planned Side) Verdict {
 	var v Verdict
-	add := func(f Finding) {
-		v.Findings = append(v.Findings, f)
-		v.AllNodes = v.AllNodes || f.AllNodes
-	}
-	if prior.NodePoolHash != "" && planned.NodePoolHash != "" && prior.NodePoolHash != planned.NodePoolHash {
-		add(Finding{Reason: ReasonNodePool, AllNodes: true, Detail: fmt.Sprintf("the NodePool template changed (hash %s → %s)",
-			prior.NodePoolHash, planned.NodePoolHash)})
-	}
-	var narrowed []string
-	var which []string
-	all := false
-	for _, d := range []struct {
-		what          string
-		before, after []string
-	}{
-		{"instance type", prior.InstanceTypes, planned.InstanceTypes},
-		{"zone", prior.Zones, planned.Zones},
-		{"capacity type", prior.CapacityTypes, planned.CapacityTypes},
-	} {
-		if len(d.before) == 0 {
-			continue
+	for _, c := range checks {
+		if f, ok := c.pool(prior, planned); ok {
+			v.Findings = append(v.Findings, f)
+			v.AllNodes = v.AllNodes || f.AllNodes
 		}
-		gone := missing(d.before, d.after)
-		if len(gone) == 0 {
-			continue
-		}
-		which = append(which, gone...)
-		all = all || len(gone) == len(set(d.before))
-		narrowed = append(narrowed, "nodes of "+list(d.what, gone))
-	}
-	if len(narrowed) > 0 {
-		add(Finding{Reason: ReasonRequirements, AllNodes: all, Which: which,
-			Detail: strings.Join(narrowed, " and ") + " no longer meet the requirements"})
-	}
-	// Karpenter re-annotates its nodes when the hash version changes (a new Karpenter, or
-	// karpenter_version raised) instead of drifting them: hashes of two versions are not compared.
-	sameVersion := prior.NodeClassHashVersion == "" || planned.NodeClassHashVersion == "" || prior.NodeClassHashVersion == planned.NodeClassHashVersion
-	if sameVersion && prior.NodeClassHash != "" && planned.NodeClassHash != "" && prior.NodeClassHash != planned.NodeClassHash {
-		add(Finding{Reason: ReasonNodeClass, AllNodes: true, Detail: fmt.Sprintf("the EC2NodeClass changed (hash %s → %s)",
-			prior.NodeClassHash, planned.NodeClassHash)})
-	}
-	if prior.AMIs != nil && planned.AMIs != nil {
-		if gone := missing(prior.AMIs, planned.AMIs); len(gone) > 0 {
-			add(Finding{Reason: ReasonAMI, AllNodes: len(gone) == len(set(prior.AMIs)), Which: gone,
-				Detail: fmt.Sprintf("nodes on %s drift (now %s)", list("image", gone), strings.Join(sorted(planned.AMIs), ", "))})
-		}
-	}
-	if len(prior.SecurityGroups) > 0 && !sameSet(prior.SecurityGroups, planned.SecurityGroups) {
-		add(Finding{Reason: ReasonSecurityGroups, AllNodes: true, Detail: fmt.Sprintf("the security groups changed (%s → %s)",
-			strings.Join(sorted(prior.SecurityGroups), ", "), strings.Join(sorted(planned.SecurityGroups), ", "))})
-	}
-	if gone := missing(prior.Subnets, planned.Subnets); len(gone) > 0 && len(prior.Subnets) > 0 {
-		add(Finding{Reason: ReasonSubnet, AllNodes: len(gone) == len(set(prior.Subnets)), Which: gone,
-			Detail: fmt.Sprintf("nodes in %s drift", list("subnet", gone))})
-	}
-	if gone := missing(prior.CapacityReservations, planned.CapacityReservations); len(gone) > 0 {
-		add(Finding{Reason: ReasonReservation, Which: gone, Detail: fmt.Sprintf("nodes in %s drift", list("capacity reservation", gone))})
 	}
 	return v
 }

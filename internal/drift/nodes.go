@@ -19,8 +19,7 @@ type Node struct {
 }
 
 // Count is the verdict node by node: how many of the pool's nodes drift once the change is
-// applied, by Karpenter's first reason for each (its order: the NodePool hash, the requirements,
-// the class hash, the image, the security groups, the subnet, the capacity reservation).
+// applied, by Karpenter's first reason for each (in the order of checks).
 type Count struct {
 	Total, Drifted int
 	ByReason       map[string]int
@@ -36,36 +35,11 @@ type Count struct {
 // every node drifts for them.
 func CountNodes(nodes []Node, prior *Side, planned Side, v Verdict) Count {
 	c := Count{Total: len(nodes), ByReason: map[string]int{}, Examples: map[string][]string{}}
-	poolWide := map[string]bool{}
-	for _, f := range v.Findings {
-		if f.Reason == ReasonNodeClass || f.Reason == ReasonSecurityGroups {
-			poolWide[f.Reason] = true
-		}
-	}
-	types, zones, cts := set(planned.InstanceTypes), set(planned.Zones), set(planned.CapacityTypes)
-	amis, subnets, reservations := set(planned.AMIs), set(planned.Subnets), set(planned.CapacityReservations)
+	t := targetOf(planned, v)
 	for _, n := range nodes {
-		reason := ""
-		switch {
-		case planned.NodePoolHash != "" && n.NodePoolHash != "" && n.NodePoolHash != planned.NodePoolHash:
-			reason = ReasonNodePool
-			if prior != nil && prior.NodePoolHash != "" && n.NodePoolHash != prior.NodePoolHash {
-				c.Already++
-			}
-		case len(planned.InstanceTypes) > 0 && n.InstanceType != "" && !types[n.InstanceType],
-			len(planned.Zones) > 0 && n.Zone != "" && !zones[n.Zone],
-			len(planned.CapacityTypes) > 0 && n.CapacityType != "" && !cts[n.CapacityType]:
-			reason = ReasonRequirements
-		case poolWide[ReasonNodeClass]:
-			reason = ReasonNodeClass
-		case planned.AMIs != nil && n.ImageID != "" && !amis[n.ImageID]:
-			reason = ReasonAMI
-		case poolWide[ReasonSecurityGroups]:
-			reason = ReasonSecurityGroups
-		case len(planned.Subnets) > 0 && n.SubnetID != "" && !subnets[n.SubnetID]:
-			reason = ReasonSubnet
-		case n.CapacityReservationID != "" && !reservations[n.CapacityReservationID]:
-			reason = ReasonReservation
+		reason := t.firstReason(n)
+		if reason == ReasonNodePool && prior != nil && prior.NodePoolHash != "" && n.NodePoolHash != prior.NodePoolHash {
+			c.Already++
 		}
 		if reason == "" {
 			continue
@@ -79,15 +53,12 @@ func CountNodes(nodes []Node, prior *Side, planned Side, v Verdict) Count {
 	return c
 }
 
-// reasonOrder is Karpenter's order of drift checks, for reporting.
-var reasonOrder = []string{ReasonNodePool, ReasonRequirements, ReasonNodeClass, ReasonAMI, ReasonSecurityGroups, ReasonSubnet, ReasonReservation}
-
 // Reasons are the reasons that drift at least one node, in Karpenter's order.
 func (c Count) Reasons() []string {
 	var out []string
-	for _, r := range reasonOrder {
-		if c.ByReason[r] > 0 {
-			out = append(out, r)
+	for _, ch := range checks {
+		if c.ByReason[ch.reason] > 0 {
+			out = append(out, ch.reason)
 		}
 	}
 	return out

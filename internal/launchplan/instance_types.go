@@ -21,6 +21,10 @@ type InstanceTypesQuery struct {
 	// UnknownRequirements and UnknownZones are the indexes of the entries not known yet, which
 	// Check leaves alone until they are.
 	UnknownRequirements, UnknownZones map[int]bool
+	// The read's answer (InstanceTypesResult), not part of the query.
+	_ struct{} `tfsdk:"instance_types"`
+	_ struct{} `tfsdk:"names"`
+	_ struct{} `tfsdk:"prices"`
 }
 
 // Check reports the query's problems: the requirements' (on requirements[i].<field>), the

@@ -16,6 +16,9 @@ var pathSelectorTerms = attrpath.Of("selector_terms")
 // SubnetsQuery is a karpenter_subnets configuration, decoded by its attribute names.
 type SubnetsQuery struct {
 	SelectorTerms []discovery.SubnetTerm `tfsdk:"selector_terms"`
+	// The read's answer (SubnetsResult), not part of the query.
+	_ struct{} `tfsdk:"subnets"`
+	_ struct{} `tfsdk:"zones"`
 }
 
 // Check reports the terms' problems, on selector_terms[i].
@@ -63,6 +66,7 @@ func ReadSubnets(ctx context.Context, api discovery.API, region string, q Subnet
 // names.
 type SecurityGroupsQuery struct {
 	SelectorTerms []discovery.SecurityGroupTerm `tfsdk:"selector_terms"`
+	_             struct{}                      `tfsdk:"security_groups"` // the read's answer
 }
 
 // Check reports the terms' problems, on selector_terms[i].

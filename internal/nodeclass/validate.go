@@ -13,6 +13,8 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // FieldError is a problem at an attribute path, e.g. `network_interfaces[1].interface_type`
@@ -30,7 +32,6 @@ const (
 const MaxUserDataBytes = 16 * 1024
 
 var (
-	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 	aliasRE       = regexp.MustCompile(`^[a-zA-Z0-9]+@.+$`)
 	amiIDRE       = regexp.MustCompile(`^ami-[0-9a-z]+$`)
 	quantityRE    = regexp.MustCompile(`^(\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\+|-)?(([0-9]+(\.[0-9]*)?)|(\.[0-9]+))))?$`)
@@ -65,8 +66,8 @@ func Validate(s Spec) []FieldError {
 		errs = append(errs, FieldError{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
 
-	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
-		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain, at most 253 characters)", s.Name)
+	if msgs := validation.IsDNS1123Subdomain(s.Name); len(msgs) > 0 {
+		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain, at most 253 characters): %s", s.Name, strings.Join(msgs, "; "))
 	}
 
 	validateAMI(s, add)

@@ -126,7 +126,7 @@ func TestValidateRules(t *testing.T) {
 		{"name ends with dash", func(s *Spec) { s.Name = "gpu-" },
 			[]wantErr{{"name", "not a valid Kubernetes object name"}}},
 		{"name too long", func(s *Spec) { s.Name = strings.Repeat("a", 254) },
-			[]wantErr{{"name", "at most 253 characters"}}},
+			[]wantErr{{"name", "at most 253 characters): must be no more than 253 characters"}}},
 
 		// AMI
 		{"unknown ami_family", func(s *Spec) {

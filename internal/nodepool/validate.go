@@ -9,10 +9,13 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Consolidation policies.
@@ -55,7 +58,6 @@ type Spec struct {
 type Problem = attrpath.Finding
 
 var (
-	nameRE        = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
 	nillableDurRE = regexp.MustCompile(`^(([0-9]+(s|m|h))+|Never)$`)
 	durationRE    = regexp.MustCompile(`^([0-9]+(s|m|h))+$`)
 	budgetNodesRE = regexp.MustCompile(`^((100|[0-9]{1,2})%|[0-9]+)$`)
@@ -71,8 +73,8 @@ func Validate(s Spec) (errs []Problem) {
 		errs = append(errs, Problem{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
 
-	if len(s.Name) > 253 || !nameRE.MatchString(s.Name) {
-		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain)", s.Name)
+	if msgs := validation.IsDNS1123Subdomain(s.Name); len(msgs) > 0 {
+		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain): %s", s.Name, strings.Join(msgs, "; "))
 	}
 	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
 		p := attrpath.Of("template", "labels").Key(k)

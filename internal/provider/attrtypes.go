@@ -26,7 +26,7 @@ func structAttrTypes(t reflect.Type) map[string]attr.Type {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		name, _, _ := strings.Cut(f.Tag.Get("tfsdk"), ",")
-		if name == "" || name == "-" {
+		if name == "" || name == "-" || f.Name == "_" { // blank: an attribute tfvalue.Decode ignores
 			continue
 		}
 		out[name] = goAttrType(f.Type)

@@ -16,7 +16,6 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 const itDS = "data.karpenter_instance_types.test"
@@ -496,7 +495,7 @@ func TestInstanceTypesRead_fake(t *testing.T) {
 		resp := capRead(t, ds, attrs)
 		var m launchplan.InstanceTypesResult
 		if !resp.Diagnostics.HasError() {
-			if err := tfvalue.Decode(resp.State.Raw, &m); err != nil || !resp.State.Raw.IsFullyKnown() {
+			if err := decodeAnswer(resp.State.Raw, &m); err != nil || !resp.State.Raw.IsFullyKnown() {
 				resp.Diagnostics.AddError("state", fmt.Sprintf("%v: %v", resp.State.Raw, err))
 			}
 		}

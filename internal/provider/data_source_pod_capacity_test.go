@@ -11,7 +11,6 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
 const podCapDS = "data.karpenter_pod_capacity.test"
@@ -279,7 +278,7 @@ func TestPodCapacityRead_fake(t *testing.T) {
 		t.Fatal(capDiagText(resp.Diagnostics))
 	}
 	var got catalog.PodCapacityResult
-	if err := tfvalue.Decode(resp.State.Raw, &got); err != nil || !resp.State.Raw.IsFullyKnown() {
+	if err := decodeAnswer(resp.State.Raw, &got); err != nil || !resp.State.Raw.IsFullyKnown() {
 		t.Fatalf("state %v: %v", resp.State.Raw, err)
 	}
 	if got.ENILimitedPods != 29 || got.MaxPods != 20 || got.Consistent ||

@@ -22,6 +22,11 @@ type classValue struct {
 	OwnerID  string        `tfsdk:"owner_id"`
 	Resolved tftypes.Value `tfsdk:"resolved"`
 	raw      tftypes.Value
+	// Computed reports and the manifest: written by the plan, never read back.
+	_ struct{} `tfsdk:"manifest"`
+	_ struct{} `tfsdk:"manifest_object"`
+	_ struct{} `tfsdk:"connectivity_report"`
+	_ struct{} `tfsdk:"node_role_report"`
 }
 
 // decodeClass reads a raw class value; false (with an error) when it does not decode.

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 
 	"github.com/hashicorp/terraform-plugin-framework-timeouts/resource/timeouts"
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
@@ -15,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
@@ -221,8 +223,7 @@ func poolDriftAttributes() map[string]schema.Attribute {
 				"verdict": cStr("Which nodes the change drifts and why, e.g. `every node of the pool drifts: the NodePool template " +
 					"changed (hash 1… → 2…)`, or `no drift: running nodes are kept` (limits, weight, budgets, a requirement that only widens). " +
 					"Without a view of the cluster the verdict is per pool. Null for a new (or just imported) pool: no nodes, nothing to compare."),
-				"reasons": cStrList("Karpenter's drift reasons the change trips: `NodePoolDrifted`, `NodeClassDrift`, `RequirementsDrifted`, " +
-					"`AMIDrift`, `SecurityGroupDrift`, `SubnetDrift`, `CapacityReservationDrift`, in Karpenter's order of checks."),
+				"reasons": cStrList("Karpenter's drift reasons the change trips: " + driftReasonsText() + ", in Karpenter's order of checks."),
 				"pace": cStr("How fast the disruption budgets let Karpenter replace drifted nodes now and in the coming 7 days (UTC), " +
 					"counted at the most nodes the pool's subnets and limits allow. Null with `verdict`."),
 			}},
@@ -305,4 +306,13 @@ func poolDetailAttributes() map[string]schema.Attribute {
 		"timeouts": timeouts.Attributes(context.Background(), timeouts.Opts{Create: true, Update: true, Delete: true}),
 		"warnings": cStrList("The plan's warnings (also shown as Terraform warnings), e.g. subnets too small for the limits at max pod density."),
 	}
+}
+
+// driftReasonsText lists Karpenter's drift reasons in its order of checks, for the schema.
+func driftReasonsText() string {
+	var names []string
+	for _, c := range drift.Checks() {
+		names = append(names, "`"+c.Reason+"`")
+	}
+	return strings.Join(names, ", ")
 }

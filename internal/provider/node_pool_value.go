@@ -36,6 +36,13 @@ type poolValue struct {
 		Update string `tfsdk:"update"`
 		Delete string `tfsdk:"delete"`
 	} `tfsdk:"timeouts"`
+	// Computed answers of the plan (launchplan.Outputs), written by it, never read back.
+	_ struct{} `tfsdk:"launch_plan"`
+	_ struct{} `tfsdk:"prices"`
+	_ struct{} `tfsdk:"max_pods"`
+	_ struct{} `tfsdk:"karpenter_assumed_pods"`
+	_ struct{} `tfsdk:"workload_fit"`
+	_ struct{} `tfsdk:"warnings"`
 }
 
 // static reports whether the pool is a static one (replicas).

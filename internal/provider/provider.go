@@ -76,12 +76,19 @@ type Meta struct {
 	BeforeClaim func(pool string)       // tests only
 }
 
+// providerSettings is the provider's configuration as Configure decodes it: what configures the
+// clients; the feature gates are read as a framework list, whose unknown elements are errors.
+type providerSettings struct {
+	awsclient.ProviderConfig
+	_ struct{} `tfsdk:"karpenter_feature_gates"`
+}
+
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var cfg awsclient.ProviderConfig
+	var cfg providerSettings
 	if !decodeInto(req.Config.Raw, &cfg, "provider configuration", &resp.Diagnostics) {
 		return
 	}
-	c, errs, warnings := awsclient.Configure(ctx, cfg, p.newClient, "terraform-provider-karpenter/"+p.version)
+	c, errs, warnings := awsclient.Configure(ctx, cfg.ProviderConfig, p.newClient, "terraform-provider-karpenter/"+p.version)
 	if addFindings(&resp.Diagnostics, errs, warnings); resp.Diagnostics.HasError() {
 		return
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // Limits enforced by the NodePool CRD.
@@ -33,9 +35,8 @@ const (
 )
 
 var (
-	dnsSubdomainRE = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
-	nameRE         = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
-	labelValueRE   = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
+	nameRE       = regexp.MustCompile(`^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$`)
+	labelValueRE = regexp.MustCompile(`^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$`)
 )
 
 // Validate checks every requirement and returns all problems found, ordered by index and
@@ -164,7 +165,7 @@ func qualifiedNameProblem(key string) string {
 			return "the prefix before '/' must not be empty"
 		case len(prefix) > MaxPrefixLength:
 			return fmt.Sprintf("the prefix is %d characters long; the maximum is %d", len(prefix), MaxPrefixLength)
-		case !dnsSubdomainRE.MatchString(prefix):
+		case len(validation.IsDNS1123Subdomain(prefix)) > 0:
 			return fmt.Sprintf("the prefix %s must be a lowercase DNS subdomain (lowercase alphanumerics, '-' and '.', each part starting and ending with an alphanumeric)", quoteShort(prefix))
 		}
 		name = rest

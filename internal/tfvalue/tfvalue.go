@@ -9,9 +9,15 @@
 // float64), and tftypes.Value (the value as it is, for what must stay unknown).
 //
 // Decode reads unknown values as zero values: callers that care check the raw value
-// (IsFullyKnown) first, or decode into a Flagged type, which keeps the two flags. Attributes
-// without a field are skipped, fields without an attribute are left alone. Encode needs a field for every attribute of an object type (a map may leave
-// attributes out: they are null).
+// (IsFullyKnown) first, or decode into a Flagged type, which keeps the two flags. Decode is
+// strict: an object attribute with no field in the struct is an error (a typo in a tag is not
+// silent), unless the struct lists it as ignored with a blank field,
+//
+//	_ struct{} `tfsdk:"manifest"` // read as a raw value elsewhere
+//
+// one per attribute the struct deliberately does not read. Fields without an attribute are
+// left alone. Encode needs a field for every attribute of an object type (an ignored attribute
+// cannot be encoded; a map may leave attributes out: they are null).
 package tfvalue
 
 import (
@@ -19,6 +25,8 @@ import (
 	"fmt"
 	"math/big"
 	"reflect"
+	"sort"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -50,32 +58,43 @@ func isFlagged(t reflect.Type) bool {
 	return is
 }
 
-// fields maps a struct type's attribute names to field indexes.
-var fields sync.Map // reflect.Type -> map[string][]int
-
-func fieldsOf(t reflect.Type) map[string][]int {
-	if f, ok := fields.Load(t); ok {
-		if m, ok := f.(map[string][]int); ok {
-			return m
-		}
-	}
-	out := map[string][]int{}
-	collectFields(t, nil, out)
-	fields.Store(t, out)
-	return out
+// plan is how a struct type maps attributes: the fields that read them, and the attributes it
+// deliberately ignores (blank fields tagged with their names).
+type plan struct {
+	fields  map[string][]int // attribute name -> field index
+	ignored map[string]bool
 }
 
+var plans sync.Map // reflect.Type -> plan
+
+func planOf(t reflect.Type) plan {
+	if p, ok := plans.Load(t); ok {
+		if p, ok := p.(plan); ok {
+			return p
+		}
+	}
+	p := plan{fields: map[string][]int{}, ignored: map[string]bool{}}
+	collectFields(t, nil, p)
+	plans.Store(t, p)
+	return p
+}
+
+// fieldsOf maps a struct type's attribute names to field indexes.
+func fieldsOf(t reflect.Type) map[string][]int { return planOf(t).fields }
+
 // collectFields walks t's fields, embedded structs included (their attributes are t's own).
-func collectFields(t reflect.Type, prefix []int, out map[string][]int) {
+func collectFields(t reflect.Type, prefix []int, p plan) {
 	for i := 0; i < t.NumField(); i++ {
 		f := t.Field(i)
 		idx := append(append([]int(nil), prefix...), i)
 		name, _, _ := strings.Cut(f.Tag.Get("tfsdk"), ",")
 		switch {
 		case f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct:
-			collectFields(f.Type, idx, out)
+			collectFields(f.Type, idx, p)
+		case f.Name == "_" && name != "" && name != "-":
+			p.ignored[name] = true
 		case name != "" && name != "-" && f.IsExported():
-			out[name] = idx
+			p.fields[name] = idx
 		}
 	}
 }
@@ -190,9 +209,12 @@ func decodeComposite(v tftypes.Value, dst reflect.Value, at string) error {
 		if err := v.As(&attrs); err != nil {
 			return fmt.Errorf("%s: %w", at, err)
 		}
-		fs := fieldsOf(dst.Type())
+		p := planOf(dst.Type())
+		if err := unread(attrs, p, dst.Type(), at); err != nil {
+			return err
+		}
 		for name, av := range attrs {
-			idx, ok := fs[name]
+			idx, ok := p.fields[name]
 			if !ok {
 				continue
 			}
@@ -202,6 +224,29 @@ func decodeComposite(v tftypes.Value, dst reflect.Value, at string) error {
 		}
 	}
 	return nil
+}
+
+// unread is the error for the attributes of an object that t neither reads nor ignores.
+func unread(attrs map[string]tftypes.Value, p plan, t reflect.Type, at string) error {
+	var names []string
+	for name := range attrs {
+		if _, ok := p.fields[name]; !ok && !p.ignored[name] {
+			names = append(names, strconv.Quote(name))
+		}
+	}
+	if len(names) == 0 {
+		return nil
+	}
+	sort.Strings(names)
+	where := ""
+	if at != "" {
+		where = at + ": "
+	}
+	what := "attribute " + names[0]
+	if len(names) > 1 {
+		what = "attributes " + strings.Join(names, ", ")
+	}
+	return fmt.Errorf("%sGo %s has no field for %s (add one, or ignore it with a blank field: _ struct{} `tfsdk:%s`)", where, t, what, names[0])
 }
 
 func number(v tftypes.Value, at string) (*big.Float, error) {

@@ -3,6 +3,7 @@ package tfvalue
 import (
 	"math/big"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
@@ -180,6 +181,9 @@ func TestDecodeFlagged(t *testing.T) {
 		"retries": tftypes.NewValue(tftypes.Number, nil), "lookup": tftypes.NewValue(tftypes.Bool, nil), "dir": tftypes.NewValue(tftypes.String, nil)})
 	var wrong struct {
 		Region flagged[int64] `tfsdk:"region"`
+		_      struct{}       `tfsdk:"retries"`
+		_      struct{}       `tfsdk:"lookup"`
+		_      struct{}       `tfsdk:"dir"`
 	}
 	if err := Decode(bad, &wrong); err != nil || !wrong.Region.Null {
 		t.Errorf("null into a flagged number: %v, %+v", err, wrong)
@@ -188,5 +192,70 @@ func TestDecodeFlagged(t *testing.T) {
 		map[string]tftypes.Value{"region": tftypes.NewValue(tftypes.String, "x")})
 	if err := Decode(known, &wrong); err == nil {
 		t.Error("a string into a flagged number decoded")
+	}
+}
+
+// Decode is strict: an attribute of the value with no field is an error naming the attribute
+// and the Go type, at its path; a blank field tagged with its name ignores it.
+func TestDecodeStrict(t *testing.T) {
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{
+		"name": tftypes.String, "nodes": tftypes.List{ElementType: innerType}, "manifest": tftypes.String}}
+	node := tftypes.NewValue(innerType, map[string]tftypes.Value{"key": tftypes.NewValue(tftypes.String, "k"),
+		"values": tftypes.NewValue(tftypes.List{ElementType: tftypes.String}, nil), "min": tftypes.NewValue(tftypes.Number, nil)})
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{"name": tftypes.NewValue(tftypes.String, "pool"),
+		"nodes":    tftypes.NewValue(tftypes.List{ElementType: innerType}, []tftypes.Value{node}),
+		"manifest": tftypes.NewValue(tftypes.String, "kind: NodePool")})
+
+	type typo struct {
+		Name  string   `tfsdk:"names"`
+		Nodes []inner  `tfsdk:"nodes"`
+		_     struct{} `tfsdk:"manifest"`
+	}
+	err := Decode(v, &typo{})
+	if err == nil || !strings.Contains(err.Error(), `tfvalue.typo has no field for attribute "name"`) {
+		t.Errorf("a typo in a tag: %v", err)
+	}
+
+	type missing struct {
+		Nodes []inner `tfsdk:"nodes"`
+	}
+	err = Decode(v, &missing{})
+	if err == nil || !strings.Contains(err.Error(), `has no field for attributes "manifest", "name"`) {
+		t.Errorf("two attributes without a field: %v", err)
+	}
+
+	type short struct {
+		Key string `tfsdk:"key"`
+	}
+	type nested struct {
+		Name  string   `tfsdk:"name"`
+		Nodes []short  `tfsdk:"nodes"`
+		_     struct{} `tfsdk:"manifest"`
+	}
+	err = Decode(v, &nested{})
+	if err == nil || !strings.HasPrefix(err.Error(), `nodes[0]: Go tfvalue.short has no field for attributes "min", "values"`) {
+		t.Errorf("a nested object's attributes without a field: %v", err)
+	}
+
+	type ignores struct {
+		Name  string   `tfsdk:"name"`
+		Nodes []inner  `tfsdk:"nodes"`
+		_     struct{} `tfsdk:"manifest"` // read raw elsewhere
+	}
+	var got ignores
+	if err := Decode(v, &got); err != nil || got.Name != "pool" || len(got.Nodes) != 1 || got.Nodes[0].Key != "k" {
+		t.Errorf("with the attribute ignored: %v, %+v", err, got)
+	}
+	// An ignored attribute is not the struct's: Names and Encode leave it out.
+	if names := Names(got); len(names) != 2 {
+		t.Errorf("names %v", names)
+	}
+	if _, err := Encode(typ, got); err == nil {
+		t.Error("an ignored attribute was encoded")
+	}
+	// Maps read every attribute, as before.
+	var m map[string]tftypes.Value
+	if err := Decode(v, &m); err != nil || len(m) != 3 {
+		t.Errorf("into a map: %v, %v", err, m)
 	}
 }
