@@ -8,6 +8,12 @@ require (
 )
 
 require (
+	k8s.io/apimachinery v0.37.0 // indirect
+	k8s.io/klog/v2 v2.140.0 // indirect
+	k8s.io/utils v0.0.0-20260626114624-be93311217bd // indirect
+)
+
+require (
 	github.com/aws/amazon-vpc-cni-k8s v1.23.2
 	github.com/aws/smithy-go v1.28.9 // indirect
 	github.com/go-logr/logr v1.4.4 // indirect
