@@ -12,44 +12,8 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
-
-// ProviderConfig is the provider block, decoded by its attribute names (the tfsdk tags): the
-// settings launchplan's configure rules read, and those only the clients read. Values known
-// only after apply read as unset, except where a Setting keeps the flag: the nested blocks
-// keep it, since a block not known at all cannot configure the provider.
-type ProviderConfig struct {
-	launchplan.ProviderSettings
-	Endpoints                 launchplan.Setting[Endpoints]            `tfsdk:"endpoints"`
-	SkipCredentialsValidation bool                                     `tfsdk:"skip_credentials_validation"`
-	SkipRequestingAccountID   bool                                     `tfsdk:"skip_requesting_account_id"`
-	CatalogCache              launchplan.Setting[CatalogCacheSettings] `tfsdk:"catalog_cache"`
-	Kubernetes                launchplan.Setting[KubernetesAccess]     `tfsdk:"kubernetes"`
-}
-
-// Endpoints are the endpoints block ("": the SDK's own, or AWS_ENDPOINT_URL_<SERVICE>).
-type Endpoints struct {
-	EC2     string `tfsdk:"ec2"`
-	STS     string `tfsdk:"sts"`
-	SSM     string `tfsdk:"ssm"`
-	IAM     string `tfsdk:"iam"`
-	EKS     string `tfsdk:"eks"`
-	Pricing string `tfsdk:"pricing"`
-}
-
-// CatalogCacheSettings is the catalog_cache block; a null setting is read from the
-// environment (CatalogDiskFrom).
-type CatalogCacheSettings struct {
-	Directory launchplan.Setting[string] `tfsdk:"directory"`
-	TTL       launchplan.Setting[string] `tfsdk:"ttl"`
-}
-
-// KubernetesAccess is the kubernetes block: read-only access to the cluster.
-type KubernetesAccess struct {
-	Host                 *string `tfsdk:"host"` // nil: not known yet, so no access
-	ClusterCACertificate string  `tfsdk:"cluster_ca_certificate"`
-	Token                string  `tfsdk:"token"`
-}
 
 // Configured is what a configured provider hands its resources and data sources.
 type Configured struct {
@@ -69,24 +33,24 @@ type NewClientFunc func(context.Context, Settings) (*Client, error)
 
 // Configure sets the provider up from its block, step by step, and stops at the first step
 // with errors: it checks that no nested block is unknown as a whole and the settings
-// (launchplan.CheckSettings), builds the AWS client with newClient, fills the cluster facts
-// left unset from eks:DescribeCluster when lookup_cluster asks (launchplan.MergeClusterFacts),
+// (settings.CheckSettings), builds the AWS client with newClient, fills the cluster facts
+// left unset from eks:DescribeCluster when lookup_cluster asks (settings.MergeClusterFacts),
 // and opens the Kubernetes access. Every finding is on the setting it is about; warnings say
 // which settings differ from the cluster's.
-func Configure(ctx context.Context, cfg ProviderConfig, newClient NewClientFunc, userAgent string) (_ Configured, errs, warnings []attrpath.Finding) {
+func Configure(ctx context.Context, cfg settings.ProviderConfig, newClient NewClientFunc, userAgent string) (_ Configured, errs, warnings []attrpath.Finding) {
 	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
 	// (tens of ms) while the AWS clients are set up and STS answers, not after.
 	karpenter := cmp.Or(cfg.KarpenterVersion.Value, manifest.DefaultVersion)
 	go func() { _, _ = manifest.CRDsFor(karpenter) }()
-	if errs := cfg.unknownBlocks(); len(errs) > 0 {
+	if errs := cfg.UnknownBlocks(); len(errs) > 0 {
 		return Configured{}, errs, nil
 	}
 	s := cfg.ProviderSettings
-	bootstrap, errs := launchplan.CheckSettings(s)
+	bootstrap, errs := settings.CheckSettings(s)
 	if len(errs) > 0 {
 		return Configured{}, errs, nil
 	}
-	client, errs := cfg.client(ctx, newClient, userAgent)
+	client, errs := connect(ctx, cfg, newClient, userAgent)
 	if len(errs) > 0 {
 		return Configured{}, errs, nil
 	}
@@ -95,13 +59,13 @@ func Configure(ctx context.Context, cfg ProviderConfig, newClient NewClientFunc,
 		if err != nil {
 			return Configured{}, []attrpath.Finding{settingFinding(err, "Cannot look up the EKS cluster", "Cannot look up the EKS cluster")}, nil
 		}
-		merged := launchplan.MergeClusterFacts(s, launchplan.ClusterFacts(facts))
+		merged := settings.MergeClusterFacts(s, facts)
 		if len(merged.Errors) > 0 {
 			return Configured{}, merged.Errors, merged.Warnings
 		}
 		s, bootstrap, warnings = merged.Settings, merged.Bootstrap, merged.Warnings
 	}
-	kube, err := cfg.Kubernetes.Value.open()
+	kube, err := open(cfg.Kubernetes.Value)
 	if err != nil {
 		return Configured{}, []attrpath.Finding{{Path: attrpath.Of("kubernetes"), Summary: "Invalid Kubernetes access",
 			Message: err.Error(), Standalone: true}}, warnings
@@ -110,24 +74,9 @@ func Configure(ctx context.Context, cfg ProviderConfig, newClient NewClientFunc,
 		KarpenterVersion: karpenter, Kube: kube}, nil, warnings
 }
 
-// unknownBlocks are the errors on the nested blocks whose whole value is known only after
-// apply (values inside a block may be: they read as unset).
-func (cfg ProviderConfig) unknownBlocks() []attrpath.Finding {
-	var errs []attrpath.Finding
-	for _, b := range []struct {
-		name    string
-		unknown bool
-	}{{"endpoints", cfg.Endpoints.Unknown}, {"catalog_cache", cfg.CatalogCache.Unknown}, {"kubernetes", cfg.Kubernetes.Unknown}} {
-		if b.unknown {
-			errs = append(errs, launchplan.UnknownSetting(b.name))
-		}
-	}
-	return errs
-}
-
-// client builds the AWS client of the block; nil with the findings that say why not.
-func (cfg ProviderConfig) client(ctx context.Context, newClient NewClientFunc, userAgent string) (*Client, []attrpath.Finding) {
-	s, errs := cfg.settings(userAgent)
+// connect builds the AWS client of the block; nil with the findings that say why not.
+func connect(ctx context.Context, cfg settings.ProviderConfig, newClient NewClientFunc, userAgent string) (*Client, []attrpath.Finding) {
+	s, errs := clientSettings(cfg, userAgent)
 	if len(errs) > 0 {
 		return nil, errs
 	}
@@ -141,9 +90,9 @@ func (cfg ProviderConfig) client(ctx context.Context, newClient NewClientFunc, u
 	return client, nil
 }
 
-// settings are the client's settings of the block: the AWS settings, the endpoints, the
+// clientSettings are the client's settings of the block: the AWS settings, the endpoints, the
 // catalog cache (the block, else the environment, else the defaults) and the user agent.
-func (cfg ProviderConfig) settings(userAgent string) (Settings, []attrpath.Finding) {
+func clientSettings(cfg settings.ProviderConfig, userAgent string) (Settings, []attrpath.Finding) {
 	e := cfg.Endpoints.Value
 	s := Settings{
 		Region: cfg.Region.Value, Profile: cfg.Profile.Value, AccessKey: cfg.AccessKey.Value, SecretKey: cfg.SecretKey.Value,
@@ -166,16 +115,16 @@ func (cfg ProviderConfig) settings(userAgent string) (Settings, []attrpath.Findi
 
 // orNil is the setting's value, or nil when it is null (a value known only after apply is the
 // zero value).
-func orNil(s launchplan.Setting[string]) *string {
+func orNil(s settings.Setting[string]) *string {
 	if s.Null {
 		return nil
 	}
 	return &s.Value
 }
 
-// open is the access's client: nil without the block (a null host) or while its host is not
+// open is the client of the access: nil without the block (a null host) or while its host is not
 // known.
-func (k KubernetesAccess) open() (*kubeclient.Client, error) {
+func open(k settings.KubernetesAccess) (*kubeclient.Client, error) {
 	if k.Host == nil {
 		return nil, nil
 	}

@@ -18,23 +18,24 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
-func set(v string) launchplan.Setting[string] { return launchplan.Setting[string]{Value: v} }
+func set(v string) settings.Setting[string] { return settings.Setting[string]{Value: v} }
 
-var unset = launchplan.Setting[string]{Null: true}
+var unset = settings.Setting[string]{Null: true}
 
 // configCase is a block with every cluster fact unset, as a provider block without them decodes.
-func configCase() ProviderConfig {
-	return ProviderConfig{ProviderSettings: launchplan.ProviderSettings{Region: set("eu-west-1"), ClusterName: set("prod"),
+func configCase() settings.ProviderConfig {
+	return settings.ProviderConfig{ProviderSettings: settings.ProviderSettings{Region: set("eu-west-1"), ClusterName: set("prod"),
 		ClusterEndpoint: unset, ClusterCA: unset, ClusterServiceCIDR: unset, KubernetesVersion: unset},
-		Endpoints: launchplan.Setting[Endpoints]{Null: true}, CatalogCache: launchplan.Setting[CatalogCacheSettings]{Null: true},
-		Kubernetes: launchplan.Setting[KubernetesAccess]{Null: true}}
+		Endpoints: settings.Setting[settings.Endpoints]{Null: true}, CatalogCache: settings.Setting[settings.CatalogCacheSettings]{Null: true},
+		Kubernetes: settings.Setting[settings.KubernetesAccess]{Null: true}}
 }
 
 // block is a nested block as configured.
-func block[T any](v T) launchplan.Setting[T] { return launchplan.Setting[T]{Value: v} }
+func block[T any](v T) settings.Setting[T] { return settings.Setting[T]{Value: v} }
 
 // fakeClients answers newClient with a client on eks, recording the settings it was asked for.
 type fakeClients struct {
@@ -65,10 +66,10 @@ func TestConfigureSettingsOfTheBlock(t *testing.T) {
 	t.Setenv(EnvCatalogCacheTTL, "6h")
 	cfg := configCase()
 	cfg.Profile, cfg.AccessKey, cfg.SecretKey = set("ops"), set("AKID"), set("secret")
-	cfg.MaxRetries = launchplan.Setting[int64]{Value: 7}
+	cfg.MaxRetries = settings.Setting[int64]{Value: 7}
 	cfg.SkipCredentialsValidation, cfg.SkipRequestingAccountID = true, true
-	cfg.Endpoints = block(Endpoints{EC2: "http://ec2", STS: "http://sts", SSM: "http://ssm", IAM: "http://iam", EKS: "http://eks", Pricing: "http://pricing"})
-	cfg.CatalogCache = block(CatalogCacheSettings{Directory: unset, TTL: set("30m")})
+	cfg.Endpoints = block(settings.Endpoints{EC2: "http://ec2", STS: "http://sts", SSM: "http://ssm", IAM: "http://iam", EKS: "http://eks", Pricing: "http://pricing"})
+	cfg.CatalogCache = block(settings.CatalogCacheSettings{Directory: unset, TTL: set("30m")})
 	f := &fakeClients{}
 	c, errs, warnings := Configure(context.Background(), cfg, f.new, "terraform-provider-karpenter/1.2.3")
 	if errs != nil || warnings != nil || c.Client == nil {
@@ -89,13 +90,13 @@ func TestConfigureSettingsOfTheBlock(t *testing.T) {
 
 	// Without the block the environment applies; a ttl known only after apply is not the
 	// environment's but the default.
-	cfg.CatalogCache = launchplan.Setting[CatalogCacheSettings]{Null: true}
+	cfg.CatalogCache = settings.Setting[settings.CatalogCacheSettings]{Null: true}
 	cfg.KarpenterVersion = set("1.12")
 	c, _, _ = Configure(context.Background(), cfg, f.new, "")
 	if got := f.asked[1].CatalogCache; got == nil || got.Dir != "/ci/cache" || got.TTL != 6*time.Hour || c.KarpenterVersion != "1.12" {
 		t.Errorf("environment: %+v, version %q", got, c.KarpenterVersion)
 	}
-	cfg.CatalogCache = block(CatalogCacheSettings{Directory: set("/tf"), TTL: launchplan.Setting[string]{Unknown: true}})
+	cfg.CatalogCache = block(settings.CatalogCacheSettings{Directory: set("/tf"), TTL: settings.Setting[string]{Unknown: true}})
 	_, _, _ = Configure(context.Background(), cfg, f.new, "")
 	if got := f.asked[2].CatalogCache; got == nil || got.Dir != "/tf" || got.TTL != DefaultCatalogCacheTTL {
 		t.Errorf("unknown ttl: %+v", got)
@@ -106,32 +107,34 @@ func TestConfigureErrorsNameTheSetting(t *testing.T) {
 	t.Setenv(EnvCatalogCacheTTL, "")
 	cases := []struct {
 		name   string
-		edit   func(*ProviderConfig)
+		edit   func(*settings.ProviderConfig)
 		err    error
 		want   []string
 		client bool // whether newClient was asked
 	}{
-		{"unknown region: no client", func(c *ProviderConfig) { c.Region = launchplan.Setting[string]{Unknown: true} }, nil,
+		{"unknown region: no client", func(c *settings.ProviderConfig) { c.Region = settings.Setting[string]{Unknown: true} }, nil,
 			[]string{"region|Unknown provider setting|region: `region` depends on a value known only after apply. The provider reads EC2 during " +
 				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource."}, false},
-		{"blocks not known at all: no client", func(c *ProviderConfig) {
+		{"blocks not known at all: no client", func(c *settings.ProviderConfig) {
 			c.Endpoints.Unknown, c.Kubernetes.Unknown = true, true
-			c.Region = launchplan.Setting[string]{Unknown: true} // reported once the blocks are known
+			c.Region = settings.Setting[string]{Unknown: true} // reported once the blocks are known
 		}, nil, []string{
 			"endpoints|Unknown provider setting|endpoints: `endpoints` depends on a value known only after apply. The provider reads EC2 during " +
 				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource.",
 			"kubernetes|Unknown provider setting|kubernetes: `kubernetes` depends on a value known only after apply. The provider reads EC2 during " +
 				"plan, so its configuration must be known then: use a literal, a variable, or a value from an already-applied resource."}, false},
-		{"invalid cluster fact: no client", func(c *ProviderConfig) { c.ClusterServiceCIDR = set("fd00::/108") }, nil,
+		{"invalid cluster fact: no client", func(c *settings.ProviderConfig) { c.ClusterServiceCIDR = set("fd00::/108") }, nil,
 			[]string{`cluster_service_cidr|Invalid service CIDR|cluster_service_cidr: "fd00::/108" is not an IPv4 CIDR such as 172.20.0.0/16`}, false},
-		{"catalog cache ttl", func(c *ProviderConfig) {
-			c.CatalogCache = block(CatalogCacheSettings{Directory: unset, TTL: set("an hour")})
+		{"catalog cache ttl", func(c *settings.ProviderConfig) {
+			c.CatalogCache = block(settings.CatalogCacheSettings{Directory: unset, TTL: set("an hour")})
 		}, nil,
 			[]string{`catalog_cache.ttl|Invalid catalog cache TTL|catalog_cache.ttl: "an hour" is not a duration such as 30m, 6h or 0s`}, false},
 		{"a setting's client error", nil, &SettingError{Setting: "secret_key", Summary: "access_key and secret_key must be set together"},
 			[]string{"secret_key|Invalid AWS configuration|secret_key: access_key and secret_key must be set together"}, true},
 		{"any other client error", nil, errors.New("boom"), []string{"|Cannot configure the AWS client|boom"}, true},
-		{"invalid kubernetes access", func(c *ProviderConfig) { c.Kubernetes = block(KubernetesAccess{Host: aws.String(" ")}) }, nil,
+		{"invalid kubernetes access", func(c *settings.ProviderConfig) {
+			c.Kubernetes = block(settings.KubernetesAccess{Host: aws.String(" ")})
+		}, nil,
 			[]string{"kubernetes|Invalid Kubernetes access|invalid Kubernetes client configuration: host is empty"}, true},
 	}
 	for _, tc := range cases {
@@ -165,9 +168,9 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	cluster := ekstypes.Cluster{Name: aws.String("prod"), Endpoint: aws.String(endpoint), Version: aws.String("1.33"),
 		CertificateAuthority:    &ekstypes.Certificate{Data: aws.String(ca)},
 		KubernetesNetworkConfig: &ekstypes.KubernetesNetworkConfigResponse{ServiceIpv4Cidr: aws.String("10.100.0.0/16")}}
-	lookup := func(edit func(*ProviderConfig)) ProviderConfig {
+	lookup := func(edit func(*settings.ProviderConfig)) settings.ProviderConfig {
 		cfg := configCase()
-		cfg.LookupCluster = launchplan.Setting[bool]{Value: true}
+		cfg.LookupCluster = settings.Setting[bool]{Value: true}
 		if edit != nil {
 			edit(&cfg)
 		}
@@ -175,9 +178,9 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	}
 	f := &fakeClients{eks: &awsfake.EKS{Clusters: []ekstypes.Cluster{cluster}}}
 	host := "https://127.0.0.1:16443"
-	c, errs, warnings := Configure(context.Background(), lookup(func(c *ProviderConfig) {
+	c, errs, warnings := Configure(context.Background(), lookup(func(c *settings.ProviderConfig) {
 		c.KubernetesVersion = set("1.32")
-		c.Kubernetes = block(KubernetesAccess{Host: &host})
+		c.Kubernetes = block(settings.KubernetesAccess{Host: &host})
 	}), f.new, "")
 	if errs != nil || c.KubernetesVersion != "1.32" || c.Kube == nil || c.Kube.Host() != host ||
 		c.Bootstrap != (launchplan.Bootstrap{Endpoint: endpoint, CABundle: ca, ServiceCIDR: "10.100.0.0/16"}) {
@@ -192,20 +195,20 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	bad := cluster
 	bad.Endpoint = aws.String("http://prod.internal")
 	f.eks.Clusters = []ekstypes.Cluster{bad}
-	c, errs, warnings = Configure(context.Background(), lookup(func(c *ProviderConfig) { c.KubernetesVersion = set("1.32") }), f.new, "")
+	c, errs, warnings = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.KubernetesVersion = set("1.32") }), f.new, "")
 	if len(errs) != 1 || errs[0].Path.String() != "cluster_endpoint" || len(warnings) != 1 || c.Client != nil {
 		t.Errorf("looked-up endpoint: %v, %v", errs, warnings)
 	}
 
 	// A cluster EKS does not have is an error on cluster_name.
-	c, errs, _ = Configure(context.Background(), lookup(func(c *ProviderConfig) { c.ClusterName = set("other") }), f.new, "")
+	c, errs, _ = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.ClusterName = set("other") }), f.new, "")
 	if got := findingText(errs); len(got) != 1 || errs[0].Path.String() != "cluster_name" || errs[0].Summary != "Cannot look up the EKS cluster" ||
 		c.Client != nil {
 		t.Errorf("missing cluster: %q", got)
 	}
 }
 
-// The block decodes into ProviderConfig by the schema's names, with the settings' and the
+// The block decodes into settings.ProviderConfig by the schema's names, with the settings' and the
 // blocks' flags; a kubernetes host not known yet is no access.
 func TestProviderConfigDecodes(t *testing.T) {
 	str, unknown := tftypes.String, tftypes.UnknownValue
@@ -221,11 +224,11 @@ func TestProviderConfigDecodes(t *testing.T) {
 		"kubernetes": tftypes.NewValue(kube, map[string]tftypes.Value{"host": tftypes.NewValue(str, unknown),
 			"cluster_ca_certificate": tftypes.NewValue(str, nil), "token": tftypes.NewValue(str, "t")}),
 	})
-	var cfg ProviderConfig
+	var cfg settings.ProviderConfig
 	if err := tfvalue.Decode(v, &cfg); err != nil {
 		t.Fatal(err)
 	}
-	if !cfg.Endpoints.Unknown || cfg.Endpoints.Value != (Endpoints{}) {
+	if !cfg.Endpoints.Unknown || cfg.Endpoints.Value != (settings.Endpoints{}) {
 		t.Errorf("endpoints %+v", cfg.Endpoints)
 	}
 	cc, k := cfg.CatalogCache, cfg.Kubernetes
@@ -233,7 +236,7 @@ func TestProviderConfigDecodes(t *testing.T) {
 		cc.Null || cc.Value.Directory != unset || !cc.Value.TTL.Unknown || k.Null || k.Value.Host != nil || k.Value.Token != "t" {
 		t.Errorf("decoded %+v", cfg)
 	}
-	if kc, err := k.Value.open(); kc != nil || err != nil {
+	if kc, err := open(k.Value); kc != nil || err != nil {
 		t.Errorf("unknown host opened %v, %v", kc, err)
 	}
 	if disk, _ := CatalogDiskFrom(orNil(cc.Value.Directory), orNil(cc.Value.TTL), func(string) string { return "" },

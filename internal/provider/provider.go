@@ -22,6 +22,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
 var _ provider.Provider = (*karpenterProvider)(nil)
@@ -77,7 +78,7 @@ type Meta struct {
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var cfg awsclient.ProviderConfig
+	var cfg settings.ProviderConfig
 	if !decodeInto(req.Config.Raw, &cfg, "provider configuration", &resp.Diagnostics) {
 		return
 	}
@@ -236,7 +237,7 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
 				"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
 				"Karpenter (a warning), and static pools cannot use it.",
-			Validators: []validator.String{stringvalidator.RegexMatches(launchplan.KubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
+			Validators: []validator.String{stringvalidator.RegexMatches(settings.KubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
 		},
 		"karpenter_version": schema.StringAttribute{
 			Optional: true,

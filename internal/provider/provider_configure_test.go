@@ -19,6 +19,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -260,15 +261,15 @@ func TestConfigure_pricingEndpoint(t *testing.T) {
 }
 
 // Every provider attribute reaches the core by its name (tfvalue skips an attribute without a
-// field): a field of awsclient.ProviderConfig, the nested blocks' too; the feature gates are
+// field): a field of settings.ProviderConfig, the nested blocks' too; the feature gates are
 // read on their own.
 func TestProviderConfigCoversTheSchema(t *testing.T) {
 	p := New("test")()
 	var sresp provider.SchemaResponse
 	p.Schema(context.Background(), provider.SchemaRequest{}, &sresp)
 	objType := sresp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
-	nested := map[string]any{"": awsclient.ProviderConfig{}, "endpoints": awsclient.Endpoints{},
-		"catalog_cache": awsclient.CatalogCacheSettings{}, "kubernetes": awsclient.KubernetesAccess{}}
+	nested := map[string]any{"": settings.ProviderConfig{}, "endpoints": settings.Endpoints{},
+		"catalog_cache": settings.CatalogCacheSettings{}, "kubernetes": settings.KubernetesAccess{}}
 	for block, v := range nested {
 		want := objType.AttributeTypes
 		if block != "" {
