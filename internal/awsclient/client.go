@@ -1,7 +1,7 @@
 // Package awsclient is the provider's only door to AWS: it builds one aws-sdk-go-v2 config from
-// the provider settings (Configure takes the provider block to the configured clients), holds
-// the small EC2 interface the rest of the code depends on, counts API calls, and implements the
-// finders that discovery and the catalog use.
+// the provider settings (Connect turns the provider block into the client), holds the small EC2
+// interface the rest of the code depends on, counts API calls, and implements the finders that
+// discovery and the catalog use.
 package awsclient
 
 import (
@@ -65,6 +65,10 @@ func (e *SettingError) Error() string {
 }
 
 func (e *SettingError) Unwrap() error { return e.Err }
+
+// ProviderSetting is the setting at fault: a SettingError is a settings.NamesSetting, so the
+// core reports it on that setting.
+func (e *SettingError) ProviderSetting() string { return e.Setting }
 
 // Client carries the SDK clients and what Configure learned.
 type Client struct {

@@ -4,5 +4,7 @@
 // and admits its EC2NodeClass, resolves against AWS (nodeclass.Plan) and records what its pools
 // read; a node pool (Pool) validates, renders and admits its NodePool, checks ownership, builds
 // the launch plan (launchplan.Build) and answers what its nodes and Karpenter's drift will do.
+// The provider block (Configure) is checked by package settings' rules, connected to AWS through
+// a port, its unset cluster facts looked up through another, and the cluster opened read-only.
 // Every problem is an attrpath.Finding; nothing here imports Terraform or the AWS SDK.
 package planner

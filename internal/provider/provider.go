@@ -17,11 +17,13 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
@@ -82,7 +84,11 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if !decodeInto(req.Config.Raw, &cfg, "provider configuration", &resp.Diagnostics) {
 		return
 	}
-	c, errs, warnings := awsclient.Configure(ctx, cfg, p.newClient, "terraform-provider-karpenter/"+p.version)
+	userAgent := "terraform-provider-karpenter/" + p.version
+	connect := func(ctx context.Context) (*awsclient.Client, []attrpath.Finding) {
+		return awsclient.Connect(ctx, cfg, p.newClient, userAgent)
+	}
+	c, errs, warnings := planner.Configure(ctx, cfg, connect)
 	if addFindings(&resp.Diagnostics, errs, warnings); resp.Diagnostics.HasError() {
 		return
 	}

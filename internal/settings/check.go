@@ -2,6 +2,7 @@ package settings
 
 import (
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -75,4 +76,21 @@ func bootstrapOf(s ProviderSettings) (launchplan.Bootstrap, []attrpath.Finding) 
 		add("cluster_service_cidr", "Invalid service CIDR", fmt.Sprintf("%q is not an IPv4 CIDR such as 172.20.0.0/16", b.ServiceCIDR))
 	}
 	return b, errs
+}
+
+// NamesSetting is an error that names the provider setting at fault (awsclient.SettingError is
+// one); its text names the setting already.
+type NamesSetting interface {
+	error
+	ProviderSetting() string
+}
+
+// ErrorFinding is err on the setting a NamesSetting in its chain names, under onSetting, else
+// on the provider as a whole, under otherwise.
+func ErrorFinding(err error, onSetting, otherwise string) attrpath.Finding {
+	var named NamesSetting
+	if errors.As(err, &named) {
+		return attrpath.Finding{Path: attrpath.Of(named.ProviderSetting()), Summary: onSetting, Message: named.Error(), Standalone: true}
+	}
+	return attrpath.Finding{Summary: otherwise, Message: err.Error()}
 }

@@ -2,6 +2,8 @@ package settings
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -199,5 +201,30 @@ func TestUnknownBlocks(t *testing.T) {
 		CatalogCache: Setting[CatalogCacheSettings]{Value: CatalogCacheSettings{TTL: unknownSetting}}}
 	if errs := cfg.UnknownBlocks(); errs != nil {
 		t.Errorf("known blocks: %v", errs)
+	}
+}
+
+// namedError names the setting at fault, as awsclient.SettingError does.
+type namedError struct{ setting string }
+
+func (e *namedError) Error() string {
+	return e.setting + ": access_key and secret_key must be set together"
+}
+func (e *namedError) ProviderSetting() string { return e.setting }
+
+// An error that names a setting, wrapped or not, is a finding on it whose text reads on its
+// own; any other error is on the provider as a whole.
+func TestErrorFinding(t *testing.T) {
+	named := &namedError{setting: "secret_key"}
+	for _, err := range []error{named, fmt.Errorf("configuring: %w", named)} {
+		f := ErrorFinding(err, "Invalid AWS configuration", "Cannot configure the AWS client")
+		if got := factText([]attrpath.Finding{f}); !slices.Equal(got, []string{"secret_key|Invalid AWS configuration|" +
+			"secret_key: access_key and secret_key must be set together"}) || !f.Standalone || f.Error() != named.Error() {
+			t.Errorf("%v: %+v", err, f)
+		}
+	}
+	f := ErrorFinding(errors.New("boom"), "Invalid AWS configuration", "Cannot configure the AWS client")
+	if got := factText([]attrpath.Finding{f}); !slices.Equal(got, []string{"|Cannot configure the AWS client|boom"}) || f.Standalone {
+		t.Errorf("other error: %+v", f)
 	}
 }
