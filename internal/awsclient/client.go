@@ -1,7 +1,7 @@
 // Package awsclient is the provider's only door to AWS: it builds one aws-sdk-go-v2 config from
-// the provider settings (Configure takes the provider block to the configured clients), holds
-// the small EC2 interface the rest of the code depends on, counts API calls, and implements the
-// finders that discovery and the catalog use.
+// the provider settings (Connect turns the provider block into the client), holds the small EC2
+// interface the rest of the code depends on, counts API calls, and implements the finders that
+// discovery and the catalog use.
 package awsclient
 
 import (
@@ -66,7 +66,11 @@ func (e *SettingError) Error() string {
 
 func (e *SettingError) Unwrap() error { return e.Err }
 
-// Client carries the SDK clients and what Configure learned.
+// ProviderSetting is the setting at fault: a SettingError is a settings.NamesSetting, so the
+// core reports it on that setting.
+func (e *SettingError) ProviderSetting() string { return e.Setting }
+
+// Client carries the SDK clients and what New learned.
 type Client struct {
 	EC2       EC2API
 	SSM       SSMAPI
@@ -94,6 +98,25 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 	if maxAttempts <= 0 {
 		maxAttempts = DefaultMaxRetries
 	}
+	cfg, err := loadConfig(ctx, s, maxAttempts)
+	if err != nil {
+		return nil, err
+	}
+	// Every client, STS included, counts its calls and its retries.
+	counter, retries := NewCallCounter(), NewCallCounter()
+	cfg.APIOptions = append(cfg.APIOptions, counter.Middleware, retryPolicy(retries))
+	c := serviceClients(cfg, s, maxAttempts)
+	c.Calls, c.Retries = counter, retries
+	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {
+		return c, nil
+	}
+	return withCallerIdentity(ctx, cfg, s, c)
+}
+
+// loadConfig is the SDK config of the settings: the adaptive retryer with maxAttempts, the
+// region, profile, static credentials and user agent where set, else the SDK's standard
+// sources. An error is a SettingError on the setting at fault; no region anywhere is one too.
+func loadConfig(ctx context.Context, s Settings, maxAttempts int) (aws.Config, error) {
 	opts := []func(*config.LoadOptions) error{
 		config.WithRetryer(func() aws.Retryer { return newRetryer(maxAttempts) }),
 	}
@@ -109,7 +132,7 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 			if s.SecretKey == "" {
 				setting = "secret_key"
 			}
-			return nil, &SettingError{Setting: setting, Summary: "access_key and secret_key must be set together"}
+			return aws.Config{}, &SettingError{Setting: setting, Summary: "access_key and secret_key must be set together"}
 		}
 		opts = append(opts, config.WithCredentialsProvider(credentials.NewStaticCredentialsProvider(s.AccessKey, s.SecretKey, s.Token)))
 	}
@@ -120,18 +143,21 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 	cfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
 		if s.Profile != "" {
-			return nil, &SettingError{Setting: "profile", Summary: fmt.Sprintf("cannot load AWS profile %q", s.Profile), Err: err}
+			return aws.Config{}, &SettingError{Setting: "profile", Summary: fmt.Sprintf("cannot load AWS profile %q", s.Profile), Err: err}
 		}
-		return nil, &SettingError{Setting: "region", Summary: "cannot load the AWS configuration", Err: err}
+		return aws.Config{}, &SettingError{Setting: "region", Summary: "cannot load the AWS configuration", Err: err}
 	}
 	if cfg.Region == "" {
-		return nil, &SettingError{Setting: "region", Summary: "no AWS region: set `region` in the provider block, or AWS_REGION, or a region in the shared config profile"}
+		return aws.Config{}, &SettingError{Setting: "region", Summary: "no AWS region: set `region` in the provider block, or AWS_REGION, or a region in the shared config profile"}
 	}
+	return cfg, nil
+}
 
-	counter, retries := NewCallCounter(), NewCallCounter()
-	cfg.APIOptions = append(cfg.APIOptions, counter.Middleware, retryPolicy(retries))
-
-	c := &Client{
+// serviceClients are the EC2, SSM, IAM, EKS and Pricing clients of cfg, each on its endpoint
+// from the settings where one is set, and the settings' catalog cache; the call counters and
+// the account id are New's to fill in.
+func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
+	return &Client{
 		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) {
 			if s.EC2Endpoint != "" {
 				o.BaseEndpoint = aws.String(s.EC2Endpoint)
@@ -154,15 +180,15 @@ func New(ctx context.Context, s Settings) (*Client, error) {
 		}),
 		Pricing:        newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
 		Region:         cfg.Region,
-		Calls:          counter,
-		Retries:        retries,
 		discoveryCache: NewDiscoveryCache(),
 		CatalogDisk:    s.CatalogCache,
 	}
+}
 
-	if s.SkipCredentialsValidation && s.SkipRequestingAccountID {
-		return c, nil
-	}
+// withCallerIdentity asks STS GetCallerIdentity who the credentials are and records the
+// account id in c. When it fails, the credentials are an error, unless only the account id was
+// wanted (skip_credentials_validation): then c goes on without it.
+func withCallerIdentity(ctx context.Context, cfg aws.Config, s Settings, c *Client) (*Client, error) {
 	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) {
 		if s.STSEndpoint != "" {
 			o.BaseEndpoint = aws.String(s.STSEndpoint)

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
 // LocalStack's community edition has no EKS. eksServer answers DescribeCluster (GET
@@ -64,14 +66,14 @@ func TestDescribeClusterFacts(t *testing.T) {
 	cases := []struct {
 		name        string
 		cluster     string
-		want        ClusterFacts
+		want        settings.ClusterFacts
 		wantSetting string // "" when no error
 		wantText    string
 	}{
-		{name: "active cluster", cluster: "prod", want: ClusterFacts{
+		{name: "active cluster", cluster: "prod", want: settings.ClusterFacts{
 			Endpoint:                 "https://ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com",
 			CertificateAuthorityData: "LS0tLS1CRUdJTg==", ServiceIPv4CIDR: "172.20.0.0/16", KubernetesVersion: "1.33"}},
-		{name: "creating IPv6 cluster leaves the missing facts empty", cluster: "new", want: ClusterFacts{KubernetesVersion: "1.34"}},
+		{name: "creating IPv6 cluster leaves the missing facts empty", cluster: "new", want: settings.ClusterFacts{KubernetesVersion: "1.34"}},
 		{name: "not found", cluster: "nope", wantSetting: "cluster_name", wantText: `EKS cluster "nope" not found in region eu-west-1`},
 		{name: "access denied", cluster: "secret", wantSetting: "lookup_cluster", wantText: "may not call eks:DescribeCluster"},
 		{name: "other error", cluster: "broken", wantSetting: "lookup_cluster", wantText: `cannot describe EKS cluster "broken"`},
@@ -96,7 +98,7 @@ func TestDescribeClusterFacts(t *testing.T) {
 			if !strings.Contains(err.Error(), c.wantText) {
 				t.Fatalf("error %q does not mention %q", err, c.wantText)
 			}
-			if got != (ClusterFacts{}) {
+			if got != (settings.ClusterFacts{}) {
 				t.Fatalf("facts = %+v on error, want none", got)
 			}
 		})

@@ -2,6 +2,7 @@ package fleet
 
 import (
 	"context"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 

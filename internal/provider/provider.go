@@ -17,11 +17,14 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
 var _ provider.Provider = (*karpenterProvider)(nil)
@@ -79,16 +82,20 @@ type Meta struct {
 // providerSettings is the provider's configuration as Configure decodes it: what configures the
 // clients; the feature gates are read as a framework list, whose unknown elements are errors.
 type providerSettings struct {
-	awsclient.ProviderConfig
+	settings.ProviderConfig
 	_ struct{} `tfsdk:"karpenter_feature_gates"`
 }
 
 func (p *karpenterProvider) Configure(ctx context.Context, req provider.ConfigureRequest, resp *provider.ConfigureResponse) {
-	var cfg providerSettings
-	if !decodeInto(req.Config.Raw, &cfg, "provider configuration", &resp.Diagnostics) {
+	var decodedCfg providerSettings
+	if !decodeInto(req.Config.Raw, &decodedCfg, "provider configuration", &resp.Diagnostics) {
 		return
 	}
-	c, errs, warnings := awsclient.Configure(ctx, cfg.ProviderConfig, p.newClient, "terraform-provider-karpenter/"+p.version)
+	cfg, userAgent := decodedCfg.ProviderConfig, "terraform-provider-karpenter/"+p.version
+	connect := func(ctx context.Context) (*awsclient.Client, []attrpath.Finding) {
+		return awsclient.Connect(ctx, cfg, p.newClient, userAgent)
+	}
+	c, errs, warnings := planner.Configure(ctx, cfg, connect)
 	if addFindings(&resp.Diagnostics, errs, warnings); resp.Diagnostics.HasError() {
 		return
 	}
@@ -243,7 +250,7 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "The cluster's Kubernetes version, `major.minor` (`module.eks.cluster_version`). Node classes resolve an AMI " +
 				"`alias` at plan through the AWS public SSM parameters of this version, as Karpenter does; without it an alias is left to " +
 				"Karpenter (a warning), and static pools cannot use it.",
-			Validators: []validator.String{stringvalidator.RegexMatches(launchplan.KubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
+			Validators: []validator.String{stringvalidator.RegexMatches(settings.KubernetesVersionPattern, "must be major.minor, e.g. 1.33")},
 		},
 		"karpenter_version": schema.StringAttribute{
 			Optional: true,

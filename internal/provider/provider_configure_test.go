@@ -19,6 +19,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -260,15 +261,15 @@ func TestConfigure_pricingEndpoint(t *testing.T) {
 }
 
 // Every provider attribute reaches the core by its name (tfvalue skips an attribute without a
-// field): a field of awsclient.ProviderConfig, the nested blocks' too; the feature gates are
+// field): a field of settings.ProviderConfig, the nested blocks' too; the feature gates are
 // read on their own.
 func TestProviderConfigCoversTheSchema(t *testing.T) {
 	p := New("test")()
 	var sresp provider.SchemaResponse
 	p.Schema(context.Background(), provider.SchemaRequest{}, &sresp)
 	objType := sresp.Schema.Type().TerraformType(context.Background()).(tftypes.Object)
-	nested := map[string]any{"": awsclient.ProviderConfig{}, "endpoints": awsclient.Endpoints{},
-		"catalog_cache": awsclient.CatalogCacheSettings{}, "kubernetes": awsclient.KubernetesAccess{}}
+	nested := map[string]any{"": settings.ProviderConfig{}, "endpoints": settings.Endpoints{},
+		"catalog_cache": settings.CatalogCacheSettings{}, "kubernetes": settings.KubernetesAccess{}}
 	for block, v := range nested {
 		want := objType.AttributeTypes
 		if block != "" {
@@ -306,5 +307,38 @@ func TestConfigure_unknownBlock(t *testing.T) {
 	}
 	if d := resp.Diagnostics.Errors()[0]; d.Summary() != "Unknown provider setting" || !strings.Contains(d.Detail(), "known only after apply") {
 		t.Errorf("diagnostic %q: %q", d.Summary(), d.Detail())
+	}
+}
+
+// The block decodes into settings.ProviderConfig by the schema's names, with the settings' and
+// the blocks' flags. A kubernetes host not known yet decodes as nil, which opens no access
+// (planner's TestOpenKubeWithoutAHost); the catalog_cache decoded here is the one awsclient's
+// TestCatalogCacheOfADecodedBlock reads.
+func TestProviderConfigDecodes(t *testing.T) {
+	str, unknown := tftypes.String, tftypes.UnknownValue
+	cache := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"directory": str, "ttl": str}}
+	kube := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"host": str, "cluster_ca_certificate": str, "token": str}}
+	endpoints := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"ec2": str}}
+	typ := tftypes.Object{AttributeTypes: map[string]tftypes.Type{"region": str, "max_retries": tftypes.Number,
+		"lookup_cluster": tftypes.Bool, "cluster_endpoint": str, "catalog_cache": cache, "kubernetes": kube, "endpoints": endpoints}}
+	v := tftypes.NewValue(typ, map[string]tftypes.Value{
+		"region": tftypes.NewValue(str, "eu-west-1"), "max_retries": tftypes.NewValue(tftypes.Number, unknown), "endpoints": tftypes.NewValue(endpoints, unknown),
+		"lookup_cluster": tftypes.NewValue(tftypes.Bool, nil), "cluster_endpoint": tftypes.NewValue(str, nil),
+		"catalog_cache": tftypes.NewValue(cache, map[string]tftypes.Value{"directory": tftypes.NewValue(str, nil), "ttl": tftypes.NewValue(str, unknown)}),
+		"kubernetes": tftypes.NewValue(kube, map[string]tftypes.Value{"host": tftypes.NewValue(str, unknown),
+			"cluster_ca_certificate": tftypes.NewValue(str, nil), "token": tftypes.NewValue(str, "t")}),
+	})
+	var cfg settings.ProviderConfig
+	if err := tfvalue.Decode(v, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if !cfg.Endpoints.Unknown || cfg.Endpoints.Value != (settings.Endpoints{}) {
+		t.Errorf("endpoints %+v", cfg.Endpoints)
+	}
+	unset := settings.Setting[string]{Null: true}
+	cc, k := cfg.CatalogCache, cfg.Kubernetes
+	if cfg.Region != (settings.Setting[string]{Value: "eu-west-1"}) || !cfg.MaxRetries.Unknown || !cfg.LookupCluster.Null || cfg.ClusterEndpoint != unset ||
+		cc.Null || cc.Value.Directory != unset || !cc.Value.TTL.Unknown || k.Null || k.Value.Host != nil || k.Value.Token != "t" {
+		t.Errorf("decoded %+v", cfg)
 	}
 }

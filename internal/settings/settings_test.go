@@ -1,11 +1,14 @@
-package launchplan
+package settings
 
 import (
 	"encoding/base64"
+	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 var (
@@ -49,7 +52,7 @@ func TestCheckSettingsUnknownSettingsFirst(t *testing.T) {
 		"lookup_cluster|Unknown provider setting|`lookup_cluster` " + unknownMessage,
 		"karpenter_version|Unknown provider setting|`karpenter_version` " + unknownMessage,
 	}
-	if got := factText(errs); !slices.Equal(got, want) || b != (Bootstrap{}) {
+	if got := factText(errs); !slices.Equal(got, want) || b != (launchplan.Bootstrap{}) {
 		t.Errorf("findings\n got %q\nwant %q\nbootstrap %+v", got, want, b)
 	}
 	// Every one of the eight is checked, in the schema's order.
@@ -70,32 +73,32 @@ func TestCheckSettingsClusterFacts(t *testing.T) {
 		name   string
 		edit   func(*ProviderSettings)
 		want   []string
-		wantBS Bootstrap
+		wantBS launchplan.Bootstrap
 	}{
 		{"valid facts", func(s *ProviderSettings) {
 			s.ClusterEndpoint, s.ClusterCA, s.ClusterServiceCIDR = factSet(factsEndpoint), factSet(factsCA), factSet("172.20.0.0/16")
-		}, nil, Bootstrap{Endpoint: factsEndpoint, CABundle: factsCA, ServiceCIDR: "172.20.0.0/16"}},
+		}, nil, launchplan.Bootstrap{Endpoint: factsEndpoint, CABundle: factsCA, ServiceCIDR: "172.20.0.0/16"}},
 		{"unknown facts count as unset", func(s *ProviderSettings) {
 			s.ClusterEndpoint, s.ClusterCA, s.ClusterServiceCIDR = unknownSetting, unknownSetting, unknownSetting
-		}, nil, Bootstrap{}},
+		}, nil, launchplan.Bootstrap{}},
 		{"invalid facts", func(s *ProviderSettings) {
 			s.ClusterEndpoint, s.ClusterCA, s.ClusterServiceCIDR = factSet("http://example.eks.amazonaws.com"), factSet("not-a-bundle"), factSet("fd00::/108")
 		}, []string{
 			`cluster_endpoint|Invalid cluster endpoint|"http://example.eks.amazonaws.com" is not an https URL such as https://ABCDEF0123456789.gr7.us-west-2.eks.amazonaws.com`,
 			"cluster_certificate_authority_data|Invalid cluster CA bundle|expected the base64 of a PEM certificate bundle, as EKS returns certificateAuthority.data",
 			`cluster_service_cidr|Invalid service CIDR|"fd00::/108" is not an IPv4 CIDR such as 172.20.0.0/16`,
-		}, Bootstrap{Endpoint: "http://example.eks.amazonaws.com", CABundle: "not-a-bundle", ServiceCIDR: "fd00::/108"}},
+		}, launchplan.Bootstrap{Endpoint: "http://example.eks.amazonaws.com", CABundle: "not-a-bundle", ServiceCIDR: "fd00::/108"}},
 		{"base64 that is no certificate", func(s *ProviderSettings) { s.ClusterCA = factSet(base64.StdEncoding.EncodeToString([]byte("hello"))) },
 			[]string{"cluster_certificate_authority_data|Invalid cluster CA bundle|expected the base64 of a PEM certificate bundle, as EKS returns certificateAuthority.data"},
-			Bootstrap{CABundle: base64.StdEncoding.EncodeToString([]byte("hello"))}},
+			launchplan.Bootstrap{CABundle: base64.StdEncoding.EncodeToString([]byte("hello"))}},
 		{"lookup without a cluster name", func(s *ProviderSettings) {
 			s.ClusterName, s.LookupCluster, s.ClusterServiceCIDR = unsetSetting, Setting[bool]{Value: true}, factSet("172.20.0.0/33")
 		}, []string{
 			`cluster_service_cidr|Invalid service CIDR|"172.20.0.0/33" is not an IPv4 CIDR such as 172.20.0.0/16`,
 			"lookup_cluster|Cluster lookup without a cluster name|`lookup_cluster = true` describes the EKS cluster named by `cluster_name`: " +
 				"set `cluster_name`, or drop `lookup_cluster` and set the cluster facts yourself.",
-		}, Bootstrap{ServiceCIDR: "172.20.0.0/33"}},
-		{"lookup with a cluster name", func(s *ProviderSettings) { s.LookupCluster = Setting[bool]{Value: true} }, nil, Bootstrap{}},
+		}, launchplan.Bootstrap{ServiceCIDR: "172.20.0.0/33"}},
+		{"lookup with a cluster name", func(s *ProviderSettings) { s.LookupCluster = Setting[bool]{Value: true} }, nil, launchplan.Bootstrap{}},
 	}
 	for _, c := range cases {
 		s := unsetSettings()
@@ -115,7 +118,7 @@ func TestMergeClusterFacts(t *testing.T) {
 	if m.Errors != nil || m.Warnings != nil {
 		t.Errorf("filled: %v %v", m.Errors, m.Warnings)
 	}
-	if want := (Bootstrap{Endpoint: factsEndpoint, CABundle: factsCA, ServiceCIDR: "10.100.0.0/16"}); m.Bootstrap != want {
+	if want := (launchplan.Bootstrap{Endpoint: factsEndpoint, CABundle: factsCA, ServiceCIDR: "10.100.0.0/16"}); m.Bootstrap != want {
 		t.Errorf("bootstrap %+v, want %+v", m.Bootstrap, want)
 	}
 	if m.Settings.KubernetesVersion != factSet("1.33") || m.Settings.ClusterEndpoint != factSet(factsEndpoint) {
@@ -134,13 +137,13 @@ func TestMergeClusterFacts(t *testing.T) {
 		t.Errorf("warnings\n got %q\nwant %q\nerrors %v", got, want, m.Errors)
 	}
 	if m.Settings.KubernetesVersion.Value != "1.32" || m.Settings.ClusterCA != unknownSetting ||
-		m.Bootstrap != (Bootstrap{Endpoint: "https://other.example.com", ServiceCIDR: "10.100.0.0/16"}) {
+		m.Bootstrap != (launchplan.Bootstrap{Endpoint: "https://other.example.com", ServiceCIDR: "10.100.0.0/16"}) {
 		t.Errorf("settings %+v, bootstrap %+v", m.Settings, m.Bootstrap)
 	}
 
 	// What EKS does not report stays as set.
 	m = MergeClusterFacts(unsetSettings(), ClusterFacts{KubernetesVersion: "1.34"})
-	if m.Settings.ClusterEndpoint != unsetSetting || m.Settings.KubernetesVersion != factSet("1.34") || m.Bootstrap != (Bootstrap{}) || m.Errors != nil {
+	if m.Settings.ClusterEndpoint != unsetSetting || m.Settings.KubernetesVersion != factSet("1.34") || m.Bootstrap != (launchplan.Bootstrap{}) || m.Errors != nil {
 		t.Errorf("creating cluster: %+v, %+v, %v", m.Settings, m.Bootstrap, m.Errors)
 	}
 
@@ -179,5 +182,49 @@ func TestSettingFlag(t *testing.T) {
 	b.Flag(true, false)
 	if !b.Null || b.Unknown {
 		t.Errorf("Flag(true, false): %+v", b)
+	}
+}
+
+// A nested block known only after apply as a whole is an error on the block, in the schema's
+// order; a block that is null or known is none, whatever it holds.
+func TestUnknownBlocks(t *testing.T) {
+	cfg := ProviderConfig{Endpoints: Setting[Endpoints]{Unknown: true}, CatalogCache: Setting[CatalogCacheSettings]{Null: true},
+		Kubernetes: Setting[KubernetesAccess]{Unknown: true}}
+	want := []string{
+		"endpoints|Unknown provider setting|`endpoints` " + unknownMessage,
+		"kubernetes|Unknown provider setting|`kubernetes` " + unknownMessage,
+	}
+	if got := factText(cfg.UnknownBlocks()); !slices.Equal(got, want) {
+		t.Errorf("findings\n got %q\nwant %q", got, want)
+	}
+	cfg = ProviderConfig{ProviderSettings: ProviderSettings{Region: unknownSetting},
+		CatalogCache: Setting[CatalogCacheSettings]{Value: CatalogCacheSettings{TTL: unknownSetting}}}
+	if errs := cfg.UnknownBlocks(); errs != nil {
+		t.Errorf("known blocks: %v", errs)
+	}
+}
+
+// namedError names the setting at fault, as awsclient.SettingError does.
+type namedError struct{ setting string }
+
+func (e *namedError) Error() string {
+	return e.setting + ": access_key and secret_key must be set together"
+}
+func (e *namedError) ProviderSetting() string { return e.setting }
+
+// An error that names a setting, wrapped or not, is a finding on it whose text reads on its
+// own; any other error is on the provider as a whole.
+func TestErrorFinding(t *testing.T) {
+	named := &namedError{setting: "secret_key"}
+	for _, err := range []error{named, fmt.Errorf("configuring: %w", named)} {
+		f := ErrorFinding(err, "Invalid AWS configuration", "Cannot configure the AWS client")
+		if got := factText([]attrpath.Finding{f}); !slices.Equal(got, []string{"secret_key|Invalid AWS configuration|" +
+			"secret_key: access_key and secret_key must be set together"}) || !f.Standalone || f.Error() != named.Error() {
+			t.Errorf("%v: %+v", err, f)
+		}
+	}
+	f := ErrorFinding(errors.New("boom"), "Invalid AWS configuration", "Cannot configure the AWS client")
+	if got := factText([]attrpath.Finding{f}); !slices.Equal(got, []string{"|Cannot configure the AWS client|boom"}) || f.Standalone {
+		t.Errorf("other error: %+v", f)
 	}
 }
