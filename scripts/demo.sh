@@ -87,6 +87,13 @@ run() {
   say "phase 1 of 2: the plan's answer from LocalStack (names: ${prefix}*, from $DEMO/id)"
 
   build_provider
+  # Phase 2 builds the API server unless one runs already: while this phase talks to LocalStack,
+  # download the modules that build needs (network, little CPU).
+  local fetch_pid=""
+  if ! curl -sk --max-time 2 -o /dev/null "https://127.0.0.1:${K8S_API_PORT:-16443}/readyz" 2>/dev/null; then
+    "$ROOT/scripts/k8s.sh" fetch >"$DEMO/k8s-fetch.log" 2>&1 &
+    fetch_pid=$!
+  fi
   say "seeding the tutorial VPC (cluster my-cluster, $AWS_REGION) in LocalStack"
   "$DEMO/bin/seed"
   terraformrc
@@ -134,6 +141,9 @@ for name, doc in json.load(sys.stdin).items():
   # The same objects on a Kubernetes API server: kubernetes_manifest validates them against
   # Karpenter's CRDs there, as a cluster would.
   say "phase 2 of 2: the objects on a local Kubernetes API server (building etcd, kube-apiserver, kubectl and the kubernetes provider takes minutes the first time)"
+  if [ -n "$fetch_pid" ] && ! wait "$fetch_pid"; then
+    say "downloading the modules failed (the build below retries): $(tail -n 3 "$DEMO/k8s-fetch.log")"
+  fi
   "$ROOT/scripts/k8s.sh" use >"$DEMO/k8s.env.new"
   mv -f "$DEMO/k8s.env.new" "$DEMO/k8s.env"
   # shellcheck disable=SC1091
