@@ -48,8 +48,7 @@ terraformrc() {
 # the AWS SDK packages they share compile once (go run without -trimpath would compile them
 # again), and no debug information to write and link.
 build_provider() {
-  say "building the provider and cmd/seed"
-  (cd "$ROOT" && go build -trimpath -ldflags "-s -w" -o "$DEMO/bin/" . ./cmd/seed)
+  go -C "$ROOT" build -trimpath -ldflags "-s -w" -o "$DEMO/bin/" . ./cmd/seed
 }
 
 # tf LOG ARGS... runs terraform, its output to $DEMO/LOG; prints it when terraform fails.
@@ -86,7 +85,19 @@ run() {
   mkdir -p "$DEMO/bin"
   say "phase 1 of 2: the plan's answer from LocalStack (names: ${prefix}*, from $DEMO/id)"
 
-  build_provider
+  # The build is CPU, LocalStack's first install mostly network and disk: one beside the other.
+  say "building the provider and cmd/seed into $DEMO/bin (log: $DEMO/build.log), starting LocalStack meanwhile"
+  build_provider >"$DEMO/build.log" 2>&1 &
+  local build_pid=$!
+  if ! "$ROOT/scripts/localstack.sh" up; then
+    pkill -P "$build_pid" 2>/dev/null || true
+    kill "$build_pid" 2>/dev/null || true
+    exit 1
+  fi
+  if ! wait "$build_pid"; then
+    cat "$DEMO/build.log"
+    exit 1
+  fi
   # Phase 2 builds the API server unless one runs already: while this phase talks to LocalStack,
   # download the modules that build needs (network, little CPU).
   local fetch_pid=""
@@ -201,7 +212,10 @@ clean() {
       say "LocalStack does not answer at $AWS_ENDPOINT_URL; start it (make localstack-up) and run make demo-clean again"
       exit 1
     fi
-    [ -x "$DEMO/bin/terraform-provider-karpenter" ] || build_provider
+    if [ ! -x "$DEMO/bin/terraform-provider-karpenter" ]; then
+      say "building the provider into $DEMO/bin"
+      build_provider
+    fi
     [ -f "$DEMO/terraformrc" ] || terraformrc
     say "terraform destroy examples/quickstart: $n resources (${prefix}*) in LocalStack"
     cd "$QS"
