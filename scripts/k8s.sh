@@ -63,7 +63,7 @@ stamp_of() { (cat "$1/go.mod" "$1/go.sum"; printf '%s %s\n' "$2" "$3"; go versio
 # tools/k8s/WRAPPER into $BIN/NAME, in one go build (packages they share are loaded and linked in
 # one go), leaving out each binary that was built from the same go.mod, go.sum, flags and Go.
 build_mod() {
-  local dir="$TOOLS/$1" ldflags="$2" spec name pkg tmp t0
+  local wrapper="$1" dir="$TOOLS/$1" ldflags="$2" spec name pkg tmp t0
   shift 2
   local names=() pkgs=() stamps=()
   for spec in "$@"; do
@@ -74,7 +74,7 @@ build_mod() {
     names+=("$name") pkgs+=("$pkg") stamps+=("$want")
   done
   [ "${#names[@]}" -gt 0 ] || return 0
-  say "building ${names[*]} from tools/k8s/$1 (minutes the first time)"
+  say "building ${names[*]} from tools/k8s/$wrapper (minutes the first time)"
   t0=$SECONDS
   mkdir -p "$BIN"
   tmp="$(mktemp -d "$BIN/.build.XXXXXX")"
