@@ -85,6 +85,13 @@ run() {
   mkdir -p "$DEMO/bin"
   say "phase 1 of 2: the plan's answer from LocalStack (names: ${prefix}*, from $DEMO/id)"
 
+  # Phase 2 builds the API server unless one runs already: while this phase builds and talks to
+  # LocalStack, download the modules that build needs (network, little CPU).
+  local fetch_pid=""
+  if ! curl -sk --max-time 2 -o /dev/null "https://127.0.0.1:${K8S_API_PORT:-16443}/readyz" 2>/dev/null; then
+    "$ROOT/scripts/k8s.sh" fetch >"$DEMO/k8s-fetch.log" 2>&1 &
+    fetch_pid=$!
+  fi
   # The build is CPU, LocalStack's first install mostly network and disk: one beside the other.
   say "building the provider and cmd/seed into $DEMO/bin (log: $DEMO/build.log), starting LocalStack meanwhile"
   build_provider >"$DEMO/build.log" 2>&1 &
@@ -97,13 +104,6 @@ run() {
   if ! wait "$build_pid"; then
     cat "$DEMO/build.log"
     exit 1
-  fi
-  # Phase 2 builds the API server unless one runs already: while this phase talks to LocalStack,
-  # download the modules that build needs (network, little CPU).
-  local fetch_pid=""
-  if ! curl -sk --max-time 2 -o /dev/null "https://127.0.0.1:${K8S_API_PORT:-16443}/readyz" 2>/dev/null; then
-    "$ROOT/scripts/k8s.sh" fetch >"$DEMO/k8s-fetch.log" 2>&1 &
-    fetch_pid=$!
   fi
   say "seeding the tutorial VPC (cluster my-cluster, $AWS_REGION) in LocalStack"
   "$DEMO/bin/seed"
