@@ -61,13 +61,13 @@ tf() {
   fi
 }
 
-# managed STATE counts the managed resources in a state file (0 when it does not exist).
+# managed STATE counts the managed resource instances in a state file (0 when it does not exist).
 managed() {
   [ -f "$1" ] || {
     echo 0
     return 0
   }
-  python3 -c 'import json, sys; print(sum(1 for r in json.load(open(sys.argv[1])).get("resources", []) if r.get("mode") == "managed"))' "$1"
+  python3 -c 'import json, sys; print(sum(len(r.get("instances", [])) for r in json.load(open(sys.argv[1])).get("resources", []) if r.get("mode") == "managed"))' "$1"
 }
 
 demo_id() {
