@@ -70,6 +70,16 @@ managed() {
   python3 -c 'import json, sys; print(sum(len(r.get("instances", [])) for r in json.load(open(sys.argv[1])).get("resources", []) if r.get("mode") == "managed"))' "$1"
 }
 
+# stop_k8s_build stops the background build of phase 2 when the demo ends before it is done
+# (a failure or Ctrl-C): its go build and their compiles, by parent pid.
+K8S_PID=""
+stop_tree() {
+  local c
+  for c in $(pgrep -P "$1" 2>/dev/null); do stop_tree "$c"; done
+  kill "$1" 2>/dev/null || true
+}
+stop_k8s_build() { [ -z "$K8S_PID" ] || stop_tree "$K8S_PID"; }
+
 demo_id() {
   if [ ! -s "$DEMO/id" ]; then
     mkdir -p "$DEMO"
@@ -85,12 +95,15 @@ run() {
   mkdir -p "$DEMO/bin"
   say "phase 1 of 2: the plan's answer from LocalStack (names: ${prefix}*, from $DEMO/id)"
 
-  # Phase 2 builds the API server unless one runs already: while this phase builds and talks to
-  # LocalStack, download the modules that build needs (network, little CPU).
-  local fetch_pid=""
+  # Phase 2 builds the API server unless one answers already. That build starts now, at the
+  # lowest CPU priority: it downloads its modules and takes only the CPU this phase leaves idle
+  # (LocalStack's install, the provider's largest packages and its link, which run alone, the
+  # apply), so the answer does not wait for it.
+  K8S_PID=""
   if ! curl -sk --max-time 2 -o /dev/null "https://127.0.0.1:${K8S_API_PORT:-16443}/readyz" 2>/dev/null; then
-    "$ROOT/scripts/k8s.sh" fetch >"$DEMO/k8s-fetch.log" 2>&1 &
-    fetch_pid=$!
+    DEMO_ONLY=1 nice -n 19 "$ROOT/scripts/k8s.sh" build >"$DEMO/k8s-build.log" 2>&1 &
+    K8S_PID=$!
+    trap stop_k8s_build EXIT
   fi
   # The build is CPU, LocalStack's first install mostly network and disk: one beside the other.
   say "building the provider and cmd/seed into $DEMO/bin (log: $DEMO/build.log), starting LocalStack meanwhile"
@@ -152,8 +165,13 @@ for name, doc in json.load(sys.stdin).items():
   # The same objects on a Kubernetes API server: kubernetes_manifest validates them against
   # Karpenter's CRDs there, as a cluster would.
   say "phase 2 of 2: the objects on a local Kubernetes API server (building etcd, kube-apiserver, kubectl and the kubernetes provider takes minutes the first time)"
-  if [ -n "$fetch_pid" ] && ! wait "$fetch_pid"; then
-    say "downloading the modules failed (the build below retries): $(tail -n 3 "$DEMO/k8s-fetch.log")"
+  if [ -n "$K8S_PID" ]; then
+    say "waiting for the build that started with phase 1 (log: $DEMO/k8s-build.log)"
+    if ! wait "$K8S_PID"; then
+      say "it failed (last lines below); building again"
+      tail -n 5 "$DEMO/k8s-build.log"
+    fi
+    K8S_PID=""
   fi
   "$ROOT/scripts/k8s.sh" use >"$DEMO/k8s.env.new"
   mv -f "$DEMO/k8s.env.new" "$DEMO/k8s.env"

@@ -3,9 +3,9 @@
 # hand: etcd and kube-apiserver v1.34.4, built from the pinned wrapper modules in tools/k8s/, with
 # Karpenter's CRDs (the provider's own embedded copy, via cmd/k8s-crds) installed. No controllers,
 # scheduler or nodes: enough for kubernetes_manifest, server-side apply and CRD validation.
-#   scripts/k8s.sh up|use|fetch|down|status|build|env
-# (use and fetch: what make demo calls; use reuses a server another checkout started on the same
-# port, fetch downloads the modules of what use would build.)
+#   scripts/k8s.sh up|use|down|status|build|env
+# (use: what make demo calls; it reuses a server another checkout started on the same port.
+# DEMO_ONLY=1 build builds only what the demo needs.)
 # Binaries, certificates, the kubeconfig, etcd's data and the logs live in .k8s/ (git-ignored).
 # Ports: K8S_API_PORT (16443), K8S_ETCD_PORT (23790), K8S_ETCD_PEER_PORT (23800); K8S_WORKDIR
 # moves .k8s/ and K8S_BIN its bin/ (to share the binaries with another server).
@@ -98,23 +98,6 @@ demo_set() {
   printf '%s\n' "etcd|-s -w|etcd=go.etcd.io/etcd/server/v3" \
     "apiserver|$(kube_ldflags)|kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver kubectl=k8s.io/kubernetes/cmd/kubectl" \
     "kubernetes-provider|-s -w|terraform-provider-kubernetes=github.com/hashicorp/terraform-provider-kubernetes"
-}
-
-# fetch downloads the modules of the demo's binaries that are not built yet (go list loads the
-# packages, which fetches their modules, and compiles nothing): make demo runs it in the
-# background while it talks to LocalStack, so the build after it starts on a full module cache.
-fetch() {
-  local wrapper ldflags specs spec pkgs
-  while IFS='|' read -r wrapper ldflags specs; do
-    pkgs=()
-    for spec in $specs; do
-      local name="${spec%%=*}" pkg="${spec#*=}"
-      [ -x "$BIN/$name" ] && [ "$(cat "$BIN/.$name.stamp" 2>/dev/null)" = "$(stamp_of "$TOOLS/$wrapper" "$pkg" "$ldflags")" ] && continue
-      pkgs+=("$pkg")
-    done
-    [ "${#pkgs[@]}" -gt 0 ] || continue
-    (cd "$TOOLS/$wrapper" && GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" go list -deps -f '' "${pkgs[@]}" >/dev/null)
-  done < <(demo_set)
 }
 
 # build builds what the API server and the composition tests use; the wrapper modules build side
@@ -538,13 +521,12 @@ env_() {
 case "${1:-}" in
 up) up ;;
 use) use ;;
-fetch) fetch ;;
 down) down ;;
 status) status ;;
 build) build ;;
 env) env_ ;;
 *)
-  echo "usage: $0 up|use|fetch|down|status|build|env" >&2
+  echo "usage: $0 up|use|down|status|build|env" >&2
   exit 2
   ;;
 esac
