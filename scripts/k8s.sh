@@ -3,7 +3,9 @@
 # hand: etcd and kube-apiserver v1.34.4, built from the pinned wrapper modules in tools/k8s/, with
 # Karpenter's CRDs (the provider's own embedded copy, via cmd/k8s-crds) installed. No controllers,
 # scheduler or nodes: enough for kubernetes_manifest, server-side apply and CRD validation.
-#   scripts/k8s.sh up|down|status|build|env
+#   scripts/k8s.sh up|use|down|status|build|env
+# (use: what make demo calls; it reuses a server another checkout started on the same port.
+# DEMO_ONLY=1 build builds only what the demo needs.)
 # Binaries, certificates, the kubeconfig, etcd's data and the logs live in .k8s/ (git-ignored).
 # Ports: K8S_API_PORT (16443), K8S_ETCD_PORT (23790), K8S_ETCD_PEER_PORT (23800); K8S_WORKDIR
 # moves .k8s/ and K8S_BIN its bin/ (to share the binaries with another server).
@@ -24,6 +26,8 @@ ETCD_PEER_PORT="${K8S_ETCD_PEER_PORT:-23800}"
 API_URL="https://127.0.0.1:${API_PORT}"
 ETCD_URL="http://127.0.0.1:${ETCD_PORT}"
 KUBECONFIG_FILE="$WORK/kubeconfig"
+# kubectl and the Terraform providers: $BIN, unless `use` reuses another checkout's server.
+CLIENT_BIN="$BIN"
 KUBE_VERSION="v1.34.4"
 TOOLS="$ROOT/tools/k8s"
 # shellcheck source=scripts/lib.sh
@@ -43,30 +47,75 @@ kube_ldflags() {
   printf '%s' "$out"
 }
 
-# build NAME WRAPPER PACKAGE LDFLAGS builds PACKAGE of the wrapper module tools/k8s/WRAPPER into
-# $BIN/NAME, unless the binary there was built from the same go.mod, go.sum, flags and Go.
-build_one() {
-  local name="$1" dir="$TOOLS/$2" pkg="$3" ldflags="$4"
-  local out="$BIN/$name" stamp="$BIN/.$name.stamp" want t0
-  want="$( (cat "$dir/go.mod" "$dir/go.sum"; printf '%s %s\n' "$pkg" "$ldflags"; go version) | sha256sum | cut -d' ' -f1)"
-  if [ -x "$out" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$want" ]; then return 0; fi
-  say "building $name from tools/k8s/$2 ($pkg; minutes the first time)"
-  t0=$SECONDS
-  mkdir -p "$BIN"
-  # The wrapper's go.sum pins everything: -mod=readonly fails instead of resolving anew.
-  (cd "$dir" && GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" \
-    go build -trimpath -ldflags "$ldflags" -o "$out.tmp" "$pkg")
-  mv -f "$out.tmp" "$out"
-  printf '%s\n' "$want" >"$stamp"
-  say "built $name in $((SECONDS - t0))s"
+# bin_name PACKAGE is the file name go build gives PACKAGE's binary: its last element, or the one
+# before a major-version suffix (go.etcd.io/etcd/server/v3 is "server").
+bin_name() {
+  local p="$1"
+  case "${p##*/}" in v[0-9]*) p="${p%/*}" ;; esac
+  printf '%s' "${p##*/}"
 }
 
+# stamp_of DIR PACKAGE LDFLAGS identifies a build: the wrapper's go.mod and go.sum, the package,
+# the flags and Go.
+stamp_of() { (cat "$1/go.mod" "$1/go.sum"; printf '%s %s\n' "$2" "$3"; go version) | sha256sum | cut -d' ' -f1; }
+
+# build_mod WRAPPER LDFLAGS NAME=PACKAGE... builds the PACKAGEs of the wrapper module
+# tools/k8s/WRAPPER into $BIN/NAME, in one go build (packages they share are loaded and linked in
+# one go), leaving out each binary that was built from the same go.mod, go.sum, flags and Go.
+build_mod() {
+  local wrapper="$1" dir="$TOOLS/$1" ldflags="$2" spec name pkg tmp t0
+  shift 2
+  local names=() pkgs=() stamps=()
+  for spec in "$@"; do
+    name="${spec%%=*}" pkg="${spec#*=}"
+    local want
+    want="$(stamp_of "$dir" "$pkg" "$ldflags")"
+    if [ -x "$BIN/$name" ] && [ "$(cat "$BIN/.$name.stamp" 2>/dev/null)" = "$want" ]; then continue; fi
+    names+=("$name") pkgs+=("$pkg") stamps+=("$want")
+  done
+  [ "${#names[@]}" -gt 0 ] || return 0
+  say "building ${names[*]} from tools/k8s/$wrapper (minutes the first time)"
+  t0=$SECONDS
+  mkdir -p "$BIN"
+  tmp="$(mktemp -d "$BIN/.build.XXXXXX")"
+  # The wrapper's go.sum pins everything: -mod=readonly fails instead of resolving anew.
+  if ! (cd "$dir" && GOWORK=off GOFLAGS="-mod=readonly -buildvcs=false" \
+    go build -trimpath -ldflags "$ldflags" -o "$tmp/" "${pkgs[@]}"); then
+    rm -rf "$tmp"
+    return 1
+  fi
+  local i
+  for i in "${!names[@]}"; do
+    mv -f "$tmp/$(bin_name "${pkgs[$i]}")" "$BIN/${names[$i]}"
+    printf '%s\n' "${stamps[$i]}" >"$BIN/.${names[$i]}.stamp"
+  done
+  rmdir "$tmp"
+  say "built ${names[*]} in $((SECONDS - t0))s"
+}
+
+# demo_set is what make demo needs: wrapper, ldflags and NAME=PACKAGE, one build_mod a line.
+demo_set() {
+  printf '%s\n' "etcd|-s -w|etcd=go.etcd.io/etcd/server/v3" \
+    "apiserver|$(kube_ldflags)|kube-apiserver=k8s.io/kubernetes/cmd/kube-apiserver kubectl=k8s.io/kubernetes/cmd/kubectl" \
+    "kubernetes-provider|-s -w|terraform-provider-kubernetes=github.com/hashicorp/terraform-provider-kubernetes"
+}
+
+# build builds what the API server and the composition tests use; the wrapper modules build side
+# by side (go build runs one link at a time, and a cold module cache downloads while another
+# compiles). With DEMO_ONLY set it leaves out the kubectl provider, which only the acceptance
+# tests use.
 build() {
-  build_one etcd etcd go.etcd.io/etcd/server/v3 "-s -w"
-  build_one kube-apiserver apiserver k8s.io/kubernetes/cmd/kube-apiserver "$(kube_ldflags)"
-  build_one kubectl apiserver k8s.io/kubernetes/cmd/kubectl "$(kube_ldflags)"
-  build_one terraform-provider-kubernetes kubernetes-provider github.com/hashicorp/terraform-provider-kubernetes "-s -w"
-  build_one terraform-provider-kubectl kubectl-provider github.com/gavinbunney/terraform-provider-kubectl "-s -w"
+  local pids=() pid rc=0 wrapper ldflags specs
+  while IFS='|' read -r wrapper ldflags specs; do
+    # shellcheck disable=SC2086 # NAME=PACKAGE words
+    build_mod "$wrapper" "$ldflags" $specs </dev/null &
+    pids+=("$!")
+  done < <(
+    demo_set
+    [ -n "${DEMO_ONLY:-}" ] || echo "kubectl-provider|-s -w|terraform-provider-kubectl=github.com/gavinbunney/terraform-provider-kubectl"
+  )
+  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+  [ "$rc" -eq 0 ] || { say "a build failed (above)"; exit 1; }
 }
 
 # --- certificates and credentials -------------------------------------------------------------
@@ -128,7 +177,7 @@ EOF
   mv -f "$KUBECONFIG_FILE.tmp" "$KUBECONFIG_FILE"
 }
 
-kubectl_() { "$BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
+kubectl_() { "$CLIENT_BIN/kubectl" --kubeconfig "$KUBECONFIG_FILE" "$@"; }
 
 # --- processes and listeners ----------------------------------------------------------------
 
@@ -284,7 +333,8 @@ crds_established() {
 # last applied copy or are not established, and waits until they are.
 crds() {
   local want="$WORK/crds.yaml" new="$WORK/crds.yaml.new"
-  (cd "$ROOT" && go run ./cmd/k8s-crds -differential ${K8S_KARPENTER_VERSION:+-karpenter-version "$K8S_KARPENTER_VERSION"}) >"$new"
+  # -trimpath as the provider builds: the packages they share compile once.
+  (cd "$ROOT" && go run -trimpath ./cmd/k8s-crds -differential ${K8S_KARPENTER_VERSION:+-karpenter-version "$K8S_KARPENTER_VERSION"}) >"$new"
   if cmp -s "$new" "$want" && crds_established "$want"; then
     rm -f "$new"
     say "Karpenter CRDs installed and unchanged"
@@ -406,23 +456,77 @@ status() {
   return "$rc"
 }
 
+# --- the demo's server ----------------------------------------------------------------------
+
+# other_server succeeds when the API port is held by a kube-apiserver that another directory
+# started (another checkout's make k8s-up: its working directory holds pki/ and kubeconfig) and
+# that answers with that directory's token; it then points WORK, PKI and KUBECONFIG_FILE there.
+other_server() {
+  local pid exe dir
+  command -v ss >/dev/null 2>&1 || return 1
+  pid="$(ss -Hltnp "sport = :$API_PORT" 2>/dev/null | grep -o 'pid=[0-9]*' | head -n1 | cut -d= -f2)"
+  [ -n "$pid" ] || return 1
+  exe="$(readlink "/proc/$pid/exe" 2>/dev/null)" || return 1
+  exe="${exe% (deleted)}"
+  [ "${exe##*/}" = kube-apiserver ] || return 1
+  dir="$(readlink "/proc/$pid/cwd" 2>/dev/null)" || return 1
+  [ "$dir" != "$WORK" ] && [ -r "$dir/kubeconfig" ] && [ -r "$dir/pki/tokens.csv" ] || return 1
+  local own_pki="$PKI"
+  PKI="$dir/pki"
+  if ! api_healthy; then
+    PKI="$own_pki"
+    return 1
+  fi
+  WORK="$dir" KUBECONFIG_FILE="$dir/kubeconfig" OTHER_BIN="${exe%/*}"
+}
+
+# use gives the demo an API server with Karpenter's CRDs and prints, like env, how to reach it.
+# When another checkout's kube-apiserver already holds the port (the services are shared), it
+# uses that one as it is: its kubeconfig, its kubectl and kubernetes provider when it has them
+# (else builds them here), and checks that the CRDs the demo needs are there rather than
+# applying this checkout's copy over a server it did not start. Otherwise it starts this
+# checkout's server as up does, without building the kubectl provider (the demo does not use it).
+use() {
+  if ! pid_of kube-apiserver >/dev/null && other_server; then
+    say "kube-apiserver already up at $API_URL ($(api_version)), started from $WORK: using it"
+    if [ -x "$OTHER_BIN/kubectl" ] && [ -x "$OTHER_BIN/terraform-provider-kubernetes" ]; then
+      CLIENT_BIN="$OTHER_BIN"
+    else
+      build_mod apiserver "$(kube_ldflags)" kubectl=k8s.io/kubernetes/cmd/kubectl
+      build_mod kubernetes-provider "-s -w" terraform-provider-kubernetes=github.com/hashicorp/terraform-provider-kubernetes
+    fi
+    local crd states
+    for crd in ec2nodeclasses.karpenter.k8s.aws nodepools.karpenter.sh; do
+      states="$(kubectl_ get crd "$crd" -o jsonpath='{.status.conditions[?(@.type=="Established")].status}' 2>/dev/null || true)"
+      if [ "$states" != True ]; then
+        say "the CRD $crd is not established on that server; run make k8s-up in ${WORK%/*}"
+        exit 1
+      fi
+    done
+  else
+    DEMO_ONLY=1 up
+  fi
+  env_
+}
+
 # env prints, for eval, the variables the composition tests read, KUBECONFIG, and the matching
 # kubectl.
 env_() {
   printf 'export KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
   printf 'export KARPENTER_TEST_KUBECONFIG=%q\n' "$KUBECONFIG_FILE"
-  printf 'export KARPENTER_TEST_KUBERNETES_PROVIDER_DIR=%q\n' "$BIN"
-  printf 'export KARPENTER_TEST_KUBECTL=%q\n' "$BIN/kubectl"
+  printf 'export KARPENTER_TEST_KUBERNETES_PROVIDER_DIR=%q\n' "$CLIENT_BIN"
+  printf 'export KARPENTER_TEST_KUBECTL=%q\n' "$CLIENT_BIN/kubectl"
 }
 
 case "${1:-}" in
 up) up ;;
+use) use ;;
 down) down ;;
 status) status ;;
 build) build ;;
 env) env_ ;;
 *)
-  echo "usage: $0 up|down|status|build|env" >&2
+  echo "usage: $0 up|use|down|status|build|env" >&2
   exit 2
   ;;
 esac

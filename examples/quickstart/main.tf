@@ -19,6 +19,14 @@ variable "region" {
   default = "ap-southeast-1"
 }
 
+# Prefix of the node class and pool names: copies of this configuration in one cluster (make demo
+# passes demo-<id>- per checkout) keep their instance profiles, launch templates and Kubernetes
+# objects apart.
+variable "name_prefix" {
+  type    = string
+  default = ""
+}
+
 # Credentials and the LocalStack endpoint come from the standard AWS variables
 # (make demo sets AWS_ENDPOINT_URL=http://127.0.0.1:4566).
 # kubernetes_version lets node classes resolve the al2023@latest alias at plan; LocalStack
@@ -33,7 +41,7 @@ provider "karpenter" {
 # 1. The default class (discovery tag) and the general pool limited to two zones.
 module "default" {
   source = "../modules/karpenter-node-group"
-  name   = "default"
+  name   = "${var.name_prefix}default"
   role   = "KarpenterNodeRole-${var.cluster_name}"
   pools = {
     general = {
@@ -56,7 +64,7 @@ module "default" {
 # 2. The EFA class on the purpose = hpc subnets, with an EFA pool.
 module "efa" {
   source      = "../modules/karpenter-node-group"
-  name        = "efa"
+  name        = "${var.name_prefix}efa"
   role        = "KarpenterNodeRole-${var.cluster_name}"
   subnet_tags = { "karpenter.sh/discovery" = var.cluster_name, purpose = "hpc" }
   efa         = true
@@ -74,7 +82,7 @@ module "efa" {
 # 3. Prefix delegation beside secondary IPs: the same pool on both CNI modes.
 module "prefix" {
   source            = "../modules/karpenter-node-group"
-  name              = "prefix"
+  name              = "${var.name_prefix}prefix"
   role              = "KarpenterNodeRole-${var.cluster_name}"
   prefix_delegation = true
   pools = {
