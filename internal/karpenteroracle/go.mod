@@ -6,11 +6,8 @@ toolchain go1.27.3
 
 require (
 	github.com/aws/karpenter-provider-aws v1.15.2
-	github.com/nodeplane/terraform-provider-karpenter v0.0.0
-	k8s.io/apiextensions-apiserver v0.37.0
-	k8s.io/apimachinery v0.37.0
+	github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen v0.0.0
 	sigs.k8s.io/karpenter v1.15.1
-	sigs.k8s.io/yaml v1.6.0
 )
 
 require (
@@ -52,6 +49,7 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/nodeplane/terraform-provider-karpenter v0.0.0 // indirect
 	github.com/patrickmn/go-cache v2.1.0+incompatible // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.24.1 // indirect
@@ -85,6 +83,8 @@ require (
 	gopkg.in/inf.v0 v0.9.1 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 	k8s.io/api v0.37.0 // indirect
+	k8s.io/apiextensions-apiserver v0.37.0 // indirect
+	k8s.io/apimachinery v0.37.0 // indirect
 	k8s.io/apiserver v0.37.0 // indirect
 	k8s.io/client-go v0.37.0 // indirect
 	k8s.io/cloud-provider v0.35.0 // indirect
@@ -99,6 +99,7 @@ require (
 	sigs.k8s.io/json v0.0.0-20250730193827-2d320260d730 // indirect
 	sigs.k8s.io/randfill v1.0.0 // indirect
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
+	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
 replace github.com/nodeplane/terraform-provider-karpenter => ../..
@@ -110,3 +111,5 @@ replace github.com/nodeplane/terraform-provider-karpenter => ../..
 // github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.43.1, another version the proxy does
 // not serve; no package this module builds imports it.
 replace sigs.k8s.io/karpenter => sigs.k8s.io/karpenter v1.15.0
+
+replace github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen => ./oraclegen

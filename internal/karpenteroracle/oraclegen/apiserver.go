@@ -1,13 +1,10 @@
-package karpenteroracle
+package oraclegen
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"sync"
-	"testing"
 
-	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	"k8s.io/apiextensions-apiserver/pkg/apis/apiextensions"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
@@ -17,13 +14,16 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// karpenterSchemas are the structural schemas of the v1 version of the CRDs Karpenter's own
-// module embeds (karpenter-provider-aws pkg/apis: the EC2NodeClass CRD and the NodePool CRD it
-// installs), by kind. They are read from Karpenter's module, not from the provider's embedded
+// APIServer stores documents the way the API server does on create, with the structural
+// schemas of the v1 version of the CRDs it was given, by kind. The oracle modules give it the
+// CRDs Karpenter's own module embeds (karpenter-provider-aws pkg/apis), not the provider's
 // copies, so the defaults applied on the oracle side are Karpenter's.
-var karpenterSchemas = sync.OnceValues(func() (map[string]*structuralschema.Structural, error) {
-	out := map[string]*structuralschema.Structural{}
-	for _, raw := range [][]byte{apis.EC2NodeClassCRD, apis.NodePoolCRD} {
+type APIServer map[string]*structuralschema.Structural
+
+// NewAPIServer reads the CRD YAML documents crds.
+func NewAPIServer(crds ...[]byte) (APIServer, error) {
+	out := APIServer{}
+	for _, raw := range crds {
 		var crd apiextensionsv1.CustomResourceDefinition
 		if err := yaml.UnmarshalStrict(raw, &crd); err != nil {
 			return nil, err
@@ -48,47 +48,38 @@ var karpenterSchemas = sync.OnceValues(func() (map[string]*structuralschema.Stru
 		out[crd.Spec.Names.Kind] = s
 	}
 	return out, nil
-})
+}
 
-// stored returns the JSON the API server stores for the YAML document doc of kind kind on
-// create with Karpenter's CRD: unknown fields pruned, then the schema defaults applied (the two
-// steps of the API server's decoding of a custom resource that change fields; validation is
-// left out, the documents are only hashed). Integers decode as int64 and other numbers as
-// float64, as the API server's JSON decoding does.
-func stored(t testing.TB, kind, doc string) []byte {
-	t.Helper()
-	schemas, err := karpenterSchemas()
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := schemas[kind]
+// Store returns the JSON the API server stores for the YAML document doc of kind kind: unknown
+// fields pruned, then the schema defaults applied (the two steps of its decoding of a custom
+// resource that change fields; validation is left out, the documents are only hashed).
+// Integers decode as int64 and other numbers as float64, as the API server's JSON decoding
+// does.
+func (a APIServer) Store(kind, doc string) ([]byte, error) {
+	s := a[kind]
 	if s == nil {
-		t.Fatalf("no Karpenter CRD for kind %s", kind)
+		return nil, fmt.Errorf("no CRD for kind %s", kind)
 	}
 	raw, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
-		t.Fatalf("document is not YAML: %v\n%s", err, doc)
+		return nil, fmt.Errorf("document is not YAML: %w", err)
 	}
 	var obj map[string]any
 	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		t.Fatalf("document is not a JSON object: %v\n%s", err, doc)
+		return nil, fmt.Errorf("document is not a JSON object: %w", err)
 	}
 	structuralpruning.Prune(obj, s, true)
 	structuraldefaulting.Default(obj, s)
-	out, err := json.Marshal(obj)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return json.Marshal(obj)
 }
 
-// decodeInto decodes the stored JSON into Karpenter's Go type out, failing on a field the type
-// does not have (which would mean the CRD and the Go type disagree, or the oracle is wrong).
-func decodeInto(t testing.TB, raw []byte, out any) {
-	t.Helper()
+// DecodeStrict decodes the stored JSON raw into out (Karpenter's Go type), failing on a field
+// out does not have: the CRD and the Go type would disagree, or the oracle would be wrong.
+func DecodeStrict(raw []byte, out any) error {
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(out); err != nil {
-		t.Fatalf("decoding into %T: %v\n%s", out, err, raw)
+		return fmt.Errorf("decoding into %T: %w", out, err)
 	}
+	return nil
 }

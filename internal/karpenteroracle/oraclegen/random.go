@@ -1,4 +1,4 @@
-package karpenteroracle
+package oraclegen
 
 import (
 	"fmt"
@@ -6,17 +6,28 @@ import (
 	"strings"
 )
 
-// gen draws the parts of random EC2NodeClass and NodePool specs. The values are of the right
-// types (Karpenter's Go types must decode them) but are not necessarily valid for the CRD's
-// validation rules: the hashes are computed on whatever the API server would store.
-type gen struct{ r *rand.Rand }
+// Gen draws random EC2NodeClass and NodePool specs (seeded: the same seed draws the same
+// specs). The values are of the right types (Karpenter's Go types must decode them) but are not
+// necessarily valid for the CRD's validation rules: the hashes are computed on whatever the API
+// server would store.
+type Gen struct {
+	r *rand.Rand
+	// freeFormKubelet: the Karpenter minor's spec.kubelet is free-form (1.15), so maxPods may
+	// be a CEL expression (a string); before 1.15 it is an integer.
+	freeFormKubelet bool
+}
 
-func newGen(seed int64) gen { return gen{rand.New(rand.NewSource(seed))} }
+// New returns a Gen for specs of Karpenter karpenterMinor ("1.9" … "1.15"). Every minor gets
+// every field the provider renders; the CRDs of older minors prune those they lack, on both
+// sides of the comparison.
+func New(seed int64, karpenterMinor string) *Gen {
+	return &Gen{r: rand.New(rand.NewSource(seed)), freeFormKubelet: karpenterMinor == "1.15"}
+}
 
 // maybe is true with probability p.
-func (g gen) maybe(p float64) bool { return g.r.Float64() < p }
+func (g *Gen) maybe(p float64) bool { return g.r.Float64() < p }
 
-func (g gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
+func (g *Gen) pick(xs ...string) string { return xs[g.r.Intn(len(xs))] }
 
 // trickyStrings are strings that YAML or JSON encoders like to mangle (booleans, numbers, nulls,
 // leading and trailing spaces, quotes, newlines, non-ASCII), plus ordinary ones.
@@ -26,7 +37,7 @@ var trickyStrings = []string{
 	"日本", "emoji-🙂", "a,b", "{x}", "[y]", "*star", "&amp", "!bang", "%pct", "@at", "back\\slash",
 }
 
-func (g gen) str() string {
+func (g *Gen) str() string {
 	if g.maybe(0.5) {
 		return trickyStrings[g.r.Intn(len(trickyStrings))]
 	}
@@ -39,7 +50,7 @@ func (g gen) str() string {
 }
 
 // key is a map key: tag keys, label keys, kubelet resource names.
-func (g gen) key() string {
+func (g *Gen) key() string {
 	if g.maybe(0.3) {
 		return g.pick("karpenter.sh/discovery", "Name", "kubernetes.io/cluster/my-cluster", "team",
 			"app.kubernetes.io/name", "env", "cpu", "memory", "ephemeral-storage", "pid")
@@ -47,8 +58,8 @@ func (g gen) key() string {
 	return g.str()
 }
 
-func (g gen) strMap(max int) map[string]string {
-	n := g.r.Intn(max + 1)
+func (g *Gen) strMap(most int) map[string]string {
+	n := g.r.Intn(most + 1)
 	if n == 0 {
 		if g.maybe(0.2) {
 			return map[string]string{}
@@ -62,7 +73,7 @@ func (g gen) strMap(max int) map[string]string {
 	return m
 }
 
-func (g gen) boolPtr(p float64) *bool {
+func (g *Gen) boolPtr(p float64) *bool {
 	if !g.maybe(p) {
 		return nil
 	}
@@ -70,7 +81,7 @@ func (g gen) boolPtr(p float64) *bool {
 	return &b
 }
 
-func (g gen) int32Ptr(p float64, lo, hi int32) *int32 {
+func (g *Gen) int32Ptr(p float64, lo, hi int32) *int32 {
 	if !g.maybe(p) {
 		return nil
 	}
@@ -78,7 +89,7 @@ func (g gen) int32Ptr(p float64, lo, hi int32) *int32 {
 	return &v
 }
 
-func (g gen) int64Ptr(p float64, lo, hi int64) *int64 {
+func (g *Gen) int64Ptr(p float64, lo, hi int64) *int64 {
 	if !g.maybe(p) {
 		return nil
 	}
@@ -88,7 +99,7 @@ func (g gen) int64Ptr(p float64, lo, hi int64) *int64 {
 
 // quantity is a resource quantity in one of its many spellings ("100Gi", "0.5Ti", "1e3", "20G",
 // "107374182400"): Karpenter hashes its canonical form.
-func (g gen) quantity() string {
+func (g *Gen) quantity() string {
 	switch g.r.Intn(5) {
 	case 0:
 		return fmt.Sprintf("%d%s", 1+g.r.Intn(2000), g.pick("Gi", "Mi", "Ti", "G", "M", "T", "Ki", "k"))
@@ -105,7 +116,7 @@ func (g gen) quantity() string {
 
 // duration is a Go duration string, in spellings that parse to the same value ("720h",
 // "30d" does not parse, so it is not drawn).
-func (g gen) duration() string {
+func (g *Gen) duration() string {
 	switch g.r.Intn(4) {
 	case 0:
 		return fmt.Sprintf("%dh", g.r.Intn(2000))
@@ -119,7 +130,7 @@ func (g gen) duration() string {
 }
 
 // userData is a user data script: shell, TOML, MIME multi-part, or a tricky string.
-func (g gen) userData() string {
+func (g *Gen) userData() string {
 	switch g.r.Intn(4) {
 	case 0:
 		return "#!/bin/bash\necho \"hello " + g.str() + "\"\n"
