@@ -16,7 +16,6 @@ import (
 	"k8s.io/apiextensions-apiserver/pkg/apiserver/schema/cel"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structurallisttype "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/listtype"
-	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	metavalidation "k8s.io/apimachinery/pkg/api/validation"
@@ -282,7 +281,7 @@ func (c *CRD) admit(u *unstructured.Unstructured, version string) []Violation {
 	structuraldefaulting.Default(u.Object, c.structural)
 	errs = append(errs, metavalidation.ValidateObjectMetaAccessor(u, false, metavalidation.NameIsDNSSubdomain, field.NewPath("metadata"))...)
 	errs = append(errs, apiservervalidation.ValidateCustomResource(nil, u.Object, c.validator)...)
-	errs = append(errs, schemaobjectmeta.Validate(nil, u.Object, c.structural, false)...)
+	errs = append(errs, validateObjectMeta(u.Object, c.structural)...)
 	errs = append(errs, structurallisttype.ValidateListSetsAndMaps(nil, c.structural, u.Object)...)
 	if !hasBlocking(errs) {
 		celErrs, _ := c.cel.Validate(context.Background(), nil, c.structural, u.Object, nil, celconfig.RuntimeCELCostBudget)

@@ -1,0 +1,26 @@
+// Package karpenteroracle checks the provider's ports of Karpenter's drift hashes
+// (internal/karpenterhash) against Karpenter 1.15's own compiled code: random EC2NodeClasses
+// and NodePools are rendered by internal/manifest, and the hash the provider computes for each
+// document must equal the one Karpenter's API types compute (EC2NodeClass.Hash in
+// github.com/aws/karpenter-provider-aws/pkg/apis/v1, hash v6; NodePool.Hash in
+// sigs.k8s.io/karpenter/pkg/apis/v1, hash v3) on the object the API server would store: the
+// document pruned and defaulted with the CRDs Karpenter's module embeds. Each test fails when
+// it compares fewer cases than its floor. It holds tests only; the comparisons and the random
+// specs are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
+//
+// It is a module of its own for two reasons. Karpenter's packages need a newer Go than the
+// provider: karpenter-provider-aws v1.15.2 declares go 1.26.11 and builds with Go 1.27 (go1.27.3
+// here), while the provider stays on the machine's Go 1.26. And Karpenter's requirements
+// (k8s.io v0.37, controller-runtime, the AWS SDK at its versions, ...) would raise the versions
+// of the modules the provider links. Here they apply to this module's builds alone; the
+// provider's packages come from the repository root (a replace directive), compiled against
+// k8s.io v0.37 instead of the provider's v0.34. sigs.k8s.io/karpenter is replaced by v1.15.0:
+// karpenter-provider-aws v1.15.2 requires v1.15.1, whose module zip the Go module proxy does
+// not serve. One module can require one version of Karpenter, hence v1_14 and v1_9 beside it.
+//
+// Run it in this folder with
+//
+//	GOTOOLCHAIN=go1.27.3 go test ./...
+//
+// (make unit does that, here and in v1_14 and v1_9).
+package karpenteroracle

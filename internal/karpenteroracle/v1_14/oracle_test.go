@@ -1,0 +1,51 @@
+package karpenteroracle
+
+import (
+	"testing"
+
+	"github.com/aws/karpenter-provider-aws/pkg/apis"
+	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+)
+
+// oracle is Karpenter 1.14's own code: karpenter-provider-aws v1.14.3 (EC2NodeClass, its
+// CRDs) and sigs.k8s.io/karpenter v1.14.3 (NodePool). The API server defaults that enter the
+// hashes are those of the fields drawn: the EC2NodeClass's metadataOptions and its four
+// sub-fields, the NodePool's spec.template.spec.expireAfter ("720h").
+func oracle(t *testing.T) oraclegen.Oracle {
+	t.Helper()
+	a, err := oraclegen.NewAPIServer(apis.EC2NodeClassCRD, apis.NodePoolCRD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return oraclegen.Oracle{
+		Minor:                   "1.14",
+		APIServer:               a,
+		EC2NodeClassHashVersion: awsv1.EC2NodeClassHashVersion,
+		NodePoolHashVersion:     karpv1.NodePoolHashVersion,
+		EC2NodeClassHash: func(stored []byte, caBundle string) (string, error) {
+			var nc awsv1.EC2NodeClass
+			if err := oraclegen.DecodeStrict(stored, &nc); err != nil {
+				return "", err
+			}
+			return nc.Hash(&caBundle), nil
+		},
+		NodePoolHash: func(stored []byte) (string, error) {
+			var np karpv1.NodePool
+			if err := oraclegen.DecodeStrict(stored, &np); err != nil {
+				return "", err
+			}
+			return np.Hash(), nil
+		},
+	}
+}
+
+func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareEC2NodeClasses(t, oracle(t), oraclegen.Run{Seed: 20261203, Cases: 3000, Floor: 2500})
+}
+
+func TestNodePoolHashMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
+}
