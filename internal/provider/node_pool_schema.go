@@ -77,7 +77,7 @@ func nodePoolSchema() schema.Schema {
 			"pool's CreateFleet). On-demand prices come from the AWS Pricing API (`pricing:GetProducts`), spot prices from EC2's spot " +
 			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
 			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
-			"with spot priced as on-demand. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
+			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
 		Attributes: mergeAttributes(poolSpecAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes()),
 	}
 }
@@ -217,9 +217,9 @@ func poolDriftAttributes() map[string]schema.Attribute {
 				"nodepool_hash": cStr("Karpenter's `karpenter.sh/nodepool-hash` of the planned NodePool (`NodePool.Hash()`, " +
 					"hash version v3 in every supported Karpenter version; v1.15's checked as far as its sources are available): nodes whose annotation differs drift (`NodePoolDrifted`). Requirements, limits, weight and " +
 					"disruption are not in it."),
-				"nodeclass_hash": cStr("Karpenter's `karpenter.k8s.aws/ec2nodeclass-hash` of the node class (`resolved.hash`; hash " +
-					"version v5, counted with the provider's `cluster_certificate_authority_data`): nodes whose annotation differs " +
-					"drift (`NodeClassDrift`)."),
+				"nodeclass_hash": cStr("Karpenter's `karpenter.k8s.aws/ec2nodeclass-hash` of the node class (`resolved.hash`, of the " +
+					"hash version `karpenter_version` uses: v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the " +
+					"provider's `cluster_certificate_authority_data`): nodes whose annotation differs drift (`NodeClassDrift`)."),
 				"verdict": cStr("Which nodes the change drifts and why, e.g. `every node of the pool drifts: the NodePool template " +
 					"changed (hash 1… → 2…)`, or `no drift: running nodes are kept` (limits, weight, budgets, a requirement that only widens). " +
 					"Without a view of the cluster the verdict is per pool. Null for a new (or just imported) pool: no nodes, nothing to compare."),
