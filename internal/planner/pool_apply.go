@@ -66,6 +66,9 @@ func PlanTemplates(outs []launchplan.TemplateOutput, recorded []fleet.TemplateRe
 // PoolApplyInput is one create or update of a pool: the applied values and what the plan showed.
 type PoolApplyInput struct {
 	PoolInput
+	// Unreadable: the shell could not read the applied values into PoolInput (and said why).
+	// Nothing is planned or applied; what the plan recorded is kept as after a failed apply.
+	Unreadable bool
 	// Creating: a new pool, whose owner id the apply picks after checking the name is free.
 	Creating bool
 	// Shown is what the plan showed of the launch (nil: planned while the node class was unknown,
@@ -101,31 +104,11 @@ func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApp
 	out := PoolApplied{OwnerID: in.OwnerID, Nodes: Answer[[]fleet.Node]{Kept: true}}
 	recorded := slices.Clone(in.Recorded)
 	var res PoolResult
-	if _, p, ok := res.launchPlan(ctx, ports, facts, in.PoolInput); ok && res.holds(in, p) {
-		owner := in.OwnerID
-		if in.Creating {
-			owner = ""
-		}
-		applied := ports.EC2.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: ports.EC2.cluster(facts.ClusterName), Name: in.Name, Owner: owner,
-			Static: static, Replicas: derefInt(in.Replicas), Plan: p, Class: in.Class, Wait: in.Wait, BeforeClaim: ports.EC2.BeforeClaim})
-		res.Errors = append(res.Errors, applied.Conflicts...)
-		for _, e := range applied.Errors {
-			res.Errors = append(res.Errors, fleet.ErrorFinding(e))
-		}
-		out.Errors, out.Warnings = res.Errors, res.Warnings
-		if applied.Aborted {
-			return out
-		}
-		out.OwnerID = applied.Owner
-		switch {
-		case !static:
-			out.Nodes = Answer[[]fleet.Node]{}
-		case applied.Nodes != nil || applied.Templates != nil:
-			out.Nodes = Answer[[]fleet.Node]{Value: applied.Nodes}
-		}
-		for i, lt := range recorded {
-			if got, ok := applied.Templates[lt.Name]; ok && static {
-				recorded[i].ID, recorded[i].DefaultVersion = &got.ID, &got.DefaultVersion
+	if !in.Unreadable {
+		if _, p, ok := res.launchPlan(ctx, ports, facts, in.PoolInput); ok && res.holds(in, p) {
+			if aborted := res.runStage(ctx, ports, facts, in, p, &out, recorded); aborted {
+				out.Errors, out.Warnings = res.Errors, res.Warnings
+				return out
 			}
 		}
 	}
@@ -135,9 +118,43 @@ func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApp
 	if out.Templates == nil {
 		out.Templates = []fleet.TemplateRecord{}
 	}
+	failed := in.Unreadable || len(out.Errors) > 0
 	nodesNull := out.Nodes.Value == nil && (!out.Nodes.Kept || in.NodesNull)
-	out.Save = len(out.Errors) == 0 || len(out.Templates) > 0 || !nodesNull
+	out.Save = !failed || len(out.Templates) > 0 || !nodesNull
 	return out
+}
+
+// runStage runs the apply stage on the plan and merges what it left into out and the recorded
+// templates (their ids); aborted is set when a test hook simulated a crash: nothing may be saved.
+func (res *PoolResult) runStage(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApplyInput, p launchplan.Plan,
+	out *PoolApplied, recorded []fleet.TemplateRecord) (aborted bool) {
+	static := in.Replicas != nil
+	owner := in.OwnerID
+	if in.Creating {
+		owner = ""
+	}
+	applied := ports.EC2.stage().ApplyPool(ctx, fleet.PoolApply{Cluster: ports.EC2.cluster(facts.ClusterName), Name: in.Name, Owner: owner,
+		Static: static, Replicas: derefInt(in.Replicas), Plan: p, Class: in.Class, Wait: in.Wait, BeforeClaim: ports.EC2.BeforeClaim})
+	res.Errors = append(res.Errors, applied.Conflicts...)
+	for _, e := range applied.Errors {
+		res.Errors = append(res.Errors, fleet.ErrorFinding(e))
+	}
+	if applied.Aborted {
+		return true
+	}
+	out.OwnerID = applied.Owner
+	switch {
+	case !static:
+		out.Nodes = Answer[[]fleet.Node]{}
+	case applied.Nodes != nil || applied.Templates != nil:
+		out.Nodes = Answer[[]fleet.Node]{Value: applied.Nodes}
+	}
+	for i, lt := range recorded {
+		if got, ok := applied.Templates[lt.Name]; ok && static {
+			recorded[i].ID, recorded[i].DefaultVersion = &got.ID, &got.DefaultVersion
+		}
+	}
+	return false
 }
 
 // holds fails the apply when the plan made again no longer gives what the plan showed.

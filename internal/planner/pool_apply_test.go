@@ -199,3 +199,21 @@ func TestPlanTemplates(t *testing.T) {
 		t.Error("no templates shown must stay nil")
 	}
 }
+
+// Applied values the shell could not read plan and change nothing; what the plan recorded is
+// saved as after a failed apply, and nothing is saved when nothing was recorded.
+func TestApplyPoolUnreadable(t *testing.T) {
+	one, id, version := 1, "lt-1", int64(2)
+	var f poolPorts
+	e := &ec2Objects{templates: map[string]fleet.LaunchTemplate{}}
+	recorded := []fleet.TemplateRecord{{TemplateOutput: launchplan.TemplateOutput{Name: "demo/general/a"}, ID: &id, DefaultVersion: &version}}
+	res := ApplyPool(context.Background(), f.applyPorts(e), poolFacts, PoolApplyInput{PoolInput: poolInput(&one), Unreadable: true,
+		Recorded: recorded, NodesNull: true})
+	if !res.Save || len(res.Templates) != 1 || *res.Templates[0].ID != id || !res.Nodes.Kept || len(e.mutations) != 0 || len(f.calls) != 0 {
+		t.Fatalf("recorded templates: %+v, mutations %v, calls %v", res, e.mutations, f.calls)
+	}
+	res = ApplyPool(context.Background(), f.applyPorts(e), poolFacts, PoolApplyInput{PoolInput: poolInput(&one), Unreadable: true, NodesNull: true})
+	if res.Save {
+		t.Errorf("nothing recorded: %+v, want nothing saved", res)
+	}
+}

@@ -219,11 +219,8 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 	if !decodeInto(raw, &v, "node pool", diags) {
 		return raw, false
 	}
-	pi, ok := r.poolInput(&v, nil, false, diags)
-	if !ok {
-		return raw, false
-	}
-	in := planner.PoolApplyInput{PoolInput: pi, Creating: creating, Shown: shownPlan(&v), TemplatesNull: v.LaunchTemplates.IsNull(),
+	pi, ok := r.poolInput(&v, nil, false, diags) // when not ok, diags say why
+	in := planner.PoolApplyInput{PoolInput: pi, Unreadable: !ok, Creating: creating, Shown: shownPlan(&v), TemplatesNull: v.LaunchTemplates.IsNull(),
 		Recorded: decoded[[]fleet.TemplateRecord](v.LaunchTemplates), NodesNull: !knownValue(v.Nodes), Wait: v.timeout(op, defaultLaunchTimeout)}
 	res := planner.ApplyPool(ctx, r.ports(), r.facts(), in)
 	addFindings(diags, res.Errors, res.Warnings)
