@@ -28,6 +28,16 @@ var amiFamilies = []string{
 // EC2NodeClassSpec draws a spec with every field Karpenter 1.15 declares, each present or not.
 func (g *Gen) EC2NodeClassSpec() manifest.EC2NodeClassSpec {
 	var s manifest.EC2NodeClassSpec
+	// One draw order for every seed: the helpers run in the order the fields were drawn in.
+	g.selectorTerms(&s)
+	g.amiSelection(&s)
+	g.launchSettings(&s)
+	g.instanceOptions(&s)
+	return s
+}
+
+// selectorTerms draws the subnet, security group and capacity reservation selector terms.
+func (g *Gen) selectorTerms(s *manifest.EC2NodeClassSpec) {
 	for range 1 + g.r.Intn(3) {
 		switch {
 		case g.maybe(0.5):
@@ -54,6 +64,10 @@ func (g *Gen) EC2NodeClassSpec() manifest.EC2NodeClassSpec {
 			})
 		}
 	}
+}
+
+// amiSelection draws the AMI selector terms and amiFamily.
+func (g *Gen) amiSelection(s *manifest.EC2NodeClassSpec) {
 	// AMI selection: an alias (the family comes from it, amiFamily sometimes repeats it), or
 	// other terms with amiFamily, or other terms without it (Custom).
 	switch g.r.Intn(3) {
@@ -80,6 +94,11 @@ func (g *Gen) EC2NodeClassSpec() manifest.EC2NodeClassSpec {
 			s.AMIFamily = g.pick(slices.Concat(amiFamilies, []string{karpenterhash.AMIFamilyCustom, karpenterhash.AMIFamilyUbuntu})...)
 		}
 	}
+}
+
+// launchSettings draws the role or instance profile, addresses, user data, tags, kubelet,
+// block devices and network interfaces.
+func (g *Gen) launchSettings(s *manifest.EC2NodeClassSpec) {
 	if g.maybe(0.8) {
 		s.Role = g.pick("KarpenterNodeRole-my-cluster", "arn:aws:iam::123456789012:role/"+g.str(), g.str())
 	} else {
@@ -105,6 +124,11 @@ func (g *Gen) EC2NodeClassSpec() manifest.EC2NodeClassSpec {
 			NetworkCardIndex: g.r.Int31n(4), DeviceIndex: g.r.Int31n(4), InterfaceType: g.pick("interface", "efa-only"),
 		})
 	}
+}
+
+// instanceOptions draws monitoring, metadata options, context, CPU options, connection
+// tracking, the placement group and enclave options.
+func (g *Gen) instanceOptions(s *manifest.EC2NodeClassSpec) {
 	s.DetailedMonitoring = g.boolPtr(0.3)
 	if g.maybe(0.5) {
 		s.MetadataOptions = manifest.MetadataOptions{
@@ -137,7 +161,6 @@ func (g *Gen) EC2NodeClassSpec() manifest.EC2NodeClassSpec {
 	if g.maybe(0.2) {
 		s.EnclaveOptions = &manifest.EnclaveOptions{Enabled: g.maybe(0.5)}
 	}
-	return s
 }
 
 func (g *Gen) blockDeviceMapping() manifest.BlockDeviceMapping {
