@@ -43,6 +43,7 @@ type options struct {
 	benchtime string
 	skipGo    bool
 	skipTF    bool
+	skipLat   bool
 	keep      bool
 	profile   bool
 	strict    bool
@@ -52,12 +53,13 @@ type options struct {
 func main() {
 	var o options
 	var pools string
-	flag.IntVar(&o.reps, "reps", 3, "timed terraform plan runs per configuration (median reported)")
+	flag.IntVar(&o.reps, "reps", 5, "timed terraform plan runs per configuration (median reported)")
 	flag.StringVar(&pools, "pools", "1,10,100", "node pool counts N")
 	flag.IntVar(&o.goCount, "count", 3, "go test -count for the Go benchmarks (median reported)")
 	flag.StringVar(&o.benchtime, "benchtime", "1s", "go test -benchtime")
 	flag.BoolVar(&o.skipGo, "skip-go", false, "skip the Go benchmarks")
 	flag.BoolVar(&o.skipTF, "skip-terraform", false, "skip everything that needs Terraform and the EC2 endpoint")
+	flag.BoolVar(&o.skipLat, "skip-latency", false, "skip the plans at AWS-like latency")
 	flag.BoolVar(&o.keep, "keep", false, "keep the work directory (configurations, logs, profiles)")
 	flag.BoolVar(&o.profile, "profile", false, "serve the provider from cmd/bench/profprovider and keep CPU and heap profiles of the counted runs (implies -keep)")
 	flag.BoolVar(&o.strict, "strict", false, "exit 1 when a target is missed")
@@ -145,6 +147,7 @@ type report struct {
 	refreshN    int
 	applyRun    run
 	refresh     run // plan after apply
+	latency     *latencyReport
 	refreshBase run // counted first plan of the same configuration before apply
 
 	missed, met int
@@ -344,6 +347,13 @@ func measure(ctx context.Context, o options) (*report, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if !o.skipLat {
+		n := 10
+		say("plans at AWS-like latency, N = %d: cold cache, then warm", n)
+		if r.latency, err = measureLatency(ctx, e, ep, r.region, n); err != nil {
+			return nil, err
+		}
 	}
 	cleanup = true
 	if o.profile {

@@ -147,6 +147,9 @@ func (r *report) table() string {
 			fmt.Sprintf("%s (%s per pool); narrow pools: %s", fmtMB(c.outBytes/1024), fmtMB(c.outBytes/1024/int64(maxN)), fmtMB(r.narrowRun.outBytes/1024)),
 			"≤ 8 kB per pool", check(c.outBytes/int64(maxN) <= 8*1024))
 	}
+	if r.latency != nil {
+		r.latency.rows(add)
+	}
 
 	var b strings.Builder
 	b.WriteString("| Measure | Result | Target | Met |\n|---|---|---|---|\n")

@@ -2,6 +2,7 @@ package acctest
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -42,13 +43,27 @@ const pricingTargetPrefix = "AWSPriceListService."
 // EC2 fake.
 func newFakeFront(t testing.TB, stub string, served ...string) *fakeFront {
 	t.Helper()
-	f := &fakeFront{proxy: emulatorProxy(t, stub), served: map[string]bool{}, ec2: &awsfake.EC2{}, calls: map[string]int{}}
+	f, err := startFakeFront(stub, served...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(f.server.Close)
+	return f
+}
+
+// startFakeFront starts a front outside a test (a command such as cmd/bench); its owner closes
+// f.server.
+func startFakeFront(stub string, served ...string) (*fakeFront, error) {
+	proxy, err := emulatorProxy(stub)
+	if err != nil {
+		return nil, err
+	}
+	f := &fakeFront{proxy: proxy, served: map[string]bool{}, ec2: &awsfake.EC2{}, calls: map[string]int{}}
 	for _, a := range served {
 		f.served[a] = true
 	}
 	f.server = httptest.NewServer(f)
-	t.Cleanup(f.server.Close)
-	return f
+	return f, nil
 }
 
 // URL is the front's endpoint.
@@ -105,16 +120,15 @@ func (f *fakeFront) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 // emulatorProxy is a reverse proxy to Endpoint(), which must be on a loopback address: a stub
 // answers what the emulator cannot and forwards the rest there.
-func emulatorProxy(t testing.TB, stub string) *httputil.ReverseProxy {
-	t.Helper()
+func emulatorProxy(stub string) (*httputil.ReverseProxy, error) {
 	target, err := url.Parse(Endpoint())
 	if err != nil {
-		t.Fatalf("%s: %v", stub, err)
+		return nil, fmt.Errorf("%s: %w", stub, err)
 	}
 	if err := requireLoopback(target.Hostname()); err != nil {
-		t.Fatalf("%s: %v", stub, err)
+		return nil, fmt.Errorf("%s: %w", stub, err)
 	}
-	return httputil.NewSingleHostReverseProxy(target)
+	return httputil.NewSingleHostReverseProxy(target), nil
 }
 
 // forward sends a request whose body the stub has read on through proxy, body restored.

@@ -79,6 +79,10 @@ type FaultConfig struct {
 	Script map[string][]Fault
 	// Latency is the delay a latency draw adds. Default 50ms.
 	Latency time.Duration
+	// ServiceLatency delays every request signed for a service ("ec2", "pricing") by its
+	// duration, before any drawn fault or latency, while the proxy is enabled: an emulator on
+	// loopback answers in a millisecond, AWS in tens (cmd/bench's plan at AWS-like latency).
+	ServiceLatency map[string]time.Duration
 	// ClientTokens makes the proxy honour EC2's ClientToken on CreateFleet, which LocalStack
 	// ignores: a token is bound to the first successful answer for it; a later request with the
 	// same token and the same parameters gets that answer again without reaching the upstream
@@ -96,7 +100,10 @@ type ActionStats struct {
 	Retries   int
 	Forwarded int // requests that reached the upstream
 	Delayed   int
-	Faults    [faultKinds]int // by Fault; Faults[FaultNone] stays 0
+	// Busy is the time the proxy spent on these requests, from reading each request to its
+	// answer (delays and the upstream's time included): their serial sum.
+	Busy   time.Duration
+	Faults [faultKinds]int // by Fault; Faults[FaultNone] stays 0
 	// With FaultConfig.ClientTokens: client tokens bound to an answer, requests answered with
 	// the stored answer of their token (not forwarded), and requests refused with
 	// IdempotentParameterMismatch (not forwarded).
@@ -130,6 +137,7 @@ func (s FaultStats) Total(services ...string) ActionStats {
 		t.Retries += a.Retries
 		t.Forwarded += a.Forwarded
 		t.Delayed += a.Delayed
+		t.Busy += a.Busy
 		t.TokensBound += a.TokensBound
 		t.TokenReplays += a.TokenReplays
 		t.TokenMismatches += a.TokenMismatches
@@ -274,7 +282,8 @@ func requireLoopback(host string) error {
 // URL is the proxy's endpoint, for the provider's `endpoints`.
 func (p *FaultProxy) URL() string { return "http://" + p.listener.Addr().String() }
 
-// SetEnabled turns fault injection on or off; requests are forwarded and counted either way.
+// SetEnabled turns fault injection and the service latency on or off; requests are forwarded and
+// counted either way.
 func (p *FaultProxy) SetEnabled(on bool) {
 	p.mu.Lock()
 	p.enabled = on
@@ -330,6 +339,10 @@ func attemptOf(r *http.Request) int {
 func actionOf(r *http.Request, body []byte) string {
 	if a := r.URL.Query().Get("Action"); a != "" {
 		return a
+	}
+	// AWS JSON protocols (Pricing): X-Amz-Target: AWSPriceListService.GetProducts.
+	if t := r.Header.Get("X-Amz-Target"); t != "" {
+		return t[strings.LastIndex(t, ".")+1:]
 	}
 	if strings.HasPrefix(r.Header.Get("Content-Type"), "application/x-www-form-urlencoded") {
 		if v, err := url.ParseQuery(string(body)); err == nil {
@@ -394,6 +407,26 @@ func (p *FaultProxy) decide(service, action string, attempt int) (Fault, bool) {
 	return fault, delay
 }
 
+// serviceLatency is the delay of every request of service, none while the proxy is disabled.
+func (p *FaultProxy) serviceLatency(service string) time.Duration {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.enabled {
+		return 0
+	}
+	return p.cfg.ServiceLatency[service]
+}
+
+// busy adds the time since start to action's Busy.
+func (p *FaultProxy) busy(action string, start time.Time) {
+	if action == "" {
+		action = "(no action)"
+	}
+	p.mu.Lock()
+	p.stats[action].Busy += time.Since(start)
+	p.mu.Unlock()
+}
+
 func (p *FaultProxy) forwarded(action string) {
 	if action == "" {
 		action = "(no action)"
@@ -412,6 +445,14 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	service, action := serviceOf(r), actionOf(r, body)
 	fault, delay := p.decide(service, action, attemptOf(r))
+	defer p.busy(action, time.Now())
+	if d := p.serviceLatency(service); d > 0 {
+		select {
+		case <-time.After(d):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if delay {
 		select {
 		case <-time.After(p.cfg.Latency):

@@ -225,3 +225,42 @@ func TestFaultProxyRefusesNonLoopbackTargets(t *testing.T) {
 		t.Fatal("failure rates above 1 accepted")
 	}
 }
+
+func TestFaultProxyServiceLatencyDelaysOnlyItsService(t *testing.T) {
+	up, _ := fakeUpstream(t)
+	const d = 80 * time.Millisecond
+	p := NewFaultProxy(t, FaultConfig{Target: up.URL, ServiceLatency: map[string]time.Duration{"ec2": d}})
+	c := testEC2(p.URL(), 1)
+	start := time.Now()
+	for range 2 {
+		if _, err := c.DescribeRegions(context.Background(), &ec2.DescribeRegionsInput{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if took := time.Since(start); took < 2*d {
+		t.Fatalf("two EC2 calls took %v, under twice the service latency %v", took, d)
+	}
+	s := sts.New(sts.Options{Region: "ap-southeast-1", BaseEndpoint: aws.String(p.URL()),
+		Credentials: credentials.NewStaticCredentialsProvider("AKIDTEST", "secret", ""), Retryer: aws.NopRetryer{}})
+	if _, err := s.GetCallerIdentity(context.Background(), &sts.GetCallerIdentityInput{}); err != nil {
+		t.Fatal(err)
+	}
+	st := p.Stats()
+	if b := st.Actions["DescribeRegions"].Busy; b < 2*d {
+		t.Fatalf("DescribeRegions busy %v, want at least %v (two delayed requests)", b, 2*d)
+	}
+	if b := st.Actions["GetCallerIdentity"].Busy; b <= 0 || b >= d {
+		t.Fatalf("GetCallerIdentity busy %v: STS has no service latency, so it should be under %v and counted", b, d)
+	}
+	if tot := st.Total().Busy; tot != st.Actions["DescribeRegions"].Busy+st.Actions["GetCallerIdentity"].Busy {
+		t.Fatalf("total busy %v is not the sum of the actions'", tot)
+	}
+	p.SetEnabled(false)
+	start = time.Now()
+	if _, err := c.DescribeRegions(context.Background(), &ec2.DescribeRegionsInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); took >= d {
+		t.Fatalf("a disabled proxy still delays EC2: %v", took)
+	}
+}

@@ -39,8 +39,22 @@ type PricingStub struct {
 // NewPricingStub starts a stub in front of Endpoint() for the test.
 func NewPricingStub(t testing.TB) *PricingStub {
 	t.Helper()
-	s := &PricingStub{front: newFakeFront(t, "pricing stub", "DescribeSpotPriceHistory"), onDemand: map[string]map[string]float64{},
-		spot: map[string]map[string]float64{}}
+	s, err := StartPricingStub()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(s.Close)
+	return s
+}
+
+// StartPricingStub starts a stub in front of Endpoint() outside a test (cmd/bench); Close
+// stops it.
+func StartPricingStub() (*PricingStub, error) {
+	front, err := startFakeFront("pricing stub", "DescribeSpotPriceHistory")
+	if err != nil {
+		return nil, err
+	}
+	s := &PricingStub{front: front, onDemand: map[string]map[string]float64{}, spot: map[string]map[string]float64{}}
 	s.front.pricing = &awsfake.Pricing{}
 	s.front.observe = func(action string, form url.Values) {
 		switch action {
@@ -54,8 +68,11 @@ func NewPricingStub(t testing.TB) *PricingStub {
 			}
 		}
 	}
-	return s
+	return s, nil
 }
+
+// Close stops the stub.
+func (s *PricingStub) Close() { s.front.server.Close() }
 
 // URL is the stub's endpoint, for the provider's `endpoints.ec2` and `endpoints.pricing`.
 func (s *PricingStub) URL() string { return s.front.URL() }
