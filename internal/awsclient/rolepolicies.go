@@ -18,24 +18,39 @@ import (
 // iampolicy decodes them.
 func (p InstanceProfiles) RolePolicies(ctx context.Context, role string) ([]iampolicy.Document, error) {
 	name := roleName(role)
+	// The two listings are independent: asked at once.
 	var arns, inline []string
-	attached := iam.NewListAttachedRolePoliciesPaginator(p.IAM, &iam.ListAttachedRolePoliciesInput{RoleName: aws.String(name)})
-	for attached.HasMorePages() {
-		page, err := attached.NextPage(ctx)
+	var listErrs [2]error
+	var lists sync.WaitGroup
+	lists.Go(func() {
+		attached := iam.NewListAttachedRolePoliciesPaginator(p.IAM, &iam.ListAttachedRolePoliciesInput{RoleName: aws.String(name)})
+		for attached.HasMorePages() {
+			page, err := attached.NextPage(ctx)
+			if err != nil {
+				listErrs[0] = fmt.Errorf("ListAttachedRolePolicies %s: %w", name, err)
+				return
+			}
+			for _, ap := range page.AttachedPolicies {
+				arns = append(arns, aws.ToString(ap.PolicyArn))
+			}
+		}
+	})
+	lists.Go(func() {
+		names := iam.NewListRolePoliciesPaginator(p.IAM, &iam.ListRolePoliciesInput{RoleName: aws.String(name)})
+		for names.HasMorePages() {
+			page, err := names.NextPage(ctx)
+			if err != nil {
+				listErrs[1] = fmt.Errorf("ListRolePolicies %s: %w", name, err)
+				return
+			}
+			inline = append(inline, page.PolicyNames...)
+		}
+	})
+	lists.Wait()
+	for _, err := range listErrs {
 		if err != nil {
-			return nil, fmt.Errorf("ListAttachedRolePolicies %s: %w", name, err)
+			return nil, err
 		}
-		for _, ap := range page.AttachedPolicies {
-			arns = append(arns, aws.ToString(ap.PolicyArn))
-		}
-	}
-	names := iam.NewListRolePoliciesPaginator(p.IAM, &iam.ListRolePoliciesInput{RoleName: aws.String(name)})
-	for names.HasMorePages() {
-		page, err := names.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("ListRolePolicies %s: %w", name, err)
-		}
-		inline = append(inline, page.PolicyNames...)
 	}
 	// The documents are read at once: a node role has a handful of policies, two calls each.
 	docs := make([]iampolicy.Document, len(arns)+len(inline))

@@ -173,6 +173,10 @@ func (res *PoolResult) ownable(ctx context.Context, ports PoolPorts, facts PoolF
 
 // launchPlan runs launchplan.Build on the catalog; ok is false when it failed.
 func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) (*catalog.Catalog, launchplan.Plan, bool) {
+	// The catalog and the prices are independent reads (seconds each on a cold cache): both
+	// are asked at once.
+	prices := make(chan *pricing.Prices, 1)
+	go func() { prices <- ports.Prices(ctx) }()
 	cat, err := ports.Catalog(ctx)
 	if err != nil {
 		res.fail("Cannot load the instance-type catalog", err)
@@ -180,7 +184,7 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 	}
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
-		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: ports.Prices(ctx),
+		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads),
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)

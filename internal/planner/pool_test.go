@@ -230,3 +230,37 @@ func TestPoolDrift(t *testing.T) {
 		t.Errorf("counted nodes: calls %q, drift %+v", f.called(), res.Drift.Value)
 	}
 }
+
+// The catalog and the prices are read at once: each of these ports waits for the other to be
+// asked, so a pool that read them one after the other would give up.
+func TestPoolReadsCatalogAndPricesAtOnce(t *testing.T) {
+	var f poolPorts
+	ports := f.ports(false)
+	catalogAsked, pricesAsked := make(chan struct{}), make(chan struct{})
+	wait := func(ch chan struct{}) bool {
+		select {
+		case <-ch:
+			return true
+		case <-time.After(5 * time.Second):
+			return false
+		}
+	}
+	load := ports.Catalog
+	ports.Catalog = func(ctx context.Context) (*catalog.Catalog, error) {
+		close(catalogAsked)
+		if !wait(pricesAsked) {
+			return nil, errors.New("the prices were not asked while the catalog loaded")
+		}
+		return load(ctx)
+	}
+	ports.Prices = func(context.Context) *pricing.Prices {
+		close(pricesAsked)
+		if !wait(catalogAsked) {
+			return nil
+		}
+		return pricing.Fallback("us-west-2", "test")
+	}
+	if res := Pool(context.Background(), ports, poolFacts, poolInput(nil)); len(res.Errors) > 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+}
