@@ -1,16 +1,19 @@
 package launchplan
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // Reasons an instance type that matched the requirements is not launched, in report order.
 const (
 	dropNoEFA = iota
+	dropAMIFamily
 	dropNoAMI
 	dropInterfaces
 	dropNoPodENI
@@ -27,6 +30,9 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 	switch reason {
 	case dropNoEFA:
 		return fmt.Sprintf("%s without EFA support, which node class %q requires (%s)", n, b.in.Class.Name, names)
+	case dropAMIFamily:
+		return fmt.Sprintf("%s that Karpenter %s does not offer to an %s node class (%s): AL2023 does not support a1 instances; an AL2 or "+
+			"Bottlerocket class launches them", n, cmp.Or(b.in.KarpenterVersion, manifest.DefaultVersion), b.family, names)
 	case dropNoAMI:
 		return fmt.Sprintf("%s of a kind no image of node class %q serves, %s (%s); its images serve %s", n, b.in.Class.Name,
 			strings.Join(b.noImage, ", "), names, amiSummary(b.in.Class.AMIs))

@@ -178,6 +178,9 @@ func (b *builder) admit(e *eligible, sel catalog.Selected, memo *computeMemo, zo
 	if b.in.Class.EFA && !it.EFASupported {
 		return dropNoEFA, false
 	}
+	if !OfferedForFamily(b.in.KarpenterVersion, b.family, it.Name) {
+		return dropAMIFamily, false
+	}
 	ami, served := b.imageFor(it)
 	if !served {
 		return dropNoAMI, false

@@ -43,22 +43,22 @@ func TestKarpenterExoticInstanceTypeFilter(t *testing.T) {
 // SpotOfferingFilter: with spot and on-demand allowed, spot offerings above the cheapest
 // on-demand offering are left out, which reorders the types.
 func TestKarpenterSpotOfferingFilter(t *testing.T) {
-	types := []catalog.InstanceType{koType("a1.large", 2, 4096, "arm64"), koType("b1.xlarge", 4, 8192, "x86_64"), koType("c1.xlarge", 4, 8192, "x86_64")}
-	prices := koPrices(map[string]float64{"a1.large": 0.10, "b1.xlarge": 0.30, "c1.xlarge": 0.15},
-		map[string]map[string]float64{"a1.large": koEverywhere(0.09), "b1.xlarge": koEverywhere(0.12), "c1.xlarge": koEverywhere(0.14)})
+	types := []catalog.InstanceType{koType("a2.large", 2, 4096, "arm64"), koType("b1.xlarge", 4, 8192, "x86_64"), koType("c1.xlarge", 4, 8192, "x86_64")}
+	prices := koPrices(map[string]float64{"a2.large": 0.10, "b1.xlarge": 0.30, "c1.xlarge": 0.15},
+		map[string]map[string]float64{"a2.large": koEverywhere(0.09), "b1.xlarge": koEverywhere(0.12), "c1.xlarge": koEverywhere(0.14)})
 	plan := mustBuild(t, koInput(types, prices, koCapacity("spot", "on-demand")))
-	want := []string{"a1.large 0.09 spot us-west-2a", "c1.xlarge 0.15 on-demand", "b1.xlarge 0.3 on-demand"}
+	want := []string{"a2.large 0.09 spot us-west-2a", "c1.xlarge 0.15 on-demand", "b1.xlarge 0.3 on-demand"}
 	if got := koKeys(plan); !reflect.DeepEqual(got, want) {
-		t.Errorf("order %v, want %v (b1 and c1 spot above a1's on-demand 0.10)", got, want)
+		t.Errorf("order %v, want %v (b1 and c1 spot above a2's on-demand 0.10)", got, want)
 	}
 	for _, o := range plan.LaunchPlan {
-		if o.CapacityType == "spot" && o.InstanceType != "a1.large" {
+		if o.CapacityType == "spot" && o.InstanceType != "a2.large" {
 			t.Errorf("spot override %+v above the cheapest on-demand price survived", o)
 		}
 	}
 	// Spot only: the filter does not apply, b1's spot price orders it second.
 	plan = mustBuild(t, koInput(types, prices, koCapacity("spot")))
-	if got := typeNames(plan); !reflect.DeepEqual(got, []string{"a1.large", "b1.xlarge", "c1.xlarge"}) {
+	if got := typeNames(plan); !reflect.DeepEqual(got, []string{"a2.large", "b1.xlarge", "c1.xlarge"}) {
 		t.Errorf("spot only: %v", got)
 	}
 }

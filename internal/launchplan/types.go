@@ -140,6 +140,9 @@ type Input struct {
 	MinValuesBestEffort bool
 	// Workloads are deployments to fit into the pool, by name (the pool's `workloads` keys).
 	Workloads map[string]workloadfit.Workload
+	// KarpenterVersion is the Karpenter minor that launches ("1.15"; "" is
+	// manifest.DefaultVersion): its compatibility checks decide what it offers.
+	KarpenterVersion string
 }
 
 // TypePlan is one eligible instance type.

@@ -38,8 +38,10 @@ type PoolPorts struct {
 // PoolFacts are the provider's settings a pool plans with.
 type PoolFacts struct {
 	ClusterName, Region string
-	Bootstrap           launchplan.Bootstrap
-	Now                 time.Time
+	// KarpenterVersion is the provider's karpenter_version (manifest.DefaultVersion when unset).
+	KarpenterVersion string
+	Bootstrap        launchplan.Bootstrap
+	Now              time.Time
 }
 
 // PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
@@ -185,7 +187,7 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
 		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: <-prices,
-		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads),
+		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)

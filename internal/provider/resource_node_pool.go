@@ -165,7 +165,8 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 }
 
 func (r *nodePoolResource) facts() planner.PoolFacts {
-	return planner.PoolFacts{ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region, Bootstrap: r.meta.Bootstrap, Now: time.Now()}
+	return planner.PoolFacts{ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region, KarpenterVersion: r.meta.KarpenterVersion,
+		Bootstrap: r.meta.Bootstrap, Now: time.Now()}
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but

@@ -28,6 +28,16 @@ type row struct {
 // Len is the number of instance types in the table.
 func Len() int { return len(table) }
 
+// Names are the instance types of the table, sorted.
+func Names() []string {
+	out := make([]string, 0, len(table))
+	for name := range table {
+		out = append(out, name)
+	}
+	slices.Sort(out)
+	return out
+}
+
 // Network is the capacity engine's view of instance type name, and whether the table has it.
 func Network(name string) (capacity.Network, bool) {
 	r, ok := table[name]

@@ -3,8 +3,10 @@ package karpenteroracle
 import (
 	"testing"
 
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
@@ -48,4 +50,11 @@ func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
+}
+
+func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareAMIFamilyCompatibility(t, "1.14", func(instanceType, family string) bool {
+		nc := &awsv1.EC2NodeClass{Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family}}
+		return compatibility.IsCompatibleWithNodeClass(ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(instanceType)}, nc, nil)
+	}, 5000)
 }
