@@ -51,6 +51,8 @@ module "default" {
         { key = "karpenter.k8s.aws/instance-generation", operator = "Gt", values = ["5"] },
         { key = "karpenter.k8s.aws/instance-size", operator = "In", values = ["large", "xlarge", "2xlarge"] },
         { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
+        # Karpenter v1 has no default capacity type: without this it launches spot first (the plan warns).
+        { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       ]
       limits = { cpu = "1000", memory = "1000Gi" }
       # The tutorial's question for a real deployment: do 400 pods of 500m / 1Gi fit the subnets?
@@ -72,6 +74,7 @@ module "efa" {
     training = {
       requirements = [
         { key = "node.kubernetes.io/instance-type", operator = "In", values = ["c5n.18xlarge", "c6in.32xlarge", "p4de.24xlarge"] },
+        { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       ]
       limits  = { nodes = "4" }
       details = true # the summary prints each launch template's EFA interfaces
@@ -89,6 +92,7 @@ module "prefix" {
     dense = {
       requirements = [
         { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge", "c5.18xlarge"] },
+        { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
       ]
       limits  = { nodes = "60" }
       details = true # the summary prints each type's max pods beside Karpenter's assumption

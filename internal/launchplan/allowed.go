@@ -9,7 +9,7 @@ import (
 
 // Allowed are what a pool's requirements allow, as Karpenter's requirement drift reads a node's
 // labels against them: the instance types of the catalog (before the node class's filters), the
-// zones among those given, and the capacity types (on-demand when none is required).
+// zones among those given, and the capacity types (all of them when none is required).
 type Allowed struct {
 	InstanceTypes, Zones, CapacityTypes []string
 }
@@ -31,11 +31,9 @@ func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirem
 		}
 	}
 	a.Zones = requirements.AllowedValues(reqs, requirements.LabelZone, zones)
-	a.CapacityTypes = []string{requirements.CapacityTypeOnDemand}
-	if mentions(reqs, requirements.LabelCapacityType) {
-		a.CapacityTypes = requirements.AllowedValues(reqs, requirements.LabelCapacityType,
-			[]string{requirements.CapacityTypeOnDemand, requirements.CapacityTypeReserved, requirements.CapacityTypeSpot})
-	}
+	// Without a requirement on the key every capacity type is allowed, as for Karpenter.
+	a.CapacityTypes = requirements.AllowedValues(reqs, requirements.LabelCapacityType,
+		[]string{requirements.CapacityTypeOnDemand, requirements.CapacityTypeReserved, requirements.CapacityTypeSpot})
 	slices.Sort(a.InstanceTypes)
 	return a
 }

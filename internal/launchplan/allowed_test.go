@@ -14,7 +14,8 @@ func TestAllowedBy(t *testing.T) {
 	if want := []string{"m4.large", "m5.large"}; !reflect.DeepEqual(a.InstanceTypes, want) {
 		t.Errorf("types %v, want %v", a.InstanceTypes, want)
 	}
-	if !reflect.DeepEqual(a.Zones, classZones) || !reflect.DeepEqual(a.CapacityTypes, []string{"on-demand"}) {
+	// No capacity-type requirement: every capacity type is allowed, as for Karpenter.
+	if !reflect.DeepEqual(a.Zones, classZones) || !reflect.DeepEqual(a.CapacityTypes, []string{"on-demand", "reserved", "spot"}) {
 		t.Errorf("zones %v, capacity types %v", a.Zones, a.CapacityTypes)
 	}
 	spotInA := []requirements.Requirement{

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -49,10 +50,15 @@ func koPrices(od map[string]float64, spot map[string]map[string]float64) *pricin
 }
 
 // koInput is the base input with its own catalog, prices and requirements.
+// koInput is the suites' NodePool: like Karpenter's instance-type suite's, it requires
+// on-demand capacity unless the case names capacity types itself.
 func koInput(types []catalog.InstanceType, prices *pricing.Prices, reqs ...requirements.Requirement) Input {
 	in := baseInput()
 	in.Catalog = catalog.New(types)
 	in.Prices = prices
+	if !slices.ContainsFunc(reqs, func(r requirements.Requirement) bool { return r.Key == requirements.LabelCapacityType }) {
+		reqs = append(reqs, koCapacity(requirements.CapacityTypeOnDemand))
+	}
 	in.Requirements = reqs
 	return in
 }
@@ -309,7 +315,8 @@ func TestKarpenterCapacityTypeDecidesPrice(t *testing.T) {
 		},
 		{
 			// m5.large has no spot price: its spot offerings are unavailable, its on-demand ones
-			// price it, and the overrides carry only those.
+			// price it. Karpenter launches spot (m5.xlarge offers it), and CreateFleet carries
+			// only spot overrides, so m5.large is not in them.
 			name:   "OrderByPrice: a type without spot prices is priced by its on-demand offerings",
 			types:  m5s,
 			prices: bigSpotNoSmallSpot(),
@@ -317,8 +324,6 @@ func TestKarpenterCapacityTypeDecidesPrice(t *testing.T) {
 			want:   []string{"m5.xlarge 0.05 spot us-west-2b", "m5.large 0.096 on-demand"},
 			options: map[string]string{
 				"spot m5.xlarge us-west-2a": "0.055", "spot m5.xlarge us-west-2b": "0.05", "spot m5.xlarge us-west-2c": "0.06",
-				"on-demand m5.xlarge us-west-2a": "0.192", "on-demand m5.xlarge us-west-2b": "0.192", "on-demand m5.xlarge us-west-2c": "0.192",
-				"on-demand m5.large us-west-2a": "0.096", "on-demand m5.large us-west-2b": "0.096", "on-demand m5.large us-west-2c": "0.096",
 			},
 		},
 		{
@@ -352,7 +357,8 @@ func TestKarpenterCapacityTypeDecidesPrice(t *testing.T) {
 }
 
 // TestKarpenterOverridePrices: each CreateFleet override carries its own offering's price (the
-// Priority Karpenter sets from the offering), not the type's cheapest.
+// Priority Karpenter sets from the offering), not the type's cheapest; with spot allowed and
+// offered, Karpenter launches spot and sends only spot overrides (getCapacityType).
 func TestKarpenterOverridePrices(t *testing.T) {
 	in := koInput([]catalog.InstanceType{koC5Large(), m5Large()}, koFivePrices(),
 		koCapacity("spot", "on-demand"), koZones(requirements.OpIn, zoneB, zoneC))
@@ -360,11 +366,15 @@ func TestKarpenterOverridePrices(t *testing.T) {
 	want := map[string]string{
 		"spot m5.large us-west-2b": "0.03", "spot m5.large us-west-2c": "0.035",
 		"spot c5.large us-west-2b": "0.05", "spot c5.large us-west-2c": "0.06",
-		"on-demand m5.large us-west-2b": "0.096", "on-demand m5.large us-west-2c": "0.096",
-		"on-demand c5.large us-west-2b": "0.085", "on-demand c5.large us-west-2c": "0.085",
 	}
 	if got := koOptions(plan); !reflect.DeepEqual(got, want) {
 		t.Errorf("overrides = %v, want %v", got, want)
+	}
+	// The provider's own CreateFleet for a static pool offers both.
+	in.Bootstrap, in.Replicas = demoBootstrap, intPtr(2)
+	in.Class.AMIs = []nodeclass.AMI{{ID: "ami-x86", Architecture: "amd64"}}
+	if got := koOptions(mustBuild(t, in)); len(got) != 8 || got["on-demand m5.large us-west-2b"] != "0.096" {
+		t.Errorf("a static pool's overrides = %v, want spot and on-demand", got)
 	}
 	if got := typeNames(plan); !reflect.DeepEqual(got, []string{"m5.large", "c5.large"}) {
 		t.Errorf("order = %v, want m5.large (spot 0.03 in zone B) before c5.large (0.05)", got)
@@ -881,7 +891,7 @@ func TestKarpenterEmbeddedTable(t *testing.T) {
 	t.Run("a region with its own table", func(t *testing.T) {
 		in := baseInput()
 		in.Region, in.Prices = "us-gov-west-1", nil
-		in.Requirements = []requirements.Requirement{onlyTypes("m5.large", "m4.large")}
+		in.Requirements = []requirements.Requirement{onlyTypes("m5.large", "m4.large"), koCapacity("on-demand")}
 		plan := mustBuild(t, in)
 		// GovCloud's m4.large (0.126) is dearer than its m5.large (0.121).
 		if got := koKeys(plan); !reflect.DeepEqual(got, []string{"m5.large 0.121 on-demand", "m4.large 0.126 on-demand"}) {

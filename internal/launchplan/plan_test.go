@@ -13,7 +13,9 @@ import (
 )
 
 func TestEligibleTypesOrderAndCapacity(t *testing.T) {
-	plan := mustBuild(t, baseInput())
+	in := baseInput()
+	in.Requirements = []requirements.Requirement{req(requirements.LabelCapacityType, requirements.OpIn, "on-demand")}
+	plan := mustBuild(t, in)
 	// Price order: m5.large (0.096) before m4.large (0.10), which size and name order put after it.
 	want := []string{"t3.micro", "c7g.large", "m5.large", "m4.large", "m5.xlarge", "c5n.18xlarge", "p5.48xlarge"}
 	if got := typeNames(plan); !reflect.DeepEqual(got, want) {
@@ -149,8 +151,11 @@ func TestCapacityTypes(t *testing.T) {
 		want     []string // capacity types of m5.large
 		warnPath string
 		errPath  string
+		// defaultWarning: the pool is told that spot goes first for want of a requirement.
+		defaultWarning bool
 	}{
-		{name: "default on-demand", want: []string{"on-demand"}},
+		// Karpenter v1 sets no default: spot and on-demand, spot first, with a warning.
+		{name: "no requirement: spot first", want: []string{"spot", "on-demand"}, defaultWarning: true},
 		{name: "spot only", reqs: []requirements.Requirement{req(ct, requirements.OpIn, "spot")}, want: []string{"spot"}},
 		{name: "both, spot first", reqs: []requirements.Requirement{req(ct, requirements.OpIn, "on-demand", "spot")},
 			want: []string{"spot", "on-demand"}},
@@ -179,6 +184,10 @@ func TestCapacityTypes(t *testing.T) {
 			if got := findType(t, plan, "m5.large").CapacityTypes; !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("capacity types = %v, want %v", got, tc.want)
 			}
+			if got := hasProblem(plan.Warnings, "template.requirements", "no karpenter.sh/capacity-type requirement", "AWSServiceRoleForEC2Spot",
+				`values = ["on-demand"]`); got != tc.defaultWarning {
+				t.Errorf("the default's warning given = %v; warnings %v", got, plan.Warnings)
+			}
 			if tc.warnPath != "" && !hasProblem(plan.Warnings, tc.warnPath, `"reserved" is ignored`) {
 				t.Errorf("warnings = %v, want the reserved warning at %s", plan.Warnings, tc.warnPath)
 			}
@@ -186,8 +195,9 @@ func TestCapacityTypes(t *testing.T) {
 			for _, o := range plan.LaunchPlan {
 				seen[o.CapacityType] = true
 			}
-			if len(seen) != len(tc.want) {
-				t.Errorf("options use capacity types %v, want %v", seen, tc.want)
+			// Karpenter launches one capacity type, the first allowed (spot first).
+			if len(seen) != 1 || !seen[tc.want[0]] {
+				t.Errorf("options use capacity types %v, want %s only", seen, tc.want[0])
 			}
 		})
 	}
@@ -199,6 +209,7 @@ func TestCapacityTypeOffering(t *testing.T) {
 	m.UsageClasses = []string{"spot"}
 	in := baseInput()
 	in.Catalog = catalog.New([]catalog.InstanceType{m, m5XLarge()})
+	in.Requirements = []requirements.Requirement{req(requirements.LabelCapacityType, requirements.OpIn, "on-demand")}
 	plan := mustBuild(t, in)
 	if got := typeNames(plan); !reflect.DeepEqual(got, []string{"m5.xlarge"}) {
 		t.Errorf("types = %v, want m5.xlarge only", got)
@@ -226,9 +237,7 @@ func TestLaunchPlanOrder(t *testing.T) {
 		// m5.xlarge's spot price in c (0.096) is above the cheapest on-demand offering (c7g.large,
 		// 0.0725): Karpenter's spot offering filter leaves it out; in a (0.0576) it stays.
 		"spot m5.xlarge us-west-2a",
-		"on-demand c7g.large us-west-2a",
-		"on-demand m5.large us-west-2a", "on-demand m5.large us-west-2c",
-		"on-demand m5.xlarge us-west-2a", "on-demand m5.xlarge us-west-2c",
+		// Karpenter launches spot when allowed and offered, and sends only spot overrides.
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("launch plan:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

@@ -111,7 +111,8 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 				// Both architectures allowed: every planned template carries the x86_64 image, and
 				// the arm64 types are dropped with a warning.
 				Config: amiClassConfig(cluster, ssmTerms,
-					`[{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m6g.large"] }]`),
+					`[{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m6g.large"] },
+					  { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }]`),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("instance_types"),
 						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact("m5.large")})),

@@ -256,7 +256,9 @@ func poolDetailAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "With `details`: the eligible types where Karpenter would schedule against another pod count than " +
 				"`max_pods`, type → Karpenter's number (null otherwise; `summary.karpenter_disagrees` counts them)."},
 		"launch_plan": computedList("With `details`: the CreateFleet overrides Karpenter would send (at most 60 instance types), grouped by "+
-			"zone and capacity type: each group's subnet and the instance types offered there (null otherwise).", map[string]schema.Attribute{
+			"zone and capacity type: each group's subnet and the instance types offered there (null otherwise). Karpenter launches a dynamic "+
+			"pool's nodes as one capacity type, spot when the pool allows it (no capacity-type requirement allows it) and a type of the launch "+
+			"offers it, else on-demand, and sends only its overrides; a static pool's CreateFleet, the provider's own, offers every allowed one.", map[string]schema.Attribute{
 			"zone": cStr("Zone."), "subnet_id": cStr("Subnet Karpenter would launch into in that zone."),
 			"capacity_type":  cStr("`on-demand` or `spot`."),
 			"instance_types": cStrList("Instance types of the overrides for this zone and capacity type."),

@@ -303,6 +303,26 @@ const generalPool = `
     consolidate_after    = "30s"
   }`
 
+// anyWarning checks that one of the resource's `warnings` matches re.
+func anyWarning(res string, re *regexp.Regexp) resource.TestCheckFunc {
+	return func(s *terraform.State) error {
+		rs, ok := s.RootModule().Resources[res]
+		if !ok {
+			return fmt.Errorf("%s not in state", res)
+		}
+		n, _ := strconv.Atoi(rs.Primary.Attributes["warnings.#"])
+		var all []string
+		for i := range n {
+			w := rs.Primary.Attributes[fmt.Sprintf("warnings.%d", i)]
+			if re.MatchString(w) {
+				return nil
+			}
+			all = append(all, w)
+		}
+		return fmt.Errorf("%s: no warning matches %s among %q", res, re, all)
+	}
+}
+
 // everyAttr checks that attribute `field` of every element of list `list` is in allowed.
 func everyAttr(res, list, field string, allowed ...string) resource.TestCheckFunc {
 	return func(s *terraform.State) error {
@@ -343,7 +363,9 @@ func TestAccNodePool_general(t *testing.T) {
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{
-				// The default shape: a summary and the zones, no per-type attributes.
+				// The default shape: a summary and the zones, no per-type attributes. The pool has
+				// no capacity-type requirement: Karpenter launches spot first (the emulator's one
+				// spot price), and the pool says so.
 				Config: poolConfig(cluster, "", generalPool),
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionCreate),
@@ -351,9 +373,9 @@ func TestAccNodePool_general(t *testing.T) {
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary"), knownvalue.ObjectExact(map[string]knownvalue.Check{
 						"instance_types": int64Above(5),
 						"first_instance_types": knownvalue.StringRegexp(regexp.MustCompile(
-							`^[a-z0-9-]+\.x?large [0-9.]+ on-demand(, [a-z0-9-]+\.x?large [0-9.]+ on-demand){4} and [0-9]+ more \(USD/h\)$`)),
+							`^[a-z0-9-]+\.x?large [0-9.]+ spot(, [a-z0-9-]+\.x?large [0-9.]+ spot){4} and [0-9]+ more \(USD/h\)$`)),
 						// The emulator has no Pricing API: Karpenter's table, and a cost at the limits.
-						"cost":   knownvalue.StringRegexp(regexp.MustCompile(`^(cpu|memory) [0-9A-Za-z]+ → at most [0-9]+ × [a-z0-9-]+\.x?large, [0-9.]+ USD/h on-demand$`)),
+						"cost":   knownvalue.StringRegexp(regexp.MustCompile(`^(cpu|memory) [0-9A-Za-z]+ → at most [0-9]+ × [a-z0-9-]+\.x?large, [0-9.]+ USD/h spot$`)),
 						"prices": knownvalue.StringRegexp(regexp.MustCompile(`^Karpenter v[0-9.]+'s on-demand table of `)),
 						"max_pods_min": knownvalue.Int64Func(func(v int64) error { // m5.large: 29
 							if v < 1 || v > 29 {
@@ -381,6 +403,7 @@ func TestAccNodePool_general(t *testing.T) {
 				}},
 				Check: resource.ComposeAggregateTestCheckFunc(
 					checkZones(nodePoolRes, zones),
+					anyWarning(nodePoolRes, regexp.MustCompile(`^template\.requirements: no karpenter\.sh/capacity-type requirement: Karpenter then allows spot and on-demand .*AWSServiceRoleForEC2Spot.*values = \["on-demand"\]`)),
 					resource.TestCheckNoResourceAttr(nodePoolRes, "instance_types.#"),
 					resource.TestCheckNoResourceAttr(nodePoolRes, "launch_templates.#"),
 					noTemplatesCreated(t, nodePoolRes, cluster),
@@ -408,14 +431,14 @@ func TestAccNodePool_general(t *testing.T) {
 					checkZones(nodePoolRes, zones),
 					everyAttr(nodePoolRes, "launch_plan", "zone", a.Zone, b.Zone),
 					everyAttr(nodePoolRes, "launch_plan", "subnet_id", a.ID, b.ID),
-					func(s *terraform.State) error { // one override group per zone (on-demand only), each within CreateFleet's 60 types
+					func(s *terraform.State) error { // one override group per zone (spot: Karpenter launches one capacity type), each within CreateFleet's 60 types
 						at := s.RootModule().Resources[nodePoolRes].Primary.Attributes
 						if at["launch_plan.#"] != "2" {
 							return fmt.Errorf("launch_plan has %s groups, want 2 (one per zone)", at["launch_plan.#"])
 						}
 						for i := range 2 {
 							n, _ := strconv.Atoi(at[fmt.Sprintf("launch_plan.%d.instance_types.#", i)])
-							if ct := at[fmt.Sprintf("launch_plan.%d.capacity_type", i)]; ct != "on-demand" || n == 0 || n > 60 {
+							if ct := at[fmt.Sprintf("launch_plan.%d.capacity_type", i)]; ct != "spot" || n == 0 || n > 60 {
 								return fmt.Errorf("launch_plan.%d: capacity type %q with %d instance types", i, ct, n)
 							}
 							first := at[fmt.Sprintf("launch_plan.%d.instance_types.0", i)]
@@ -846,7 +869,10 @@ func TestAccNodePool_prefixDelegationAndIPWarning(t *testing.T) {
 	c := n.Subnets[2] // the /26: 59 free IPs
 	pool := `
   template = {
-    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+    requirements = [
+      { key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
+    ]
   }
   limits = { nodes = "1" }`
 	secondary := fmt.Sprintf(`  subnet_selector_terms = [{ id = %q }]`, c.ID)

@@ -40,7 +40,7 @@ resource "karpenter_node_pool" "test" {
   name       = "late-subnet"
   node_class = karpenter_node_class.test.resolved
   template = {
-    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }, { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }]
   }
 }
 `, subnetID)
@@ -114,7 +114,7 @@ resource "karpenter_node_pool" "test" {
   node_class = karpenter_node_class.test.resolved
   details    = true
   template = {
-    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }, { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] }]
   }
 }
 `
