@@ -30,6 +30,8 @@ type Side struct {
 	InstanceTypes        []string // the types the pool's requirements allow (before the class's filters)
 	Zones                []string // the zones the pool's requirements allow
 	CapacityTypes        []string // the capacity types the requirements allow
+	// Labels are the requirements and template labels, for the label checks (labels.go).
+	Labels Labels
 }
 
 // Finding is one drift reason the change trips.

@@ -16,6 +16,8 @@ type Node struct {
 	SubnetID                         string // the instance's subnet; "" when not known
 	NodePoolHash                     string // the karpenter.sh/nodepool-hash annotation
 	CapacityReservationID            string // the karpenter.k8s.aws/capacity-reservation-id label; "" when none
+	// Labels are the NodeClaim's labels, for the label checks (nil: not read).
+	Labels map[string]string
 }
 
 // Count is the verdict node by node: how many of the pool's nodes drift once the change is

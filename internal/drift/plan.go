@@ -102,6 +102,9 @@ type PoolPlan struct {
 	Manifest     string // the planned NodePool document
 	Class        launchplan.Class
 	Requirements []requirements.Requirement
+	// TemplateLabels are spec.template.metadata.labels. The prior side reads them too: when they
+	// changed, the NodePool hash did, and every node drifts for that first.
+	TemplateLabels map[string]string
 	// Prior is the pool as the state recorded it; nil for a new pool or one just imported,
 	// which has no plan to compare with.
 	Prior   *PriorPool
@@ -139,6 +142,8 @@ func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
 		priorHash = *h
 	}
 	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
+	planned.Labels = Labels{Requirements: p.Requirements, Template: p.TemplateLabels}
+	prior.Labels = Labels{Requirements: p.Prior.Requirements, Template: p.TemplateLabels}
 	change := Change{Prior: prior, Planned: planned, Budgets: p.Budgets, Nodes: p.Nodes, Now: p.Now}
 	if p.Count != nil {
 		change.Count = p.Count(&prior, planned)

@@ -43,13 +43,14 @@ var checks = []check{
 		node: func(n Node, t *target) bool {
 			return t.planned.NodePoolHash != "" && n.NodePoolHash != "" && n.NodePoolHash != t.planned.NodePoolHash
 		}},
-	{reason: ReasonRequirements, compares: "the node's instance type, zone and capacity type with the NodePool's requirements",
+	{reason: ReasonRequirements, compares: "the node's labels (instance type, zone, capacity type, tenancy, custom labels) with the NodePool's requirements",
 		pool: requirementsFinding,
 		node: func(n Node, t *target) bool {
 			p := t.planned
 			return len(p.InstanceTypes) > 0 && n.InstanceType != "" && !t.types[n.InstanceType] ||
 				len(p.Zones) > 0 && n.Zone != "" && !t.zones[n.Zone] ||
-				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType]
+				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType] ||
+				n.Labels != nil && !LabelsMeet(n.Labels, p.Labels.Requirements)
 		}},
 	{reason: ReasonNodeClass, compares: "the karpenter.k8s.aws/ec2nodeclass-hash annotation with the EC2NodeClass's hash (same hash version)",
 		pool: func(prior, planned Side) (Finding, bool) {
@@ -153,6 +154,11 @@ func requirementsFinding(prior, planned Side) (Finding, bool) {
 		which = append(which, gone...)
 		all = all || len(gone) == len(set(d.before))
 		narrowed = append(narrowed, "nodes of "+list(d.what, gone))
+	}
+	if gone, allGone := labelsFinding(prior.Labels, planned.Labels); len(gone) > 0 {
+		which = append(which, gone...)
+		all = all || allGone
+		narrowed = append(narrowed, labelsDetail(gone))
 	}
 	if len(narrowed) == 0 {
 		return Finding{}, false

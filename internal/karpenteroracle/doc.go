@@ -4,8 +4,12 @@
 // document must equal the one Karpenter's API types compute (EC2NodeClass.Hash in
 // github.com/aws/karpenter-provider-aws/pkg/apis/v1, hash v6; NodePool.Hash in
 // sigs.k8s.io/karpenter/pkg/apis/v1, hash v3) on the object the API server would store: the
-// document pruned and defaulted with the CRDs Karpenter's module embeds. Each test fails when
-// it compares fewer cases than its floor. It holds tests only; the comparisons and the random
+// document pruned and defaulted with the CRDs Karpenter's module embeds. It also compares the
+// instance types Karpenter offers to a node class of each AMI family (its instance-type
+// compatibility check, against launchplan.OfferedForFamily) and whether a node's labels meet a
+// NodePool's requirements as Karpenter's RequirementsDrifted reads them (scheduling's
+// Compatible, against drift.LabelsMeet). Each test fails when it compares fewer cases than its
+// floor. It holds tests only; the comparisons and the random
 // specs are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
 //
 // It is a module of its own for two reasons. Karpenter's packages need a newer Go than the

@@ -224,6 +224,9 @@ func (res *PoolResult) planDrift(ctx context.Context, ports PoolPorts, facts Poo
 	}
 	pp := drift.PoolPlan{Manifest: doc, Class: in.Class, Requirements: in.Requirements(), Catalog: cat, Region: facts.Region,
 		Budgets: in.Spec().Budgets, Nodes: p.MaxNodes(), Now: facts.Now}
+	if in.Template != nil {
+		pp.TemplateLabels = in.Template.Labels
+	}
 	if prior != nil && prior.Class != nil {
 		pp.Prior = &drift.PriorPool{Class: *prior.Class, Requirements: prior.Requirements}
 		if prior.Drift != nil {
@@ -276,7 +279,7 @@ func (res *PoolResult) countNodes(ctx context.Context, ports PoolPorts, pool str
 		nodes = append(nodes, drift.Node{Name: c.Name, InstanceType: c.Labels["node.kubernetes.io/instance-type"],
 			Zone: c.Labels["topology.kubernetes.io/zone"], CapacityType: c.Labels["karpenter.sh/capacity-type"],
 			ImageID: c.ImageID, SubnetID: subnets[c.InstanceID], NodePoolHash: c.NodePoolHash,
-			CapacityReservationID: c.Labels["karpenter.k8s.aws/capacity-reservation-id"]})
+			CapacityReservationID: c.Labels["karpenter.k8s.aws/capacity-reservation-id"], Labels: c.Labels})
 	}
 	count := drift.CountNodes(nodes, prior, planned, drift.Compare(*prior, planned))
 	return &count

@@ -3,6 +3,7 @@ package planner
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,34 @@ func TestPoolReadsCatalogAndPricesAtOnce(t *testing.T) {
 	}
 	if res := Pool(context.Background(), ports, poolFacts, poolInput(nil)); len(res.Errors) > 0 {
 		t.Fatalf("errors: %v", res.Errors)
+	}
+}
+
+// A custom-label requirement changed from a to b: RequirementsDrifted, per pool without the
+// cluster and node by node with it (the nodes labelled a drift, the one labelled b stays).
+func TestPoolDriftOnACustomLabel(t *testing.T) {
+	const team = "example.com/team"
+	var f poolPorts
+	before := poolInput(nil)
+	before.Template.Requirements = append(before.Template.Requirements, requirements.Requirement{Key: team, Operator: requirements.OpIn, Values: []string{"a", "b"}})
+	first := Pool(context.Background(), f.ports(false), poolFacts, before)
+	recorded := drift.Output{NodePoolHash: first.Drift.Value.NodePoolHash}
+	in := poolInput(nil)
+	in.Template.Requirements = append(in.Template.Requirements, requirements.Requirement{Key: team, Operator: requirements.OpIn, Values: []string{"b"}})
+	in.Prior = &PoolPrior{OwnerID: "o1", Manifest: *first.Manifest, SameClass: true, Drift: &recorded, Class: &in.Class,
+		Requirements: before.Template.Requirements}
+	res := Pool(context.Background(), f.ports(false), poolFacts, in)
+	if v := res.Drift.Value; v == nil || v.Verdict == nil || !strings.Contains(*v.Verdict, "some nodes drift: nodes with label example.com/team=a") ||
+		!slices.Equal(v.Reasons, []string{drift.ReasonRequirements}) {
+		t.Fatalf("per pool: %+v", res.Drift)
+	}
+	node := func(name, value string) kubeclient.NodeClaim {
+		return kubeclient.NodeClaim{Name: name, InstanceID: "i-" + name, NodePoolHash: *recorded.NodePoolHash, Labels: map[string]string{
+			"node.kubernetes.io/instance-type": "m5.large", "topology.kubernetes.io/zone": "us-west-2a", team: value}}
+	}
+	f = poolPorts{claims: []kubeclient.NodeClaim{node("n1", "a"), node("n2", "b"), node("n3", "a")}}
+	res = Pool(context.Background(), f.ports(true), poolFacts, in)
+	if v := res.Drift.Value; v == nil || v.Verdict == nil || !strings.Contains(*v.Verdict, "drifts 2 of 3 nodes: RequirementsDrifted 2 (n1, n3)") {
+		t.Errorf("node by node: %+v", res.Drift.Value)
 	}
 }

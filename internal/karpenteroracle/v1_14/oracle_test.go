@@ -7,9 +7,12 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
+	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // oracle is Karpenter 1.14's own code: karpenter-provider-aws v1.14.3 (EC2NodeClass, its
@@ -57,4 +60,14 @@ func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
 		nc := &awsv1.EC2NodeClass{Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family}}
 		return compatibility.IsCompatibleWithNodeClass(ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(instanceType)}, nc, nil)
 	}, 5000)
+}
+
+func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareRequirementsDrift(t, "1.14", func(labels map[string]string, reqs []requirements.Requirement) bool {
+		var np []karpv1.NodeSelectorRequirementWithMinValues
+		for _, r := range reqs {
+			np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+		}
+		return scheduling.NewLabelRequirements(labels).Compatible(scheduling.NewNodeSelectorRequirementsWithMinValues(np...)) == nil
+	}, oraclegen.Run{Seed: 20261205, Cases: 20000, Floor: 15000})
 }

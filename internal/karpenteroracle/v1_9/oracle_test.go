@@ -5,9 +5,12 @@ import (
 
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	corev1 "k8s.io/api/core/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // oracle is Karpenter 1.9's own code: karpenter-provider-aws v1.9.3 (EC2NodeClass, its
@@ -49,4 +52,14 @@ func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
+}
+
+func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareRequirementsDrift(t, "1.9", func(labels map[string]string, reqs []requirements.Requirement) bool {
+		var np []karpv1.NodeSelectorRequirementWithMinValues
+		for _, r := range reqs {
+			np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+		}
+		return scheduling.NewLabelRequirements(labels).Compatible(scheduling.NewNodeSelectorRequirementsWithMinValues(np...)) == nil
+	}, oraclegen.Run{Seed: 20261205, Cases: 20000, Floor: 15000})
 }

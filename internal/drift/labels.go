@@ -1,0 +1,250 @@
+package drift
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// Requirement drift on labels the catalog does not decide. Karpenter's RequirementsDrifted
+// reads the NodeClaim's labels against the NodePool's requirements (the core's
+// areRequirementsDrifted: the labels' requirements must be Compatible with the pool's, no label
+// allowed to be undefined): a label must be on the node and meet the requirements on its key,
+// unless those merge to NotIn or DoesNotExist. The instance type, zone and capacity type are judged through what
+// the requirements allow of the catalog (Side.InstanceTypes, Zones, CapacityTypes); this file
+// judges the rest: custom labels and tenancy, an offering's label the catalog cannot narrow to a
+// type.
+
+// Labels are what a pool's requirements and template say of the labels Karpenter puts on its
+// nodes, for the label checks.
+type Labels struct {
+	Requirements []requirements.Requirement
+	// Template are spec.template.metadata.labels, on every node.
+	Template map[string]string
+}
+
+// tenancies are the values of karpenter.k8s.aws/instance-tenancy.
+var tenancies = []string{"default", "dedicated"}
+
+// numbered stands for the value Karpenter gives a custom label whose requirement is not In: a
+// random integer within the requirement's bounds (Requirement.Any), unknown to the plan.
+const numbered = "\x00a number Karpenter picks"
+
+// labelKey reports whether a pool's requirements on key are judged here: custom labels and
+// tenancy.
+func labelKey(key string) bool {
+	return key == requirements.LabelInstanceTenancy || custom(key)
+}
+
+// nodeValues are the values a node of the pool may carry for key, from the labels as they were:
+// nil when no node carries the label.
+func (l Labels) nodeValues(key string) []string {
+	if v, ok := l.Template[key]; ok {
+		return []string{v}
+	}
+	on := onKey(l.Requirements, key)
+	if key == requirements.LabelInstanceTenancy {
+		return requirements.AllowedValues(on, key, tenancies)
+	}
+	if len(on) == 0 {
+		return nil
+	}
+	var in []string
+	hasIn, absent := false, false
+	for _, r := range on {
+		switch r.Operator {
+		case requirements.OpIn:
+			if !hasIn {
+				in, hasIn = slices.Clone(r.Values), true
+			} else {
+				in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
+			}
+		case requirements.OpDoesNotExist:
+			absent = true
+		}
+	}
+	switch {
+	case absent:
+		return nil
+	case hasIn:
+		return requirements.AllowedValues(on, key, in)
+	default:
+		return []string{numbered}
+	}
+}
+
+// custom reports whether key is a custom label: outside the well-known label domains.
+func custom(key string) bool { return !requirements.IsWellKnownDomain(key) }
+
+// meets reports whether a node carrying value for key (none when value is "") meets the
+// requirements of reqs on key, as Karpenter's Compatible reads it.
+func meets(reqs []requirements.Requirement, key, value string) bool {
+	on := onKey(reqs, key)
+	switch {
+	case len(on) == 0:
+		return true
+	case value == "":
+		return absentAllowed(on)
+	case value == numbered:
+		// Karpenter's number is not one of a list of names, nor absent.
+		return !slices.ContainsFunc(on, func(r requirements.Requirement) bool {
+			return r.Operator == requirements.OpIn || r.Operator == requirements.OpDoesNotExist
+		})
+	}
+	return requirements.MatchesAll(on, map[string]string{key: value})
+}
+
+// absentAllowed reports whether a node without a label meets the requirements on it (all on one
+// key): Karpenter merges them into one requirement and lets a node without the label through
+// when that one is NotIn or DoesNotExist. In values that the others leave empty, or bounds
+// (Gt, Lt, Gte, Lte) that cross, make DoesNotExist; without In, the NotIn values within the
+// bounds make NotIn, and none make Exists.
+func absentAllowed(on []requirements.Requirement) bool {
+	var in, notIn []string
+	hasIn := false
+	var gte, lte *int64
+	for _, r := range on {
+		switch r.Operator {
+		case requirements.OpDoesNotExist:
+			return true
+		case requirements.OpIn:
+			if !hasIn {
+				in, hasIn = slices.Clone(r.Values), true
+			} else {
+				in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
+			}
+		case requirements.OpNotIn:
+			notIn = append(notIn, r.Values...)
+		case requirements.OpGt, requirements.OpGte, requirements.OpLt, requirements.OpLte:
+			bound(r, &gte, &lte)
+		}
+	}
+	if gte != nil && lte != nil && *gte > *lte {
+		return true
+	}
+	if hasIn {
+		return !slices.ContainsFunc(in, func(v string) bool { return requirements.MatchesAll(on, map[string]string{on[0].Key: v}) })
+	}
+	return slices.ContainsFunc(notIn, func(v string) bool { return withinBounds(v, gte, lte) })
+}
+
+// bound narrows the integer bounds [gte, lte] by a Gt, Gte, Lt or Lte requirement.
+func bound(r requirements.Requirement, gte, lte **int64) {
+	if len(r.Values) != 1 {
+		return
+	}
+	n, err := strconv.ParseInt(r.Values[0], 10, 64)
+	if err != nil {
+		return
+	}
+	switch r.Operator {
+	case requirements.OpGt:
+		n++
+		fallthrough
+	case requirements.OpGte:
+		if *gte == nil || n > **gte {
+			*gte = &n
+		}
+	case requirements.OpLt:
+		n--
+		fallthrough
+	case requirements.OpLte:
+		if *lte == nil || n < **lte {
+			*lte = &n
+		}
+	}
+}
+
+// withinBounds reports whether v is an integer within [gte, lte]; any v is, without bounds.
+func withinBounds(v string, gte, lte *int64) bool {
+	if gte == nil && lte == nil {
+		return true
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	return err == nil && (gte == nil || n >= *gte) && (lte == nil || n <= *lte)
+}
+
+// LabelsMeet reports whether a node with labels meets reqs as Karpenter's RequirementsDrifted
+// reads them (the NodeClaim's labels Compatible with the NodePool's requirements, with no label
+// allowed to be undefined): a label the node has must meet every requirement on its key; a label
+// it lacks, well-known or custom, only when the requirements on it merge to NotIn or
+// DoesNotExist. (A NodeClaim carries every well-known label of its offering, so in practice the
+// labels it can lack are custom ones.)
+func LabelsMeet(labels map[string]string, reqs []requirements.Requirement) bool {
+	var keys []string
+	for _, r := range reqs {
+		if !slices.Contains(keys, r.Key) {
+			keys = append(keys, r.Key)
+		}
+	}
+	for _, k := range keys {
+		v, ok := labels[k]
+		if ok && v == "" {
+			// An empty value is present: only the requirements decide.
+			if !requirements.MatchesAll(onKey(reqs, k), labels) {
+				return false
+			}
+			continue
+		}
+		if !meets(reqs, k, v) {
+			return false
+		}
+	}
+	return true
+}
+
+func onKey(reqs []requirements.Requirement, key string) []requirements.Requirement {
+	var out []requirements.Requirement
+	for _, r := range reqs {
+		if r.Key == key {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// labelsFinding is requirement drift on custom labels and tenancy: the label values the prior
+// pool's nodes carry that the planned requirements refuse.
+func labelsFinding(prior, planned Labels) (gone []string, all bool) {
+	var keys []string
+	for _, r := range planned.Requirements {
+		if labelKey(r.Key) && !slices.Contains(keys, r.Key) {
+			keys = append(keys, r.Key)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		values := prior.nodeValues(k)
+		if len(values) == 0 {
+			values = []string{""}
+		}
+		refused := 0
+		for _, v := range values {
+			if !meets(planned.Requirements, k, v) {
+				refused++
+				gone = append(gone, describeLabel(k, v))
+			}
+		}
+		all = all || refused == len(values)
+	}
+	return gone, all
+}
+
+// describeLabel names a label value for a finding: "example.com/team=a", "example.com/team
+// (absent)".
+func describeLabel(key, value string) string {
+	switch value {
+	case "":
+		return key + " (absent)"
+	case numbered:
+		return key + " (Karpenter's number)"
+	}
+	return key + "=" + value
+}
+
+func labelsDetail(gone []string) string {
+	return fmt.Sprintf("nodes with %s", list("label", gone))
+}
