@@ -115,6 +115,8 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	if res.Errors = ValidatePool(in.Config); len(res.Errors) > 0 {
 		return res
 	}
+	res.Warnings = attrpath.WithSummary("Label value no node carries",
+		attrpath.Under(attrpath.Of("template", "requirements"), requirements.ValueHints(in.Requirements())))
 	doc, err := nodepool.Manifest(in.Spec(), in.ClassName)
 	if err != nil {
 		return res.fail("Cannot render the NodePool manifest", err)

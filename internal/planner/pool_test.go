@@ -294,3 +294,23 @@ func TestPoolDriftOnACustomLabel(t *testing.T) {
 		t.Errorf("node by node: %+v", res.Drift.Value)
 	}
 }
+
+// kubernetes.io/arch "x86_64" matches no node: the pool warns on the value with the name meant.
+func TestPoolNamesTheArchitectureMeant(t *testing.T) {
+	var f poolPorts
+	in := poolInput(nil)
+	in.Template.Requirements = append(in.Template.Requirements,
+		requirements.Requirement{Key: requirements.LabelArch, Operator: requirements.OpIn, Values: []string{"amd64", "x86_64"}})
+	res := Pool(context.Background(), f.ports(false), poolFacts, in)
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors: %v", res.Errors)
+	}
+	found := false
+	for _, w := range res.Warnings {
+		found = found || (w.Summary == "Label value no node carries" && w.Path.String() == "template.requirements[1].values" &&
+			strings.Contains(w.Message, `(did you mean "amd64"?)`))
+	}
+	if !found {
+		t.Errorf("warnings %v", res.Warnings)
+	}
+}
