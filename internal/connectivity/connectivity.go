@@ -28,6 +28,8 @@ const (
 	CheckNodeToNode          = "node_to_node"
 	CheckControlPlaneToNodes = "control_plane_to_nodes"
 	CheckNodesToControlPlane = "nodes_to_control_plane"
+	// CheckNodesEgress runs without control-plane groups, where nodes_to_control_plane cannot.
+	CheckNodesEgress = "nodes_egress"
 )
 
 // Ports the control-plane checks require (TCP).
@@ -118,6 +120,8 @@ func Check(in Input) Report {
 	rep.Findings = append(rep.Findings, checkNodeToNode(nodes, in.Rules))
 	cp := newPeer(in.ControlPlane)
 	if len(cp.groups) == 0 {
+		// The control plane's addresses are unknown: the nodes need a way out on tcp 443 at all.
+		rep.Findings = append(rep.Findings, checkEgress(nodes, in.Rules))
 		return rep
 	}
 	for _, port := range []int{PortHTTPS, PortKubelet} {
@@ -487,6 +491,36 @@ func checkNodeToNode(nodes peer, rules []Rule) Finding {
 	f.Detail = fmt.Sprintf("the node security groups (%s) do not admit the nodes' own traffic (all traffic, or at least %s); "+
 		"closed: %s. Pods, kubelet and DNS traffic between nodes would be dropped.%s%s",
 		groups, joinNeeds(nodeToNodeNeeds), strings.Join(traffic, "; "), admitted, skippedPrefixLists(ingress))
+	return f
+}
+
+// checkEgress checks that the node groups let the nodes out on tcp 443 to some destination: the
+// API server, ECR and STS are reached that way (through the internet, a NAT gateway or VPC
+// endpoints), and a node without it never joins. Any destination counts, since the control
+// plane's and the endpoints' addresses are unknown without control-plane groups.
+func checkEgress(nodes peer, rules []Rule) Finding {
+	needs := []need{{protoTCP, span{PortHTTPS, PortHTTPS}}}
+	groups := strings.Join(nodes.groups, ", ")
+	f := Finding{Check: CheckNodesEgress, Required: fmt.Sprintf("egress tcp %d from %s to any destination", PortHTTPS, groups)}
+	var admitting []Rule
+	for _, r := range candidates(nodes, rules, true) {
+		if r.overlaps(needs) {
+			admitting = append(admitting, r)
+		}
+	}
+	if len(admitting) > 0 {
+		f.Passed = true
+		f.Detail, f.GroupID = describe(admitting)
+		f.Detail = "admitted by " + f.Detail
+		return f
+	}
+	f.GroupID = nodes.groups[0]
+	f.Missing = fmt.Sprintf("egress tcp %d from %s", PortHTTPS, groups)
+	f.Fix = fmt.Sprintf("add an egress rule to %s allowing tcp %d to destination 0.0.0.0/0 (or to the addresses of the API server "+
+		"endpoint and the VPC endpoints the nodes use)", f.GroupID, PortHTTPS)
+	f.Detail = fmt.Sprintf("no egress rule on the node security groups (%s) allows tcp %d to any destination: kubelets could not reach "+
+		"the Kubernetes API server, nor pull images from ECR, and nodes would never join. Name the control-plane groups "+
+		"(`connectivity.control_plane_security_group_ids`) to check the way to the API server itself", groups, PortHTTPS)
 	return f
 }
 

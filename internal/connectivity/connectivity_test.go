@@ -101,8 +101,8 @@ func TestNodeToNode(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			rep := Check(Input{Nodes: Peer{Groups: c.groups, CIDRs: c.cidrs}, Rules: c.rules})
-			if len(rep.Findings) != 1 {
-				t.Fatalf("want only the node-to-node check without control-plane groups, got %+v", rep.Findings)
+			if len(rep.Findings) != 2 || rep.Findings[1].Check != CheckNodesEgress {
+				t.Fatalf("want the node-to-node and egress checks without control-plane groups, got %+v", rep.Findings)
 			}
 			f := rep.Findings[0]
 			if f.Check != CheckNodeToNode || f.Passed != c.pass {
@@ -364,5 +364,52 @@ func TestNodeToNodeMissingPerSubnet(t *testing.T) {
 	}
 	if !strings.Contains(f.Detail, "closed: tcp 1025-65535, udp 53 from the nodes in 10.1.1.0/25; tcp 1025-65535 from the nodes in 10.1.2.0/24. ") {
 		t.Errorf("detail = %q", f.Detail)
+	}
+}
+
+// Without control-plane groups the nodes need a way out on tcp 443 to some destination: any
+// egress rule that covers it will do (0.0.0.0/0, the VPC's CIDR towards VPC endpoints, a group).
+func TestNodesEgress(t *testing.T) {
+	egress := func(proto string, from, to int, dst string) Rule {
+		r := Rule{GroupID: sgA, Egress: true, Protocol: proto, FromPort: from, ToPort: to}
+		switch {
+		case strings.HasPrefix(dst, "sg-"):
+			r.ReferencedGroupID = dst
+		case strings.HasPrefix(dst, "pl-"):
+			r.PrefixListID = dst
+		default:
+			r.CIDRv4 = dst
+		}
+		return r
+	}
+	for _, c := range []struct {
+		name  string
+		rules []Rule
+		pass  bool
+	}{
+		{"the default egress", []Rule{egress("-1", -1, -1, "0.0.0.0/0")}, true},
+		{"tcp 443 to the VPC (VPC endpoints)", []Rule{egress("tcp", 443, 443, "10.0.0.0/16")}, true},
+		{"tcp 443 to a prefix list", []Rule{egress("tcp", 443, 443, "pl-0123")}, true},
+		{"egress removed", nil, false},
+		{"only udp 53 out", []Rule{egress("udp", 53, 53, "0.0.0.0/0")}, false},
+		{"an ingress rule is not a way out", []Rule{ingress(sgA, "-1", -1, -1, "0.0.0.0/0")}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f := Check(Input{Nodes: Peer{Groups: []string{sgA}}, Rules: c.rules}).Findings[1]
+			if f.Check != CheckNodesEgress || f.Passed != c.pass {
+				t.Fatalf("%+v, want passed %v", f, c.pass)
+			}
+			if !c.pass && (f.GroupID != sgA || !strings.Contains(f.Fix, "egress rule to "+sgA+" allowing tcp 443") ||
+				!strings.Contains(f.Detail, "nodes would never join")) {
+				t.Errorf("incomplete finding: %+v", f)
+			}
+		})
+	}
+	// With control-plane groups nodes_to_control_plane checks the way out instead.
+	rep := Check(Input{Nodes: Peer{Groups: []string{sgA}}, ControlPlane: Peer{Groups: []string{sgCP}}})
+	for _, f := range rep.Findings {
+		if f.Check == CheckNodesEgress {
+			t.Errorf("nodes_egress ran beside nodes_to_control_plane: %+v", f)
+		}
 	}
 }

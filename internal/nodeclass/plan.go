@@ -233,6 +233,7 @@ var connectivitySummaries = map[string]string{
 	connectivity.CheckNodeToNode:          "Nodes cannot reach each other",
 	connectivity.CheckControlPlaneToNodes: "The control plane cannot reach the nodes",
 	connectivity.CheckNodesToControlPlane: "The nodes cannot reach the control plane",
+	connectivity.CheckNodesEgress:         "The nodes have no way out",
 }
 
 // ConnectivityAPI is what the connectivity checks read of EC2.
@@ -311,7 +312,7 @@ func (r *PlanResult) checkConnectivity(ctx context.Context, api ConnectivityAPI,
 	})
 	for _, f := range rep.Failed() { // node-to-node on the node groups' terms, the control-plane checks on connectivity
 		at := pathConnectivity
-		if f.Check == connectivity.CheckNodeToNode {
+		if f.Check == connectivity.CheckNodeToNode || f.Check == connectivity.CheckNodesEgress {
 			at = pathSecurityGroupTerms
 		}
 		finding(at, connectivitySummaries[f.Check], fmt.Sprintf("%s (security group %s): %s\n\nMissing rule: %s.\nFix: %s.%s",

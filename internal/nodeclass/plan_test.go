@@ -291,6 +291,7 @@ func TestCheckConnectivity(t *testing.T) {
 		SecurityGroups: []discovery.SecurityGroup{sg("sg-1", "node", "vpc-1")},
 	}
 	selfAll := connectivity.Rule{GroupID: "sg-1", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-1"}
+	egressAll := connectivity.Rule{GroupID: "sg-1", Egress: true, Protocol: "-1", FromPort: -1, ToPort: -1, CIDRv4: "0.0.0.0/0"}
 	cpKey := discovery.FilterSet{{Name: "group-id", Values: []string{"sg-cp", "sg-gone"}}}.Key()
 	cpTermKey := tagKey("role", "control-plane")
 	type want struct {
@@ -322,20 +323,25 @@ func TestCheckConnectivity(t *testing.T) {
 			checks: -1, calls: 1, errs: []want{{"connectivity", "Cannot read the security group rules for the connectivity checks"}},
 		},
 		{
-			name: "node to node admitted", c: Connectivity{Mode: ChecksWarn}, rules: []connectivity.Rule{selfAll},
-			checks: 1, calls: 1,
+			name: "node to node admitted, and a way out", c: Connectivity{Mode: ChecksWarn}, rules: []connectivity.Rule{selfAll, egressAll},
+			checks: 2, calls: 1,
+		},
+		{
+			// Without control-plane groups the nodes still need tcp 443 out (the API server, ECR).
+			name: "egress removed", c: Connectivity{Mode: ChecksWarn}, rules: []connectivity.Rule{selfAll},
+			checks: 2, failed: 1, calls: 1, warnings: []want{{"security_group_selector_terms", "The nodes have no way out"}},
 		},
 		{
 			name: "no node group: the checks ran, nothing to check", c: Connectivity{Mode: ChecksWarn}, noGroups: true,
 			checks: 0, calls: 1,
 		},
 		{
-			name: "node to node refused, warn", c: Connectivity{Mode: ChecksWarn},
-			checks: 1, failed: 1, calls: 1, warnings: []want{{"security_group_selector_terms", "Nodes cannot reach each other"}},
+			name: "node to node refused, warn", c: Connectivity{Mode: ChecksWarn}, rules: []connectivity.Rule{egressAll},
+			checks: 2, failed: 1, calls: 1, warnings: []want{{"security_group_selector_terms", "Nodes cannot reach each other"}},
 		},
 		{
-			name: "node to node refused, error", c: Connectivity{Configured: true, Mode: ChecksError},
-			checks: 1, failed: 1, calls: 1, errs: []want{{"security_group_selector_terms", "Nodes cannot reach each other"}},
+			name: "node to node refused, error", c: Connectivity{Configured: true, Mode: ChecksError}, rules: []connectivity.Rule{egressAll},
+			checks: 2, failed: 1, calls: 1, errs: []want{{"security_group_selector_terms", "Nodes cannot reach each other"}},
 		},
 		{
 			name: "control plane: one group missing, rules refuse it",
@@ -351,7 +357,7 @@ func TestCheckConnectivity(t *testing.T) {
 		{
 			name: "control plane terms match nothing", c: Connectivity{Configured: true, Mode: ChecksError,
 				ControlPlaneTerms: []discovery.SecurityGroupTerm{{Tags: map[string]string{"role": "none"}}}},
-			rules: []connectivity.Rule{selfAll}, checks: 1, calls: 1,
+			rules: []connectivity.Rule{selfAll, egressAll}, checks: 2, calls: 1,
 			errs: []want{{"connectivity.control_plane_security_group_selector_terms", "No control-plane security group matched"}},
 		},
 		{

@@ -165,7 +165,8 @@ func newFixture() *fixture {
 			groups: []discovery.SecurityGroup{{ID: "sg-node", Name: "node", VPCID: "vpc-1"}},
 			images: []discovery.Image{{ID: "ami-1", Name: "custom-node", OwnerID: "111122223333", Architecture: "x86_64",
 				CreationDate: "2026-01-01T00:00:00Z"}},
-			rules: []connectivity.Rule{{GroupID: "sg-node", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-node"}},
+			rules: []connectivity.Rule{{GroupID: "sg-node", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-node"},
+				{GroupID: "sg-node", Egress: true, Protocol: "-1", FromPort: -1, ToPort: -1, CIDRv4: "0.0.0.0/0"}},
 		},
 		iam: &fakeIAM{roles: map[string]bool{"NodeRole": true}, profiles: map[string]fleet.InstanceProfile{}},
 	}
@@ -236,8 +237,9 @@ func TestClassPlans(t *testing.T) {
 		len(r.Subnets) != 2 || !slices.Equal(r.SecurityGroupIDs, []string{"sg-node"}) {
 		t.Errorf("resolved %+v", r)
 	}
-	if len(res.NodeRoleReport) == 0 || len(res.ConnectivityReport) != 1 || !res.ConnectivityReport[0].Passed ||
-		res.ConnectivityReport[0].Check != connectivity.CheckNodeToNode {
+	if len(res.NodeRoleReport) == 0 || len(res.ConnectivityReport) != 2 || !res.ConnectivityReport[0].Passed ||
+		res.ConnectivityReport[0].Check != connectivity.CheckNodeToNode || !res.ConnectivityReport[1].Passed ||
+		res.ConnectivityReport[1].Check != connectivity.CheckNodesEgress {
 		t.Errorf("node role report %+v, connectivity report %+v", res.NodeRoleReport, res.ConnectivityReport)
 	}
 	for _, n := range res.NodeRoleReport {
@@ -441,15 +443,18 @@ func TestClassNodeRoleThroughInstanceProfile(t *testing.T) {
 // nothing and report nothing.
 func TestClassConnectivity(t *testing.T) {
 	f := newFixture()
-	f.ec2.rules = nil
+	f.ec2.rules = f.ec2.rules[1:] // the egress rule alone: the nodes cannot reach each other
 	res := f.plan(ClassInput{Config: testConfig()})
 	if len(res.Errors) != 0 || len(res.Warnings) != 1 || res.Warnings[0].Path.String() != "security_group_selector_terms" ||
-		res.Warnings[0].Summary != "Nodes cannot reach each other" || len(res.ConnectivityReport) != 1 || res.ConnectivityReport[0].Passed {
+		res.Warnings[0].Summary != "Nodes cannot reach each other" || len(res.ConnectivityReport) != 2 || res.ConnectivityReport[0].Passed {
 		t.Errorf("errors %s warnings %s report %+v", dump(res.Errors), dump(res.Warnings), res.ConnectivityReport)
 	}
+	// No rule at all: neither each other nor out, with control-plane groups or without.
+	f.ec2.rules = nil
 	c := testConfig()
 	c.Connectivity = &nodeclass.ConnectivityConfig{Checks: nodeclass.ChecksError}
-	if res = f.plan(ClassInput{Config: c}); len(res.Errors) != 1 || res.Errors[0].Summary != "Nodes cannot reach each other" {
+	if res = f.plan(ClassInput{Config: c}); len(res.Errors) != 2 || res.Errors[0].Summary != "Nodes cannot reach each other" ||
+		res.Errors[1].Summary != "The nodes have no way out" || res.Errors[1].Path.String() != "security_group_selector_terms" {
 		t.Errorf("errors %s", dump(res.Errors))
 	}
 	f = newFixture()

@@ -281,8 +281,11 @@ func TestAccNodeClass_connectivityCallsAndErrors(t *testing.T) {
 	}
 	zero := func(c int) bool { return c == 0 }
 	nullReport := []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), knownvalue.Null())}
+	nodes := n.SecurityGroups[0].ID
+	// Without control-plane groups: node to node, and a way out (the group's default egress).
+	wayOut := reportEntry("nodes_egress", nodes, true, "egress tcp 443 from "+nodes+" to any destination", "admitted by "+nodes+" egress all traffic to 0.0.0.0/0")
 	nodeToNodeOnly := []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), report(
-		reportEntry("node_to_node", n.SecurityGroups[0].ID, false, nodeToNodeRequired(n.SecurityGroups[0].ID), "closed: ")))}
+		reportEntry("node_to_node", nodes, false, nodeToNodeRequired(nodes), "closed: "), wayOut))}
 
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
@@ -315,12 +318,24 @@ func TestAccNodeClass_connectivityCallsAndErrors(t *testing.T) {
 				},
 			},
 			{
-				// Control-plane groups are optional: node to node alone.
+				// Control-plane groups are optional: node to node and the way out.
+				Config:            connectivityClass(cluster, n, `{}`),
+				ConfigStateChecks: nodeToNodeOnly,
+			},
+			{
+				// The group's egress removed: with no control-plane groups to check against, the
+				// nodes are still told they have no way out (an error with checks = "error").
+				PreConfig:   func() { acctest.RevokeEgress(t, nodes, acctest.Permission("-1", 0, 0, "0.0.0.0/0")) },
+				Config:      connectivityClass(cluster, n, `{ checks = "error" }`),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)The nodes have no way out.*` + words("Missing rule: egress tcp 443 from "+nodes+".")),
+			},
+			{
 				Config: connectivityClass(cluster, n, `{}`),
-				ConfigStateChecks: []statecheck.StateCheck{
-					statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), report(
-						reportEntry("node_to_node", n.SecurityGroups[0].ID, false, nodeToNodeRequired(n.SecurityGroups[0].ID), "closed: "))),
-				},
+				ConfigStateChecks: []statecheck.StateCheck{statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), report(
+					reportEntry("node_to_node", nodes, false, nodeToNodeRequired(nodes), "closed: "),
+					reportEntry("nodes_egress", nodes, false, "egress tcp 443 from "+nodes+" to any destination",
+						"no egress rule on the node security groups ("+nodes+") allows tcp 443 to any destination")))},
 			},
 			{
 				Config:      connectivityClass(cluster, n, `{ control_plane_security_group_ids = ["sg-0123456789abcdef0"], checks = "error" }`),

@@ -107,17 +107,19 @@ func connectivityAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "Provider-only (not in the manifest): check at plan time that the resolved security groups let the nodes work " +
 			"in the cluster, on the rules read with `ec2:DescribeSecurityGroupRules`. The checks run unless `checks = \"off\"`: without " +
-			"this block `node_to_node` runs as a warning (and rules it cannot read are a warning too). Karpenter attaches every resolved " +
+			"this block `node_to_node` and `nodes_egress` run as warnings (and rules it cannot read are a warning too). Karpenter attaches every resolved " +
 			"group to every node, so a rule on any of them counts. A failed check is a warning " +
 			"(an error with `checks = \"error\"`) that names the group, the missing rule and the fix: on `security_group_selector_terms` " +
-			"for `node_to_node`, on `connectivity` for the control-plane checks. IPv6 rules and prefix lists are not evaluated; without " +
-			"control-plane groups only `node_to_node` runs. The outcome is `connectivity_report`, computed at every plan: rules changed " +
+			"for `node_to_node` and `nodes_egress`, on `connectivity` for the control-plane checks. IPv6 rules and prefix lists are not " +
+			"evaluated as peers; without control-plane groups `node_to_node` and `nodes_egress` run. The outcome is `connectivity_report`, computed at every plan: rules changed " +
 			"outside Terraform show up as an in-place update. The checks:\n" +
 			"  - `node_to_node`: some resolved group admits traffic from the nodes themselves (a reference to a resolved group, or an " +
 			"IPv4 CIDR that contains all the resolved subnets): all traffic, or at least tcp 1025-65535, tcp 53 and udp 53;\n" +
 			"  - `control_plane_to_nodes`: ingress on the node groups from the control-plane groups (or 0.0.0.0/0) on tcp 443, and on " +
 			"tcp 10250 (one check per port);\n" +
-			"  - `nodes_to_control_plane`: egress from the node groups to the control-plane groups (or 0.0.0.0/0) on tcp 443.\n",
+			"  - `nodes_to_control_plane`: egress from the node groups to the control-plane groups (or 0.0.0.0/0) on tcp 443;\n" +
+			"  - `nodes_egress` (without control-plane groups, whose addresses are then unknown): some egress rule on the node groups " +
+			"allows tcp 443 to any destination (the API server, ECR and STS are reached that way); a group with its egress removed fails it.\n",
 		Attributes: map[string]schema.Attribute{
 			"control_plane_security_group_ids": schema.ListAttribute{
 				Optional: true, ElementType: types.StringType,
@@ -505,8 +507,8 @@ func classOutputAttributes() map[string]schema.Attribute {
 		"connectivity_report": schema.ListNestedAttribute{
 			Computed: true,
 			MarkdownDescription: "What `connectivity` checked, known at plan time, for a module output: one entry per check " +
-				"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`; only " +
-				"`node_to_node` without control-plane groups). Null with `checks = \"off\"`, or when the rules cannot be read.",
+				"(`node_to_node`, `control_plane_to_nodes` for tcp 443 and for tcp 10250, `nodes_to_control_plane`; " +
+				"`node_to_node` and `nodes_egress` without control-plane groups). Null with `checks = \"off\"`, or when the rules cannot be read.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"check":    schema.StringAttribute{Computed: true, MarkdownDescription: "The check's name."},
 				"group_id": schema.StringAttribute{Computed: true, MarkdownDescription: "The group that holds the admitting rule (passed), or the group the missing rule belongs on (failed)."},
