@@ -14,6 +14,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 // Side is a pool and its class as Karpenter sees them, before or after the change.
@@ -32,6 +34,9 @@ type Side struct {
 	CapacityTypes        []string // the capacity types the requirements allow
 	// Labels are the requirements and template labels, for the label checks (labels.go).
 	Labels Labels
+	// Catalog is the region's instance types, for InstanceTypeNotFound on counted nodes (nil:
+	// not judged).
+	Catalog *catalog.Catalog
 }
 
 // Finding is one drift reason the change trips.

@@ -3,6 +3,8 @@ package drift
 import (
 	"reflect"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 func nodes() []Node {
@@ -102,5 +104,31 @@ func TestCapacityReservationDriftAndOrder(t *testing.T) {
 	}
 	if got := Compare(prior, planned).Reasons(); !reflect.DeepEqual(got, []string{ReasonNodeClass, ReasonAMI}) {
 		t.Errorf("reasons %v, want the class hash first", got)
+	}
+}
+
+// A counted node whose instance type left the region's catalog, or whose capacity type the type
+// no longer offers, drifts with InstanceTypeNotFound (after the NodePool's own reasons).
+func TestCountNodesInstanceTypeNotFound(t *testing.T) {
+	types := []catalog.InstanceType{
+		{Name: "m5.large", UsageClasses: []string{"on-demand", "spot"}},
+		{Name: "m5.xlarge", UsageClasses: []string{"on-demand"}}, // no longer offered as spot
+	}
+	prior, planned := base(), base()
+	planned.Catalog = catalog.New(types)
+	ns := nodes() // n1 m5.large on-demand, n2 m5.xlarge spot, n3 c5.large (not in the catalog)
+	c := CountNodes(ns, &prior, planned, Compare(prior, planned))
+	if want := "drifts 2 of 3 nodes: InstanceTypeNotFound 2 (n2, n3)"; c.Summary() != want {
+		t.Errorf("summary %q, want %q", c.Summary(), want)
+	}
+	ns[0].CapacityType = "reserved" // a reservation may be demoted to on-demand: still offered
+	prior.CapacityTypes = append(prior.CapacityTypes, "reserved")
+	planned.CapacityTypes = prior.CapacityTypes
+	if c = CountNodes(ns[:1], &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
+		t.Errorf("a reserved m5.large: %s", c.Summary())
+	}
+	planned.Catalog = nil // not judged without the catalog
+	if c = CountNodes(ns, &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
+		t.Errorf("without a catalog: %s", c.Summary())
 	}
 }

@@ -143,6 +143,7 @@ func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
 	}
 	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
 	planned.Labels = Labels{Requirements: p.Requirements, Template: p.TemplateLabels}
+	planned.Catalog = p.Catalog
 	prior.Labels = Labels{Requirements: p.Prior.Requirements, Template: p.TemplateLabels}
 	change := Change{Prior: prior, Planned: planned, Budgets: p.Budgets, Nodes: p.Nodes, Now: p.Now}
 	if p.Count != nil {

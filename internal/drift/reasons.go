@@ -2,7 +2,10 @@ package drift
 
 import (
 	"fmt"
+	"slices"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 // Karpenter's drift reasons (the NodeClaim's Drifted condition reason).
@@ -10,6 +13,7 @@ const (
 	ReasonNodePool       = "NodePoolDrifted"          // the karpenter.sh/nodepool-hash annotation differs
 	ReasonNodeClass      = "NodeClassDrift"           // the karpenter.k8s.aws/ec2nodeclass-hash annotation differs
 	ReasonRequirements   = "RequirementsDrifted"      // the node's labels fail the NodePool requirements
+	ReasonTypeNotFound   = "InstanceTypeNotFound"     // the node's instance type, or its offering, is gone from the region
 	ReasonAMI            = "AMIDrift"                 // the node's image is not among the class's resolved images
 	ReasonSubnet         = "SubnetDrift"              // the node's subnet is not among the class's resolved subnets
 	ReasonSecurityGroups = "SecurityGroupDrift"       // the node's security groups differ from the resolved set
@@ -51,6 +55,12 @@ var checks = []check{
 				len(p.Zones) > 0 && n.Zone != "" && !t.zones[n.Zone] ||
 				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType] ||
 				n.Labels != nil && !LabelsMeet(n.Labels, p.Labels.Requirements)
+		}},
+	{reason: ReasonTypeNotFound, compares: "the node's instance type and capacity type with the region's instance types and their offerings (counted nodes only)",
+		// A catalog change between two plans is not a change of the pool: only the nodes tell.
+		pool: func(Side, Side) (Finding, bool) { return Finding{}, false },
+		node: func(n Node, t *target) bool {
+			return t.planned.Catalog != nil && n.InstanceType != "" && !offered(t.planned.Catalog, n)
 		}},
 	{reason: ReasonNodeClass, compares: "the karpenter.k8s.aws/ec2nodeclass-hash annotation with the EC2NodeClass's hash (same hash version)",
 		pool: func(prior, planned Side) (Finding, bool) {
@@ -196,4 +206,21 @@ func (t *target) firstReason(n Node) string {
 		}
 	}
 	return ""
+}
+
+// offered reports whether the region still has the node's instance type with an offering of
+// its capacity type, as Karpenter's InstanceTypeNotFound reads it: a reserved node counts as
+// on-demand too (a reservation can be demoted).
+func offered(cat *catalog.Catalog, n Node) bool {
+	it, ok := cat.Get(n.InstanceType)
+	if !ok {
+		return false
+	}
+	switch n.CapacityType {
+	case "":
+		return true
+	case "reserved":
+		return slices.Contains(it.UsageClasses, "on-demand") || slices.Contains(it.UsageClasses, "capacity-block")
+	}
+	return slices.Contains(it.UsageClasses, n.CapacityType)
 }

@@ -515,29 +515,30 @@ func pathOf(d diag.Diagnostic) path.Path {
 }
 
 func TestConnectivityReportOffAndUnset(t *testing.T) {
-	f := connEC2(map[string]string{"sg-cp": "vpc-1"})
+	f := connEC2(map[string]string{"sg-cp": "vpc-1"}, fakeRule("sg-node", true, "-1", -1, -1, "", "0.0.0.0/0"))
 	v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{ControlPlaneSecurityGroupIDs: []string{"sg-cp"}, Checks: nodeclass.ChecksOff})
 	if v != nil || diags.HasError() || len(diags) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
 		t.Errorf("off: report %v, diags %v, rule calls %d; want null, none, 0", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
-	// Unset: node to node runs, as a warning on the node groups' selector terms.
+	// Unset: node to node (and the way out, which the default egress gives) runs, as a warning on
+	// the node groups' selector terms.
 	v, diags = runConnectivity(t, f, nil)
-	if len(v) != 1 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
+	if len(v) != 2 || diags.HasError() || len(diags) != 1 || f.Calls("DescribeSecurityGroupRules") != 1 ||
 		!pathOf(diags[0]).Equal(path.Root("security_group_selector_terms")) || diags[0].Summary() != "Nodes cannot reach each other" {
 		t.Errorf("unset: report %v, diags %v, rule calls %d; want node to node only, one warning, 1", v, diags, f.Calls("DescribeSecurityGroupRules"))
 	}
 }
 
 func TestConnectivityReportMissingControlPlane(t *testing.T) {
-	f := connEC2(map[string]string{}, fakeRule("sg-node", false, "-1", -1, -1, "sg-node", ""))
+	f := connEC2(map[string]string{}, fakeRule("sg-node", false, "-1", -1, -1, "sg-node", ""), fakeRule("sg-node", true, "-1", -1, -1, "", "0.0.0.0/0"))
 	v, diags := runConnectivity(t, f, &nodeclass.ConnectivityConfig{ControlPlaneSecurityGroupIDs: []string{"sg-gone"}, Checks: nodeclass.ChecksWarn})
 	if len(diags) != 1 || diags[0].Severity() != diag.SeverityWarning ||
 		!pathOf(diags[0]).Equal(path.Root("connectivity").AtName("control_plane_security_group_ids").AtListIndex(0)) ||
 		!strings.Contains(diags[0].Detail(), "sg-gone does not exist") {
 		t.Fatalf("diags = %v", diags)
 	}
-	if len(v) != 1 {
-		t.Errorf("without a control plane only node to node runs: %v", v)
+	if len(v) != 2 || v[1].Check != "nodes_egress" || !v[1].Passed {
+		t.Errorf("without a control plane node to node and the way out run: %v", v)
 	}
 }
 
