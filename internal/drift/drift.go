@@ -29,9 +29,11 @@ type Side struct {
 	SecurityGroups       []string
 	// CapacityReservations are the ids of the capacity reservations the class selects.
 	CapacityReservations []string
-	InstanceTypes        []string // the types the pool's requirements allow (before the class's filters)
-	Zones                []string // the zones the pool's requirements allow
-	CapacityTypes        []string // the capacity types the requirements allow
+	// PlacementGroup is the id of the placement group the class selects ("" without one).
+	PlacementGroup string
+	InstanceTypes  []string // the types the pool's requirements allow (before the class's filters)
+	Zones          []string // the zones the pool's requirements allow
+	CapacityTypes  []string // the capacity types the requirements allow
 	// Labels are the requirements and template labels, for the label checks (labels.go).
 	Labels Labels
 	// Catalog is the region's instance types, for InstanceTypeNotFound on counted nodes (nil:

@@ -2,6 +2,7 @@ package drift
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
@@ -130,5 +131,28 @@ func TestCountNodesInstanceTypeNotFound(t *testing.T) {
 	planned.Catalog = nil // not judged without the catalog
 	if c = CountNodes(ns, &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
 		t.Errorf("without a catalog: %s", c.Summary())
+	}
+}
+
+// PlacementGroupDrift (Karpenter 1.11+): the class's placement group changed, or a counted node
+// carries another group's id than the class selects.
+func TestPlacementGroupDrift(t *testing.T) {
+	prior, planned := base(), base()
+	prior.PlacementGroup, planned.PlacementGroup = "pg-1", "pg-2"
+	v := Compare(prior, planned)
+	if !reflect.DeepEqual(v.Reasons(), []string{ReasonPlacementGroup}) || !v.AllNodes || v.Summary() != "every node of the pool drifts: the placement group changed (pg-1 → pg-2)" {
+		t.Errorf("pool: %v %q", v.Reasons(), v.Summary())
+	}
+	planned.PlacementGroup = ""
+	if v = Compare(prior, planned); !strings.Contains(v.Summary(), "(pg-1 → none)") {
+		t.Errorf("selector removed: %q", v.Summary())
+	}
+	planned.PlacementGroup = "pg-1"
+	ns := nodes()
+	ns[0].Labels = map[string]string{"karpenter.k8s.aws/placement-group-id": "pg-1"}
+	ns[1].Labels = map[string]string{"karpenter.k8s.aws/placement-group-id": "pg-0"}
+	c := CountNodes(ns, &prior, planned, Compare(prior, planned))
+	if want := "drifts 1 of 3 nodes: PlacementGroupDrift 1 (n2)"; c.Summary() != want { // n3's labels were not read
+		t.Errorf("nodes: %q, want %q", c.Summary(), want)
 	}
 }

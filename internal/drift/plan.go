@@ -18,7 +18,8 @@ import (
 // requirements allow.
 func SideOf(poolHash string, c launchplan.Class, a launchplan.Allowed) Side {
 	s := Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, NodeClassHashVersion: c.HashVersion, SecurityGroups: c.SecurityGroupIDs,
-		CapacityReservations: c.CapacityReservationIDs, InstanceTypes: a.InstanceTypes, Zones: a.Zones, CapacityTypes: a.CapacityTypes}
+		CapacityReservations: c.CapacityReservationIDs, PlacementGroup: c.PlacementGroupID, InstanceTypes: a.InstanceTypes, Zones: a.Zones,
+		CapacityTypes: a.CapacityTypes}
 	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
 		for _, img := range c.AMIs {
 			s.AMIs = append(s.AMIs, img.ID)

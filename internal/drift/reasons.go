@@ -18,6 +18,7 @@ const (
 	ReasonSubnet         = "SubnetDrift"              // the node's subnet is not among the class's resolved subnets
 	ReasonSecurityGroups = "SecurityGroupDrift"       // the node's security groups differ from the resolved set
 	ReasonReservation    = "CapacityReservationDrift" // the node's capacity reservation is no longer selected
+	ReasonPlacementGroup = "PlacementGroupDrift"      // the node's placement group is not the class's (Karpenter 1.11+)
 )
 
 // check is one of Karpenter's drift checks: its reason, what it compares, and how it is judged
@@ -123,6 +124,24 @@ var checks = []check{
 		node: func(n Node, t *target) bool {
 			return n.CapacityReservationID != "" && !t.reservations[n.CapacityReservationID]
 		}},
+	{reason: ReasonPlacementGroup, compares: "the node's placement-group-id label with the class's selected placement group",
+		pool: func(prior, planned Side) (Finding, bool) {
+			if prior.PlacementGroup == planned.PlacementGroup {
+				return Finding{}, false
+			}
+			return Finding{Reason: ReasonPlacementGroup, AllNodes: true, Detail: fmt.Sprintf("the placement group changed (%s → %s)",
+				orNone(prior.PlacementGroup), orNone(planned.PlacementGroup))}, true
+		},
+		node: func(n Node, t *target) bool {
+			return n.Labels != nil && n.Labels["karpenter.k8s.aws/placement-group-id"] != t.planned.PlacementGroup
+		}},
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 // Check is one of Karpenter's drift checks as a report or a schema names it.

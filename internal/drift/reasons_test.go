@@ -15,7 +15,7 @@ func TestChecksOrder(t *testing.T) {
 		}
 		got = append(got, c.Reason)
 	}
-	want := []string{ReasonNodePool, ReasonRequirements, ReasonTypeNotFound, ReasonNodeClass, ReasonAMI, ReasonSecurityGroups, ReasonSubnet, ReasonReservation}
+	want := []string{ReasonNodePool, ReasonRequirements, ReasonTypeNotFound, ReasonNodeClass, ReasonAMI, ReasonSecurityGroups, ReasonSubnet, ReasonReservation, ReasonPlacementGroup}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("checks %v, want %v", got, want)
 	}

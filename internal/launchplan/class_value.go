@@ -40,6 +40,7 @@ type ClassValue struct {
 	Hash                     *string                   `tfsdk:"hash"`
 	HashVersion              *string                   `tfsdk:"hash_version"`
 	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
+	PlacementGroupID         *string                   `tfsdk:"placement_group_id"`
 }
 
 // ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
@@ -124,6 +125,7 @@ func (c Class) Value() ClassValue {
 		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
 		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
+		PlacementGroupID: emptyNil(c.PlacementGroupID),
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags
@@ -191,7 +193,7 @@ func (rc ClassValue) Class() Class {
 		AssociatePublicIPAddress: rc.AssociatePublicIPAddress, IPPrefixCount: derefInt(rc.IPPrefixCount), EFA: rc.EFA != nil && *rc.EFA,
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
 		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
-		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs,
+		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs, PlacementGroupID: deref(rc.PlacementGroupID),
 	}
 	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
 		c.HashVersion = "v5"

@@ -92,6 +92,9 @@ type Class struct {
 	// CapacityReservationIDs are the capacity reservations the class selects (drift only: the
 	// planner launches no reserved capacity).
 	CapacityReservationIDs []string
+	// PlacementGroupID is the placement group the class selects ("" without one; drift only:
+	// Karpenter's PlacementGroupDrift compares it with the node's placement-group-id label).
+	PlacementGroupID string
 }
 
 // Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle

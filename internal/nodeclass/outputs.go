@@ -199,6 +199,14 @@ func (r Recorded) Capacity() (Capacity, bool) {
 	return c, true
 }
 
+// PlacementGroupID is the recorded placement group's id ("" without one).
+func (r Recorded) PlacementGroupID() string {
+	if r.PlacementGroup == nil {
+		return ""
+	}
+	return r.PlacementGroup.ID
+}
+
 // ReservationIDs are the recorded reservations' ids (nil without any).
 func (r Recorded) ReservationIDs() []string {
 	var out []string

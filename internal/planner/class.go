@@ -124,7 +124,7 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	res.NodeRoleReport = nodeclass.NodeRoleReport(p.NodeRole)
 	class := launchplan.ClassOf(s, p.Resolved, p.InstanceProfile)
 	class.Hash, class.HashVersion = res.hash(facts, doc)
-	class.CapacityReservationIDs = res.ReservationIDs()
+	class.CapacityReservationIDs, class.PlacementGroupID = res.ReservationIDs(), res.PlacementGroupID()
 	res.Resolved = class.Value()
 	res.Unknown = classUnknown(in.Late)
 	// The report is computed afresh at every plan (never kept from state), so rules changed

@@ -13,10 +13,11 @@ import (
 // `manifest_object`; the node pool's `summary`,
 // `zones` as a map, `details`, and `capacity` gone. The node pool's version 2 added prices to
 // `summary` (`cost`, `prices`), `prices`, `min_values_policy`, `workloads`, `workload_fit` and
-// `drift`; both versions 2 added Karpenter's class hash to `resolved` (the pool's `node_class`).
+// `drift`; both versions 2 added Karpenter's class hash to `resolved` (the pool's `node_class`),
+// both versions 3 the class's placement group id (PlacementGroupDrift).
 const (
-	nodeClassSchemaVersion = 2
-	nodePoolSchemaVersion  = 2
+	nodeClassSchemaVersion = 3
+	nodePoolSchemaVersion  = 3
 )
 
 // upgradeKeeping upgrades a version-0 state by keeping every attribute whose type did not
@@ -60,6 +61,7 @@ func (r *nodeClassResource) UpgradeState(context.Context) map[int64]resource.Sta
 	return map[int64]resource.StateUpgrader{
 		0: upgradeKeeping("resolved", "subnets"),
 		1: upgradeKeeping("resolved"),
+		2: upgradeKeeping("resolved"),
 	}
 }
 
@@ -67,6 +69,7 @@ func (r *nodePoolResource) UpgradeState(context.Context) map[int64]resource.Stat
 	return map[int64]resource.StateUpgrader{
 		0: upgradeKeeping("node_class", "zones", "launch_templates", "summary"),
 		1: upgradeKeeping("summary", "node_class"),
+		2: upgradeKeeping("node_class"),
 	}
 }
 

@@ -39,6 +39,10 @@ const v1NodePool = `{"id":"general","name":"general","replicas":2,"owner_id":"01
 "summary":{"instance_types":1,"first_instance_types":"m5.large","max_pods_min":29,"max_pods_max":29,"karpenter_disagrees":0,"launch_templates":1,"nodes_by_ips":100,"nodes_by_limits":null},
 "zones":{"ap-southeast-1a":{"subnet_id":"subnet-1","nodes_by_ips":100,"pod_subnet_id":null}}}`
 
+// v2NodePool is a version-2 pool: the version-1 one with a summary of version 2's shape (null
+// here) and a node_class without the placement group id.
+var v2NodePool = strings.Replace(v1NodePool, `"summary":`, `"summary":null,"x_summary_v1":`, 1)
+
 // A state written before the reshaped attributes upgrades: what kept its type is kept, the
 // reshaped attributes are null (the next plan computes them, configuration sets node_class), and
 // the result decodes with the current schema.
@@ -59,16 +63,22 @@ func TestStateUpgradeFromVersion0(t *testing.T) {
 		kept          map[string]string // attribute -> a substring of its upgraded value
 		null          []string
 	}{
-		{"karpenter_node_class", 0, 2, v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+		{"karpenter_node_class", 0, 3, v0NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
 			[]string{"resolved", "subnets", "manifest_object"}},
-		{"karpenter_node_pool", 0, 2, v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
+		{"karpenter_node_pool", 0, 3, v0NodePool, map[string]string{"owner_id": "0123456789abcdef", "nodes": "i-1", "replicas": "2", "max_pods": "29"},
 			[]string{"node_class", "zones", "launch_templates", "summary", "details"}},
 		// Version 2 added cost and prices to summary: a version-1 summary is dropped, the rest kept.
-		{"karpenter_node_pool", 1, 2, v1NodePool, map[string]string{"owner_id": "0123456789abcdef", "zones": "subnet-1", "replicas": "2"},
+		{"karpenter_node_pool", 1, 3, v1NodePool, map[string]string{"owner_id": "0123456789abcdef", "zones": "subnet-1", "replicas": "2"},
 			[]string{"summary", "workload_fit", "prices", "min_values_policy", "drift", "node_class"}},
 		// Version 2 added the class hash to `resolved`: a version-1 resolved is dropped, the rest kept.
-		{"karpenter_node_class", 1, 2, v1NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+		{"karpenter_node_class", 1, 3, v1NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
 			[]string{"resolved"}},
+		// Version 3 added the placement group id to `resolved` and so to `node_class`: those are
+		// dropped (the next plan fills them), the rest kept.
+		{"karpenter_node_class", 2, 3, v1NodeClass, map[string]string{"owner_id": "0123456789abcdef", "vpc_id": "vpc-1", "zones": "ap-southeast-1a"},
+			[]string{"resolved"}},
+		{"karpenter_node_pool", 2, 3, v2NodePool, map[string]string{"owner_id": "0123456789abcdef", "zones": "subnet-1", "replicas": "2"},
+			[]string{"node_class"}},
 	} {
 		t.Run(fmt.Sprintf("%s/v%d", tc.typeName, tc.from), func(t *testing.T) {
 			if v := schemas.ResourceSchemas[tc.typeName].Version; v != tc.version {
