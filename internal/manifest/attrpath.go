@@ -46,6 +46,8 @@ func AttributePath(kind string, field Path) attrpath.Path {
 	switch {
 	case hasFields(rest, "metadata", "name"):
 		return attrpath.Of("name")
+	case hasFields(rest, "metadata", "labels") || hasFields(rest, "metadata", "annotations"):
+		rest, out = rest[1:], attrpath.Of("metadata")
 	case kind == NodePoolKind && (hasFields(rest, "spec", "template", "spec") || hasFields(rest, "spec", "template", "metadata")):
 		rest, out = rest[3:], attrpath.Of("template")
 		if len(rest) > 0 && rest[0].Name == "nodeClassRef" {

@@ -12,6 +12,13 @@
 package manifest
 
 // EC2NodeClass is one karpenter.k8s.aws/v1 EC2NodeClass object (cluster scoped).
+// ObjectMetadata are the labels and annotations of a rendered object itself (metadata.labels,
+// metadata.annotations): the API server validates them; Karpenter's hashes leave them out.
+type ObjectMetadata struct {
+	Labels      map[string]string `tfsdk:"labels"`
+	Annotations map[string]string `tfsdk:"annotations"`
+}
+
 type EC2NodeClass struct {
 	Name        string
 	Labels      map[string]string

@@ -6,6 +6,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // Config is a karpenter_node_class resource's inputs as its schema shapes them (the provider
@@ -38,6 +39,8 @@ type Config struct {
 	CPUOptions                       *CPUOptions                         `tfsdk:"cpu_options"`
 	ConnectionTracking               *ConnectionTracking                 `tfsdk:"connection_tracking"`
 	EnclaveOptions                   *EnclaveOptionsConfig               `tfsdk:"enclave_options"`
+	// Metadata is the EC2NodeClass object's own labels and annotations.
+	Metadata *manifest.ObjectMetadata `tfsdk:"metadata"`
 }
 
 // NetworkingConfig is the provider-only `networking` attribute.
@@ -118,6 +121,9 @@ func (c Config) Spec() (Spec, []attrpath.Finding) {
 		DetailedMonitoring: c.DetailedMonitoring, UserData: c.UserData, Tags: c.Tags, MetadataOptions: DefaultMetadataOptions(),
 		CapacityReservationTerms: c.CapacityReservationSelectorTerms, PlacementGroupSelector: c.PlacementGroupSelector,
 		Context: c.Context, CPUOptions: c.CPUOptions, ConnectionTracking: c.ConnectionTracking}
+	if c.Metadata != nil {
+		s.Object = *c.Metadata
+	}
 	if n := c.Networking; n != nil {
 		s.Networking = Networking{PrefixDelegation: n.PrefixDelegation, SecurityGroupsForPods: n.SecurityGroupsForPods,
 			ReservedENIs: n.ReservedENIs, Warm: capacity.WarmTargets{ENI: n.WarmENITarget, IP: n.WarmIPTarget,

@@ -54,7 +54,7 @@ func Manifest(s Spec) (string, error) {
 		spec.BlockDeviceMappings = append(spec.BlockDeviceMappings, bd)
 	}
 	renderLaunchOptions(s, &spec)
-	return manifest.RenderEC2NodeClass(manifest.EC2NodeClass{Name: s.Name, Spec: spec})
+	return manifest.RenderEC2NodeClass(manifest.EC2NodeClass{Name: s.Name, Labels: s.Object.Labels, Annotations: s.Object.Annotations, Spec: spec})
 }
 
 // renderLaunchOptions renders the capacity reservation terms, the placement group selector,

@@ -8,6 +8,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // DiscoveryTagKey is Karpenter's conventional discovery tag.
@@ -15,7 +16,9 @@ const DiscoveryTagKey = "karpenter.sh/discovery"
 
 // Spec is one EC2NodeClass as the user wrote it (defaults not yet applied, except where noted).
 type Spec struct {
-	Name                     string
+	Name string
+	// Object are the EC2NodeClass's own labels and annotations.
+	Object                   manifest.ObjectMetadata
 	AMIFamily                string
 	AMISelectorTerms         []AMITerm
 	Role                     string

@@ -14,6 +14,8 @@ type Config struct {
 	Disruption *Disruption       `tfsdk:"disruption"`
 	Weight     *int              `tfsdk:"weight"`
 	Replicas   *int              `tfsdk:"replicas"`
+	// Metadata is the NodePool object's own labels and annotations (not its nodes').
+	Metadata *manifest.ObjectMetadata `tfsdk:"metadata"`
 }
 
 // Template is the `template` attribute.
@@ -53,6 +55,9 @@ func (c Config) Spec() Spec {
 	}
 	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas,
 		ConsolidationPolicy: d.ConsolidationPolicy, ConsolidateAfter: d.ConsolidateAfter, Budgets: d.Budgets}
+	if c.Metadata != nil {
+		s.Object = *c.Metadata
+	}
 	if t := c.Template; t != nil {
 		s.Labels, s.Annotations, s.Taints, s.StartupTaints = t.Labels, t.Annotations, t.Taints, t.StartupTaints
 		s.Requirements, s.ExpireAfter, s.TerminationGracePeriod = t.Requirements, t.ExpireAfter, t.TerminationGracePeriod

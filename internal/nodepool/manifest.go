@@ -34,5 +34,5 @@ func Manifest(s Spec, nodeClass string) (string, error) {
 		spec.Template.Spec.Requirements = append(spec.Template.Spec.Requirements, manifest.NodeSelectorRequirement{
 			Key: r.Key, Operator: string(r.Operator), Values: r.Values, MinValues: manifest.Int32(r.MinValues)})
 	}
-	return manifest.RenderNodePool(manifest.NodePool{Name: s.Name, Spec: spec})
+	return manifest.RenderNodePool(manifest.NodePool{Name: s.Name, Labels: s.Object.Labels, Annotations: s.Object.Annotations, Spec: spec})
 }

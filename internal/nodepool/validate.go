@@ -38,7 +38,9 @@ type Budget struct {
 // Spec is the node pool as the user wrote it, without requirements (validated by the
 // requirements package) and without the node class.
 type Spec struct {
-	Name                   string
+	Name string
+	// Object are the NodePool's own labels and annotations.
+	Object                 manifest.ObjectMetadata
 	Labels                 map[string]string
 	Annotations            map[string]string
 	Taints, StartupTaints  []manifest.Taint

@@ -54,6 +54,19 @@ func optBool(desc string) schema.BoolAttribute {
 	return schema.BoolAttribute{Optional: true, MarkdownDescription: desc}
 }
 
+// objectMetadataAttribute is `metadata`: the labels and annotations of the rendered object itself.
+func objectMetadataAttribute(kind, nodes string) schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{Optional: true,
+		MarkdownDescription: "`metadata.labels` and `metadata.annotations` of the " + kind + " object itself, e.g. " +
+			"`annotations = { \"kubernetes.io/description\" = \"General purpose\" }` (not " + nodes + "). Rendered into `manifest` and " +
+			"validated at plan as the API server validates them (label keys and values, annotation size); not in Karpenter's hashes, " +
+			"so a change drifts no node.",
+		Attributes: map[string]schema.Attribute{
+			"labels":      optMap("`metadata.labels`."),
+			"annotations": optMap("`metadata.annotations`."),
+		}}
+}
+
 func optMap(desc string) schema.MapAttribute {
 	return schema.MapAttribute{Optional: true, ElementType: types.StringType, MarkdownDescription: desc}
 }
@@ -153,7 +166,8 @@ func nodeClassSchema() schema.Schema {
 			"The next plan resolves the selectors from the configuration and shows an in-place update that only records the " +
 			"resolution (and the configured arguments); applying it changes nothing in AWS unless the class's instance profile is " +
 			"missing or differs.",
-		Attributes: mergeAttributes(classSelectorAttributes(), classNetworkAttributes(), classKubeletAttributes(), classLaunchAttributes(), classResolutionAttributes(), classLaunchOptionAttributes(), classOutputAttributes()),
+		Attributes: mergeAttributes(classSelectorAttributes(), classNetworkAttributes(), classKubeletAttributes(), classLaunchAttributes(), classResolutionAttributes(), classLaunchOptionAttributes(), classOutputAttributes(),
+			map[string]schema.Attribute{"metadata": objectMetadataAttribute("EC2NodeClass", "the nodes' tags, which are `tags`")}),
 	}
 }
 

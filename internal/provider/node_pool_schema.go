@@ -78,7 +78,8 @@ func nodePoolSchema() schema.Schema {
 			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
 			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
 			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
-		Attributes: mergeAttributes(poolSpecAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes()),
+		Attributes: mergeAttributes(poolSpecAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes(),
+			map[string]schema.Attribute{"metadata": objectMetadataAttribute("NodePool", "the nodes' labels and annotations, which are `template.labels` and `template.annotations`")}),
 	}
 }
 

@@ -8,6 +8,10 @@ resource "karpenter_node_class" "default" {
 resource "karpenter_node_pool" "general" {
   name       = "general"
   node_class = karpenter_node_class.default.resolved
+  # The NodePool object's own metadata (its nodes' labels are template.labels).
+  metadata = {
+    annotations = { "kubernetes.io/description" = "General purpose nodes for the web tier" }
+  }
 
   template = {
     labels = { workload = "general" }
