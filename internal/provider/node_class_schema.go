@@ -5,6 +5,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/int64default"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
@@ -325,13 +326,18 @@ func classLaunchAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
 		"metadata_options": schema.SingleNestedAttribute{
 			Optional: true, Computed: true,
-			Default:             objectdefault.StaticValue(defaultMetadataObject()),
-			MarkdownDescription: "`metadataOptions`; Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, IMDSv2 required.",
+			Default: objectdefault.StaticValue(defaultMetadataObject()),
+			MarkdownDescription: "`metadataOptions`; Karpenter's defaults: endpoint enabled, IPv6 disabled, hop limit 1, IMDSv2 required. " +
+				"Each field the block leaves out takes its default, as the CRD defaults it (e.g. `{ http_put_response_hop_limit = 2 }`).",
 			Attributes: map[string]schema.Attribute{
-				"http_endpoint":               schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
-				"http_protocol_ipv6":          schema.StringAttribute{Required: true, MarkdownDescription: "`enabled` or `disabled`."},
-				"http_put_response_hop_limit": schema.Int64Attribute{Required: true, MarkdownDescription: "1 to 64."},
-				"http_tokens":                 schema.StringAttribute{Required: true, MarkdownDescription: "`required` (IMDSv2) or `optional`."},
+				"http_endpoint": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(nodeclass.DefaultMetadataOptions().HTTPEndpoint),
+					MarkdownDescription: "`enabled` (default) or `disabled`."},
+				"http_protocol_ipv6": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(nodeclass.DefaultMetadataOptions().HTTPProtocolIPv6),
+					MarkdownDescription: "`enabled` or `disabled` (default)."},
+				"http_put_response_hop_limit": schema.Int64Attribute{Optional: true, Computed: true, Default: int64default.StaticInt64(int64(nodeclass.DefaultMetadataOptions().HTTPPutResponseHopLimit)),
+					MarkdownDescription: "1 to 64 (default 1)."},
+				"http_tokens": schema.StringAttribute{Optional: true, Computed: true, Default: stringdefault.StaticString(nodeclass.DefaultMetadataOptions().HTTPTokens),
+					MarkdownDescription: "`required` (IMDSv2, default) or `optional`."},
 			},
 		},
 		"block_device_mappings": schema.ListNestedAttribute{

@@ -87,6 +87,22 @@ func TestAccNodeClass_discoveryDefaults(t *testing.T) {
 				},
 			},
 			{
+				// A partial metadata_options, as Karpenter's Windows examples write it: the fields left
+				// out take the CRD's defaults; object metadata is rendered at the object's root.
+				Config: nodeClassConfig(cluster, `
+  metadata_options = { http_put_response_hop_limit = 2 }
+  metadata         = { annotations = { "kubernetes.io/description" = "General purpose" } }`),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("metadata_options"), knownvalue.ObjectExact(map[string]knownvalue.Check{
+						"http_endpoint": knownvalue.StringExact("enabled"), "http_protocol_ipv6": knownvalue.StringExact("disabled"),
+						"http_put_response_hop_limit": knownvalue.Int64Exact(2), "http_tokens": knownvalue.StringExact("required")})),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(
+						`(?s)metadata:\n  name: default\n  annotations:\n    kubernetes.io/description: General purpose\n.*httpPutResponseHopLimit: 2`))),
+				}},
+				Check: checkManifestValid(nodeClassRes),
+			},
+			{
 				// The tutorial's hpc class: discovery tag AND purpose = hpc -> one subnet, one zone.
 				Config: nodeClassConfig(cluster, fmt.Sprintf(`
   subnet_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q, purpose = "hpc" } }]`, cluster)),
