@@ -25,7 +25,7 @@ type Config struct {
 	EFA                        bool                          `tfsdk:"efa"`
 	Networking                 *NetworkingConfig             `tfsdk:"networking"`
 	Kubelet                    *KubeletConfig                `tfsdk:"kubelet"`
-	MetadataOptions            *MetadataOptions              `tfsdk:"metadata_options"`
+	MetadataOptions            *MetadataOptionsConfig        `tfsdk:"metadata_options"`
 	BlockDeviceMappings        []BlockDeviceMapping          `tfsdk:"block_device_mappings"`
 	InstanceStorePolicy        string                        `tfsdk:"instance_store_policy"`
 	DetailedMonitoring         *bool                         `tfsdk:"detailed_monitoring"`
@@ -146,7 +146,7 @@ func (c Config) Spec() (Spec, []attrpath.Finding) {
 		}
 	}
 	if c.MetadataOptions != nil {
-		s.MetadataOptions = *c.MetadataOptions
+		s.MetadataOptions = c.MetadataOptions.WithDefaults()
 	}
 	if c.EnclaveOptions != nil {
 		s.EnclaveOptions = c.EnclaveOptions.Enabled

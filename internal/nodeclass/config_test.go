@@ -109,3 +109,22 @@ func TestReports(t *testing.T) {
 		t.Errorf("node role report %+v", needs)
 	}
 }
+
+// A partial metadata_options takes the CRD's default for each field it leaves out; an explicit
+// zero hop limit stays zero (and fails validation), it is not a missing field.
+func TestMetadataOptionsDefaultPerField(t *testing.T) {
+	hop := 2
+	c := Config{Name: "default", MetadataOptions: &MetadataOptionsConfig{HTTPPutResponseHopLimit: &hop}}
+	s, _ := c.Spec()
+	want := DefaultMetadataOptions()
+	want.HTTPPutResponseHopLimit = 2
+	if s.MetadataOptions != want {
+		t.Errorf("metadata options %+v, want %+v", s.MetadataOptions, want)
+	}
+	zero, optional := 0, "optional"
+	c.MetadataOptions = &MetadataOptionsConfig{HTTPPutResponseHopLimit: &zero, HTTPTokens: &optional}
+	if s, _ = c.Spec(); s.MetadataOptions.HTTPPutResponseHopLimit != 0 || s.MetadataOptions.HTTPTokens != "optional" ||
+		s.MetadataOptions.HTTPEndpoint != "enabled" {
+		t.Errorf("explicit values: %+v", s.MetadataOptions)
+	}
+}

@@ -116,6 +116,34 @@ type MetadataOptions struct {
 	HTTPTokens              string `tfsdk:"http_tokens"`
 }
 
+// MetadataOptionsConfig is the `metadata_options` block as configured: a field left out (nil)
+// takes its CRD default, as the API server defaults each field (WithDefaults). The schema gives
+// the same defaults at plan; the configuration alone, validated before them, may leave fields out.
+type MetadataOptionsConfig struct {
+	HTTPEndpoint            *string `tfsdk:"http_endpoint"`
+	HTTPProtocolIPv6        *string `tfsdk:"http_protocol_ipv6"`
+	HTTPPutResponseHopLimit *int    `tfsdk:"http_put_response_hop_limit"`
+	HTTPTokens              *string `tfsdk:"http_tokens"`
+}
+
+// WithDefaults is the block with Karpenter's default for each field left out.
+func (m MetadataOptionsConfig) WithDefaults() MetadataOptions {
+	d := DefaultMetadataOptions()
+	if m.HTTPEndpoint != nil {
+		d.HTTPEndpoint = *m.HTTPEndpoint
+	}
+	if m.HTTPProtocolIPv6 != nil {
+		d.HTTPProtocolIPv6 = *m.HTTPProtocolIPv6
+	}
+	if m.HTTPPutResponseHopLimit != nil {
+		d.HTTPPutResponseHopLimit = *m.HTTPPutResponseHopLimit
+	}
+	if m.HTTPTokens != nil {
+		d.HTTPTokens = *m.HTTPTokens
+	}
+	return d
+}
+
 // DefaultMetadataOptions are the CRD defaults: IMDS on, IPv6 off, hop limit 1, IMDSv2 required.
 func DefaultMetadataOptions() MetadataOptions {
 	return MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPPutResponseHopLimit: 1, HTTPTokens: "required"}

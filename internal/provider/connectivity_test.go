@@ -415,7 +415,7 @@ resource "karpenter_node_class" "plain" {
 			}},
 			ConfigStateChecks: []statecheck.StateCheck{
 				statecheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("connectivity_report"), knownvalue.ListSizeExact(4)),
-				statecheck.ExpectKnownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report"), knownvalue.ListSizeExact(1)),
+				statecheck.ExpectKnownValue("karpenter_node_class.plain", tfjsonpath.New("connectivity_report"), knownvalue.ListSizeExact(2)), // node to node and the way out
 			},
 		}},
 	})
