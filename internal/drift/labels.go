@@ -52,22 +52,9 @@ func (l Labels) nodeValues(key string) []string {
 	if len(on) == 0 {
 		return nil
 	}
-	var in []string
-	hasIn, absent := false, false
-	for _, r := range on {
-		switch r.Operator {
-		case requirements.OpIn:
-			if !hasIn {
-				in, hasIn = slices.Clone(r.Values), true
-			} else {
-				in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
-			}
-		case requirements.OpDoesNotExist:
-			absent = true
-		}
-	}
+	in, hasIn := inValues(on)
 	switch {
-	case absent:
+	case slices.ContainsFunc(on, func(r requirements.Requirement) bool { return r.Operator == requirements.OpDoesNotExist }):
 		return nil
 	case hasIn:
 		return requirements.AllowedValues(on, key, in)
@@ -103,19 +90,12 @@ func meets(reqs []requirements.Requirement, key, value string) bool {
 // (Gt, Lt, Gte, Lte) that cross, make DoesNotExist; without In, the NotIn values within the
 // bounds make NotIn, and none make Exists.
 func absentAllowed(on []requirements.Requirement) bool {
-	var in, notIn []string
-	hasIn := false
+	var notIn []string
 	var gte, lte *int64
 	for _, r := range on {
 		switch r.Operator {
 		case requirements.OpDoesNotExist:
 			return true
-		case requirements.OpIn:
-			if !hasIn {
-				in, hasIn = slices.Clone(r.Values), true
-			} else {
-				in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
-			}
 		case requirements.OpNotIn:
 			notIn = append(notIn, r.Values...)
 		case requirements.OpGt, requirements.OpGte, requirements.OpLt, requirements.OpLte:
@@ -125,10 +105,26 @@ func absentAllowed(on []requirements.Requirement) bool {
 	if gte != nil && lte != nil && *gte > *lte {
 		return true
 	}
-	if hasIn {
+	if in, hasIn := inValues(on); hasIn {
 		return !slices.ContainsFunc(in, func(v string) bool { return requirements.MatchesAll(on, map[string]string{on[0].Key: v}) })
 	}
 	return slices.ContainsFunc(notIn, func(v string) bool { return withinBounds(v, gte, lte) })
+}
+
+// inValues are the values every In requirement of on allows (their intersection); hasIn is
+// false when on has no In requirement.
+func inValues(on []requirements.Requirement) (in []string, hasIn bool) {
+	for _, r := range on {
+		if r.Operator != requirements.OpIn {
+			continue
+		}
+		if !hasIn {
+			in, hasIn = slices.Clone(r.Values), true
+			continue
+		}
+		in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
+	}
+	return in, hasIn
 }
 
 // bound narrows the integer bounds [gte, lte] by a Gt, Gte, Lt or Lte requirement.
@@ -174,13 +170,7 @@ func withinBounds(v string, gte, lte *int64) bool {
 // DoesNotExist. (A NodeClaim carries every well-known label of its offering, so in practice the
 // labels it can lack are custom ones.)
 func LabelsMeet(labels map[string]string, reqs []requirements.Requirement) bool {
-	var keys []string
-	for _, r := range reqs {
-		if !slices.Contains(keys, r.Key) {
-			keys = append(keys, r.Key)
-		}
-	}
-	for _, k := range keys {
+	for _, k := range keysOf(reqs, func(string) bool { return true }) {
 		v, ok := labels[k]
 		if ok && v == "" {
 			// An empty value is present: only the requirements decide.
@@ -196,6 +186,17 @@ func LabelsMeet(labels map[string]string, reqs []requirements.Requirement) bool 
 	return true
 }
 
+// keysOf are the distinct keys of reqs that keep accepts, in their order.
+func keysOf(reqs []requirements.Requirement, keep func(key string) bool) []string {
+	var keys []string
+	for _, r := range reqs {
+		if keep(r.Key) && !slices.Contains(keys, r.Key) {
+			keys = append(keys, r.Key)
+		}
+	}
+	return keys
+}
+
 func onKey(reqs []requirements.Requirement, key string) []requirements.Requirement {
 	var out []requirements.Requirement
 	for _, r := range reqs {
@@ -209,12 +210,7 @@ func onKey(reqs []requirements.Requirement, key string) []requirements.Requireme
 // labelsFinding is requirement drift on custom labels and tenancy: the label values the prior
 // pool's nodes carry that the planned requirements refuse.
 func labelsFinding(prior, planned Labels) (gone []string, all bool) {
-	var keys []string
-	for _, r := range planned.Requirements {
-		if labelKey(r.Key) && !slices.Contains(keys, r.Key) {
-			keys = append(keys, r.Key)
-		}
-	}
+	keys := keysOf(planned.Requirements, labelKey)
 	sort.Strings(keys)
 	for _, k := range keys {
 		values := prior.nodeValues(k)

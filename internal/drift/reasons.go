@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // Karpenter's drift reasons (the NodeClaim's Drifted condition reason).
@@ -133,7 +134,7 @@ var checks = []check{
 				orNone(prior.PlacementGroup), orNone(planned.PlacementGroup))}, true
 		},
 		node: func(n Node, t *target) bool {
-			return n.Labels != nil && n.Labels["karpenter.k8s.aws/placement-group-id"] != t.planned.PlacementGroup
+			return n.Labels != nil && n.Labels[requirements.LabelPlacementGroupID] != t.planned.PlacementGroup
 		}},
 }
 
@@ -238,8 +239,8 @@ func offered(cat *catalog.Catalog, n Node) bool {
 	switch n.CapacityType {
 	case "":
 		return true
-	case "reserved":
-		return slices.Contains(it.UsageClasses, "on-demand") || slices.Contains(it.UsageClasses, "capacity-block")
+	case requirements.CapacityTypeReserved:
+		return slices.Contains(it.UsageClasses, requirements.CapacityTypeOnDemand) || slices.Contains(it.UsageClasses, "capacity-block")
 	}
 	return slices.Contains(it.UsageClasses, n.CapacityType)
 }

@@ -27,12 +27,12 @@ func (b *builder) resolveCapacityTypes() {
 				requirements.CapacityTypeReserved)
 		}
 	}
-	if first < 0 {
+	switch {
+	case first < 0 && b.in.Replicas != nil:
+		b.capTypes = []string{requirements.CapacityTypeOnDemand}
+		return
+	case first < 0:
 		b.capTypes = []string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand}
-		if b.in.Replicas != nil {
-			b.capTypes = []string{requirements.CapacityTypeOnDemand}
-			return
-		}
 		b.warn(SummaryCapacityTypeDefault, pathRequirements, "%s", DefaultCapacityTypesWarning)
 		return
 	}

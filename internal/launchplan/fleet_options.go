@@ -19,11 +19,7 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 		n += len(t.zones) * len(t.capacityTypes)
 	}
 	out := make([]Option, 0, n)
-	capTypes := b.capTypes
-	if b.in.Replicas == nil {
-		capTypes = b.launchedCapacityType(launch)
-	}
-	for _, ct := range capTypes {
+	for _, ct := range b.capTypes {
 		for _, t := range launch {
 			if !slices.Contains(t.capacityTypes, ct) {
 				continue
@@ -46,24 +42,11 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 			}
 		}
 	}
-	return out
-}
-
-// launchedCapacityType is the capacity type Karpenter launches a dynamic pool's nodes as: the
-// first of the allowed ones (spot first) that a type of the launch offers with a price in a pool
-// zone; none when no offering has a price.
-func (b *builder) launchedCapacityType(launch []*eligible) []string {
-	for _, ct := range b.capTypes {
-		for _, t := range launch {
-			if !slices.Contains(t.capacityTypes, ct) {
-				continue
-			}
-			for _, z := range t.zones {
-				if _, ok := b.offerPrice(t.it.Name, ct, z); ok {
-					return []string{ct}
-				}
-			}
-		}
+	if b.in.Replicas == nil && len(out) > 0 {
+		// The options come grouped by capacity type, spot first: the first group's is the one
+		// Karpenter launches.
+		launched := out[0].CapacityType
+		out = slices.DeleteFunc(out, func(o Option) bool { return o.CapacityType != launched })
 	}
-	return nil
+	return out
 }
