@@ -38,9 +38,10 @@ import (
 // karpenterModule is the Go module whose release zips hold Karpenter's CRDs (pkg/apis/crds).
 const karpenterModule = "github.com/aws/karpenter-provider-aws"
 
-// crdFiles are the CRDs taken from a release: the two the provider renders and the NodeClaim
+// crdFiles are the CRDs taken from a release: the three the provider renders and the NodeClaim
 // (installed on the test API server).
-var crdFiles = []string{"karpenter.k8s.aws_ec2nodeclasses.yaml", "karpenter.sh_nodepools.yaml", "karpenter.sh_nodeclaims.yaml"}
+var crdFiles = []string{"karpenter.k8s.aws_ec2nodeclasses.yaml", "karpenter.sh_nodepools.yaml", "karpenter.sh_nodeoverlays.yaml",
+	"karpenter.sh_nodeclaims.yaml"}
 
 func main() {
 	version := flag.String("karpenter-version", "", "Karpenter release the CRD files given as arguments belong to, e.g. v1.14.3")

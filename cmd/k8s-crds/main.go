@@ -38,13 +38,14 @@ import (
 var shortNames = map[string][]string{
 	manifest.EC2NodeClassKind: {"ec2nc", "ec2ncs"},
 	manifest.NodePoolKind:     nil,
+	manifest.NodeOverlayKind:  {"overlays"},
 	manifest.NodeClaimKind:    nil,
 }
 
 func main() {
 	version := flag.String("karpenter-version", cmp.Or(os.Getenv("K8S_KARPENTER_VERSION"), manifest.DefaultVersion),
 		"Karpenter minor to install under Karpenter's groups: "+strings.Join(manifest.Versions(), ", "))
-	differential := flag.Bool("differential", false, "also install every minor's EC2NodeClass and NodePool under its own group")
+	differential := flag.Bool("differential", false, "also install every minor's EC2NodeClass, NodePool and NodeOverlay under its own group")
 	flag.Parse()
 	out, err := render(*version, *differential)
 	if err != nil {
@@ -77,7 +78,7 @@ func render(version string, differential bool) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, kind := range []string{manifest.EC2NodeClassKind, manifest.NodePoolKind} {
+		for _, kind := range []string{manifest.EC2NodeClassKind, manifest.NodePoolKind, manifest.NodeOverlayKind} {
 			o, err := definition(crds[kind], manifest.DifferentialGroup(crds[kind].Group, v))
 			if err != nil {
 				return nil, err

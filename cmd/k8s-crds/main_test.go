@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"strings"
 	"testing"
 
@@ -18,12 +19,13 @@ func TestRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if len(docs) != 3 || !strings.Contains(docs[0], "nestedVirtualization") || strings.Contains(string(out), "enclaveOptions") {
-		t.Fatalf("want 3 documents, got %d:\n%s", len(docs), out)
+	if len(docs) != 4 || !strings.Contains(docs[0], "nestedVirtualization") || strings.Contains(string(out), "enclaveOptions") {
+		t.Fatalf("want 4 documents, got %d:\n%s", len(docs), out)
 	}
 	want := []struct{ name, plural, singular, kind, listKind, group string }{
 		{"ec2nodeclasses.karpenter.k8s.aws", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", "EC2NodeClassList", "karpenter.k8s.aws"},
 		{"nodeclaims.karpenter.sh", "nodeclaims", "nodeclaim", "NodeClaim", "NodeClaimList", "karpenter.sh"},
+		{"nodeoverlays.karpenter.sh", "nodeoverlays", "nodeoverlay", "NodeOverlay", "NodeOverlayList", "karpenter.sh"},
 		{"nodepools.karpenter.sh", "nodepools", "nodepool", "NodePool", "NodePoolList", "karpenter.sh"},
 	}
 	for i, d := range docs {
@@ -48,7 +50,7 @@ func TestRender(t *testing.T) {
 			t.Fatalf("%s: %d versions", w.name, len(crd.Spec.Versions))
 		}
 		v := crd.Spec.Versions[0]
-		if v.Name != "v1" || !v.Served || !v.Storage || v.Subresources == nil || v.Subresources.Status == nil {
+		if wantVersion := map[string]string{"NodeOverlay": "v1alpha1"}[w.kind]; v.Name != cmp.Or(wantVersion, "v1") || !v.Served || !v.Storage || v.Subresources == nil || v.Subresources.Status == nil {
 			t.Errorf("%s: version %s served %v storage %v subresources %+v", w.name, v.Name, v.Served, v.Storage, v.Subresources)
 		}
 		if v.Schema == nil || v.Schema.OpenAPIV3Schema == nil || v.Schema.OpenAPIV3Schema.Properties["spec"].Type != "object" {
@@ -57,7 +59,7 @@ func TestRender(t *testing.T) {
 	}
 }
 
-// With -differential every embedded minor's EC2NodeClass and NodePool is installed too, under a
+// With -differential every embedded minor's EC2NodeClass, NodePool and NodeOverlay is installed too, under a
 // group of its own, with the minor's schema.
 func TestRenderDifferential(t *testing.T) {
 	out, err := render(manifest.DefaultVersion, true)
@@ -65,7 +67,7 @@ func TestRenderDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if want := 3 + 2*len(manifest.Versions()); len(docs) != want {
+	if want := 4 + 3*len(manifest.Versions()); len(docs) != want {
 		t.Fatalf("want %d documents, got %d", want, len(docs))
 	}
 	byName := map[string]string{}

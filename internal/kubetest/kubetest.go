@@ -177,7 +177,7 @@ type Verdict struct {
 // unknownFieldRE finds the fields of a strict-decoding refusal, which has no causes.
 var unknownFieldRE = regexp.MustCompile(`unknown field "([^"]+)"`)
 
-// DryRun creates doc (an EC2NodeClass or NodePool in YAML, of any group: the differential copies
+// DryRun creates doc (an EC2NodeClass, NodePool or NodeOverlay in YAML, of any group: the differential copies
 // included) on the API server with dryRun=All and strict field validation, kubectl's default:
 // 201 (or 409 AlreadyExists, which the API server answers only after validating) is an
 // acceptance, 422 (Invalid) or 400 (strict decoding: an unknown or duplicate field) a refusal
@@ -194,7 +194,7 @@ func (a *API) DryRun(doc string) (Verdict, error) {
 	if err := json.Unmarshal(body, &head); err != nil {
 		return Verdict{}, err
 	}
-	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools"}[head.Kind]
+	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools", "NodeOverlay": "nodeoverlays"}[head.Kind]
 	if resource == "" {
 		return Verdict{}, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
 	}

@@ -85,7 +85,7 @@ const (
 )
 
 // admittedKinds are the kinds Admit validates: those this package renders.
-var admittedKinds = map[string]bool{EC2NodeClassKind: true, NodePoolKind: true}
+var admittedKinds = map[string]bool{EC2NodeClassKind: true, NodePoolKind: true, NodeOverlayKind: true}
 
 // CRDs returns the embedded CRDs of DefaultVersion by kind.
 func CRDs() (map[string]*CRD, error) { return CRDsFor(DefaultVersion) }
@@ -130,8 +130,8 @@ func loadCRDs(version string) (map[string]*CRD, error) {
 		}
 		out[c.Kind] = c
 	}
-	if out[EC2NodeClassKind] == nil || out[NodePoolKind] == nil || out[NodeClaimKind] == nil {
-		return nil, fmt.Errorf("embedded CRDs of Karpenter %s: EC2NodeClass, NodePool or NodeClaim missing", version)
+	if out[EC2NodeClassKind] == nil || out[NodePoolKind] == nil || out[NodeOverlayKind] == nil || out[NodeClaimKind] == nil {
+		return nil, fmt.Errorf("embedded CRDs of Karpenter %s: EC2NodeClass, NodePool, NodeOverlay or NodeClaim missing", version)
 	}
 	return out, nil
 }
@@ -221,7 +221,7 @@ func (v Violation) String() string { return v.Field.String() + ": " + v.Message 
 // validation does), CRD defaults, object metadata, the OpenAPI schema, list-type invariants and
 // the CRD's CEL rules (transition rules need an old object and do not apply to a create). It
 // returns the violations in a stable order; the error is for documents that are not a
-// Karpenter EC2NodeClass or NodePool at all (a NodeClaim included).
+// Karpenter EC2NodeClass, NodePool or NodeOverlay at all (a NodeClaim included).
 func Admit(doc string) ([]Violation, error) { return AdmitFor(DefaultVersion, doc) }
 
 // AdmitFor is Admit against the CRDs of a Karpenter minor ("1.9" … "1.15"). A field the
@@ -255,7 +255,7 @@ func admitFor(version, doc string, atRuntime bool) (admission, runtime []Violati
 	u := &unstructured.Unstructured{Object: obj}
 	c := crds[u.GetKind()]
 	if c == nil || !admittedKinds[c.Kind] || u.GetAPIVersion() != c.APIVersion() {
-		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass or NodePool", u.GetAPIVersion(), u.GetKind())
+		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass, NodePool or NodeOverlay", u.GetAPIVersion(), u.GetKind())
 	}
 	admission = c.admit(u, version) // prunes and defaults u.Object, as the API server stores it
 	if atRuntime && len(admission) == 0 {

@@ -103,7 +103,8 @@ func TestEmbeddedCRDs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for kind, apiVersion := range map[string]string{EC2NodeClassKind: EC2NodeClassAPIVersion, NodePoolKind: NodePoolAPIVersion, NodeClaimKind: NodeClaimAPIVersion} {
+	for kind, apiVersion := range map[string]string{EC2NodeClassKind: EC2NodeClassAPIVersion, NodePoolKind: NodePoolAPIVersion,
+		NodeOverlayKind: NodeOverlayAPIVersion, NodeClaimKind: NodeClaimAPIVersion} {
 		c := crds[kind]
 		if c == nil || c.APIVersion() != apiVersion || !strings.HasPrefix(c.KarpenterVersion, "v1.14.") {
 			t.Fatalf("%s: %+v", kind, c)
@@ -111,8 +112,8 @@ func TestEmbeddedCRDs(t *testing.T) {
 	}
 	for _, v := range Versions() {
 		files, _ := crdFiles.ReadDir("crds/v" + v)
-		if len(files) != 3 {
-			t.Errorf("crds/v%s holds %d files, want 3", v, len(files))
+		if len(files) != 4 {
+			t.Errorf("crds/v%s holds %d files, want 4", v, len(files))
 		}
 		for _, f := range files {
 			raw, _ := crdFiles.ReadFile("crds/v" + v + "/" + f.Name())
@@ -129,7 +130,7 @@ func TestEmbeddedCRDs(t *testing.T) {
 // The NodeClaim CRD is embedded for the test API server only: Admit refuses a NodeClaim.
 func TestAdmitRefusesNodeClaim(t *testing.T) {
 	doc := "apiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n  name: x\nspec:\n  nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: x}\n  requirements: []\n"
-	if v, err := Admit(doc); err == nil || !strings.Contains(err.Error(), "not a Karpenter EC2NodeClass or NodePool") {
+	if v, err := Admit(doc); err == nil || !strings.Contains(err.Error(), "not a Karpenter EC2NodeClass, NodePool or NodeOverlay") {
 		t.Errorf("Admit(NodeClaim) = %v, %v; want an error", v, err)
 	}
 }

@@ -19,6 +19,8 @@ const (
 	EC2NodeClassKind       = "EC2NodeClass"
 	NodePoolAPIVersion     = "karpenter.sh/v1"
 	NodePoolKind           = "NodePool"
+	NodeOverlayAPIVersion  = "karpenter.sh/v1alpha1"
+	NodeOverlayKind        = "NodeOverlay"
 
 	// DefaultNodeClassGroup and DefaultNodeClassKind fill an empty nodeClassRef group/kind.
 	DefaultNodeClassGroup = "karpenter.k8s.aws"
@@ -65,6 +67,16 @@ func RenderNodePool(np NodePool) (string, error) {
 		Kind:       NodePoolKind,
 		Metadata:   objectMeta{Name: np.Name, Labels: np.Labels, Annotations: np.Annotations},
 		Spec:       spec,
+	})
+}
+
+// RenderNodeOverlay renders o as a karpenter.sh/v1alpha1 NodeOverlay YAML document.
+func RenderNodeOverlay(o NodeOverlay) (string, error) {
+	return render(document{
+		APIVersion: NodeOverlayAPIVersion,
+		Kind:       NodeOverlayKind,
+		Metadata:   objectMeta{Name: o.Name, Labels: o.Labels, Annotations: o.Annotations},
+		Spec:       o.Spec,
 	})
 }
 

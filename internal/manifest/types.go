@@ -245,3 +245,22 @@ type Budget struct {
 	Schedule string   `json:"schedule,omitempty" yaml:"schedule,omitempty"`
 	Duration string   `json:"duration,omitempty" yaml:"duration,omitempty"`
 }
+
+// NodeOverlay is a karpenter.sh/v1alpha1 NodeOverlay: a change Karpenter makes to the instance
+// types (their offerings' prices, their capacity) that its requirements select.
+type NodeOverlay struct {
+	Name        string
+	Labels      map[string]string
+	Annotations map[string]string
+	Spec        NodeOverlaySpec
+}
+
+// NodeOverlaySpec is spec of a NodeOverlay. Requirements are NodeSelectorRequirements without
+// minValues; capacity quantities are rendered as strings (the CRD takes int or string).
+type NodeOverlaySpec struct {
+	Requirements    []NodeSelectorRequirement `json:"requirements" yaml:"requirements"`
+	PriceAdjustment *string                   `json:"priceAdjustment,omitempty" yaml:"priceAdjustment,omitempty"`
+	Price           *string                   `json:"price,omitempty" yaml:"price,omitempty"`
+	Capacity        map[string]string         `json:"capacity,omitempty" yaml:"capacity,omitempty"`
+	Weight          *int32                    `json:"weight,omitempty" yaml:"weight,omitempty"`
+}

@@ -214,10 +214,11 @@ func StructuralsFor(version string) (map[string]*structuralschema.Structural, er
 	return out, nil
 }
 
-// InDifferentialGroup is a rendered EC2NodeClass or NodePool moved to version's differential
-// group (its apiVersion rewritten), for the copy of that version's CRDs on the test API server.
+// InDifferentialGroup is a rendered EC2NodeClass, NodePool or NodeOverlay moved to version's
+// differential group (its apiVersion rewritten), for the copy of that version's CRDs on the
+// test API server.
 func InDifferentialGroup(doc, version string) string {
-	for _, apiVersion := range []string{EC2NodeClassAPIVersion, NodePoolAPIVersion} {
+	for _, apiVersion := range []string{EC2NodeClassAPIVersion, NodePoolAPIVersion, NodeOverlayAPIVersion} {
 		g, v, _ := strings.Cut(apiVersion, "/")
 		doc = strings.Replace(doc, "apiVersion: "+apiVersion+"\n", "apiVersion: "+DifferentialGroup(g, version)+"/"+v+"\n", 1)
 	}
