@@ -184,6 +184,26 @@ func qualifiedNameProblem(key string) string {
 // restrictedProblems mirrors the CRD's CEL rules on restricted label keys. Like the CEL
 // (self.find("^([^/]+)").endsWith(...)), the domain is the text before the first '/' and is
 // compared by suffix.
+// nodePoolRestricted is why a NodePool requirement cannot name karpenter.sh/nodepool (an overlay's can).
+var nodePoolRestricted = fmt.Sprintf("label %q is restricted: Karpenter sets it on every node it launches", LabelNodePool)
+
+// ValidateOverlay is Validate for a NodeOverlay's requirements, which may select pools by
+// karpenter.sh/nodepool (the NodeOverlay CRD allows it; a NodePool's requirements may not).
+func ValidateOverlay(reqs []Requirement) []attrpath.Finding {
+	var out []attrpath.Finding
+	for _, f := range Validate(reqs) {
+		if f.Message == nodePoolRestricted {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// QualifiedNameProblem says why name is not a Kubernetes qualified name (a label key or an
+// extended resource name), or "".
+func QualifiedNameProblem(name string) string { return qualifiedNameProblem(name) }
+
 func restrictedProblems(key string) []string {
 	domain, _, _ := strings.Cut(key, "/")
 	var out []string
@@ -192,7 +212,7 @@ func restrictedProblems(key string) []string {
 			domainKarpenter, quoteShort(key), LabelCapacityType))
 	}
 	if key == LabelNodePool {
-		out = append(out, fmt.Sprintf("label %q is restricted: Karpenter sets it on every node it launches", LabelNodePool))
+		out = append(out, nodePoolRestricted)
 	}
 	if key == LabelHostname {
 		out = append(out, fmt.Sprintf("label %q is restricted: it cannot be used in a NodePool requirement", LabelHostname))
