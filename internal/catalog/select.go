@@ -254,6 +254,9 @@ func (o *offerings) selected(idx []int, useZone bool) []Selected {
 	return out
 }
 
+// CapacityTypes are the type's usage classes Karpenter offers: on-demand and spot.
+func (it *InstanceType) CapacityTypes() []string { return capacityTypes(it) }
+
 // capacityTypes are the type's usage classes Karpenter offers: on-demand and spot.
 func capacityTypes(it *InstanceType) []string {
 	var out []string

@@ -6,6 +6,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -61,6 +62,11 @@ type builder struct {
 	// spotCap is Karpenter's spot offering filter: spot offerings above the cheapest on-demand
 	// offering are left out of a launch that allows both (see launchSet); 0 when not applied.
 	spotCap float64
+
+	// overlays are the NodeOverlays' changes to the pool's types (applyOverlays); overlaid is
+	// false without overlays.
+	overlays nodeoverlay.Applied
+	overlaid bool
 }
 
 func (b *builder) warn(summary string, path attrpath.Path, format string, args ...any) {
@@ -96,6 +102,7 @@ func (b *builder) build() (Plan, []Problem) {
 	if len(b.errs) > 0 {
 		return b.failed()
 	}
+	b.applyOverlays()
 
 	types := b.eligibleTypes()
 	if len(b.errs) > 0 {
@@ -106,7 +113,7 @@ func (b *builder) build() (Plan, []Problem) {
 		return b.failed()
 	}
 
-	plan := Plan{Zones: b.zones, PriceSource: b.priceSource()}
+	plan := Plan{Zones: b.zones, PriceSource: b.priceSource(), Overlays: b.overlayUses(types)}
 	plan.LaunchTemplates = b.launchTemplates(types)
 	plan.InstanceTypes = make([]TypePlan, 0, len(types))
 	for _, t := range types {
@@ -152,5 +159,15 @@ func (b *builder) typePlan(t *eligible, lt string) TypePlan {
 		PriceZone:             t.priceZone,
 		OnDemandPrice:         b.cheapestOf(t, requirements.CapacityTypeOnDemand),
 		SpotPrice:             b.cheapestOf(t, requirements.CapacityTypeSpot),
+		Extended:              b.extended(t),
 	}
+}
+
+// extended are the extended resources overlays add to t (nil: none).
+func (b *builder) extended(t *eligible) map[string]string {
+	if !b.overlaid {
+		return nil
+	}
+	q, _ := b.overlays.Capacity(t.it.Name)
+	return q
 }

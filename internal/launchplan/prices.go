@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -185,10 +186,14 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 	return &best
 }
 
-// offerPrice is an offering's price as the launch sees it: the price, unless Karpenter's spot
-// offering filter leaves a spot offering out (above the cheapest on-demand one).
+// offerPrice is an offering's price as the launch sees it: the price as the NodeOverlays change
+// it, unless Karpenter's spot offering filter leaves a spot offering out (above the cheapest
+// on-demand one).
 func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
 	v, ok := b.in.Prices.Price(name, ct, zone)
+	if b.overlaid {
+		v, ok, _ = b.overlays.Price(name, nodeoverlay.Offering{CapacityType: ct, Zone: zone}, v, ok)
+	}
 	if ok && ct == pricing.Spot && b.spotCap > 0 && v > b.spotCap {
 		return 0, false
 	}

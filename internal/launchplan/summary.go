@@ -20,6 +20,8 @@ type Summary struct {
 	LaunchTemplates    int64  `tfsdk:"launch_templates"`
 	NodesByIPs         int64  `tfsdk:"nodes_by_ips"`
 	NodesByLimits      *int64 `tfsdk:"nodes_by_limits"`
+	// NodeOverlays says which overlays change which types ("" without any).
+	NodeOverlays string `tfsdk:"node_overlays"`
 }
 
 // FirstTypesShown is how many instance types Summary.FirstInstanceTypes names.
@@ -49,6 +51,11 @@ func (p Plan) Summary() Summary {
 			s.KarpenterDisagrees++
 		}
 	}
+	uses := make([]string, len(p.Overlays))
+	for i, u := range p.Overlays {
+		uses[i] = u.String()
+	}
+	s.NodeOverlays = strings.Join(uses, "; ")
 	s.FirstInstanceTypes = strings.Join(names, ", ")
 	if more := len(p.LaunchTypes) - len(names); more > 0 {
 		s.FirstInstanceTypes += fmt.Sprintf(" and %d more", more)

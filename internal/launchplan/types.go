@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
@@ -146,6 +147,11 @@ type Input struct {
 	// KarpenterVersion is the Karpenter minor that launches ("1.15"; "" is
 	// manifest.DefaultVersion): its compatibility checks decide what it offers.
 	KarpenterVersion string
+	// Overlays are the cluster's NodeOverlays (the pool's node_overlays): Karpenter changes the
+	// prices and capacity of the types they select before it orders and costs them. nil: none.
+	Overlays []nodeoverlay.Config
+	// TemplateLabels are the labels of the pool's nodes (template.labels), which overlays can select.
+	TemplateLabels map[string]string
 }
 
 // TypePlan is one eligible instance type.
@@ -170,6 +176,8 @@ type TypePlan struct {
 	PriceCapacityType        string
 	PriceZone                string
 	OnDemandPrice, SpotPrice *float64 // cheapest allowed offering of each capacity type; nil: none
+	// Extended are the extended resources NodeOverlays add to its capacity (nil: none).
+	Extended map[string]string
 }
 
 // ZonePlan is one zone the pool can launch into.
@@ -262,6 +270,7 @@ const (
 	SummaryNoPodSubnet         = "No pod subnet in a node zone"
 	SummaryReservedIgnored     = "Reserved capacity type ignored"
 	SummaryCapacityTypeDefault = "Spot first: no capacity-type requirement"
+	SummaryOverlayConflict     = "NodeOverlay ignored by Karpenter"
 	SummaryTypesDropped        = "Instance types dropped from the pool"
 	SummaryNotInZones          = "Instance types not offered in the pool's zones"
 	SummaryPublicIPInterfaces  = "Public IP with several network interfaces"
@@ -290,6 +299,8 @@ type Plan struct {
 	Cost Cost
 	// PriceSource names where the plan's prices came from.
 	PriceSource string
+	// Overlays are the NodeOverlays that change some eligible type, heaviest first.
+	Overlays []OverlayUse
 	// LaunchTypes are the types of LaunchPlan in Karpenter's order (at most MaxInstanceTypes):
 	// InstanceTypes after the launch filters (exotic types, dear spot offerings) and the cut.
 	LaunchTypes []string

@@ -38,7 +38,7 @@ func (b *builder) workloads(launch []*eligible) map[string]workloadfit.Result {
 		network, settings := catalog.ToNetwork(t.it), b.settings
 		ft := workloadfit.Type{Name: t.it.Name, VCPUs: t.it.VCPUs, MemoryMiB: t.it.MemoryMiB,
 			MaxPods: min(t.res.MaxPods, t.res.KarpenterAssumedPods), Price: t.price, CapacityType: t.priceCT, Zones: t.zones,
-			Arm64: t.it.KubeArch() == "arm64",
+			Arm64: t.it.KubeArch() == "arm64", Extended: b.extended(t),
 			IPsAt: func(pods int) (int, int) {
 				node, pod, err := capacity.IPsAtPods(network, settings, pods)
 				if err != nil {

@@ -39,6 +39,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Bounds: the resource that limits a type's pods per node.
@@ -59,6 +61,9 @@ type Workload struct {
 	// pods of a node to be aws-node and kube-proxy (host network, no address), so on EKS count
 	// those two here as well.
 	DaemonSetPods int
+	// Extended are extended resources one pod requests ("example.com/device" → "1"): a node
+	// holds as many pods as its Type.Extended capacity allows, none without the resource.
+	Extended map[string]string
 }
 
 // Type is a candidate instance type as the pool's plan knows it.
@@ -75,6 +80,8 @@ type Type struct {
 	IPsAt func(pods int) (nodeSubnet, podSubnet int)
 	// Arm64: Graviton types lose 64 MiB of CMA memory before Karpenter's VM overhead.
 	Arm64 bool
+	// Extended is the type's extended-resource capacity (what NodeOverlays add), as quantities.
+	Extended map[string]string
 	// KubeReservedPods is the pod count default kube-reserved memory scales with; 0: MaxPods.
 	// Karpenter uses the ENI-limited pod count (no reserved ENIs) on AL2 and AL2023 and max pods
 	// on Bottlerocket and Windows.
@@ -236,6 +243,8 @@ type scored struct {
 type typeScores struct {
 	fits, tooSmall []scored
 	zoneless       []string
+	// withoutExtended are the too-small types that hold no pod for want of an extended resource.
+	withoutExtended []string
 }
 
 func scoreTypes(in Input, o overrides, podCPU, podMem int64, zones map[string]Zone) (typeScores, error) {
@@ -253,11 +262,19 @@ func scoreTypes(in Input, o overrides, podCPU, podMem int64, zones map[string]Zo
 			return typeScores{}, err
 		}
 		pods, bound := podsPerNode(a.Allocatable, podCPU, podMem, in.Workload)
+		if n, name, err := extendedPods(t, in.Workload); err != nil {
+			return typeScores{}, err
+		} else if name != "" && n < pods {
+			pods, bound = n, name
+		}
 		s := scored{Candidate: Candidate{Name: t.Name, PodsPerNode: pods, BoundBy: bound, Price: t.Price},
 			order: i, t: t, alloc: a, zones: typeZones(t, in.Zones, zones)}
 		switch {
 		case pods <= 0:
 			sc.tooSmall = append(sc.tooSmall, s)
+			if _, ok := in.Workload.Extended[bound]; ok {
+				sc.withoutExtended = append(sc.withoutExtended, t.Name)
+			}
 		case len(in.Zones) > 0 && len(s.zones) == 0:
 			sc.zoneless = append(sc.zoneless, t.Name)
 		default:
@@ -270,6 +287,10 @@ func scoreTypes(in Input, o overrides, podCPU, podMem int64, zones map[string]Zo
 // noFitError says why no type fits: the largest type's allocatable when none holds a pod, else
 // the types the pool's zones miss.
 func (sc typeScores) noFitError(poolZones []Zone, w Workload, podCPU, podMem int64) error {
+	if n := len(sc.withoutExtended); n > 0 && n == len(sc.tooSmall) {
+		return fmt.Errorf("no candidate type has the extended resources a pod requests (%s), e.g. %s: a type gets them from a "+
+			"NodeOverlay's capacity (the pool's node_overlays)", extendedList(w.Extended), sc.withoutExtended[0])
+	}
 	if len(sc.tooSmall) > 0 {
 		largest := sc.tooSmall[0]
 		for _, s := range sc.tooSmall[1:] {
@@ -352,6 +373,47 @@ func podsPerNode(a Resources, podCPU, podMem int64, w Workload) (int, string) {
 		consider(int64(w.MaxPodsPerNode), BoundMaxPodsPerNode)
 	}
 	return int(max(pods, 0)), bound
+}
+
+// extendedPods bounds a node's pods by the extended resources a pod requests: the fewest pods
+// any of them allows on t, and that resource ("" when the workload requests none).
+func extendedPods(t Type, w Workload) (int, string, error) {
+	pods, bound := math.MaxInt, ""
+	for _, name := range sortedKeys(w.Extended) {
+		req, err := resource.ParseQuantity(w.Extended[name])
+		if err != nil || req.Sign() <= 0 {
+			return 0, "", fmt.Errorf("workload resources[%q] = %q is not a positive quantity", name, w.Extended[name])
+		}
+		have := int64(0)
+		if q, ok := t.Extended[name]; ok {
+			c, err := resource.ParseQuantity(q)
+			if err != nil {
+				return 0, "", fmt.Errorf("%s: capacity %q = %q is not a quantity", t.Name, name, q)
+			}
+			have = c.MilliValue()
+		}
+		if n := int(have / req.MilliValue()); n < pods {
+			pods, bound = n, name
+		}
+	}
+	return pods, bound, nil
+}
+
+func extendedList(m map[string]string) string {
+	var parts []string
+	for _, k := range sortedKeys(m) {
+		parts = append(parts, k+" "+m[k])
+	}
+	return strings.Join(parts, ", ")
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // typeZones are the zones of t that have a subnet of the pool, by name; t.Zones when the pool
@@ -644,6 +706,8 @@ type Request struct {
 	Replicas       int    `tfsdk:"replicas"`
 	MaxPodsPerNode int    `tfsdk:"max_pods_per_node"`
 	DaemonSetPods  *int   `tfsdk:"daemonset_pods"` // nil: DefaultDaemonSetPods
+	// Resources are extended resources one pod requests.
+	Resources map[string]string `tfsdk:"resources"`
 }
 
 // Requests are the workloads to fit, by name; nil without any.
@@ -657,7 +721,8 @@ func Requests(in map[string]Request) map[string]Workload {
 		if w.DaemonSetPods != nil {
 			ds = *w.DaemonSetPods
 		}
-		out[name] = Workload{CPU: w.CPU, Memory: w.Memory, Replicas: w.Replicas, MaxPodsPerNode: w.MaxPodsPerNode, DaemonSetPods: ds}
+		out[name] = Workload{CPU: w.CPU, Memory: w.Memory, Replicas: w.Replicas, MaxPodsPerNode: w.MaxPodsPerNode, DaemonSetPods: ds,
+			Extended: w.Resources}
 	}
 	return out
 }
