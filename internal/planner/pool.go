@@ -11,6 +11,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
@@ -40,8 +41,10 @@ type PoolFacts struct {
 	ClusterName, Region string
 	// KarpenterVersion is the provider's karpenter_version (manifest.DefaultVersion when unset).
 	KarpenterVersion string
-	Bootstrap        launchplan.Bootstrap
-	Now              time.Time
+	// FeatureGates are the provider's karpenter_feature_gates.
+	FeatureGates []string
+	Bootstrap    launchplan.Bootstrap
+	Now          time.Time
 }
 
 // PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
@@ -58,7 +61,9 @@ type PoolInput struct {
 	Details             bool
 	MinValuesBestEffort bool
 	Workloads           map[string]workloadfit.Request
-	OwnerID             string
+	// Overlays are the cluster's NodeOverlays (node_overlays), each an overlay's resolved value.
+	Overlays []nodeoverlay.Config
+	OwnerID  string
 	// Prior is nil for a new pool.
 	Prior *PoolPrior
 }
@@ -106,17 +111,47 @@ func ValidatePool(c nodepool.Config) []attrpath.Finding {
 		attrpath.WithSummary("Invalid node pool", nodepool.Validate(c.Spec()))...)
 }
 
+var pathNodeOverlays = attrpath.Of("node_overlays")
+
+// overlayFindings check the pool's node_overlays: each as Karpenter admits it, and the feature
+// gate without which Karpenter ignores them all (errors); a static pool, which the provider's
+// own EC2 Fleet launches, is not changed by them (a warning).
+func overlayFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.Finding) {
+	if len(in.Overlays) == 0 {
+		return nil, nil
+	}
+	for i, o := range in.Overlays {
+		errs = append(errs, attrpath.WithSummary("Invalid node overlay", attrpath.Under(pathNodeOverlays.Index(i), nodeoverlay.Validate(o)))...)
+	}
+	errs = append(errs, attrpath.WithSummary("NodeOverlay feature gate off", nodeoverlay.ValidateGates(facts.FeatureGates, pathNodeOverlays))...)
+	if in.Replicas != nil {
+		warnings = append(warnings, attrpath.Finding{Summary: "NodeOverlays do not change a static pool", Path: pathNodeOverlays,
+			Message: "the provider launches a static pool's nodes itself (EC2 Fleet, lowest price): Karpenter's overlays change neither its " +
+				"order nor its cost, so the plan leaves them out for this pool"})
+	}
+	return errs, warnings
+}
+
+// launchOverlays are the overlays the launch plan applies: none for a static pool.
+func launchOverlays(in PoolInput) []nodeoverlay.Config {
+	if in.Replicas != nil {
+		return nil
+	}
+	return in.Overlays
+}
+
 // Pool plans a node pool: the rules, the NodePool as Kubernetes would admit it, ownership of a
 // new pool's name, the launch plan, its outputs, a static pool's nodes and a dynamic pool's
 // drift, in that order; what Kubernetes would refuse stops the plan before the catalog or any
 // AWS call.
 func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) PoolResult {
 	var res PoolResult
-	if res.Errors = ValidatePool(in.Config); len(res.Errors) > 0 {
+	res.Errors, res.Warnings = overlayFindings(facts, in)
+	if res.Errors = append(ValidatePool(in.Config), res.Errors...); len(res.Errors) > 0 {
 		return res
 	}
-	res.Warnings = attrpath.WithSummary("Label value no node carries",
-		attrpath.Under(attrpath.Of("template", "requirements"), requirements.ValueHints(in.Requirements())))
+	res.Warnings = append(res.Warnings, attrpath.WithSummary("Label value no node carries",
+		attrpath.Under(attrpath.Of("template", "requirements"), requirements.ValueHints(in.Requirements())))...)
 	doc, err := nodepool.Manifest(in.Spec(), in.ClassName)
 	if err != nil {
 		return res.fail("Cannot render the NodePool manifest", err)
@@ -186,10 +221,15 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 		res.fail("Cannot load the instance-type catalog", err)
 		return nil, launchplan.Plan{}, false
 	}
+	var templateLabels map[string]string
+	if in.Template != nil {
+		templateLabels = in.Template.Labels
+	}
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
 		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
+		Overlays: launchOverlays(in), TemplateLabels: templateLabels,
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)

@@ -14,6 +14,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -68,6 +69,12 @@ func TestDecodeCoversEverySchema(t *testing.T) {
 			}
 			decodes(t, raw.v, raw.dst)
 		}
+	})
+	t.Run("karpenter_node_overlay", func(t *testing.T) {
+		var v overlayValue
+		raw := full(nodeOverlaySchema().Type().TerraformType(ctx))
+		decodes(t, raw, &v)
+		decodes(t, tfvalue.Attributes(raw)["resolved"], &nodeoverlay.Config{})
 	})
 	for name, d := range map[string]datasource.DataSource{
 		"karpenter_subnets": &subnetsDataSource{}, "karpenter_security_groups": &securityGroupsDataSource{},

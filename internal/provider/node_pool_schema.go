@@ -19,6 +19,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -93,6 +94,15 @@ func poolSpecAttributes() map[string]schema.Attribute {
 		"node_class": schema.ObjectAttribute{
 			Required: true, AttributeTypes: attrTypesOf(launchplan.ClassValue{}),
 			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`.",
+		},
+		"node_overlays": schema.ListAttribute{
+			Optional: true, ElementType: types.ObjectType{AttrTypes: attrTypesOf(nodeoverlay.Config{})},
+			MarkdownDescription: "The cluster's NodeOverlays, as `[karpenter_node_overlay.<name>.resolved, …]`: Karpenter applies every " +
+				"overlay of the cluster to every pool, so list them all (a module can pass one list to every pool). The plan applies " +
+				"them as Karpenter does — heaviest first, a conflict of equal weights is a warning and one of the two is ignored — " +
+				"before it orders the launch and costs the pool; `summary.node_overlays` says which overlays change which types. Needs " +
+				"`NodeOverlay` in the provider's `karpenter_feature_gates`. A static pool (`replicas`) is launched by the provider, " +
+				"which overlays do not change (a warning).",
 		},
 		"template": schema.SingleNestedAttribute{
 			Required: true, MarkdownDescription: "`spec.template`: what every node of the pool gets.",
@@ -180,6 +190,8 @@ func poolSummaryAttributes() map[string]schema.Attribute {
 					"a static pool's exist in EC2 (`launch_templates`); Karpenter builds a dynamic pool's itself."),
 				"nodes_by_ips":    cInt("Nodes the free IPs of the pool's subnets can address at max pods (the sum over `zones`)."),
 				"nodes_by_limits": cInt("Nodes the limits allow, counted with the smallest launchable type; null when no limit bounds nodes."),
+				"node_overlays": cStr("The NodeOverlays (`node_overlays`) that change eligible types, heaviest first, each with its change and " +
+					"the types it changes, e.g. `cheap-m5 (price -90%) on m5.large, m5.xlarge`; empty when none does."),
 			}},
 		"zones": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Pool zones (the key), with the subnet Karpenter would launch into there.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -204,6 +216,9 @@ func poolSummaryAttributes() map[string]schema.Attribute {
 				"daemonset_pods": schema.Int64Attribute{Optional: true, MarkdownDescription: "Pods every node runs besides the workload, " +
 					"aws-node and kube-proxy included (default 2: those two). They take pod slots and, unless on the host network, addresses.",
 					Validators: []validator.Int64{int64validator.AtLeast(0)}},
+				"resources": optMap("Extended resources one pod requests, e.g. `{ \"example.com/gpu-slice\" = \"1\" }`: only types that " +
+					"carry them fit, as many pods per node as their capacity allows. A type carries what a NodeOverlay's `capacity` " +
+					"gives it (`node_overlays`)."),
 			}}},
 	}
 }

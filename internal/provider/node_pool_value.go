@@ -7,6 +7,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -23,6 +24,7 @@ type poolValue struct {
 	Details         bool                           `tfsdk:"details"`
 	MinValuesPolicy string                         `tfsdk:"min_values_policy"`
 	Workloads       map[string]workloadfit.Request `tfsdk:"workloads"`
+	NodeOverlays    []nodeoverlay.Config           `tfsdk:"node_overlays"`
 	OwnerID         string                         `tfsdk:"owner_id"`
 	Manifest        tftypes.Value                  `tfsdk:"manifest"`
 	Summary         tftypes.Value                  `tfsdk:"summary"`

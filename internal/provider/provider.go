@@ -23,6 +23,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
@@ -111,6 +112,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 	return []func() resource.Resource{
 		newNodeClassResource,
 		newNodePoolResource,
+		newNodeOverlayResource,
 	}
 }
 
@@ -265,8 +267,10 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
 				"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
-				"without it Karpenter refuses a class that has one, and so does the plan.",
-			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate))},
+				"without it Karpenter refuses a class that has one, and so does the plan. `NodeOverlay` (alpha, off by default) makes " +
+				"Karpenter apply NodeOverlays; without it `karpenter_node_overlay` and a pool's `node_overlays` are refused, as Karpenter " +
+				"would ignore them.",
+			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate, nodeoverlay.FeatureGate))},
 		},
 		"lookup_cluster": schema.BoolAttribute{
 			Optional: true,

@@ -128,7 +128,7 @@ func (r *nodePoolResource) poolInput(plan, state *poolValue, lateClass bool, dia
 	}
 	in := planner.PoolInput{Config: plan.Config, Class: class, ClassName: className(plan.NodeClass), ClassHashLate: lateClassHash(plan.NodeClass),
 		LateClass: lateClass, Details: plan.Details, MinValuesBestEffort: plan.MinValuesPolicy == "BestEffort", Workloads: plan.Workloads,
-		OwnerID: plan.OwnerID}
+		Overlays: plan.NodeOverlays, OwnerID: plan.OwnerID}
 	if state == nil {
 		return in, true
 	}
@@ -166,7 +166,7 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 
 func (r *nodePoolResource) facts() planner.PoolFacts {
 	return planner.PoolFacts{ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region, KarpenterVersion: r.meta.KarpenterVersion,
-		Bootstrap: r.meta.Bootstrap, Now: time.Now()}
+		FeatureGates: r.meta.KarpenterFeatureGates, Bootstrap: r.meta.Bootstrap, Now: time.Now()}
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but

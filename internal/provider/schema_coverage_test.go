@@ -33,7 +33,8 @@ func schemaCoverage(t *testing.T, version string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for kind, s := range map[string]schema.Schema{manifest.EC2NodeClassKind: nodeClassSchema(), manifest.NodePoolKind: nodePoolSchema()} {
+	for kind, s := range map[string]schema.Schema{manifest.EC2NodeClassKind: nodeClassSchema(), manifest.NodePoolKind: nodePoolSchema(),
+		manifest.NodeOverlayKind: nodeOverlaySchema()} {
 		spec := crds[kind].Schema.Properties["spec"]
 		leaves := []string{"metadata.name"}
 		walkLeaves(spec, "spec", &leaves)

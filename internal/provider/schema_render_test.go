@@ -17,6 +17,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
@@ -30,7 +31,8 @@ var renderSkip = []string{"kubelet.max_pods_expression"}
 // TestSchemaCoverage proves an attribute exists for each field; this proves it renders it.
 func TestSchemaRendersEveryField(t *testing.T) {
 	ctx := context.Background()
-	for kind, s := range map[string]schema.Schema{manifest.EC2NodeClassKind: nodeClassSchema(), manifest.NodePoolKind: nodePoolSchema()} {
+	for kind, s := range map[string]schema.Schema{manifest.EC2NodeClassKind: nodeClassSchema(), manifest.NodePoolKind: nodePoolSchema(),
+		manifest.NodeOverlayKind: nodeOverlaySchema()} {
 		t.Run(kind, func(t *testing.T) {
 			raw := sampleObject(s.Attributes, "")
 			plan := tfsdk.Plan{Schema: s, Raw: raw}
@@ -80,6 +82,17 @@ func renderSample(ctx context.Context, t *testing.T, kind string, plan tfsdk.Pla
 			t.Fatal(findings)
 		}
 		doc, err := nodeclass.Manifest(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return doc
+	}
+	if kind == manifest.NodeOverlayKind {
+		var v overlayValue
+		if err := tfvalue.Decode(plan.Raw, &v); err != nil {
+			t.Fatal(err)
+		}
+		doc, err := nodeoverlay.Manifest(v.Config, v.Metadata)
 		if err != nil {
 			t.Fatal(err)
 		}
