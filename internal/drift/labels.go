@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"sort"
-	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -45,14 +44,14 @@ func (l Labels) nodeValues(key string) []string {
 	if v, ok := l.Template[key]; ok {
 		return []string{v}
 	}
-	on := onKey(l.Requirements, key)
+	on := requirements.OnKey(l.Requirements, key)
 	if key == requirements.LabelInstanceTenancy {
 		return requirements.AllowedValues(on, key, tenancies)
 	}
 	if len(on) == 0 {
 		return nil
 	}
-	in, hasIn := inValues(on)
+	in, hasIn := requirements.InValues(on)
 	switch {
 	case slices.ContainsFunc(on, func(r requirements.Requirement) bool { return r.Operator == requirements.OpDoesNotExist }):
 		return nil
@@ -69,12 +68,12 @@ func custom(key string) bool { return !requirements.IsWellKnownDomain(key) }
 // meets reports whether a node carrying value for key (none when value is "") meets the
 // requirements of reqs on key, as Karpenter's Compatible reads it.
 func meets(reqs []requirements.Requirement, key, value string) bool {
-	on := onKey(reqs, key)
+	on := requirements.OnKey(reqs, key)
 	switch {
 	case len(on) == 0:
 		return true
 	case value == "":
-		return absentAllowed(on)
+		return requirements.AbsentAllowed(on)
 	case value == numbered:
 		// Karpenter's number is not one of a list of names, nor absent.
 		return !slices.ContainsFunc(on, func(r requirements.Requirement) bool {
@@ -82,85 +81,6 @@ func meets(reqs []requirements.Requirement, key, value string) bool {
 		})
 	}
 	return requirements.MatchesAll(on, map[string]string{key: value})
-}
-
-// absentAllowed reports whether a node without a label meets the requirements on it (all on one
-// key): Karpenter merges them into one requirement and lets a node without the label through
-// when that one is NotIn or DoesNotExist. In values that the others leave empty, or bounds
-// (Gt, Lt, Gte, Lte) that cross, make DoesNotExist; without In, the NotIn values within the
-// bounds make NotIn, and none make Exists.
-func absentAllowed(on []requirements.Requirement) bool {
-	var notIn []string
-	var gte, lte *int64
-	for _, r := range on {
-		switch r.Operator {
-		case requirements.OpDoesNotExist:
-			return true
-		case requirements.OpNotIn:
-			notIn = append(notIn, r.Values...)
-		case requirements.OpGt, requirements.OpGte, requirements.OpLt, requirements.OpLte:
-			bound(r, &gte, &lte)
-		}
-	}
-	if gte != nil && lte != nil && *gte > *lte {
-		return true
-	}
-	if in, hasIn := inValues(on); hasIn {
-		return !slices.ContainsFunc(in, func(v string) bool { return requirements.MatchesAll(on, map[string]string{on[0].Key: v}) })
-	}
-	return slices.ContainsFunc(notIn, func(v string) bool { return withinBounds(v, gte, lte) })
-}
-
-// inValues are the values every In requirement of on allows (their intersection); hasIn is
-// false when on has no In requirement.
-func inValues(on []requirements.Requirement) (in []string, hasIn bool) {
-	for _, r := range on {
-		if r.Operator != requirements.OpIn {
-			continue
-		}
-		if !hasIn {
-			in, hasIn = slices.Clone(r.Values), true
-			continue
-		}
-		in = slices.DeleteFunc(in, func(v string) bool { return !slices.Contains(r.Values, v) })
-	}
-	return in, hasIn
-}
-
-// bound narrows the integer bounds [gte, lte] by a Gt, Gte, Lt or Lte requirement.
-func bound(r requirements.Requirement, gte, lte **int64) {
-	if len(r.Values) != 1 {
-		return
-	}
-	n, err := strconv.ParseInt(r.Values[0], 10, 64)
-	if err != nil {
-		return
-	}
-	switch r.Operator {
-	case requirements.OpGt:
-		n++
-		fallthrough
-	case requirements.OpGte:
-		if *gte == nil || n > **gte {
-			*gte = &n
-		}
-	case requirements.OpLt:
-		n--
-		fallthrough
-	case requirements.OpLte:
-		if *lte == nil || n < **lte {
-			*lte = &n
-		}
-	}
-}
-
-// withinBounds reports whether v is an integer within [gte, lte]; any v is, without bounds.
-func withinBounds(v string, gte, lte *int64) bool {
-	if gte == nil && lte == nil {
-		return true
-	}
-	n, err := strconv.ParseInt(v, 10, 64)
-	return err == nil && (gte == nil || n >= *gte) && (lte == nil || n <= *lte)
 }
 
 // LabelsMeet reports whether a node with labels meets reqs as Karpenter's RequirementsDrifted
@@ -174,7 +94,7 @@ func LabelsMeet(labels map[string]string, reqs []requirements.Requirement) bool 
 		v, ok := labels[k]
 		if ok && v == "" {
 			// An empty value is present: only the requirements decide.
-			if !requirements.MatchesAll(onKey(reqs, k), labels) {
+			if !requirements.MatchesAll(requirements.OnKey(reqs, k), labels) {
 				return false
 			}
 			continue
@@ -195,16 +115,6 @@ func keysOf(reqs []requirements.Requirement, keep func(key string) bool) []strin
 		}
 	}
 	return keys
-}
-
-func onKey(reqs []requirements.Requirement, key string) []requirements.Requirement {
-	var out []requirements.Requirement
-	for _, r := range reqs {
-		if r.Key == key {
-			out = append(out, r)
-		}
-	}
-	return out
 }
 
 // labelsFinding is requirement drift on custom labels and tenancy: the label values the prior

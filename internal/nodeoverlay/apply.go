@@ -117,7 +117,7 @@ func selected(reqs []requirements.Requirement, t Type) []Offering {
 	labels := maps.Clone(t.Labels)
 	for _, of := range t.Offerings {
 		labels[requirements.LabelZone], labels[requirements.LabelCapacityType] = of.Zone, of.CapacityType
-		if requirements.MatchesAll(reqs, labels) {
+		if requirements.LabelsCompatible(labels, reqs) {
 			out = append(out, of)
 		}
 	}

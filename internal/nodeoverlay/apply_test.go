@@ -168,3 +168,13 @@ func TestFallbackPriceForAnUnpricedType(t *testing.T) {
 		t.Error("an overlay with two requirements gave an unpriced type a price; Karpenter only takes instance-type-only overlays")
 	}
 }
+
+// Requirements on one key are merged before they are judged, as Karpenter merges them: In with
+// DoesNotExist leaves nothing a label could carry, so a type without the label is selected.
+func TestRequirementsOnOneKeyMerge(t *testing.T) {
+	a := Apply([]Config{{Name: "merged", Requirements: []Requirement{in("example.com/team", "a"),
+		{Key: "example.com/team", Operator: requirements.OpDoesNotExist}}, PriceAdjustment: ptr("-50%")}}, testTypes())
+	if p, _, by := a.Price("m5.large", odA, 1, true); p != 0.5 || by != "merged" {
+		t.Errorf("m5.large %v by %q: Karpenter selects a type without the label here", p, by)
+	}
+}

@@ -83,7 +83,7 @@ func selectsNoType(ctx context.Context, ports OverlayPorts, c nodeoverlay.Config
 		}
 	}
 	for _, it := range cat.Types() {
-		if it.KarpenterEligible() && requirements.MatchesAll(typeReqs, catalog.Labels(it)) {
+		if it.KarpenterEligible() && requirements.LabelsCompatible(catalog.Labels(it), typeReqs) {
 			return nil
 		}
 	}
