@@ -1,6 +1,9 @@
 package karpenteroracle
 
 import (
+	"context"
+	"fmt"
+	"sort"
 	"testing"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -8,10 +11,23 @@ import (
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	fakecp "sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
+	"sigs.k8s.io/karpenter/pkg/controllers/nodeoverlay"
+	"sigs.k8s.io/karpenter/pkg/controllers/state"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+	ocore "github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -70,4 +86,91 @@ func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 		}
 		return scheduling.NewLabelRequirements(labels).Compatible(scheduling.NewNodeSelectorRequirementsWithMinValues(np...)) == nil
 	}, oraclegen.Run{Seed: 20261205, Cases: 20000, Floor: 15000})
+}
+
+func TestNodeOverlaysMatchKarpenter(t *testing.T) {
+	oraclegen.CompareOverlays(t, "1.14", karpenterOverlays, oraclegen.Run{Seed: 20261207, Cases: 3000, Floor: 2500})
+}
+
+// karpenterOverlays reconciles Karpenter 1.14's NodeOverlay controller over the case (a fake
+// API client holding the pool and the overlays, Karpenter's fake cloud provider listing the
+// types) and applies its instance-type store to the pool's types.
+func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error) {
+	ctx := context.Background()
+	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	for _, tt := range c.Types {
+		reqs := scheduling.NewLabelRequirements(tt.Labels)
+		var zones, capTypes []string
+		it := &cloudprovider.InstanceType{Name: tt.Name, Capacity: corev1.ResourceList{}}
+		for of, price := range tt.Prices {
+			zones, capTypes = append(zones, of.Zone), append(capTypes, of.CapacityType)
+			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: price, Available: true, Requirements: scheduling.NewRequirements(
+				scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+		}
+		reqs.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zones...),
+			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, capTypes...))
+		it.Requirements = reqs
+		its = append(its, it)
+	}
+	objs := []client.Object{&karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: c.Pool},
+		Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{ObjectMeta: karpv1.ObjectMeta{Labels: c.TemplateLabels}}}}}
+	for _, o := range c.Overlays {
+		spec := v1alpha1.NodeOverlaySpec{Price: o.Price, PriceAdjustment: o.PriceAdjustment}
+		for _, r := range o.Requirements {
+			spec.Requirements = append(spec.Requirements, v1alpha1.NodeSelectorRequirement{Key: r.Key,
+				Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+		}
+		if o.Weight != nil {
+			w := int32(*o.Weight)
+			spec.Weight = &w
+		}
+		if len(o.Capacity) > 0 {
+			spec.Capacity = corev1.ResourceList{}
+			for k, v := range o.Capacity {
+				spec.Capacity[corev1.ResourceName(k)] = resource.MustParse(v)
+			}
+		}
+		objs = append(objs, &v1alpha1.NodeOverlay{ObjectMeta: metav1.ObjectMeta{Name: o.Name}, Spec: spec})
+	}
+	kube := fakeclient.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(objs...).WithStatusSubresource(&v1alpha1.NodeOverlay{}).Build()
+	cp := fakecp.NewCloudProvider()
+	cp.InstanceTypes = its
+	clk := clock.RealClock{}
+	store := nodeoverlay.NewInstanceTypeStore()
+	ctrl := nodeoverlay.NewController(clk, kube, cp, store, state.NewCluster(clk, kube, cp))
+	if _, err := ctrl.Reconcile(ctx, reconcile.Request{}); err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	applied, err := store.ApplyAll(c.Pool, its)
+	if err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	out := oraclegen.OverlayOutcome{Prices: map[string]map[ocore.Offering]float64{}, Capacity: map[string]map[string]string{}}
+	for _, it := range applied {
+		out.Prices[it.Name] = map[ocore.Offering]float64{}
+		for _, of := range it.Offerings {
+			out.Prices[it.Name][ocore.Offering{CapacityType: of.CapacityType(), Zone: of.Zone()}] = of.Price
+		}
+		for k, q := range it.Capacity {
+			if out.Capacity[it.Name] == nil {
+				out.Capacity[it.Name] = map[string]string{}
+			}
+			out.Capacity[it.Name][string(k)] = q.String()
+		}
+	}
+	var list v1alpha1.NodeOverlayList
+	if err := kube.List(ctx, &list); err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	for _, o := range list.Items {
+		if cond := o.StatusConditions().Get(v1alpha1.ConditionTypeValidationSucceeded); cond != nil && cond.IsFalse() {
+			if cond.Reason != "Conflict" {
+				return oraclegen.OverlayOutcome{}, fmt.Errorf("overlay %s failed validation: %s", o.Name, cond.Message)
+			}
+			out.Ignored = append(out.Ignored, o.Name)
+		}
+	}
+	sort.Strings(out.Ignored)
+	return out, nil
 }
