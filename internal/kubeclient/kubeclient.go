@@ -32,7 +32,10 @@ const (
 	AnnotationNodeClassHash = "karpenter.k8s.aws/ec2nodeclass-hash"
 )
 
-const nodeClaimsPath = "/apis/karpenter.sh/v1/nodeclaims"
+const (
+	nodeClaimsPath   = "/apis/karpenter.sh/v1/nodeclaims"
+	nodeOverlaysPath = "/apis/karpenter.sh/v1alpha1/nodeoverlays"
+)
 
 // Errors the caller can tell apart with errors.Is. The errors the client returns wrap one of
 // these together with the detail (host, status, server message or transport error).
@@ -168,13 +171,48 @@ func (c *Client) listPage(ctx context.Context, pool, cont string) (*nodeClaimLis
 	if cont != "" {
 		q.Set("continue", cont)
 	}
+	var list nodeClaimList
+	if err := c.getJSON(ctx, "nodeclaims", nodeClaimsPath, q, &list); err != nil {
+		return nil, err
+	}
+	return &list, nil
+}
+
+// NodeOverlays lists the names of the cluster's karpenter.sh/v1alpha1 NodeOverlays, sorted; a
+// cluster without the NodeOverlay CRD has none.
+func (c *Client) NodeOverlays(ctx context.Context) ([]string, error) {
+	var list struct {
+		Items []struct {
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+		} `json:"items"`
+	}
+	err := c.getJSON(ctx, "nodeoverlays", nodeOverlaysPath, url.Values{}, &list)
+	if errors.Is(err, ErrNotInstalled) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(list.Items))
+	for _, it := range list.Items {
+		names = append(names, it.Metadata.Name)
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// getJSON GETs path with query q and decodes the answer into dst; what names the resource in
+// errors.
+func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, dst any) error {
 	u := *c.base
-	u.Path = c.base.Path + nodeClaimsPath
+	u.Path = c.base.Path + path
 	u.RawQuery = q.Encode()
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("listing nodeclaims on %s: %w", c.base.Host, err)
+		return fmt.Errorf("listing %s on %s: %w", what, c.base.Host, err)
 	}
 	req.Header.Set("Accept", "application/json")
 	if c.token != "" {
@@ -184,27 +222,29 @@ func (c *Client) listPage(ctx context.Context, pool, cont string) (*nodeClaimLis
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
-			return nil, fmt.Errorf("listing nodeclaims on %s: %w", c.base.Host, ctxErr)
+			return fmt.Errorf("listing %s on %s: %w", what, c.base.Host, ctxErr)
 		}
-		return nil, fmt.Errorf("%w: %s: %w", ErrUnreachable, c.base.Host, err)
+		return fmt.Errorf("%w: %s: %w", ErrUnreachable, c.base.Host, err)
 	}
 	defer resp.Body.Close()
 
 	switch resp.StatusCode {
 	case http.StatusOK:
 	case http.StatusUnauthorized, http.StatusForbidden:
-		return nil, fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
+		if what != "nodeclaims" {
+			return fmt.Errorf("the token cannot list %s (RBAC: get/list on %s.karpenter.sh): %s answered %s%s", what, what, c.base.Host,
+				resp.Status, serverMessage(resp.Body))
+		}
+		return fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
 	case http.StatusNotFound:
-		return nil, fmt.Errorf("%w: %s answered %s for %s%s", ErrNotInstalled, c.base.Host, resp.Status, nodeClaimsPath, serverMessage(resp.Body))
+		return fmt.Errorf("%w: %s answered %s for %s%s", ErrNotInstalled, c.base.Host, resp.Status, path, serverMessage(resp.Body))
 	default:
-		return nil, fmt.Errorf("listing nodeclaims on %s: %s%s", c.base.Host, resp.Status, serverMessage(resp.Body))
+		return fmt.Errorf("listing %s on %s: %s%s", what, c.base.Host, resp.Status, serverMessage(resp.Body))
 	}
-
-	var list nodeClaimList
-	if err := json.NewDecoder(resp.Body).Decode(&list); err != nil {
-		return nil, fmt.Errorf("listing nodeclaims on %s: decoding the response: %w", c.base.Host, err)
+	if err := json.NewDecoder(resp.Body).Decode(dst); err != nil {
+		return fmt.Errorf("listing %s on %s: decoding the response: %w", what, c.base.Host, err)
 	}
-	return &list, nil
+	return nil
 }
 
 // serverMessage returns ": <message>" from a Kubernetes Status body, or "" when there is none.

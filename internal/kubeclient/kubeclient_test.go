@@ -296,3 +296,28 @@ func otherCAPEM(t *testing.T) string {
 	}
 	return string(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}))
 }
+
+func TestNodeOverlays(t *testing.T) {
+	status := http.StatusOK
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/apis/karpenter.sh/v1alpha1/nodeoverlays" || r.Header.Get("Authorization") != "Bearer "+testToken {
+			t.Errorf("request %s %q", r.URL.Path, r.Header.Get("Authorization"))
+		}
+		w.WriteHeader(status)
+		_, _ = w.Write([]byte(`{"items": [{"metadata": {"name": "zeta"}}, {"metadata": {"name": "alpha"}}], "message": "denied"}`))
+	}))
+	defer srv.Close()
+	c := newClient(t, srv)
+	names, err := c.NodeOverlays(context.Background())
+	if err != nil || strings.Join(names, ",") != "alpha,zeta" {
+		t.Fatalf("NodeOverlays = %v, %v", names, err)
+	}
+	status = http.StatusNotFound
+	if names, err := c.NodeOverlays(context.Background()); err != nil || names != nil {
+		t.Errorf("without the CRD: %v, %v; want none", names, err)
+	}
+	status = http.StatusForbidden
+	if _, err := c.NodeOverlays(context.Background()); err == nil || !strings.Contains(err.Error(), "get/list on nodeoverlays.karpenter.sh") {
+		t.Errorf("forbidden: %v", err)
+	}
+}

@@ -2,6 +2,9 @@ package planner
 
 import (
 	"context"
+	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -34,6 +37,8 @@ type PoolPorts struct {
 	NodeClaims func(ctx context.Context, pool string) ([]kubeclient.NodeClaim, error)
 	// InstanceSubnets is the subnet of each instance id.
 	InstanceSubnets func(ctx context.Context, ids []string) (map[string]string, error)
+	// NodeOverlays lists the names of the cluster's NodeOverlays; nil without a view of the cluster.
+	NodeOverlays func(ctx context.Context) ([]string, error)
 }
 
 // PoolFacts are the provider's settings a pool plans with.
@@ -174,7 +179,35 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	}
 	res.Manifest = &doc
 	res.Drift = res.planDrift(ctx, ports, facts, in, cat, doc, p)
+	res.Warnings = append(res.Warnings, liveOverlaysMissing(ctx, ports, facts, in)...)
 	return res
+}
+
+// liveOverlaysMissing warns, with a view of the cluster and the NodeOverlay gate on, about the
+// cluster's NodeOverlays that node_overlays does not list: Karpenter applies every one of them
+// to the pool, so the plan's order and cost leave them out.
+func liveOverlaysMissing(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) []attrpath.Finding {
+	if ports.NodeOverlays == nil || !slices.Contains(facts.FeatureGates, nodeoverlay.FeatureGate) {
+		return nil
+	}
+	live, err := ports.NodeOverlays(ctx)
+	if err != nil {
+		return []attrpath.Finding{{Summary: "Cannot read the cluster's NodeOverlays", Path: pathNodeOverlays,
+			Message: "whether node_overlays lists every overlay of the cluster is not checked: " + err.Error()}}
+	}
+	var missing []string
+	for _, name := range live {
+		if !slices.ContainsFunc(in.Overlays, func(o nodeoverlay.Config) bool { return o.Name == name }) {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []attrpath.Finding{{Summary: "NodeOverlays of the cluster not in node_overlays", Path: pathNodeOverlays,
+		Message: fmt.Sprintf("the cluster has NodeOverlays %s that node_overlays does not list: Karpenter applies every overlay to every "+
+			"pool, so this plan's launch order and cost may not be Karpenter's. Add their karpenter_node_overlay resolved values "+
+			"(import them by name), or delete them from the cluster", strings.Join(missing, ", "))}}
 }
 
 // LaunchPlan is the launch plan apply executes: the planner run again on the applied values.

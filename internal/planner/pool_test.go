@@ -16,6 +16,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
@@ -312,5 +313,50 @@ func TestPoolNamesTheArchitectureMeant(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("warnings %v", res.Warnings)
+	}
+}
+
+// A pool's node_overlays: a bad overlay or the gate off stops the plan before any port; with a
+// view of the cluster, live overlays the list lacks are a warning; a static pool plans without them.
+func TestPoolOverlays(t *testing.T) {
+	cheap := "-50%"
+	overlay := nodeoverlay.Config{Name: "cheap", Requirements: []nodeoverlay.Requirement{{Key: requirements.LabelInstanceType,
+		Operator: requirements.OpIn, Values: []string{"m5.large"}}}, PriceAdjustment: &cheap}
+	in := poolInput(nil)
+	in.Overlays = []nodeoverlay.Config{overlay}
+	var f poolPorts
+	res := Pool(context.Background(), f.ports(false), poolFacts, in)
+	if len(res.Errors) != 1 || res.Errors[0].Summary != "NodeOverlay feature gate off" || len(f.calls) > 0 {
+		t.Fatalf("gate off: errors %v, calls %q", res.Errors, f.called())
+	}
+	facts := poolFacts
+	facts.FeatureGates = []string{nodeoverlay.FeatureGate}
+	bad := in
+	bad.Overlays = []nodeoverlay.Config{overlay, overlay}
+	bad.Overlays[1].Price = &cheap
+	if res = Pool(context.Background(), f.ports(false), facts, bad); len(res.Errors) == 0 || res.Errors[0].Path.String() != "node_overlays[1].price_adjustment" || len(f.calls) > 0 {
+		t.Fatalf("a bad overlay: errors %v, calls %q", res.Errors, f.called())
+	}
+
+	ports := f.ports(true)
+	ports.NodeOverlays = func(context.Context) ([]string, error) { return []string{"cheap", "other"}, nil }
+	res = Pool(context.Background(), ports, facts, in)
+	if len(res.Errors) > 0 || res.Outputs.Summary.NodeOverlays != "cheap (price -50%) on m5.large" {
+		t.Fatalf("errors %v, summary %+v", res.Errors, res.Outputs.Summary)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w attrpath.Finding) bool {
+		return w.Path.String() == "node_overlays" && strings.Contains(w.Message, "NodeOverlays other that node_overlays does not list")
+	}) {
+		t.Errorf("warnings %v: want the live overlay the list lacks", res.Warnings)
+	}
+
+	static := in
+	static.Replicas = new(int)
+	*static.Replicas = 1
+	res = Pool(context.Background(), f.ports(false), facts, static)
+	if res.Outputs.Summary.NodeOverlays != "" || !slices.ContainsFunc(res.Warnings, func(w attrpath.Finding) bool {
+		return w.Summary == "NodeOverlays do not change a static pool"
+	}) {
+		t.Errorf("static: summary %q, warnings %v", res.Outputs.Summary.NodeOverlays, res.Warnings)
 	}
 }

@@ -101,8 +101,9 @@ func poolSpecAttributes() map[string]schema.Attribute {
 				"overlay of the cluster to every pool, so list them all (a module can pass one list to every pool). The plan applies " +
 				"them as Karpenter does — heaviest first, a conflict of equal weights is a warning and one of the two is ignored — " +
 				"before it orders the launch and costs the pool; `summary.node_overlays` says which overlays change which types. Needs " +
-				"`NodeOverlay` in the provider's `karpenter_feature_gates`. A static pool (`replicas`) is launched by the provider, " +
-				"which overlays do not change (a warning).",
+				"`NodeOverlay` in the provider's `karpenter_feature_gates`. With the provider's `kubernetes` access, NodeOverlays of the " +
+				"cluster that the list lacks are a warning (`list` on `nodeoverlays.karpenter.sh`). A static pool (`replicas`) is " +
+				"launched by the provider, which overlays do not change (a warning).",
 		},
 		"template": schema.SingleNestedAttribute{
 			Required: true, MarkdownDescription: "`spec.template`: what every node of the pool gets.",

@@ -198,7 +198,8 @@ func providerClusterAttributes() map[string]schema.Attribute {
 				"`token`; e.g. from terraform-aws-eks and `aws_eks_cluster_auth`). With it, a dynamic pool's plan lists the pool's " +
 				"Karpenter NodeClaims (`get`/`list` on `nodeclaims.karpenter.sh`) and, with `ec2:DescribeInstances`, their subnets, " +
 				"and `drift.verdict` counts exactly which running nodes a change drifts and why. Without it the verdict is per pool. " +
-				"Nothing is ever written to the cluster.",
+				"With the `NodeOverlay` gate on, a pool also lists the cluster's NodeOverlays (`list` on `nodeoverlays.karpenter.sh`) " +
+				"and warns about those its `node_overlays` lacks. Nothing is ever written to the cluster.",
 			Attributes: map[string]schema.Attribute{
 				"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
 				"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM CA bundle of the API server " +

@@ -159,7 +159,7 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
 			BeforeClaim: r.meta.BeforeClaim}}
 	if r.meta.Kube != nil {
-		p.NodeClaims, p.InstanceSubnets = r.meta.Kube.NodeClaims, c.InstanceSubnets
+		p.NodeClaims, p.InstanceSubnets, p.NodeOverlays = r.meta.Kube.NodeClaims, c.InstanceSubnets, r.meta.Kube.NodeOverlays
 	}
 	return p
 }
