@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 
 	"github.com/google/cel-go/cel"
+	"github.com/google/cel-go/checker"
 	"github.com/google/cel-go/common/types"
 	"github.com/google/cel-go/common/types/ref"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -107,6 +109,28 @@ func asDouble(v ref.Val) (types.Double, bool) {
 	return 0, false
 }
 
+// MaxCost bounds what evaluating an expression for one instance type may cost, in CEL's cost
+// units (the unit the API server budgets CRD rules in). Karpenter sets no bound; the plan does,
+// so that a runaway expression (nested comprehensions over large lists) fails the plan on its
+// attribute instead of hanging it, and the controller after it. Arithmetic over the variables
+// costs under a hundred.
+const MaxCost = 1_000_000
+
+// instanceTypeSizes bounds the sizes CEL cannot see: instance_type, an EC2 type name, is at
+// most 64 characters.
+type instanceTypeSizes struct{}
+
+func (instanceTypeSizes) EstimateSize(n checker.AstNode) *checker.SizeEstimate {
+	if p := n.Path(); len(p) == 1 && p[0] == "instance_type" {
+		return &checker.SizeEstimate{Min: 0, Max: 64}
+	}
+	return nil
+}
+
+func (instanceTypeSizes) EstimateCallCost(string, string, *checker.AstNode, []checker.AstNode) *checker.CallEstimate {
+	return nil
+}
+
 // programs caches compiled expressions by source; only successes are stored.
 var programs sync.Map
 
@@ -128,7 +152,11 @@ func compile(expr string) (cel.Program, error) {
 	if out := ast.OutputType(); out != cel.IntType && out != cel.DoubleType {
 		return nil, fmt.Errorf("expression %q must return int or double, not %s", expr, out)
 	}
-	prg, err := env.Program(ast)
+	if est, err := env.EstimateCost(ast, instanceTypeSizes{}); err == nil && est.Max > MaxCost {
+		return nil, fmt.Errorf("expression %q may cost up to %d, over the CEL cost budget of %d: it could run for too long in Karpenter's "+
+			"controller; write it as arithmetic over the variables", expr, est.Max, MaxCost)
+	}
+	prg, err := env.Program(ast, cel.CostLimit(MaxCost))
 	if err != nil {
 		return nil, fmt.Errorf("creating program for expression %q: %w", expr, err)
 	}
@@ -155,6 +183,10 @@ func Evaluate(expr string, v Vars) (int64, error) {
 		activation[variable.name] = variable.get(v)
 	}
 	out, _, err := prg.Eval(activation)
+	if err != nil && strings.Contains(err.Error(), "cost limit exceeded") {
+		return 0, fmt.Errorf("expression %q exceeds the CEL cost budget of %d for %s: it would run for too long in Karpenter's controller; "+
+			"write it as arithmetic over the variables", expr, MaxCost, v.InstanceType)
+	}
 	if err != nil {
 		return 0, fmt.Errorf("evaluating expression %q for %s: %w", expr, v.InstanceType, err)
 	}

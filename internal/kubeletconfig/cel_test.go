@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"strings"
 	"sync"
 	"testing"
 
@@ -297,5 +298,21 @@ func TestRoundUp(t *testing.T) {
 		if got := roundUp(tc.value, tc.step); got != tc.want {
 			t.Errorf("roundUp(%d, %d) = %d, want %d", tc.value, tc.step, got, tc.want)
 		}
+	}
+}
+
+// A runaway expression fails on the cost budget instead of running on; arithmetic is far below it.
+func TestExpressionCostBudget(t *testing.T) {
+	ten := "[0,1,2,3,4,5,6,7,8,9]"
+	runaway := fmt.Sprintf("size(%s.map(a, %s.map(b, %s.map(c, %s.map(d, %s.map(e, %s))))))", ten, ten, ten, ten, ten, ten)
+	v := Vars{VCPUs: 2, MemoryMiB: 8192, DefaultENIs: 3, IPsPerENI: 10, MaxPods: 29, InstanceType: "m5.large"}
+	if err := Compile(runaway); err == nil || !strings.Contains(err.Error(), "over the CEL cost budget") {
+		t.Fatalf("runaway expression: %v", err)
+	}
+	if got, err := Evaluate(`instance_type.startsWith("m5") ? 20 : 30`, v); err != nil || got != 20 {
+		t.Errorf("a string test on instance_type: %d, %v", got, err)
+	}
+	if got, err := Evaluate("max(default_enis * (ips_per_eni - 1) + 2, vcpus * 8)", v); err != nil || got != 29 {
+		t.Errorf("arithmetic: %d, %v", got, err)
 	}
 }
