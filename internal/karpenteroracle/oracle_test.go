@@ -3,12 +3,16 @@ package karpenteroracle
 import (
 	"context"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
 	"sort"
 	"testing"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -24,6 +28,7 @@ import (
 	fakecp "sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
 	"sigs.k8s.io/karpenter/pkg/controllers/nodeoverlay"
 	"sigs.k8s.io/karpenter/pkg/controllers/state"
+	"sigs.k8s.io/karpenter/pkg/operator/options"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
@@ -173,4 +178,67 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 	}
 	sort.Strings(out.Ignored)
 	return out, nil
+}
+
+func TestLaunchMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 3000, Floor: 2500})
+}
+
+// karpenterLaunch is Karpenter 1.15's launch of a NodeClaim of generic pods over the case's
+// types: the instance provider's filters (compatible and launchable, exotic, spot offerings, as
+// filterInstanceTypes runs them) and Truncate to 60, which orders by price and checks min values;
+// a type left without a launchable offering gives CreateFleet no override and is not launched.
+func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
+	var np []karpv1.NodeSelectorRequirementWithMinValues
+	for _, r := range c.Requirements {
+		np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator),
+			Values: r.Values, MinValues: r.MinValues})
+	}
+	reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(np...)
+	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	for _, lt := range c.Types {
+		r := scheduling.NewLabelRequirements(lt.Labels)
+		cts := map[string]bool{}
+		it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
+			corev1.ResourceCPU: *resource.NewQuantity(int64(lt.VCPUs), resource.DecimalSI), corev1.ResourcePods: resource.MustParse("110"),
+			corev1.ResourceMemory: *resource.NewQuantity(int64(lt.MemoryMiB)<<20, resource.BinarySI)}}
+		if lt.GPUs > 0 {
+			it.Capacity[awsv1.ResourceNVIDIAGPU] = *resource.NewQuantity(int64(lt.GPUs), resource.DecimalSI)
+		}
+		for _, of := range lt.Offerings {
+			cts[of.CapacityType] = true
+			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available,
+				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+		}
+		r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...),
+			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
+		it.Requirements = r
+		its = append(its, it)
+	}
+	for _, f := range []instancefilter.Filter{instancefilter.CompatibleLaunchableFilter(reqs, corev1.ResourceList{}),
+		instancefilter.ExoticInstanceTypeFilter(reqs), instancefilter.SpotOfferingFilter(reqs)} {
+		if its, _ = f.FilterReject(its); len(its) == 0 {
+			return oraclegen.LaunchOutcome{Failed: true}
+		}
+	}
+	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict})
+	launch, err := cloudprovider.InstanceTypes(its).Truncate(ctx, reqs, 60)
+	if err != nil {
+		return oraclegen.LaunchOutcome{Failed: true}
+	}
+	var out oraclegen.LaunchOutcome
+	for _, it := range launch {
+		price := math.MaxFloat64
+		for _, of := range it.Offerings {
+			if of.Launchable() && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) && of.Price < price {
+				price = of.Price
+			}
+		}
+		if price == math.MaxFloat64 {
+			continue // no launchable offering left after the spot filter: no CreateFleet override
+		}
+		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
+	}
+	return out
 }

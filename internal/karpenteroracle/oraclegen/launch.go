@@ -1,0 +1,318 @@
+package oraclegen
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// LaunchCase is one random dynamic pool and the instance types Karpenter lists for it, with
+// the prices both sides read: what Karpenter's launch of a NodeClaim of generic pods does with
+// them is compared with the provider's launch plan.
+type LaunchCase struct {
+	// Requirements are the NodePool's, which the NodeClaim carries.
+	Requirements []requirements.Requirement
+	Types        []LaunchType
+	// Zones are the zones of the class's subnets.
+	Zones []string
+}
+
+// LaunchType is an instance type as Karpenter's cloud provider describes it to the launch: its
+// labels (catalog.Labels), zones and capacity types it is offered in, the priced offerings, and
+// whether it carries an accelerator (Karpenter's exotic filter reads the capacity).
+type LaunchType struct {
+	Name        string
+	Labels      map[string]string
+	GPUs        int
+	Offerings   []LaunchOffering
+	VCPUs       int
+	MemoryMiB   int
+	OfferedZone []string
+}
+
+// LaunchOffering is one (zone, capacity type) of a type; Available when it has a price.
+type LaunchOffering struct {
+	Zone, CapacityType string
+	Price              float64
+	Available          bool
+}
+
+// LaunchOutcome is the launch: the types sent to CreateFleet in order, each with its sort price,
+// or the reason there is none (a min-values shortfall, nothing launchable).
+type LaunchOutcome struct {
+	Types  []string
+	Prices []float64
+	Failed bool
+}
+
+var launchFamilies = []struct {
+	family, arch string
+	gpus         int
+	sizes        []string
+}{
+	{"m5", "x86_64", 0, []string{"large", "xlarge", "2xlarge", "4xlarge", "metal"}},
+	{"c5", "x86_64", 0, []string{"large", "xlarge", "2xlarge"}},
+	{"r6i", "x86_64", 0, []string{"large", "xlarge", "2xlarge", "metal"}},
+	{"c6g", "arm64", 0, []string{"medium", "large", "xlarge"}},
+	{"m7g", "arm64", 0, []string{"large", "xlarge", "metal"}},
+	{"g5", "x86_64", 1, []string{"xlarge", "2xlarge"}},
+	{"p4d", "x86_64", 8, []string{"24xlarge"}},
+	{"t3", "x86_64", 0, []string{"micro", "small", "medium", "large"}},
+}
+
+// launchExtra are families a large catalog adds, so that more than 60 types qualify and the cut
+// (Truncate) decides.
+var launchExtra = []string{"m6i", "c6i", "r5", "c7i", "m6a", "r7g", "c7g", "m6g", "i4i", "x2idn"}
+
+var launchZones = []string{"us-west-2a", "us-west-2b", "us-west-2c"}
+
+// randomCatalog draws the region's types (every family, random zones) and prices (on-demand per
+// type, spot per zone, some missing; often equal, so that ties occur).
+func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices) {
+	var types []catalog.InstanceType
+	prices := &pricing.Prices{Region: "us-west-2", OnDemand: map[string]float64{}, Spot: map[string]map[string]float64{},
+		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
+	families := slices.Clone(launchFamilies)
+	if rng.Intn(2) == 0 {
+		for _, f := range launchExtra {
+			arch := "x86_64"
+			if strings.HasSuffix(f, "g") {
+				arch = "arm64"
+			}
+			families = append(families, struct {
+				family, arch string
+				gpus         int
+				sizes        []string
+			}{f, arch, 0, []string{"large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge"}})
+		}
+	}
+	for _, f := range families {
+		for i, size := range f.sizes {
+			name := f.family + "." + size
+			vcpus := 1 << (i + 1)
+			if size == "metal" {
+				vcpus = 96
+			}
+			it := catalog.InstanceType{Name: name, VCPUs: vcpus, MemoryMiB: vcpus * 4096, Architectures: []string{f.arch}, Hypervisor: "nitro",
+				SupportsHVM: true, CurrentGeneration: true, UsageClasses: []string{"on-demand", "spot"}, MaxENIs: 4,
+				NetworkCards: []catalog.NetworkCard{{MaxENIs: 4}}, IPv4PerENI: 15, IPv6PerENI: 15, ENASupport: "required",
+				BareMetal: size == "metal"}
+			if size == "metal" {
+				it.Hypervisor = ""
+			}
+			if f.gpus > 0 {
+				it.GPUs = []catalog.Device{{Name: "A10G", Manufacturer: "NVIDIA", Count: f.gpus, MemoryMiB: 24576}}
+			}
+			for _, z := range launchZones {
+				if rng.Intn(5) > 0 {
+					it.Zones = append(it.Zones, z)
+				}
+			}
+			if rng.Intn(8) == 0 {
+				it.UsageClasses = []string{"on-demand"}
+			}
+			if len(it.Zones) == 0 {
+				continue
+			}
+			types = append(types, it)
+			if rng.Intn(12) > 0 {
+				prices.OnDemand[name] = float64(vcpus*(20+rng.Intn(4))) / 1000
+			}
+			prices.Spot[name] = map[string]float64{}
+			for _, z := range it.Zones {
+				if rng.Intn(6) > 0 {
+					prices.Spot[name][z] = float64(vcpus*(5+rng.Intn(20))) / 1000
+				}
+			}
+		}
+	}
+	return catalog.New(types), prices
+}
+
+var launchCategories = []string{"c", "m", "r", "g", "p", "t"}
+
+// randomLaunchRequirements draws one to four NodePool requirements on the keys that narrow a
+// launch, sometimes with min_values.
+func randomLaunchRequirements(rng *rand.Rand) []requirements.Requirement {
+	var out []requirements.Requirement
+	pick := func(vs []string) []string {
+		var o []string
+		for _, v := range vs {
+			if rng.Intn(2) == 0 {
+				o = append(o, v)
+			}
+		}
+		if len(o) == 0 {
+			o = vs[:1]
+		}
+		return o
+	}
+	for range 1 + rng.Intn(4) {
+		var r requirements.Requirement
+		switch rng.Intn(6) {
+		case 0:
+			r = requirements.Requirement{Key: requirements.LabelInstanceCategory, Operator: requirements.OpIn, Values: pick(launchCategories)}
+			if rng.Intn(4) == 0 {
+				mv := 1 + rng.Intn(3)
+				r.MinValues = &mv
+				if len(r.Values) < mv {
+					r.Values = launchCategories[:mv]
+				}
+			}
+		case 1:
+			r = requirements.Requirement{Key: requirements.LabelArch, Operator: requirements.OpIn, Values: pick([]string{"amd64", "arm64"})}
+		case 2:
+			r = requirements.Requirement{Key: requirements.LabelCapacityType, Operator: requirements.OpIn, Values: pick([]string{"spot", "on-demand"})}
+		case 3:
+			r = requirements.Requirement{Key: requirements.LabelZone, Operator: requirements.OpIn, Values: pick(launchZones)}
+		case 4:
+			r = requirements.Requirement{Key: requirements.LabelInstanceCPU, Operator: []requirements.Operator{requirements.OpGt, requirements.OpLt}[rng.Intn(2)],
+				Values: []string{strconv.Itoa([]int{1, 3, 7, 15}[rng.Intn(4)])}}
+		default:
+			r = requirements.Requirement{Key: requirements.LabelInstanceFamily, Operator: requirements.OpNotIn, Values: pick([]string{"t3", "m5", "c6g", "g5"})}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// providerLaunch is the provider's launch: launchplan.Build on the case's catalog and prices.
+func providerLaunch(cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement) LaunchOutcome {
+	var subnets []launchplan.Subnet
+	for i, z := range launchZones {
+		subnets = append(subnets, launchplan.Subnet{ID: fmt.Sprintf("subnet-%d", i), Zone: z, ZoneID: fmt.Sprintf("usw2-az%d", i+1), AvailableIPs: 4000})
+	}
+	p, errs := launchplan.Build(launchplan.Input{PoolName: "general", ClusterName: "demo", Region: "us-west-2", Catalog: cat, Prices: prices,
+		Requirements: reqs, KarpenterVersion: "1.15",
+		Class: launchplan.Class{Name: "default", AMIFamily: capacity.FamilyAL2023, Subnets: subnets, SecurityGroupIDs: []string{"sg-1"},
+			MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
+			InstanceProfile: "demo-node"}})
+	if len(errs) > 0 {
+		return LaunchOutcome{Failed: true}
+	}
+	out := LaunchOutcome{Types: p.LaunchTypes}
+	byName := map[string]float64{}
+	for _, t := range p.InstanceTypes {
+		byName[t.Name] = t.Price
+	}
+	for _, name := range p.LaunchTypes {
+		out.Prices = append(out.Prices, byName[name])
+	}
+	return out
+}
+
+// karpenterTypes describes the catalog as Karpenter's cloud provider lists it for the class:
+// every type offered in a zone of the class's subnets, one offering per zone and capacity type,
+// available when priced.
+func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices) []LaunchType {
+	var out []LaunchType
+	for _, it := range cat.Types() {
+		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB}
+		for _, g := range it.GPUs {
+			lt.GPUs += g.Count
+		}
+		for _, z := range launchZones {
+			if !it.OfferedIn(z) {
+				continue
+			}
+			lt.OfferedZone = append(lt.OfferedZone, z)
+			for _, ct := range it.CapacityTypes() {
+				v, ok := prices.Price(it.Name, ct, z)
+				lt.Offerings = append(lt.Offerings, LaunchOffering{Zone: z, CapacityType: ct, Price: v, Available: ok})
+			}
+		}
+		if len(lt.Offerings) > 0 {
+			out = append(out, lt)
+		}
+	}
+	return out
+}
+
+// CompareLaunches draws random pools and compares the launch of a NodeClaim of generic pods
+// for Karpenter minor (karpenter: its instance provider's filters — compatible and launchable,
+// exotic, spot — and Truncate, which orders by price and keeps 60, checking min values) with
+// the provider's launch plan (LaunchTypes). Orders are compared modulo ties: the same prices in
+// the same order and, within each price, the same types. It fails on any disagreement, below
+// the floor, or when too few launches are long enough to be cut or lose types to a filter.
+func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) LaunchOutcome, run Run) {
+	t.Helper()
+	rng := rand.New(rand.NewSource(run.Seed))
+	cases, launched, failed, cut, bad := 0, 0, 0, 0, 0
+	for range run.Cases {
+		cat, prices := randomCatalog(rng)
+		reqs := randomLaunchRequirements(rng)
+		want := karpenter(LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones})
+		got := providerLaunch(cat, prices, reqs)
+		cases++
+		switch {
+		case want.Failed:
+			failed++
+		case len(want.Types) == launchplan.MaxInstanceTypes:
+			cut++
+			fallthrough
+		default:
+			launched++
+		}
+		if d := launchDiff(want, got); d != "" {
+			if bad++; bad <= maxReported {
+				t.Errorf("Karpenter %s: requirements %s: %s", minor, describeRequirements(reqs), d)
+			}
+		}
+	}
+	t.Logf("Karpenter %s: %d pools compared (%d launch, %d of them cut to %d types; %d do not launch), %d disagreements", minor, cases,
+		launched, cut, launchplan.MaxInstanceTypes, failed, bad)
+	if bad > 0 {
+		t.Fatalf("%d of %d cases disagree", bad, cases)
+	}
+	if cases < run.Floor || launched < cases/2 || cut < cases/20 || failed < cases/20 {
+		t.Fatalf("compared %d cases (%d launch, %d cut, %d fail): under the floor of %d, or the draw misses a side", cases, launched, cut,
+			failed, run.Floor)
+	}
+}
+
+func launchDiff(want, got LaunchOutcome) string {
+	if want.Failed || got.Failed {
+		if want.Failed != got.Failed {
+			return fmt.Sprintf("Karpenter launches %v, the provider %v (failed: Karpenter %v, the provider %v)", want.Types, got.Types, want.Failed, got.Failed)
+		}
+		return ""
+	}
+	if !slices.Equal(want.Prices, got.Prices) {
+		return fmt.Sprintf("launch prices differ:\n  Karpenter %v %v\n  provider  %v %v", want.Types, want.Prices, got.Types, got.Prices)
+	}
+	for i := 0; i < len(want.Types); {
+		j := i
+		for j < len(want.Types) && want.Prices[j] == want.Prices[i] {
+			j++
+		}
+		w, g := slices.Sorted(slices.Values(want.Types[i:j])), slices.Sorted(slices.Values(got.Types[i:j]))
+		// A tie the cut goes through: which of the tied types stay is Karpenter's unstable sort's
+		// choice (the plan keeps them by name); only their number and price must agree.
+		cutTie := j == len(want.Types) && j == launchplan.MaxInstanceTypes
+		if !cutTie && !slices.Equal(w, g) {
+			return fmt.Sprintf("at price %v: Karpenter %v, the provider %v", want.Prices[i], w, g)
+		}
+		i = j
+	}
+	return ""
+}
+
+func describeRequirements(reqs []requirements.Requirement) string {
+	parts := make([]string, len(reqs))
+	for i, r := range reqs {
+		parts[i] = fmt.Sprintf("%s %s %v", r.Key, r.Operator, r.Values)
+		if r.MinValues != nil {
+			parts[i] += fmt.Sprintf(" min %d", *r.MinValues)
+		}
+	}
+	return strings.Join(parts, "; ")
+}
