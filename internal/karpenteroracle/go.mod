@@ -5,6 +5,7 @@ go 1.26.11
 toolchain go1.27.3
 
 require (
+	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.347.0
 	github.com/aws/karpenter-provider-aws v1.15.2
 	github.com/nodeplane/terraform-provider-karpenter v0.0.0
@@ -22,7 +23,6 @@ require (
 	github.com/Masterminds/semver/v3 v3.4.0 // indirect
 	github.com/Pallinder/go-randomdata v1.2.0 // indirect
 	github.com/antlr4-go/antlr/v4 v4.13.1 // indirect
-	github.com/aws/aws-sdk-go-v2 v1.48.0 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.12 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/endpoints/v2 v2.8.12 // indirect
 	github.com/aws/aws-sdk-go-v2/service/arczonalshift v1.32.0 // indirect

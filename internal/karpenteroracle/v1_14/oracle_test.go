@@ -9,10 +9,13 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
 	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -241,4 +244,30 @@ func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
 		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
 	}
 	return out
+}
+
+func TestAllocatableMatchesKarpenter(t *testing.T) {
+	oraclegen.CompareAllocatable(t, "1.14", karpenterAllocatable, oraclegen.Run{Seed: 20261211, Cases: 5000, Floor: 4000})
+}
+
+// karpenterAllocatable is Karpenter 1.14's instance type (instancetype.NewInstanceType, with its
+// default VM_MEMORY_OVERHEAD_PERCENT and no reserved ENIs) and its Allocatable().
+func karpenterAllocatable(c oraclegen.AllocCase) oraclegen.AllocOutcome {
+	arch := ec2types.ArchitectureTypeX8664
+	if c.Arm64 {
+		arch = ec2types.ArchitectureTypeArm64
+	}
+	info := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(c.Name), Hypervisor: ec2types.InstanceTypeHypervisorNitro,
+		VCpuInfo: &ec2types.VCpuInfo{DefaultVCpus: aws.Int32(int32(c.VCPUs))}, MemoryInfo: &ec2types.MemoryInfo{SizeInMiB: aws.Int64(int64(c.MemoryMiB))},
+		ProcessorInfo:         &ec2types.ProcessorInfo{SupportedArchitectures: []ec2types.ArchitectureType{arch}},
+		SupportedUsageClasses: []ec2types.UsageClassType{ec2types.UsageClassTypeOnDemand},
+		NetworkInfo: &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(int32(c.ENIs)), Ipv4AddressesPerInterface: aws.Int32(int32(c.IPv4PerENI)),
+			DefaultNetworkCardIndex: aws.Int32(0), NetworkCards: []ec2types.NetworkCardInfo{{NetworkCardIndex: aws.Int32(0),
+				MaximumNetworkInterfaces: aws.Int32(int32(c.ENIs))}}}}
+	ctx := options.ToContext(context.Background(), &options.Options{})
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	it := instancetype.NewInstanceType(ctx, info, "us-west-2", []string{"us-west-2a"}, nil, nil, nil, nil, c.MaxPods, c.PodsPerCore,
+		c.KubeReserved, c.SystemReserved, c.EvictionHard, nil, c.Family, nil)
+	a := it.Allocatable()
+	return oraclegen.AllocOutcome{CPUMilli: a.Cpu().MilliValue(), MemoryBytes: a.Memory().Value(), Pods: a.Pods().Value()}
 }
