@@ -387,7 +387,8 @@ func TestAccNodePool_general(t *testing.T) {
 						"karpenter_disagrees": knownvalue.Int64Exact(0),
 						"launch_templates":    int64Above(0),
 						"nodes_by_ips":        int64Above(0),
-						"nodes_by_limits":     int64Above(0), // cpu and memory limits bound the nodes
+						"nodes_by_limits":     int64Above(0),              // cpu and memory limits bound the nodes
+						"node_overlays":       knownvalue.StringExact(""), // no node_overlays
 					})),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(2)),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(a.Zone).AtMapKey("subnet_id"), knownvalue.StringExact(a.ID)),

@@ -97,7 +97,8 @@ func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 }
 
 func TestNodeOverlaysMatchKarpenter(t *testing.T) {
-	oraclegen.CompareOverlays(t, "1.14", karpenterOverlays, oraclegen.Run{Seed: 20261207, Cases: 3000, Floor: 2500})
+	t.Parallel()
+	oraclegen.CompareOverlays(t, "1.14", karpenterOverlays, oraclegen.Run{Seed: 20261207, Cases: 2000, Floor: 1500})
 }
 
 // karpenterOverlays reconciles Karpenter 1.14's NodeOverlay controller over the case (a fake
@@ -184,6 +185,7 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 }
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareLaunches(t, "1.14", karpenterLaunch, oraclegen.Run{Seed: 20261209, Cases: 3000, Floor: 2500})
 }
 
@@ -247,6 +249,7 @@ func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
 }
 
 func TestAllocatableMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareAllocatable(t, "1.14", karpenterAllocatable, oraclegen.Run{Seed: 20261211, Cases: 5000, Floor: 4000})
 }
 

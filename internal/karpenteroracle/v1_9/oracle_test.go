@@ -1,15 +1,40 @@
 package karpenteroracle
 
 import (
+	"context"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"sort"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
+	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/utils/clock"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
+	"sigs.k8s.io/karpenter/pkg/cloudprovider"
+	fakecp "sigs.k8s.io/karpenter/pkg/cloudprovider/fake"
+	"sigs.k8s.io/karpenter/pkg/controllers/nodeoverlay"
+	"sigs.k8s.io/karpenter/pkg/controllers/state"
+	"sigs.k8s.io/karpenter/pkg/operator/options"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+	ocore "github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -62,4 +87,183 @@ func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 		}
 		return scheduling.NewLabelRequirements(labels).Compatible(scheduling.NewNodeSelectorRequirementsWithMinValues(np...)) == nil
 	}, oraclegen.Run{Seed: 20261205, Cases: 20000, Floor: 15000})
+}
+
+func TestNodeOverlaysMatchKarpenter(t *testing.T) {
+	t.Parallel()
+	oraclegen.CompareOverlays(t, "1.9", karpenterOverlays, oraclegen.Run{Seed: 20261212, Cases: 2000, Floor: 1500})
+}
+
+// karpenterOverlays reconciles Karpenter 1.9's NodeOverlay controller over the case (a fake
+// API client holding the pool and the overlays, Karpenter's fake cloud provider listing the
+// types) and applies its instance-type store to the pool's types.
+func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error) {
+	ctx := context.Background()
+	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	for _, tt := range c.Types {
+		reqs := scheduling.NewLabelRequirements(tt.Labels)
+		var zones, capTypes []string
+		it := &cloudprovider.InstanceType{Name: tt.Name, Capacity: corev1.ResourceList{}}
+		for of, price := range tt.Prices {
+			zones, capTypes = append(zones, of.Zone), append(capTypes, of.CapacityType)
+			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: price, Available: true, Requirements: scheduling.NewRequirements(
+				scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+		}
+		reqs.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, zones...),
+			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, capTypes...))
+		it.Requirements = reqs
+		its = append(its, it)
+	}
+	objs := []client.Object{&karpv1.NodePool{ObjectMeta: metav1.ObjectMeta{Name: c.Pool},
+		Spec: karpv1.NodePoolSpec{Template: karpv1.NodeClaimTemplate{ObjectMeta: karpv1.ObjectMeta{Labels: c.TemplateLabels}}}}}
+	for _, o := range c.Overlays {
+		spec := v1alpha1.NodeOverlaySpec{Price: o.Price, PriceAdjustment: o.PriceAdjustment}
+		for _, r := range o.Requirements {
+			spec.Requirements = append(spec.Requirements, v1alpha1.NodeSelectorRequirement{Key: r.Key,
+				Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
+		}
+		if o.Weight != nil {
+			w := int32(*o.Weight)
+			spec.Weight = &w
+		}
+		if len(o.Capacity) > 0 {
+			spec.Capacity = corev1.ResourceList{}
+			for k, v := range o.Capacity {
+				spec.Capacity[corev1.ResourceName(k)] = resource.MustParse(v)
+			}
+		}
+		objs = append(objs, &v1alpha1.NodeOverlay{ObjectMeta: metav1.ObjectMeta{Name: o.Name}, Spec: spec})
+	}
+	kube := fakeclient.NewClientBuilder().WithScheme(scheme.Scheme).WithObjects(objs...).WithStatusSubresource(&v1alpha1.NodeOverlay{}).Build()
+	cp := fakecp.NewCloudProvider()
+	cp.InstanceTypes = its
+	clk := clock.RealClock{}
+	store := nodeoverlay.NewInstanceTypeStore()
+	ctrl := nodeoverlay.NewController(kube, cp, store, state.NewCluster(clk, kube, cp))
+	if _, err := ctrl.Reconcile(ctx, reconcile.Request{}); err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	applied, err := store.ApplyAll(c.Pool, its)
+	if err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	out := oraclegen.OverlayOutcome{Prices: map[string]map[ocore.Offering]float64{}, Capacity: map[string]map[string]string{}}
+	for _, it := range applied {
+		out.Prices[it.Name] = map[ocore.Offering]float64{}
+		for _, of := range it.Offerings {
+			out.Prices[it.Name][ocore.Offering{CapacityType: of.CapacityType(), Zone: of.Zone()}] = of.Price
+		}
+		for k, q := range it.Capacity {
+			if out.Capacity[it.Name] == nil {
+				out.Capacity[it.Name] = map[string]string{}
+			}
+			out.Capacity[it.Name][string(k)] = q.String()
+		}
+	}
+	var list v1alpha1.NodeOverlayList
+	if err := kube.List(ctx, &list); err != nil {
+		return oraclegen.OverlayOutcome{}, err
+	}
+	for _, o := range list.Items {
+		if cond := o.StatusConditions().Get(v1alpha1.ConditionTypeValidationSucceeded); cond != nil && cond.IsFalse() {
+			if cond.Reason != "Conflict" {
+				return oraclegen.OverlayOutcome{}, fmt.Errorf("overlay %s failed validation: %s", o.Name, cond.Message)
+			}
+			out.Ignored = append(out.Ignored, o.Name)
+		}
+	}
+	sort.Strings(out.Ignored)
+	return out, nil
+}
+
+func TestLaunchMatchesKarpenter(t *testing.T) {
+	t.Parallel()
+	oraclegen.CompareLaunches(t, "1.9", karpenterLaunch, oraclegen.Run{Seed: 20261213, Cases: 3000, Floor: 2500})
+}
+
+// karpenterLaunch is Karpenter 1.9's launch of a NodeClaim of generic pods over the case's
+// types: the instance provider's filters (compatible and available, exotic, spot offerings, as
+// filterInstanceTypes runs them) and Truncate to 60, which orders by price and checks min values;
+// a type left without a launchable offering gives CreateFleet no override and is not launched.
+func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
+	var np []karpv1.NodeSelectorRequirementWithMinValues
+	for _, r := range c.Requirements {
+		np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator),
+			Values: r.Values, MinValues: r.MinValues})
+	}
+	reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(np...)
+	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	for _, lt := range c.Types {
+		r := scheduling.NewLabelRequirements(lt.Labels)
+		cts := map[string]bool{}
+		it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
+			corev1.ResourceCPU: *resource.NewQuantity(int64(lt.VCPUs), resource.DecimalSI), corev1.ResourcePods: resource.MustParse("110"),
+			corev1.ResourceMemory: *resource.NewQuantity(int64(lt.MemoryMiB)<<20, resource.BinarySI)}}
+		if lt.GPUs > 0 {
+			it.Capacity[awsv1.ResourceNVIDIAGPU] = *resource.NewQuantity(int64(lt.GPUs), resource.DecimalSI)
+		}
+		for _, of := range lt.Offerings {
+			cts[of.CapacityType] = true
+			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available,
+				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+		}
+		r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...),
+			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
+		it.Requirements = r
+		its = append(its, it)
+	}
+	for _, f := range []instancefilter.Filter{instancefilter.CompatibleAvailableFilter(reqs, corev1.ResourceList{}),
+		instancefilter.ExoticInstanceTypeFilter(reqs), instancefilter.SpotOfferingFilter(reqs)} {
+		if its, _ = f.FilterReject(its); len(its) == 0 {
+			return oraclegen.LaunchOutcome{Failed: true}
+		}
+	}
+	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict})
+	launch, err := cloudprovider.InstanceTypes(its).Truncate(ctx, reqs, 60)
+	if err != nil {
+		return oraclegen.LaunchOutcome{Failed: true}
+	}
+	var out oraclegen.LaunchOutcome
+	for _, it := range launch {
+		price := math.MaxFloat64
+		for _, of := range it.Offerings {
+			if of.Available && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) && of.Price < price {
+				price = of.Price
+			}
+		}
+		if price == math.MaxFloat64 {
+			continue // no launchable offering left after the spot filter: no CreateFleet override
+		}
+		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
+	}
+	return out
+}
+
+func TestAllocatableMatchesKarpenter(t *testing.T) {
+	t.Parallel()
+	oraclegen.CompareAllocatable(t, "1.9", karpenterAllocatable, oraclegen.Run{Seed: 20261214, Cases: 5000, Floor: 4000})
+}
+
+// karpenterAllocatable is Karpenter 1.9's instance type (instancetype.NewInstanceType, with its
+// default VM_MEMORY_OVERHEAD_PERCENT and no reserved ENIs) and its Allocatable().
+func karpenterAllocatable(c oraclegen.AllocCase) oraclegen.AllocOutcome {
+	arch := ec2types.ArchitectureTypeX8664
+	if c.Arm64 {
+		arch = ec2types.ArchitectureTypeArm64
+	}
+	info := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(c.Name), Hypervisor: ec2types.InstanceTypeHypervisorNitro,
+		VCpuInfo: &ec2types.VCpuInfo{DefaultVCpus: aws.Int32(int32(c.VCPUs))}, MemoryInfo: &ec2types.MemoryInfo{SizeInMiB: aws.Int64(int64(c.MemoryMiB))},
+		ProcessorInfo:         &ec2types.ProcessorInfo{SupportedArchitectures: []ec2types.ArchitectureType{arch}},
+		SupportedUsageClasses: []ec2types.UsageClassType{ec2types.UsageClassTypeOnDemand},
+		NetworkInfo: &ec2types.NetworkInfo{MaximumNetworkInterfaces: aws.Int32(int32(c.ENIs)), Ipv4AddressesPerInterface: aws.Int32(int32(c.IPv4PerENI)),
+			DefaultNetworkCardIndex: aws.Int32(0), NetworkCards: []ec2types.NetworkCardInfo{{NetworkCardIndex: aws.Int32(0),
+				MaximumNetworkInterfaces: aws.Int32(int32(c.ENIs))}}}}
+	ctx := options.ToContext(context.Background(), &options.Options{})
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	it := instancetype.NewInstanceType(ctx, info, "us-west-2", []string{"us-west-2a"}, nil, nil, nil, c.MaxPods, c.PodsPerCore,
+		c.KubeReserved, c.SystemReserved, c.EvictionHard, nil, c.Family, nil)
+	a := it.Allocatable()
+	return oraclegen.AllocOutcome{CPUMilli: a.Cpu().MilliValue(), MemoryBytes: a.Memory().Value(), Pods: a.Pods().Value()}
 }
