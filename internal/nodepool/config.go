@@ -29,15 +29,20 @@ type Template struct {
 	TerminationGracePeriod string                     `tfsdk:"termination_grace_period"`
 }
 
-// Disruption is the `disruption` attribute.
+// Disruption is the `disruption` attribute. A field left out (nil) takes the CRD's default, as
+// the API server defaults each field; the schema gives the same defaults at plan, but the
+// configuration alone, validated before them, may leave fields out.
 type Disruption struct {
-	ConsolidationPolicy string   `tfsdk:"consolidation_policy"`
-	ConsolidateAfter    string   `tfsdk:"consolidate_after"`
+	ConsolidationPolicy *string  `tfsdk:"consolidation_policy"`
+	ConsolidateAfter    *string  `tfsdk:"consolidate_after"`
 	Budgets             []Budget `tfsdk:"budgets"`
 }
 
-// DefaultDisruption is what an unset `disruption` means: Karpenter's defaults.
-var DefaultDisruption = Disruption{ConsolidationPolicy: PolicyWhenEmptyOrUnderutilized, ConsolidateAfter: "0s"}
+// The CRD's defaults of an unset `disruption` and of its fields.
+const (
+	DefaultConsolidationPolicy = PolicyWhenEmptyOrUnderutilized
+	DefaultConsolidateAfter    = "0s"
+)
 
 // Requirements are the template's requirements (nil without a template).
 func (c Config) Requirements() []requirements.Requirement {
@@ -49,12 +54,17 @@ func (c Config) Requirements() []requirements.Requirement {
 
 // Spec is the pool's settings for validation and the manifest.
 func (c Config) Spec() Spec {
-	d := DefaultDisruption
-	if c.Disruption != nil {
-		d = *c.Disruption
-	}
 	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas,
-		ConsolidationPolicy: d.ConsolidationPolicy, ConsolidateAfter: d.ConsolidateAfter, Budgets: d.Budgets}
+		ConsolidationPolicy: DefaultConsolidationPolicy, ConsolidateAfter: DefaultConsolidateAfter}
+	if d := c.Disruption; d != nil {
+		s.Budgets = d.Budgets
+		if d.ConsolidationPolicy != nil {
+			s.ConsolidationPolicy = *d.ConsolidationPolicy
+		}
+		if d.ConsolidateAfter != nil {
+			s.ConsolidateAfter = *d.ConsolidateAfter
+		}
+	}
 	if c.Metadata != nil {
 		s.Object = *c.Metadata
 	}

@@ -70,3 +70,21 @@ func TestValidate_whenUnderutilizedIsRefusedWithTheV1Name(t *testing.T) {
 		t.Fatalf("errors = %v", errs)
 	}
 }
+
+// A disruption block with budgets alone takes the CRD's defaults for the rest, as the API
+// server does, and validates.
+func TestDisruptionDefaultsPerField(t *testing.T) {
+	never := "Never"
+	c := Config{Name: "general", Disruption: &Disruption{Budgets: []Budget{{Nodes: "10%"}}}}
+	s := c.Spec()
+	if s.ConsolidationPolicy != PolicyWhenEmptyOrUnderutilized || s.ConsolidateAfter != "0s" || len(s.Budgets) != 1 {
+		t.Fatalf("spec %+v", s)
+	}
+	if problems := Validate(s); len(problems) > 0 {
+		t.Errorf("budgets alone: %v", problems)
+	}
+	c.Disruption.ConsolidateAfter = &never
+	if s = c.Spec(); s.ConsolidateAfter != "Never" || s.ConsolidationPolicy != PolicyWhenEmptyOrUnderutilized {
+		t.Errorf("an explicit value: %+v", s)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/objectdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
+	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringdefault"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/stringplanmodifier"
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
@@ -32,8 +33,8 @@ var disruptionAttrTypes = map[string]attr.Type{
 
 func defaultDisruption() types.Object {
 	return types.ObjectValueMust(disruptionAttrTypes, map[string]attr.Value{
-		"consolidation_policy": types.StringValue("WhenEmptyOrUnderutilized"),
-		"consolidate_after":    types.StringValue("0s"),
+		"consolidation_policy": types.StringValue(nodepool.DefaultConsolidationPolicy),
+		"consolidate_after":    types.StringValue(nodepool.DefaultConsolidateAfter),
 		"budgets":              types.ListNull(types.ObjectType{AttrTypes: attrTypesOf(nodepool.Budget{})}),
 	})
 }
@@ -131,11 +132,16 @@ func poolSpecAttributes() map[string]schema.Attribute {
 		"limits": optMap("`limits`: e.g. `cpu = \"1000\"`, `memory = \"1000Gi\"`, `nodes = \"10\"`. With `replicas`, only `nodes`."),
 		"disruption": schema.SingleNestedAttribute{
 			Optional: true, Computed: true, Default: objectdefault.StaticValue(defaultDisruption()),
-			MarkdownDescription: "`disruption`. `consolidation_policy` defaults to `WhenEmptyOrUnderutilized`; the v1beta1 name `WhenUnderutilized` " +
+			MarkdownDescription: "`disruption`; each field defaults as the CRD defaults it, so `disruption = { budgets = [...] }` alone is " +
+				"accepted. `consolidation_policy` defaults to `WhenEmptyOrUnderutilized`; the v1beta1 name `WhenUnderutilized` " +
 				"is refused with that name as the fix (state and the manifest would otherwise say different things).",
 			Attributes: map[string]schema.Attribute{
-				"consolidation_policy": schema.StringAttribute{Required: true, MarkdownDescription: "`WhenEmptyOrUnderutilized`, `WhenEmpty` or `Balanced`."},
-				"consolidate_after":    schema.StringAttribute{Required: true, MarkdownDescription: "`consolidateAfter`, e.g. `30s` or `Never`."},
+				"consolidation_policy": schema.StringAttribute{Optional: true, Computed: true,
+					Default:             stringdefault.StaticString(nodepool.DefaultConsolidationPolicy),
+					MarkdownDescription: "`WhenEmptyOrUnderutilized` (the CRD's default), `WhenEmpty` or `Balanced`."},
+				"consolidate_after": schema.StringAttribute{Optional: true, Computed: true,
+					Default:             stringdefault.StaticString(nodepool.DefaultConsolidateAfter),
+					MarkdownDescription: "`consolidateAfter`, e.g. `30s` or `Never` (default `0s`, as the CRD defaults it)."},
 				"budgets": schema.ListNestedAttribute{
 					Optional: true, MarkdownDescription: "Disruption `budgets` (up to 50).",
 					Validators: []validator.List{listvalidator.SizeAtMost(50)},

@@ -13,7 +13,6 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
@@ -45,9 +44,6 @@ func (r *nodePoolResource) ValidateConfig(_ context.Context, req resource.Valida
 	var v poolValue
 	if !req.Config.Raw.IsFullyKnown() || !decodeInto(req.Config.Raw, &v, "node pool", &resp.Diagnostics) {
 		return
-	}
-	if v.Disruption == nil { // the default applies after validation
-		v.Disruption = &nodepool.DefaultDisruption
 	}
 	addFindings(&resp.Diagnostics, planner.ValidatePool(v.Config), nil)
 }
