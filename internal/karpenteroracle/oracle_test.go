@@ -72,14 +72,17 @@ func oracle(t *testing.T) oraclegen.Oracle {
 }
 
 func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareEC2NodeClasses(t, oracle(t), oraclegen.Run{Seed: 20261203, Cases: 3000, Floor: 2500})
 }
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
 }
 
 func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareAMIFamilyCompatibility(t, "1.15", func(instanceType, family string) bool {
 		nc := &awsv1.EC2NodeClass{Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family}}
 		return compatibility.IsCompatibleWithNodeClass(ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(instanceType)}, nc, nil)
@@ -87,6 +90,7 @@ func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
 }
 
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareRequirementsDrift(t, "1.15", func(labels map[string]string, reqs []requirements.Requirement) bool {
 		var np []karpv1.NodeSelectorRequirementWithMinValues
 		for _, r := range reqs {

@@ -72,14 +72,17 @@ func oracle(t *testing.T) oraclegen.Oracle {
 }
 
 func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareEC2NodeClasses(t, oracle(t), oraclegen.Run{Seed: 20261203, Cases: 3000, Floor: 2500})
 }
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
 }
 
 func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareAMIFamilyCompatibility(t, "1.14", func(instanceType, family string) bool {
 		nc := &awsv1.EC2NodeClass{Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family}}
 		return compatibility.IsCompatibleWithNodeClass(ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(instanceType)}, nc, nil)
@@ -87,6 +90,7 @@ func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
 }
 
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareRequirementsDrift(t, "1.14", func(labels map[string]string, reqs []requirements.Requirement) bool {
 		var np []karpv1.NodeSelectorRequirementWithMinValues
 		for _, r := range reqs {
@@ -98,7 +102,7 @@ func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 
 func TestNodeOverlaysMatchKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareOverlays(t, "1.14", karpenterOverlays, oraclegen.Run{Seed: 20261207, Cases: 2000, Floor: 1500})
+	oraclegen.CompareOverlays(t, "1.14", karpenterOverlays, oraclegen.Run{Seed: 20261207, Cases: 1000, Floor: 800})
 }
 
 // karpenterOverlays reconciles Karpenter 1.14's NodeOverlay controller over the case (a fake
@@ -186,7 +190,7 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareLaunches(t, "1.14", karpenterLaunch, oraclegen.Run{Seed: 20261209, Cases: 3000, Floor: 2500})
+	oraclegen.CompareLaunches(t, "1.14", karpenterLaunch, oraclegen.Run{Seed: 20261209, Cases: 1500, Floor: 1200})
 }
 
 // karpenterLaunch is Karpenter 1.14's launch of a NodeClaim of generic pods over the case's

@@ -72,14 +72,17 @@ func oracle(t *testing.T) oraclegen.Oracle {
 }
 
 func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareEC2NodeClasses(t, oracle(t), oraclegen.Run{Seed: 20261203, Cases: 3000, Floor: 2500})
 }
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
 }
 
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
+	t.Parallel()
 	oraclegen.CompareRequirementsDrift(t, "1.9", func(labels map[string]string, reqs []requirements.Requirement) bool {
 		var np []karpv1.NodeSelectorRequirementWithMinValues
 		for _, r := range reqs {
@@ -91,7 +94,7 @@ func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 
 func TestNodeOverlaysMatchKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareOverlays(t, "1.9", karpenterOverlays, oraclegen.Run{Seed: 20261212, Cases: 2000, Floor: 1500})
+	oraclegen.CompareOverlays(t, "1.9", karpenterOverlays, oraclegen.Run{Seed: 20261212, Cases: 1000, Floor: 800})
 }
 
 // karpenterOverlays reconciles Karpenter 1.9's NodeOverlay controller over the case (a fake
@@ -179,7 +182,7 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareLaunches(t, "1.9", karpenterLaunch, oraclegen.Run{Seed: 20261213, Cases: 3000, Floor: 2500})
+	oraclegen.CompareLaunches(t, "1.9", karpenterLaunch, oraclegen.Run{Seed: 20261213, Cases: 1500, Floor: 1200})
 }
 
 // karpenterLaunch is Karpenter 1.9's launch of a NodeClaim of generic pods over the case's
