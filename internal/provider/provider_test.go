@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -29,6 +30,10 @@ func TestMain(m *testing.M) {
 	if code == 0 {
 		if err := observed.compare(); err != nil {
 			fmt.Fprintf(os.Stderr, "--- FAIL: differential check against the API server\n%v\n", err)
+			code = 1
+		}
+		if err := checkPublishedPermissions(); err != nil {
+			fmt.Fprintf(os.Stderr, "--- FAIL: the published IAM policy against the calls the suite made\n%v\n", err)
 			code = 1
 		}
 	}
@@ -190,14 +195,59 @@ func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, e
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": func() (tfprotov6.ProviderServer, error) {
 			return serverOf(func() *karpenterProvider {
-				p := &karpenterProvider{version: "test", newClient: awsclient.New, afterLaunch: crashHook, beforeClaim: claimHook}
+				p := &karpenterProvider{version: "test", newClient: suiteCalls.newClient, afterLaunch: crashHook, beforeClaim: claimHook}
 				if rec != nil {
-					p.newClient = rec.newClient
+					p.newClient = func(ctx context.Context, s awsclient.Settings) (*awsclient.Client, error) {
+						c, err := suiteCalls.newClient(ctx, s)
+						if c != nil {
+							rec.mu.Lock()
+							rec.clients = append(rec.clients, c)
+							rec.mu.Unlock()
+						}
+						return c, err
+					}
 				}
 				return p
 			})()
 		},
 	}
+}
+
+// suiteCalls keeps every AWS client the providers of the suite built, for the permissions check.
+var suiteCalls callRecorder
+
+// checkPublishedPermissions compares the IAM actions of the operations the suite's providers
+// called with the published policy (awsclient.Permissions): an operation the policy lacks fails,
+// and so does an action the policy grants that no test called (unless a call implies it). Only
+// an unfiltered run exercises every capability.
+func checkPublishedPermissions() error {
+	if f := flag.Lookup("test.run"); f != nil && f.Value.String() != "" {
+		return nil
+	}
+	called := map[string]bool{}
+	for op := range suiteCalls.Calls("") {
+		called[awsclient.ActionOf(op)] = true
+	}
+	listed := map[string]bool{}
+	var problems []string
+	for _, p := range awsclient.Permissions {
+		listed[p.Action] = true
+		if !called[p.Action] && p.Implied == "" {
+			problems = append(problems, "the policy grants "+p.Action+" ("+p.Capability+"), which no test called")
+		}
+	}
+	for a := range called {
+		if !listed[a] {
+			problems = append(problems, "the provider called "+a+", which the published policy lacks (internal/awsclient/permissions.go)")
+		}
+	}
+	slices.Sort(problems)
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "\n"))
+	}
+	fmt.Printf("published IAM policy: the suite called all %d actions it lists (%d more implied), and no other\n", len(called),
+		len(awsclient.Permissions)-len(called))
+	return nil
 }
 
 // Cluster facts of the test provider blocks (nothing connects to them).

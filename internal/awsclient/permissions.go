@@ -1,0 +1,145 @@
+package awsclient
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+)
+
+// Capability is a part of the provider a user enables, with the IAM permissions it needs.
+type Capability struct {
+	Name, Title, When string
+}
+
+// Capabilities, in the order the policy documents and the guide list them.
+var Capabilities = []Capability{
+	{"plan", "Plan node classes and pools", "every plan: selectors, images, the instance-type catalog, ownership checks"},
+	{"prices", "Prices and launch order", "Karpenter's launch order and costs; without them the plan warns and falls back as Karpenter does"},
+	{"node-role-check", "Node-role readiness", "the class's node-role check; without them it warns"},
+	{"security-group-checks", "Security-group checks", "connectivity checks (on by default; without them they are skipped with a warning)"},
+	{"instance-profiles", "Node classes with role", "a class with `role`: the provider creates its instance profile"},
+	{"static-pools", "Static pools", "pools with `replicas`: launch templates and instances through EC2 Fleet"},
+	{"capacity-reservations", "Capacity reservations", "`capacity_reservation_selector_terms`"},
+	{"placement-groups", "Placement groups", "`placement_group_selector`"},
+	{"cluster-lookup", "Cluster lookup", "`lookup_cluster = true`"},
+	{"identity", "Caller identity", "credential validation and the account id (skip with `skip_credentials_validation` and `skip_requesting_account_id`)"},
+}
+
+// Permission is one IAM action the provider's code calls (or that a call needs, Implied), in
+// the capability that needs it, with the narrowest resource and condition the API allows.
+type Permission struct {
+	Capability string
+	Action     string
+	Resources  []string
+	Condition  map[string]map[string]any
+	// Implied is set for an action no API call of the provider names, which one of its calls
+	// needs (CreateFleet launches with ec2:RunInstances and tags with ec2:CreateTags).
+	Implied string
+}
+
+var ownedByProvider = map[string]map[string]any{"Null": {"aws:ResourceTag/" + nodeclass.TagOwner: "false"}}
+
+// Permissions are every IAM action the provider needs.
+var Permissions = []Permission{
+	{Capability: "plan", Action: "ec2:DescribeSubnets"},
+	{Capability: "plan", Action: "ec2:DescribeSecurityGroups"},
+	{Capability: "plan", Action: "ec2:DescribeImages"},
+	{Capability: "plan", Action: "ec2:DescribeInstanceTypes"},
+	{Capability: "plan", Action: "ec2:DescribeInstanceTypeOfferings"},
+	{Capability: "plan", Action: "ec2:DescribeLaunchTemplates"},
+	{Capability: "plan", Action: "ec2:DescribeLaunchTemplateVersions"},
+	{Capability: "plan", Action: "ec2:DescribeInstances"},
+	{Capability: "plan", Action: "ssm:GetParameter", Resources: []string{"arn:aws:ssm:*::parameter/aws/service/*", "arn:aws:ssm:*:*:parameter/*"}},
+	{Capability: "plan", Action: "iam:GetInstanceProfile"},
+	{Capability: "plan", Action: "iam:GetRole"},
+	{Capability: "prices", Action: "pricing:GetProducts"},
+	{Capability: "prices", Action: "ec2:DescribeSpotPriceHistory"},
+	{Capability: "node-role-check", Action: "iam:ListAttachedRolePolicies"},
+	{Capability: "node-role-check", Action: "iam:ListRolePolicies"},
+	{Capability: "node-role-check", Action: "iam:GetRolePolicy"},
+	{Capability: "node-role-check", Action: "iam:GetPolicy"},
+	{Capability: "node-role-check", Action: "iam:GetPolicyVersion"},
+	{Capability: "security-group-checks", Action: "ec2:DescribeSecurityGroupRules"},
+	{Capability: "instance-profiles", Action: "iam:CreateInstanceProfile", Resources: profileARNs},
+	{Capability: "instance-profiles", Action: "iam:TagInstanceProfile", Resources: profileARNs},
+	{Capability: "instance-profiles", Action: "iam:AddRoleToInstanceProfile", Resources: profileARNs},
+	{Capability: "instance-profiles", Action: "iam:RemoveRoleFromInstanceProfile", Resources: profileARNs},
+	{Capability: "instance-profiles", Action: "iam:DeleteInstanceProfile", Resources: profileARNs},
+	{Capability: "instance-profiles", Action: "iam:PassRole", Resources: []string{"arn:aws:iam::*:role/*"},
+		Condition: map[string]map[string]any{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}},
+		Implied:   "AddRoleToInstanceProfile, and CreateFleet with a template naming the profile, pass the node role to EC2"},
+	{Capability: "static-pools", Action: "ec2:CreateLaunchTemplate"},
+	{Capability: "static-pools", Action: "ec2:CreateLaunchTemplateVersion", Condition: ownedByProvider},
+	{Capability: "static-pools", Action: "ec2:ModifyLaunchTemplate", Condition: ownedByProvider},
+	{Capability: "static-pools", Action: "ec2:DeleteLaunchTemplate", Condition: ownedByProvider},
+	{Capability: "static-pools", Action: "ec2:CreateFleet"},
+	{Capability: "static-pools", Action: "ec2:RunInstances", Implied: "CreateFleet (type instant) launches with RunInstances"},
+	{Capability: "static-pools", Action: "ec2:CreateTags", Implied: "CreateLaunchTemplate and CreateFleet tag what they create",
+		Condition: map[string]map[string]any{"StringEquals": {"ec2:CreateAction": []string{"CreateLaunchTemplate", "CreateFleet", "RunInstances"}}}},
+	{Capability: "static-pools", Action: "ec2:TerminateInstances", Condition: ownedByProvider},
+	{Capability: "capacity-reservations", Action: "ec2:DescribeCapacityReservations"},
+	{Capability: "placement-groups", Action: "ec2:DescribePlacementGroups"},
+	{Capability: "cluster-lookup", Action: "eks:DescribeCluster"},
+	{Capability: "identity", Action: "sts:GetCallerIdentity"},
+}
+
+// profileARNs are the instance profiles the provider creates (under its own IAM path).
+var profileARNs = []string{"arn:aws:iam::*:instance-profile" + nodeclass.InstanceProfilePath + "*"}
+
+// ActionOf is the IAM action of an operation as CallCounter names it ("EC2.DescribeSubnets" →
+// "ec2:DescribeSubnets").
+func ActionOf(op string) string {
+	service, name, _ := strings.Cut(op, ".")
+	return strings.ToLower(strings.ReplaceAll(service, " ", "")) + ":" + name
+}
+
+// PolicyDocument is the IAM policy of one capability, as JSON.
+func PolicyDocument(capability string) ([]byte, error) {
+	type statement struct {
+		Sid       string                    `json:"Sid"`
+		Effect    string                    `json:"Effect"`
+		Action    []string                  `json:"Action"`
+		Resource  []string                  `json:"Resource"`
+		Condition map[string]map[string]any `json:"Condition,omitempty"`
+	}
+	var stmts []statement
+	for _, p := range Permissions {
+		if p.Capability != capability {
+			continue
+		}
+		res := p.Resources
+		if res == nil {
+			res = []string{"*"}
+		}
+		key, _ := json.Marshal([]any{res, p.Condition})
+		i := slices.IndexFunc(stmts, func(s statement) bool {
+			k, _ := json.Marshal([]any{s.Resource, s.Condition})
+			return string(k) == string(key)
+		})
+		if i < 0 {
+			stmts = append(stmts, statement{Effect: "Allow", Resource: res, Condition: p.Condition})
+			i = len(stmts) - 1
+		}
+		stmts[i].Action = append(stmts[i].Action, p.Action)
+	}
+	for i := range stmts {
+		stmts[i].Sid = sid(capability, i)
+	}
+	return json.MarshalIndent(struct {
+		Version   string      `json:"Version"`
+		Statement []statement `json:"Statement"`
+	}{"2012-10-17", stmts}, "", "  ")
+}
+
+func sid(capability string, i int) string {
+	var b strings.Builder
+	for _, part := range strings.Split(capability, "-") {
+		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+	}
+	if i > 0 {
+		b.WriteString(string(rune('0' + i)))
+	}
+	return b.String()
+}
