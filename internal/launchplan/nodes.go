@@ -117,6 +117,14 @@ func (b *builder) capacity(launch []*eligible) (zones []ZoneCapacity, byIPs, byL
 	return zones, byIPs, b.nodesByLimits(launch)
 }
 
+// replicas are the nodes of a static pool, whoever launches them (nil for a dynamic pool).
+func (b *builder) replicas() *int {
+	if b.in.Replicas != nil {
+		return b.in.Replicas
+	}
+	return b.in.KarpenterReplicas
+}
+
 // capacityWarnings warns when the limits (or replicas) allow more nodes than the pool's subnets
 // can address at max pods.
 func (b *builder) capacityWarnings(plan Plan) {
@@ -124,8 +132,8 @@ func (b *builder) capacityWarnings(plan Plan) {
 	var what string
 	var want int
 	switch {
-	case b.in.Replicas != nil:
-		path, want, what = pathReplicas, *b.in.Replicas, fmt.Sprintf("replicas ask for %d nodes", *b.in.Replicas)
+	case b.replicas() != nil:
+		path, want, what = pathReplicas, *b.replicas(), fmt.Sprintf("replicas ask for %d nodes", *b.replicas())
 	case plan.NodesByLimits >= 0:
 		path, want, what = pathLimits, plan.NodesByLimits, fmt.Sprintf("limits allow up to %d nodes", plan.NodesByLimits)
 	default:
@@ -169,7 +177,7 @@ func (b *builder) capacityWarnings(plan Plan) {
 		parts = append(parts, "no launchable type in "+strings.Join(none, ", "))
 	}
 	lower, summary := "the limits", SummarySubnetsTooSmall
-	if b.in.Replicas != nil {
+	if b.replicas() != nil {
 		lower, summary = "replicas", SummarySubnetsTooSmallFor
 	}
 	hint := "use larger subnets, add subnets to the node class, or lower " + lower

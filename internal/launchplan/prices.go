@@ -103,7 +103,7 @@ func (b *builder) cost(launch []*eligible) Cost {
 		return Cost{}
 	}
 	first := launch[0]
-	if r := b.in.Replicas; r != nil {
+	if r := b.replicas(); r != nil {
 		ct := b.capTypes[0]
 		best, bestPrice := (*eligible)(nil), 0.0
 		for _, t := range launch {

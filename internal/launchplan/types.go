@@ -134,8 +134,11 @@ type Input struct {
 	Class        Class
 	Requirements []requirements.Requirement
 	Limits       map[string]string // cpu, memory, nodes, … as Kubernetes quantities
-	Replicas     *int              // static capacity
-	Catalog      *catalog.Catalog
+	Replicas     *int              // static capacity the provider launches
+	// KarpenterReplicas is a static pool Karpenter launches (launcher = "karpenter"): planned as
+	// a dynamic pool, with its cost and the subnets' room counted for that many nodes.
+	KarpenterReplicas *int
+	Catalog           *catalog.Catalog
 	// Prices order the eligible types as Karpenter does (cheapest compatible offering first);
 	// nil plans with Karpenter's embedded on-demand table, as Karpenter starts.
 	Prices *pricing.Prices

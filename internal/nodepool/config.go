@@ -14,6 +14,9 @@ type Config struct {
 	Disruption *Disruption       `tfsdk:"disruption"`
 	Weight     *int              `tfsdk:"weight"`
 	Replicas   *int              `tfsdk:"replicas"`
+	// Launcher says who launches a static pool's nodes: LauncherProvider (nil: the default) or
+	// LauncherKarpenter.
+	Launcher *string `tfsdk:"launcher"`
 	// Metadata is the NodePool object's own labels and annotations (not its nodes').
 	Metadata *manifest.ObjectMetadata `tfsdk:"metadata"`
 }
@@ -44,6 +47,26 @@ const (
 	DefaultConsolidateAfter    = "0s"
 )
 
+// Launchers of a static pool.
+const (
+	// LauncherProvider: the provider launches the nodes itself through EC2 Fleet (the default).
+	LauncherProvider = "provider"
+	// LauncherKarpenter: the NodePool carries spec.replicas and Karpenter keeps the nodes
+	// (its StaticCapacity feature gate).
+	LauncherKarpenter = "karpenter"
+	// StaticCapacityGate is the Karpenter feature gate of static NodePools.
+	StaticCapacityGate = "StaticCapacity"
+)
+
+// KarpenterLaunched reports whether Karpenter launches the static pool (launcher = "karpenter").
+func (c Config) KarpenterLaunched() bool {
+	return c.Replicas != nil && c.Launcher != nil && *c.Launcher == LauncherKarpenter
+}
+
+// ProviderStatic reports whether the provider launches the pool's nodes itself: replicas under
+// the provider's launcher.
+func (c Config) ProviderStatic() bool { return c.Replicas != nil && !c.KarpenterLaunched() }
+
 // Requirements are the template's requirements (nil without a template).
 func (c Config) Requirements() []requirements.Requirement {
 	if c.Template == nil {
@@ -54,7 +77,7 @@ func (c Config) Requirements() []requirements.Requirement {
 
 // Spec is the pool's settings for validation and the manifest.
 func (c Config) Spec() Spec {
-	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas,
+	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas, Launcher: c.Launcher,
 		ConsolidationPolicy: DefaultConsolidationPolicy, ConsolidateAfter: DefaultConsolidateAfter}
 	if d := c.Disruption; d != nil {
 		s.Budgets = d.Budgets

@@ -53,6 +53,7 @@ type Spec struct {
 	Limits                 map[string]string
 	Weight                 *int
 	Replicas               *int
+	Launcher               *string
 }
 
 // Problem is an error or a warning at an attribute path of the node pool (the empty path is
@@ -69,12 +70,22 @@ var (
 	policies      = map[string]bool{PolicyWhenEmptyOrUnderutilized: true, PolicyWhenEmpty: true, PolicyBalanced: true}
 )
 
+// launcherProblems: a launcher is a static pool's choice.
+func launcherProblems(s Spec) []Problem {
+	if s.Launcher == nil || s.Replicas != nil {
+		return nil
+	}
+	return []Problem{{Path: attrpath.Of("launcher"), Message: "launcher chooses who launches a static pool's nodes and needs replicas: " +
+		"Karpenter launches a dynamic pool's nodes itself; remove launcher or set replicas"}}
+}
+
 // Validate returns the problems of a pool's own settings.
 func Validate(s Spec) (errs []Problem) {
 	add := func(p attrpath.Path, format string, args ...any) {
 		errs = append(errs, Problem{Path: p, Message: fmt.Sprintf(format, args...)})
 	}
 
+	errs = append(errs, launcherProblems(s)...)
 	if msgs := validation.IsDNS1123Subdomain(s.Name); len(msgs) > 0 {
 		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain): %s", s.Name, strings.Join(msgs, "; "))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -129,7 +130,7 @@ func overlayFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.F
 		errs = append(errs, attrpath.WithSummary("Invalid node overlay", attrpath.Under(pathNodeOverlays.Index(i), nodeoverlay.Validate(o)))...)
 	}
 	errs = append(errs, attrpath.WithSummary("NodeOverlay feature gate off", nodeoverlay.ValidateGates(facts.FeatureGates, pathNodeOverlays))...)
-	if in.Replicas != nil {
+	if in.ProviderStatic() {
 		warnings = append(warnings, attrpath.Finding{Summary: "NodeOverlays do not change a static pool", Path: pathNodeOverlays,
 			Message: "the provider launches a static pool's nodes itself (EC2 Fleet, lowest price): Karpenter's overlays change neither its " +
 				"order nor its cost, so the plan leaves them out for this pool"})
@@ -137,9 +138,41 @@ func overlayFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.F
 	return errs, warnings
 }
 
-// launchOverlays are the overlays the launch plan applies: none for a static pool.
+var (
+	pathLauncher = attrpath.Of("launcher")
+	pathLimits   = attrpath.Of("limits")
+)
+
+// launcherFindings check who launches a static pool. Karpenter's launcher needs its
+// StaticCapacity gate (without it Karpenter ignores replicas, silently) and limits.nodes above
+// replicas, or drift deadlocks: Karpenter launches a replacement before it removes a drifted
+// node (aws/karpenter-provider-aws#8873).
+func launcherFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.Finding) {
+	if !in.KarpenterLaunched() {
+		return nil, nil
+	}
+	if !slices.Contains(facts.FeatureGates, nodepool.StaticCapacityGate) {
+		errs = append(errs, attrpath.Finding{Summary: "StaticCapacity feature gate off", Path: pathLauncher,
+			Message: "Karpenter keeps a static NodePool's replicas only with its StaticCapacity feature gate (alpha, off by default): " +
+				"without it Karpenter accepts the NodePool and launches nothing. Enable the gate in the cluster " +
+				"(settings.featureGates.staticCapacity in the Helm chart) and add \"StaticCapacity\" to the provider's karpenter_feature_gates, " +
+				"or use launcher = \"provider\""})
+	}
+	if q, ok := in.Limits["nodes"]; ok {
+		if n, err := strconv.Atoi(q); err == nil && n <= *in.Replicas {
+			warnings = append(warnings, attrpath.Finding{Summary: "No room to replace drifted nodes", Path: pathLimits.Key("nodes"),
+				Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d): Karpenter replaces a drifted static node by launching "+
+					"the new one first, so at the limit drift never proceeds (aws/karpenter-provider-aws#8873); set limits.nodes to at least %d",
+					n, *in.Replicas, *in.Replicas+1)})
+		}
+	}
+	return errs, warnings
+}
+
+// launchOverlays are the overlays the launch plan applies: none for a static pool the provider
+// launches.
 func launchOverlays(in PoolInput) []nodeoverlay.Config {
-	if in.Replicas != nil {
+	if in.ProviderStatic() {
 		return nil
 	}
 	return in.Overlays
@@ -152,6 +185,8 @@ func launchOverlays(in PoolInput) []nodeoverlay.Config {
 func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) PoolResult {
 	var res PoolResult
 	res.Errors, res.Warnings = overlayFindings(facts, in)
+	launcherErrs, launcherWarnings := launcherFindings(facts, in)
+	res.Errors, res.Warnings = append(res.Errors, launcherErrs...), append(res.Warnings, launcherWarnings...)
 	if res.Errors = append(ValidatePool(in.Config), res.Errors...); len(res.Errors) > 0 {
 		return res
 	}
@@ -168,13 +203,19 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	if !ok {
 		return res
 	}
-	static := in.Replicas != nil
+	static := in.ProviderStatic()
 	res.Plan, res.Outputs = p, p.Outputs(in.Details, static)
 	if static {
 		// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply
 		// (one with `replicas` would make Karpenter launch as many again). Its manifest is still
 		// rendered and admitted above, so what Kubernetes would refuse fails the plan all the same.
 		res.Nodes = res.planNodes(in, p)
+		if p.Cost.CapacityType == requirements.CapacityTypeSpot {
+			res.Warnings = append(res.Warnings, attrpath.Finding{Summary: "Spot nodes come back only at the next apply", Path: attrpath.Of("replicas"),
+				Message: "the provider launches this static pool as spot, and nothing replaces a node EC2 reclaims until the next " +
+					"terraform apply; with launcher = \"karpenter\" Karpenter keeps the replicas, handling interruptions when it runs " +
+					"with an interruption queue"})
+		}
 		return res
 	}
 	res.Manifest = &doc
@@ -260,13 +301,22 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 	}
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
-		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: in.Replicas, Catalog: cat, Prices: <-prices,
+		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: replicasIf(in.ProviderStatic(), in.Replicas),
+		KarpenterReplicas: replicasIf(in.KarpenterLaunched(), in.Replicas), Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
 		Overlays: launchOverlays(in), TemplateLabels: templateLabels,
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)
 	return cat, p, len(res.Errors) == 0
+}
+
+// replicasIf is replicas when on, else nil.
+func replicasIf(on bool, replicas *int) *int {
+	if !on {
+		return nil
+	}
+	return replicas
 }
 
 // planNodes is a static pool's planned `nodes` (fleet.PlanNodes): unchanged while the live
@@ -297,8 +347,12 @@ func (res *PoolResult) planDrift(ctx context.Context, ports PoolPorts, facts Poo
 	case prior != nil && prior.Drift != nil && prior.Manifest == doc && prior.SameClass:
 		return Answer[*drift.Output]{Kept: true, Value: prior.Drift}
 	}
+	nodes := p.MaxNodes()
+	if in.KarpenterLaunched() { // Karpenter keeps replicas nodes
+		nodes = *in.Replicas
+	}
 	pp := drift.PoolPlan{Manifest: doc, Class: in.Class, Requirements: in.Requirements(), Catalog: cat, Region: facts.Region,
-		Budgets: in.Spec().Budgets, Nodes: p.MaxNodes(), Now: facts.Now}
+		Budgets: in.Spec().Budgets, Nodes: nodes, Now: facts.Now}
 	if in.Template != nil {
 		pp.TemplateLabels = in.Template.Labels
 	}

@@ -100,7 +100,7 @@ type PoolApplied struct {
 // (fleet.Stage.ApplyPool). After a failure it still records what exists (launch templates and
 // live nodes), so nothing that launched is lost from state.
 func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApplyInput) PoolApplied {
-	static := in.Replicas != nil
+	static := in.ProviderStatic()
 	out := PoolApplied{OwnerID: in.OwnerID, Nodes: Answer[[]fleet.Node]{Kept: true}}
 	recorded := slices.Clone(in.Recorded)
 	var res PoolResult
@@ -128,7 +128,7 @@ func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApp
 // templates (their ids); aborted is set when a test hook simulated a crash: nothing may be saved.
 func (res *PoolResult) runStage(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApplyInput, p launchplan.Plan,
 	out *PoolApplied, recorded []fleet.TemplateRecord) (aborted bool) {
-	static := in.Replicas != nil
+	static := in.ProviderStatic()
 	owner := in.OwnerID
 	if in.Creating {
 		owner = ""

@@ -360,3 +360,43 @@ func TestPoolOverlays(t *testing.T) {
 		t.Errorf("static: summary %q, warnings %v", res.Outputs.Summary.NodeOverlays, res.Warnings)
 	}
 }
+
+// A static pool Karpenter launches: its manifest carries replicas and it plans as a dynamic pool
+// (no nodes of the provider's, drift counted on replicas); the gate and limits.nodes are checked.
+func TestPoolKarpenterLauncher(t *testing.T) {
+	three, karpenter := 3, nodepool.LauncherKarpenter
+	in := poolInput(&three)
+	in.Launcher = &karpenter
+	in.Limits = map[string]string{"nodes": "3"}
+	var f poolPorts
+	res := Pool(context.Background(), f.ports(false), poolFacts, in)
+	if len(res.Errors) != 1 || res.Errors[0].Path.String() != "launcher" || len(f.calls) > 0 {
+		t.Fatalf("gate off: errors %v, calls %q", res.Errors, f.called())
+	}
+	facts := poolFacts
+	facts.FeatureGates = []string{nodepool.StaticCapacityGate}
+	res = Pool(context.Background(), f.ports(false), facts, in)
+	if len(res.Errors) > 0 {
+		t.Fatalf("errors %v", res.Errors)
+	}
+	if res.Manifest == nil || !strings.Contains(*res.Manifest, "replicas: 3") || res.Nodes.Value != nil || res.Nodes.Unknown {
+		t.Errorf("manifest %v, nodes %+v", res.Manifest, res.Nodes)
+	}
+	if res.Drift.Value == nil || !strings.Contains(res.Outputs.Summary.Cost, "3 replicas") {
+		t.Errorf("drift %+v, cost %q", res.Drift, res.Outputs.Summary.Cost)
+	}
+	if !slices.ContainsFunc(res.Warnings, func(w attrpath.Finding) bool { return w.Path.String() == `limits["nodes"]` }) {
+		t.Errorf("warnings %v: want limits.nodes at replicas", res.Warnings)
+	}
+	in.Limits = map[string]string{"nodes": "4"}
+	res = Pool(context.Background(), f.ports(false), facts, in)
+	if slices.ContainsFunc(res.Warnings, func(w attrpath.Finding) bool { return w.Path.String() == `limits["nodes"]` }) {
+		t.Errorf("limits.nodes above replicas still warns: %v", res.Warnings)
+	}
+
+	dyn := poolInput(nil)
+	dyn.Launcher = &karpenter
+	if res = Pool(context.Background(), f.ports(false), facts, dyn); len(res.Errors) == 0 || res.Errors[0].Path.String() != "launcher" {
+		t.Errorf("launcher without replicas: %v", res.Errors)
+	}
+}

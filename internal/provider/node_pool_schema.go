@@ -80,7 +80,7 @@ func nodePoolSchema() schema.Schema {
 			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
 			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
 			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
-		Attributes: mergeAttributes(poolSpecAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes(),
+		Attributes: mergeAttributes(poolSpecAttributes(), poolStaticAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes(),
 			map[string]schema.Attribute{"metadata": objectMetadataAttribute("NodePool", "the nodes' labels and annotations, which are `template.labels` and `template.annotations`")}),
 	}
 }
@@ -154,6 +154,13 @@ func poolSpecAttributes() map[string]schema.Attribute {
 				},
 			},
 		},
+	}
+}
+
+// poolStaticAttributes are node pool attributes of one group (nodePoolSchema): weight,
+// replicas and who launches them, details.
+func poolStaticAttributes() map[string]schema.Attribute {
+	return map[string]schema.Attribute{
 		"weight": schema.Int64Attribute{Optional: true, MarkdownDescription: "`weight`, 1-100 (not with `replicas`).",
 			Validators: []validator.Int64{int64validator.Between(1, 100)}},
 		"replicas": schema.Int64Attribute{Optional: true, MarkdownDescription: "`replicas`: a static-capacity pool of this many nodes, " +
@@ -165,6 +172,13 @@ func poolSpecAttributes() map[string]schema.Attribute {
 			"`eks:eks-cluster-name` tag, so Karpenter's garbage collection of instances without a NodeClaim leaves them alone.",
 			Validators: []validator.Int64{int64validator.AtLeast(0)}},
 
+		"launcher": schema.StringAttribute{Optional: true, MarkdownDescription: "Who launches a static pool's (`replicas`) nodes: " +
+			"`\"provider\"` (the default: apply launches them through EC2 Fleet, and the pool has no NodePool `manifest`) or " +
+			"`\"karpenter\"` (the `manifest` is a NodePool with `spec.replicas`, and Karpenter's static capacity keeps the nodes, with its " +
+			"interruption handling, node repair and drift; apply creates nothing in EC2). `\"karpenter\"` needs `StaticCapacity` in the " +
+			"provider's `karpenter_feature_gates`, and warns when `limits.nodes` is not above `replicas` (drift could not proceed). " +
+			"Changing the launcher replaces the pool. See the static capacity guide.",
+			Validators: []validator.String{stringvalidator.OneOf(nodepool.LauncherProvider, nodepool.LauncherKarpenter)}},
 		"details": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fill the per-type attributes (`instance_types`, `max_pods`, " +
 			"`karpenter_assumed_pods`, `launch_plan`) and the content of `launch_templates` (instance types, interfaces, user data), and " +
 			"show a dynamic pool's planned `launch_templates`. Off by default: a broad pool has hundreds of eligible types, and a plan a " +

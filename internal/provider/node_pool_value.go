@@ -47,8 +47,19 @@ type poolValue struct {
 	_ struct{} `tfsdk:"warnings"`
 }
 
-// static reports whether the pool is a static one (replicas).
-func (v *poolValue) static() bool { return v.Replicas != nil }
+// static reports whether the provider launches the pool's nodes (replicas under its launcher).
+func (v *poolValue) static() bool { return v.ProviderStatic() }
+
+// mode is how the pool's nodes launch: "dynamic", or a static pool's launcher.
+func (v *poolValue) mode() string {
+	switch {
+	case v.Replicas == nil:
+		return "dynamic"
+	case v.KarpenterLaunched():
+		return nodepool.LauncherKarpenter
+	}
+	return nodepool.LauncherProvider
+}
 
 // Default waits of a static pool.
 const (

@@ -24,6 +24,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
@@ -270,8 +271,10 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 				"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
 				"without it Karpenter refuses a class that has one, and so does the plan. `NodeOverlay` (alpha, off by default) makes " +
 				"Karpenter apply NodeOverlays; without it `karpenter_node_overlay` and a pool's `node_overlays` are refused, as Karpenter " +
-				"would ignore them.",
-			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate, nodeoverlay.FeatureGate))},
+				"would ignore them. `StaticCapacity` (alpha) makes Karpenter keep static NodePools; a pool with `launcher = \"karpenter\"` " +
+				"needs it.",
+			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate, nodeoverlay.FeatureGate,
+				nodepool.StaticCapacityGate))},
 		},
 		"lookup_cluster": schema.BoolAttribute{
 			Optional: true,

@@ -64,8 +64,11 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		if !decodeInto(req.State.Raw, state, "node pool", &resp.Diagnostics) {
 			return
 		}
-		if replicas := tfvalue.Attributes(req.Plan.Raw)["replicas"]; replicas.IsKnown() && state.static() != !replicas.IsNull() {
-			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas")) // Karpenter forbids switching modes
+		attrs := tfvalue.Attributes(req.Plan.Raw)
+		if attrs["replicas"].IsKnown() && attrs["launcher"].IsKnown() && state.mode() != plan.mode() {
+			// Karpenter forbids switching a NodePool between static and dynamic, and the two
+			// launchers' nodes are different objects.
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"))
 		}
 	}
 	if !poolPlannable(req.Config.Raw) { // e.g. a node class whose selectors resolve only at apply
