@@ -82,6 +82,9 @@ func NewRole(t testing.TB, name string) {
 	})
 }
 
+// sharedInlinePolicy is the inline policy of the shared roles.
+const sharedInlinePolicy = "node-extras"
+
 // SharedIAM makes the named roles and instance profiles exist for a whole test binary (fixed
 // names that many configurations use); call it from TestMain. The returned cleanup deletes only
 // what this call created: a role or profile that existed before is someone else's and stays.
@@ -96,6 +99,10 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 			}
 		}
 		for _, r := range madeRoles {
+			if _, err := c.DeleteRolePolicy(context.Background(), &iam.DeleteRolePolicyInput{RoleName: aws.String(r),
+				PolicyName: aws.String(sharedInlinePolicy)}); err != nil {
+				errs = append(errs, fmt.Errorf("DeleteRolePolicy %s: %w", r, err))
+			}
 			for _, arn := range NodePolicies {
 				if _, err := c.DetachRolePolicy(context.Background(), &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
 					errs = append(errs, fmt.Errorf("DetachRolePolicy %s %s: %w", r, arn, err))
@@ -120,6 +127,11 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 			if _, err := newIAM().AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
 				return cleanup, fmt.Errorf("AttachRolePolicy %s %s: %w", r, arn, err)
 			}
+		}
+		// An inline policy too, as node roles often carry one: the node-role check reads it.
+		if _, err := newIAM().PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy),
+			PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeTags","Resource":"*"}]}`)}); err != nil {
+			return cleanup, fmt.Errorf("PutRolePolicy %s: %w", r, err)
 		}
 	}
 	for _, p := range profiles {

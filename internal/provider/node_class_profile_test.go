@@ -164,12 +164,17 @@ func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
 				),
 			},
 			{
-				// The role is removed from the profile outside Terraform: the plan updates the
-				// class (and only it), apply puts the role back.
+				// The role is removed from the profile outside Terraform, and a tag of the
+				// provider's with it: the plan updates the class (and only it), apply puts the role
+				// and the tag back.
 				PreConfig: func() {
 					if _, err := acctest.IAM(t).RemoveRoleFromInstanceProfile(context.Background(), &iam.RemoveRoleFromInstanceProfileInput{
 						InstanceProfileName: aws.String(profile), RoleName: aws.String(role)}); err != nil {
 						t.Fatalf("removing the role: %v", err)
+					}
+					if _, err := acctest.IAM(t).UntagInstanceProfile(context.Background(), &iam.UntagInstanceProfileInput{
+						InstanceProfileName: aws.String(profile), TagKeys: []string{"topology.kubernetes.io/region"}}); err != nil {
+						t.Fatalf("removing a tag: %v", err)
 					}
 				},
 				Config: withRole,
@@ -177,7 +182,14 @@ func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
 					plancheck.ExpectResourceAction(nodeClassRes, plancheck.ResourceActionUpdate),
 					plancheck.ExpectResourceAction(nodePoolRes, plancheck.ResourceActionNoop),
 				}},
-				Check: profileHolds(t, cluster, profile, role),
+				Check: resource.ComposeAggregateTestCheckFunc(profileHolds(t, cluster, profile, role), func(*terraform.State) error {
+					if p := iamProfile(t, profile); p == nil || !slices.ContainsFunc(p.Tags, func(tag iamtypes.Tag) bool {
+						return aws.ToString(tag.Key) == "topology.kubernetes.io/region" && aws.ToString(tag.Value) == acctest.Region()
+					}) {
+						return fmt.Errorf("apply did not restore the region tag of %s", profile)
+					}
+					return nil
+				}),
 			},
 			{Config: withRole, PlanOnly: true}, // the plan after apply is empty
 			{

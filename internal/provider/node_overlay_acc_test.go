@@ -103,3 +103,42 @@ resource "karpenter_node_pool" "test" {
 		},
 	})
 }
+
+// lookup_cluster reads the cluster's facts with eks:DescribeCluster (a stub: LocalStack has no
+// EKS): a pool's planned user data carries the looked-up endpoint.
+func TestAccProvider_lookupCluster(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	eks := acctest.NewEKSStub(t, acctest.EKSCluster{Name: cluster, Endpoint: "https://LOOKEDUP0123456789.gr7.ap-southeast-1.eks.amazonaws.com",
+		CAData: testClusterCA, Version: "1.33", ServiceCIDR: "10.100.0.0/16"})
+	provider := strings.Replace(providerConfig(""), "provider \"karpenter\" {\n", fmt.Sprintf("provider \"karpenter\" {\n  cluster_name = %q\n  lookup_cluster = true\n", cluster), 1)
+	provider = strings.Replace(provider, "    iam = ", fmt.Sprintf("    eks = %q\n    iam = ", eks.URL), 1)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		CheckDestroy:             checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{{
+			Config: provider + `
+resource "karpenter_node_class" "test" {
+  name               = "default"
+  role               = "KarpenterNodeRole"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "general"
+  node_class = karpenter_node_class.test.resolved
+  details    = true
+  template = {
+    requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large"] }]
+  }
+}
+`,
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("launch_templates").AtSliceIndex(0).AtMapKey("user_data"),
+					knownvalue.StringRegexp(regexp.MustCompile(`LOOKEDUP0123456789`))),
+			}},
+		}},
+	})
+}
