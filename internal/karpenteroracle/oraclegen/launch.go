@@ -144,18 +144,7 @@ var launchCategories = []string{"c", "m", "r", "g", "p", "t"}
 // launch, sometimes with min_values.
 func randomLaunchRequirements(rng *rand.Rand) []requirements.Requirement {
 	var out []requirements.Requirement
-	pick := func(vs []string) []string {
-		var o []string
-		for _, v := range vs {
-			if rng.Intn(2) == 0 {
-				o = append(o, v)
-			}
-		}
-		if len(o) == 0 {
-			o = vs[:1]
-		}
-		return o
-	}
+	pick := func(vs []string) []string { return someOf(rng, vs) }
 	for range 1 + rng.Intn(4) {
 		var r requirements.Requirement
 		switch rng.Intn(6) {

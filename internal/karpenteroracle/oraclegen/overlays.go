@@ -124,18 +124,7 @@ func randomCapacity(rng *rand.Rand) map[string]string {
 }
 
 func randomOverlayRequirement(rng *rand.Rand) nodeoverlay.Requirement {
-	pick := func(vs ...string) []string {
-		var out []string
-		for _, v := range vs {
-			if rng.Intn(2) == 0 {
-				out = append(out, v)
-			}
-		}
-		if len(out) == 0 {
-			out = vs[:1]
-		}
-		return out
-	}
+	pick := func(vs ...string) []string { return someOf(rng, vs) }
 	in := func(key string, vs ...string) nodeoverlay.Requirement {
 		op := requirements.OpIn
 		if rng.Intn(4) == 0 {
@@ -168,6 +157,20 @@ func randomOverlayRequirement(rng *rand.Rand) nodeoverlay.Requirement {
 	default:
 		return nodeoverlay.Requirement{Key: requirements.LabelInstanceFamily, Operator: requirements.OpExists}
 	}
+}
+
+// someOf keeps each of vs with even odds, and the first when none is kept.
+func someOf(rng *rand.Rand, vs []string) []string {
+	var out []string
+	for _, v := range vs {
+		if rng.Intn(2) == 0 {
+			out = append(out, v)
+		}
+	}
+	if len(out) == 0 {
+		out = vs[:1]
+	}
+	return out
 }
 
 // providerOverlays is the provider's answer: nodeoverlay.Apply on the types as a pool's plan
