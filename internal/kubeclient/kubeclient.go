@@ -232,7 +232,11 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 	case http.StatusOK:
 	case http.StatusUnauthorized, http.StatusForbidden:
 		if what != "nodeclaims" {
-			return fmt.Errorf("the token cannot list %s (RBAC: get/list on %s.karpenter.sh): %s answered %s%s", what, what, c.base.Host,
+			group := map[string]string{"deployments": "apps"}[what]
+			if group == "" {
+				group = "karpenter.sh"
+			}
+			return fmt.Errorf("the token cannot read %s (RBAC: get/list on %s.%s): %s answered %s%s", what, what, group, c.base.Host,
 				resp.Status, serverMessage(resp.Body))
 		}
 		return fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
@@ -308,4 +312,81 @@ func (it nodeClaimItem) nodeClaim() NodeClaim {
 		NodeName:      it.Status.NodeName,
 		Deleting:      m.DeletionTimestamp != nil && *m.DeletionTimestamp != "",
 	}
+}
+
+// Deployment is the part of an apps/v1 Deployment the provider reads: where it is and its
+// containers' images, environment values and arguments.
+type Deployment struct {
+	Namespace, Name string
+	Containers      []Container
+}
+
+// Container is one container of a Deployment's pod template.
+type Container struct {
+	Name, Image string
+	Env         map[string]string // literal values only (valueFrom is left out)
+	Args        []string
+}
+
+type deploymentItem struct {
+	Metadata struct {
+		Namespace string `json:"namespace"`
+		Name      string `json:"name"`
+	} `json:"metadata"`
+	Spec struct {
+		Template struct {
+			Spec struct {
+				Containers []struct {
+					Name  string   `json:"name"`
+					Image string   `json:"image"`
+					Args  []string `json:"args"`
+					Env   []struct {
+						Name  string `json:"name"`
+						Value string `json:"value"`
+					} `json:"env"`
+				} `json:"containers"`
+			} `json:"spec"`
+		} `json:"template"`
+	} `json:"spec"`
+}
+
+func (it deploymentItem) deployment() Deployment {
+	d := Deployment{Namespace: it.Metadata.Namespace, Name: it.Metadata.Name}
+	for _, c := range it.Spec.Template.Spec.Containers {
+		out := Container{Name: c.Name, Image: c.Image, Args: c.Args, Env: map[string]string{}}
+		for _, e := range c.Env {
+			out.Env[e.Name] = e.Value
+		}
+		d.Containers = append(d.Containers, out)
+	}
+	return d
+}
+
+// Deployment reads one Deployment; nil when it does not exist.
+func (c *Client) Deployment(ctx context.Context, namespace, name string) (*Deployment, error) {
+	var it deploymentItem
+	err := c.getJSON(ctx, "deployments", "/apis/apps/v1/namespaces/"+url.PathEscape(namespace)+"/deployments/"+url.PathEscape(name), url.Values{}, &it)
+	if errors.Is(err, ErrNotInstalled) { // 404: no such deployment
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d := it.deployment()
+	return &d, nil
+}
+
+// Deployments lists the Deployments of every namespace that carry the label selector.
+func (c *Client) Deployments(ctx context.Context, selector string) ([]Deployment, error) {
+	var list struct {
+		Items []deploymentItem `json:"items"`
+	}
+	if err := c.getJSON(ctx, "deployments", "/apis/apps/v1/deployments", url.Values{"labelSelector": {selector}}, &list); err != nil {
+		return nil, err
+	}
+	out := make([]Deployment, 0, len(list.Items))
+	for _, it := range list.Items {
+		out = append(out, it.deployment())
+	}
+	return out, nil
 }

@@ -19,6 +19,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -106,6 +107,15 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
 		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+	if c.Kube != nil && !resp.Diagnostics.HasError() {
+		errs, warnings := planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
+			Deployments: c.Kube.Deployments}, cfg.KarpenterController.Value,
+			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName})
+		addFindings(&resp.Diagnostics, errs, warnings)
+		if resp.Diagnostics.HasError() {
+			return
+		}
+	}
 	resp.DataSourceData, resp.ResourceData = meta, meta
 }
 
@@ -265,6 +275,12 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 				"of the provider uses it. See the Karpenter versions guide.",
 			Validators: []validator.String{stringvalidator.OneOf(manifest.Versions()...)},
 		},
+		"karpenter_controller": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter's controller Deployment as " +
+			"`namespace/name` (e.g. `kube-system/karpenter`). With `kubernetes` access the plan compares the running controller with " +
+			"these settings: a controller older than `karpenter_version` is an error (newer, a warning), a gate in " +
+			"`karpenter_feature_gates` it runs without is an error, and another `CLUSTER_NAME` is an error. Unset, the controller is " +
+			"found by the chart's label `app.kubernetes.io/name=karpenter` (none found: nothing is checked; several: a warning). Needs " +
+			"`get`/`list` on `deployments.apps`."},
 		"karpenter_feature_gates": schema.ListAttribute{
 			Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +

@@ -44,6 +44,8 @@ type ProviderSettings struct {
 	ClusterName      Setting[string] `tfsdk:"cluster_name"`
 	LookupCluster    Setting[bool]   `tfsdk:"lookup_cluster"`
 	KarpenterVersion Setting[string] `tfsdk:"karpenter_version"`
+	// KarpenterController is "namespace/name" of Karpenter's controller Deployment ("" found by label).
+	KarpenterController Setting[string] `tfsdk:"karpenter_controller"`
 	// The cluster facts: lookup_cluster fills the unset ones.
 	ClusterEndpoint    Setting[string] `tfsdk:"cluster_endpoint"`
 	ClusterCA          Setting[string] `tfsdk:"cluster_certificate_authority_data"`

@@ -1,0 +1,67 @@
+package planner
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+)
+
+// InstallationPorts read the cluster (nil without the provider's kubernetes access).
+type InstallationPorts struct {
+	Deployment  func(ctx context.Context, namespace, name string) (*kubeclient.Deployment, error)
+	Deployments func(ctx context.Context, selector string) ([]kubeclient.Deployment, error)
+}
+
+var pathController = attrpath.Of("karpenter_controller")
+
+// CheckInstallation finds Karpenter's controller (karpenter_controller, "namespace/name", or the
+// chart's standard label in any namespace) and compares it with the settings
+// (installation.Check). A controller that cannot be read, or none found by label, skips the
+// check with a warning; none is never an error unless karpenter_controller names it.
+func CheckInstallation(ctx context.Context, ports InstallationPorts, controller string, want installation.Want) (errs, warnings []attrpath.Finding) {
+	skip := func(format string, args ...any) []attrpath.Finding {
+		return []attrpath.Finding{{Path: pathController, Summary: "Karpenter installation not checked", Message: fmt.Sprintf(format, args...)}}
+	}
+	var d *kubeclient.Deployment
+	if controller != "" {
+		ns, name, ok := strings.Cut(controller, "/")
+		if !ok || ns == "" || name == "" {
+			return []attrpath.Finding{{Path: pathController, Summary: "Invalid provider setting",
+				Message: fmt.Sprintf("karpenter_controller %q is not namespace/name, e.g. \"kube-system/karpenter\"", controller)}}, nil
+		}
+		got, err := ports.Deployment(ctx, ns, name)
+		switch {
+		case err != nil:
+			return nil, skip("cannot read deployment %s: %v", controller, err)
+		case got == nil:
+			return []attrpath.Finding{{Path: pathController, Summary: "Karpenter controller not found",
+				Message: fmt.Sprintf("the cluster has no deployment %s", controller)}}, nil
+		}
+		d = got
+	} else {
+		found, err := ports.Deployments(ctx, installation.StandardSelector)
+		switch {
+		case err != nil:
+			return nil, skip("cannot list deployments labelled %s: %v", installation.StandardSelector, err)
+		case len(found) == 0:
+			return nil, nil // not a cluster whose Karpenter this provider can see: nothing to compare
+		case len(found) > 1:
+			names := make([]string, len(found))
+			for i, f := range found {
+				names[i] = f.Namespace + "/" + f.Name
+			}
+			return nil, skip("%d deployments carry %s (%s): set karpenter_controller to the one this configuration's Karpenter is",
+				len(found), installation.StandardSelector, strings.Join(names, ", "))
+		}
+		d = &found[0]
+	}
+	containers := make([]installation.Container, len(d.Containers))
+	for i, c := range d.Containers {
+		containers[i] = installation.Container{Name: c.Name, Image: c.Image, Env: c.Env, Args: c.Args}
+	}
+	return installation.Check(installation.FromContainers(d.Namespace, d.Name, containers), want)
+}

@@ -1,0 +1,76 @@
+package provider
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+// putControllerDeployment creates a Karpenter controller Deployment (replicas 0: nothing runs)
+// in the default namespace, without the chart's label, so that only a provider naming it in
+// karpenter_controller reads it.
+func putControllerDeployment(t *testing.T, api *kubeAPI, name, image string, env map[string]string) {
+	t.Helper()
+	var envList []map[string]string
+	for k, v := range env {
+		envList = append(envList, map[string]string{"name": k, "value": v})
+	}
+	obj := map[string]any{"apiVersion": "apps/v1", "kind": "Deployment",
+		"metadata": map[string]any{"name": name, "labels": map[string]string{"test": name}},
+		"spec": map[string]any{"replicas": 0, "selector": map[string]any{"matchLabels": map[string]string{"test": name}},
+			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"test": name}},
+				"spec": map[string]any{"containers": []map[string]any{{"name": "controller", "image": image, "env": envList}}}}}}
+	body, _ := json.Marshal(obj)
+	path := "/apis/apps/v1/namespaces/default/deployments"
+	if code, out, err := api.Do(http.MethodPost, path, "application/json", body); err != nil || code != http.StatusCreated {
+		t.Fatalf("creating deployment %s: %d %v %s", name, code, err, out)
+	}
+	t.Cleanup(func() { _, _, _ = api.Do(http.MethodDelete, path+"/"+name, "", nil) })
+}
+
+// The plan compares the running controller with the provider's settings: a 1.9.3 controller
+// under karpenter_version 1.15, a gate the controller runs without and another cluster name are
+// errors on those settings; a controller that matches plans.
+func TestAccProvider_checksTheInstallation(t *testing.T) {
+	api := kubeEnv(t)
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	discoveryNetwork(t, cluster)
+	old, current := "karpenter-old-"+strings.TrimPrefix(cluster, "cluster-"), "karpenter-now-"+strings.TrimPrefix(cluster, "cluster-")
+	putControllerDeployment(t, api, old, "public.ecr.aws/karpenter/controller:1.9.3", map[string]string{"CLUSTER_NAME": "another",
+		"FEATURE_GATES": "NodeRepair=true,NodeOverlay=false"})
+	putControllerDeployment(t, api, current, "public.ecr.aws/karpenter/controller:1.15.2", map[string]string{"CLUSTER_NAME": cluster,
+		"FEATURE_GATES": "NodeOverlay=true"})
+	config := func(controller string) string {
+		return strings.Replace(providerConfig(cluster), "provider \"karpenter\" {\n", fmt.Sprintf(`provider "karpenter" {
+  karpenter_controller    = "default/%s"
+  karpenter_feature_gates = ["NodeOverlay"]
+  kubernetes = {
+    host                   = %q
+    cluster_ca_certificate = %q
+    token                  = %q
+  }
+`, controller, api.Server, string(api.CAPEM), api.Token()), 1) + `
+data "karpenter_subnets" "test" {
+  selector_terms = [{ tags = { "karpenter.sh/discovery" = "` + cluster + `" } }]
+}
+`
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{Config: config(old), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Karpenter version skew.*runs Karpenter 1\.9\.3.*` +
+				`Feature gate off in the cluster.*NodeOverlay.*Another cluster's Karpenter`)},
+			{Config: config("missing"), PlanOnly: true, ExpectError: regexp.MustCompile(`Karpenter controller not found`)},
+			{Config: config(current)},
+		},
+	})
+}
