@@ -22,7 +22,8 @@ var pathController = attrpath.Of("karpenter_controller")
 // chart's standard label in any namespace) and compares it with the settings
 // (installation.Check). A controller that cannot be read, or none found by label, skips the
 // check with a warning; none is never an error unless karpenter_controller names it.
-func CheckInstallation(ctx context.Context, ports InstallationPorts, controller string, want installation.Want) (errs, warnings []attrpath.Finding) {
+func CheckInstallation(ctx context.Context, ports InstallationPorts, controller string, want installation.Want) (
+	found *installation.Controller, errs, warnings []attrpath.Finding) {
 	skip := func(format string, args ...any) []attrpath.Finding {
 		return []attrpath.Finding{{Path: pathController, Summary: "Karpenter installation not checked", Message: fmt.Sprintf(format, args...)}}
 	}
@@ -30,15 +31,15 @@ func CheckInstallation(ctx context.Context, ports InstallationPorts, controller 
 	if controller != "" {
 		ns, name, ok := strings.Cut(controller, "/")
 		if !ok || ns == "" || name == "" {
-			return []attrpath.Finding{{Path: pathController, Summary: "Invalid provider setting",
+			return nil, []attrpath.Finding{{Path: pathController, Summary: "Invalid provider setting",
 				Message: fmt.Sprintf("karpenter_controller %q is not namespace/name, e.g. \"kube-system/karpenter\"", controller)}}, nil
 		}
 		got, err := ports.Deployment(ctx, ns, name)
 		switch {
 		case err != nil:
-			return nil, skip("cannot read deployment %s: %v", controller, err)
+			return nil, nil, skip("cannot read deployment %s: %v", controller, err)
 		case got == nil:
-			return []attrpath.Finding{{Path: pathController, Summary: "Karpenter controller not found",
+			return nil, []attrpath.Finding{{Path: pathController, Summary: "Karpenter controller not found",
 				Message: fmt.Sprintf("the cluster has no deployment %s", controller)}}, nil
 		}
 		d = got
@@ -46,22 +47,29 @@ func CheckInstallation(ctx context.Context, ports InstallationPorts, controller 
 		found, err := ports.Deployments(ctx, installation.StandardSelector)
 		switch {
 		case err != nil:
-			return nil, skip("cannot list deployments labelled %s: %v", installation.StandardSelector, err)
+			return nil, nil, skip("cannot list deployments labelled %s: %v", installation.StandardSelector, err)
 		case len(found) == 0:
-			return nil, nil // not a cluster whose Karpenter this provider can see: nothing to compare
+			return nil, nil, nil // not a cluster whose Karpenter this provider can see: nothing to compare
 		case len(found) > 1:
 			names := make([]string, len(found))
 			for i, f := range found {
 				names[i] = f.Namespace + "/" + f.Name
 			}
-			return nil, skip("%d deployments carry %s (%s): set karpenter_controller to the one this configuration's Karpenter is",
+			return nil, nil, skip("%d deployments carry %s (%s): set karpenter_controller to the one this configuration's Karpenter is",
 				len(found), installation.StandardSelector, strings.Join(names, ", "))
 		}
 		d = &found[0]
 	}
+	return checkController(d, want)
+}
+
+// checkController reads the controller from its Deployment and compares it with want.
+func checkController(d *kubeclient.Deployment, want installation.Want) (*installation.Controller, []attrpath.Finding, []attrpath.Finding) {
 	containers := make([]installation.Container, len(d.Containers))
 	for i, c := range d.Containers {
 		containers[i] = installation.Container{Name: c.Name, Image: c.Image, Env: c.Env, Args: c.Args}
 	}
-	return installation.Check(installation.FromContainers(d.Namespace, d.Name, containers), want)
+	c := installation.FromContainers(d.Namespace, d.Name, containers)
+	errs, warnings := installation.Check(c, want)
+	return &c, errs, warnings
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
@@ -49,8 +50,10 @@ type PoolFacts struct {
 	KarpenterVersion string
 	// FeatureGates are the provider's karpenter_feature_gates.
 	FeatureGates []string
-	Bootstrap    launchplan.Bootstrap
-	Now          time.Time
+	// Controller is Karpenter's controller as the cluster runs it (nil: not read).
+	Controller *installation.Controller
+	Bootstrap  launchplan.Bootstrap
+	Now        time.Time
 }
 
 // PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
@@ -219,9 +222,27 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 		return res
 	}
 	res.Manifest = &doc
+	res.Warnings = append(res.Warnings, spotWithoutInterruptions(facts, p)...)
 	res.Drift = res.planDrift(ctx, ports, facts, in, cat, doc, p)
 	res.Warnings = append(res.Warnings, liveOverlaysMissing(ctx, ports, facts, in)...)
 	return res
+}
+
+// spotWithoutInterruptions warns when Karpenter launches the pool's nodes as spot and the running
+// controller has no interruption queue: a reclaimed spot node then goes without warning, and its
+// pods are not drained ahead of the two-minute notice.
+func spotWithoutInterruptions(facts PoolFacts, p launchplan.Plan) []attrpath.Finding {
+	c := facts.Controller
+	if c == nil || c.InterruptionQueue != "" || !slices.ContainsFunc(p.LaunchPlan, func(o launchplan.Option) bool {
+		return o.CapacityType == requirements.CapacityTypeSpot
+	}) {
+		return nil
+	}
+	return []attrpath.Finding{{Summary: "Spot without interruption handling", Path: attrpath.Of("template", "requirements"),
+		Message: fmt.Sprintf("Karpenter launches this pool's nodes as spot, but its controller (deployment %s/%s) runs without "+
+			"INTERRUPTION_QUEUE: it does not hear EC2's two-minute spot interruption notices, so a reclaimed node's pods are not "+
+			"drained first. Configure the interruption queue (settings.interruptionQueue in the Helm chart, with its EventBridge "+
+			"rules), or require on-demand", c.Namespace, c.Name)}}
 }
 
 // liveOverlaysMissing warns, with a view of the cluster and the NodeOverlay gate on, about the

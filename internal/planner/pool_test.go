@@ -13,6 +13,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -398,5 +399,28 @@ func TestPoolKarpenterLauncher(t *testing.T) {
 	dyn.Launcher = &karpenter
 	if res = Pool(context.Background(), f.ports(false), facts, dyn); len(res.Errors) == 0 || res.Errors[0].Path.String() != "launcher" {
 		t.Errorf("launcher without replicas: %v", res.Errors)
+	}
+}
+
+// Spot launches without an interruption queue on the running controller warn; with a queue, or
+// on-demand, or without a view of the controller, they do not.
+func TestPoolSpotWithoutInterruptionQueue(t *testing.T) {
+	in := poolInput(nil) // no capacity-type requirement: spot first
+	facts := poolFacts
+	facts.Controller = &installation.Controller{Namespace: "kube-system", Name: "karpenter", Gates: map[string]bool{}}
+	var f poolPorts
+	warned := func(res PoolResult) bool {
+		return slices.ContainsFunc(res.Warnings, func(w attrpath.Finding) bool { return w.Summary == "Spot without interruption handling" })
+	}
+	if res := Pool(context.Background(), f.ports(false), facts, in); !warned(res) {
+		t.Errorf("spot without a queue: warnings %v", res.Warnings)
+	}
+	facts.Controller.InterruptionQueue = "demo"
+	if res := Pool(context.Background(), f.ports(false), facts, in); warned(res) {
+		t.Error("a queue is configured, yet the pool warns")
+	}
+	facts.Controller = nil
+	if res := Pool(context.Background(), f.ports(false), facts, in); warned(res) {
+		t.Error("without a view of the controller the pool warns")
 	}
 }

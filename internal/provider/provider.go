@@ -76,6 +76,8 @@ type Meta struct {
 	KarpenterVersion string
 	// KarpenterFeatureGates are the feature gates the cluster's Karpenter enables (NodeClassCEL).
 	KarpenterFeatureGates []string
+	// Controller is Karpenter's controller as the cluster runs it (nil: not read).
+	Controller *installation.Controller
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
 	Kube        *kubeclient.Client
 	AfterLaunch func(pool string) error // tests only
@@ -108,7 +110,8 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
 		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
-		errs, warnings := planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
+		var errs, warnings []attrpath.Finding
+		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
 			Deployments: c.Kube.Deployments}, cfg.KarpenterController.Value,
 			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName})
 		addFindings(&resp.Diagnostics, errs, warnings)
