@@ -83,29 +83,6 @@ func meets(reqs []requirements.Requirement, key, value string) bool {
 	return requirements.MatchesAll(on, map[string]string{key: value})
 }
 
-// LabelsMeet reports whether a node with labels meets reqs as Karpenter's RequirementsDrifted
-// reads them (the NodeClaim's labels Compatible with the NodePool's requirements, with no label
-// allowed to be undefined): a label the node has must meet every requirement on its key; a label
-// it lacks, well-known or custom, only when the requirements on it merge to NotIn or
-// DoesNotExist. (A NodeClaim carries every well-known label of its offering, so in practice the
-// labels it can lack are custom ones.)
-func LabelsMeet(labels map[string]string, reqs []requirements.Requirement) bool {
-	for _, k := range keysOf(reqs, func(string) bool { return true }) {
-		v, ok := labels[k]
-		if ok && v == "" {
-			// An empty value is present: only the requirements decide.
-			if !requirements.MatchesAll(requirements.OnKey(reqs, k), labels) {
-				return false
-			}
-			continue
-		}
-		if !meets(reqs, k, v) {
-			return false
-		}
-	}
-	return true
-}
-
 // keysOf are the distinct keys of reqs that keep accepts, in their order.
 func keysOf(reqs []requirements.Requirement, keep func(key string) bool) []string {
 	var keys []string

@@ -56,7 +56,7 @@ var checks = []check{
 			return len(p.InstanceTypes) > 0 && n.InstanceType != "" && !t.types[n.InstanceType] ||
 				len(p.Zones) > 0 && n.Zone != "" && !t.zones[n.Zone] ||
 				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType] ||
-				n.Labels != nil && !LabelsMeet(n.Labels, p.Labels.Requirements)
+				n.Labels != nil && !requirements.LabelsCompatible(n.Labels, p.Labels.Requirements)
 		}},
 	{reason: ReasonTypeNotFound, compares: "the node's instance type and capacity type with the region's instance types and their offerings (counted nodes only)",
 		// A catalog change between two plans is not a change of the pool: only the nodes tell.

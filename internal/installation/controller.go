@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // StandardSelector is the label Karpenter's Helm chart puts on its controller Deployment.
@@ -96,7 +97,7 @@ var (
 // error; another cluster name is an error.
 func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 	where := fmt.Sprintf("Karpenter's controller (deployment %s/%s, image %s)", c.Namespace, c.Name, c.Image)
-	switch minor := minorOf(c.Version); {
+	switch minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v"); {
 	case c.Version == "":
 		warnings = append(warnings, attrpath.Finding{Path: pathVersion, Summary: "Karpenter version not known",
 			Message: where + " names no release version; the plan assumes karpenter_version " + w.KarpenterVersion + " runs"})
@@ -105,7 +106,7 @@ func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 			"karpenter_version is %q: the plan admits the manifests against %s's CRDs and models its decisions. Set karpenter_version = %q "+
 			"(fields that version lacks then fail on their attributes), or upgrade the controller first", where, c.Version, w.KarpenterVersion,
 			w.KarpenterVersion, minor)}
-		if older(minor, w.KarpenterVersion) {
+		if !manifest.AtLeast(minor, w.KarpenterVersion) {
 			errs = append(errs, f)
 		} else {
 			warnings = append(warnings, f)
@@ -125,21 +126,4 @@ func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 				"this Karpenter does not serve", w.ClusterName, where, c.ClusterName)})
 	}
 	return errs, warnings
-}
-
-// minorOf is "1.9" of "1.9.3".
-func minorOf(version string) string {
-	parts := strings.SplitN(version, ".", 3)
-	if len(parts) < 2 {
-		return version
-	}
-	return parts[0] + "." + parts[1]
-}
-
-// older reports whether minor a is below minor b ("1.9" < "1.15").
-func older(a, b string) bool {
-	var am, an, bm, bn int
-	_, _ = fmt.Sscanf(a, "%d.%d", &am, &an)
-	_, _ = fmt.Sscanf(b, "%d.%d", &bm, &bn)
-	return am < bm || am == bm && an < bn
 }

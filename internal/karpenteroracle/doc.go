@@ -8,7 +8,7 @@
 // instance types Karpenter offers to a node class of each AMI family (its instance-type
 // compatibility check, against launchplan.OfferedForFamily) and whether a node's labels meet a
 // NodePool's requirements as Karpenter's RequirementsDrifted reads them (scheduling's
-// Compatible, against drift.LabelsMeet). Each test fails when it compares fewer cases than its
+// Compatible, against requirements.LabelsCompatible). Each test fails when it compares fewer cases than its
 // floor. It holds tests only; the comparisons and the random
 // specs are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
 //

@@ -6,6 +6,7 @@ package nodeoverlay
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"strconv"
@@ -93,7 +94,7 @@ func Validate(c Config) []attrpath.Finding {
 		add(pathPriceAdjustment, "price_adjustment %q is not one of Karpenter's forms: \"+0.1\" or \"-0.1\" (USD per hour added), "+
 			"\"+10%%\" (any increase) or \"-10%%\" (a decrease below 100%%, or exactly \"-100%%\")", *a)
 	}
-	for _, name := range sortedKeys(c.Capacity) {
+	for _, name := range slices.Sorted(maps.Keys(c.Capacity)) {
 		at := pathCapacity.Key(name)
 		if slices.Contains(restrictedCapacity, name) {
 			add(at, "capacity %q cannot be overlaid: Karpenter computes cpu, memory, ephemeral-storage and pods itself; an overlay "+
@@ -159,7 +160,7 @@ func (c Config) Change() string {
 	case c.PriceAdjustment != nil:
 		parts = append(parts, "price "+*c.PriceAdjustment)
 	}
-	for _, k := range sortedKeys(c.Capacity) {
+	for _, k := range slices.Sorted(maps.Keys(c.Capacity)) {
 		parts = append(parts, k+"="+c.Capacity[k])
 	}
 	return strings.Join(parts, ", ")
@@ -185,13 +186,4 @@ func AdjustedPrice(price float64, change string) float64 {
 		adjusted = price + v
 	}
 	return max(adjusted, 0)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -35,7 +35,9 @@ package workloadfit
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -379,7 +381,7 @@ func podsPerNode(a Resources, podCPU, podMem int64, w Workload) (int, string) {
 // any of them allows on t, and that resource ("" when the workload requests none).
 func extendedPods(t Type, w Workload) (int, string, error) {
 	pods, bound := math.MaxInt, ""
-	for _, name := range sortedKeys(w.Extended) {
+	for _, name := range slices.Sorted(maps.Keys(w.Extended)) {
 		req, err := resource.ParseQuantity(w.Extended[name])
 		if err != nil || req.Sign() <= 0 {
 			return 0, "", fmt.Errorf("workload resources[%q] = %q is not a positive quantity", name, w.Extended[name])
@@ -401,19 +403,10 @@ func extendedPods(t Type, w Workload) (int, string, error) {
 
 func extendedList(m map[string]string) string {
 	var parts []string
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		parts = append(parts, k+" "+m[k])
 	}
 	return strings.Join(parts, ", ")
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // typeZones are the zones of t that have a subnet of the pool, by name; t.Zones when the pool

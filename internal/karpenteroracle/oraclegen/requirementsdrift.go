@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -63,7 +62,7 @@ func randomDriftCase(rng *rand.Rand) (map[string]string, []requirements.Requirem
 // CompareRequirementsDrift draws random node labels and NodePool requirements and compares
 // whether the node meets them for Karpenter minor (compatible: the release's
 // scheduling.NewLabelRequirements(labels).Compatible(NodePool requirements) == nil, what its
-// RequirementsDrifted reads) and for the provider (drift.LabelsMeet). It fails below the floor,
+// RequirementsDrifted reads) and for the provider (requirements.LabelsCompatible, what drift and NodeOverlay matching read). It fails below the floor,
 // or when fewer than a tenth of the cases fall on either side.
 func CompareRequirementsDrift(t *testing.T, minor string, compatible func(map[string]string, []requirements.Requirement) bool, run Run) {
 	t.Helper()
@@ -76,7 +75,7 @@ func CompareRequirementsDrift(t *testing.T, minor string, compatible func(map[st
 		if !want {
 			drifted++
 		}
-		if got := drift.LabelsMeet(labels, reqs); got != want {
+		if got := requirements.LabelsCompatible(labels, reqs); got != want {
 			if bad++; bad <= maxReported {
 				t.Errorf("Karpenter %s: labels %v, requirements %+v: Karpenter keeps the node = %v, the provider = %v", minor, labels, reqs, want, got)
 			}
