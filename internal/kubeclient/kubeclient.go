@@ -232,7 +232,7 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 	case http.StatusOK:
 	case http.StatusUnauthorized, http.StatusForbidden:
 		if what != "nodeclaims" {
-			group := map[string]string{"deployments": "apps"}[what]
+			group := map[string]string{"deployments": "apps", "customresourcedefinitions": "apiextensions.k8s.io", "ec2nodeclasses": "karpenter.k8s.aws"}[what]
 			if group == "" {
 				group = "karpenter.sh"
 			}

@@ -24,3 +24,24 @@ func admission(version string) func(kind, doc string) ([]attrpath.Finding, error
 		return manifest.Findings(version, kind, violations, runtime), nil
 	}
 }
+
+// admission is the Admit port of the provider's configuration: admission(KarpenterVersion) and,
+// when the cluster's CRDs were read, the manifest judged by them too (installation.CRDCheck): a
+// missing CRD, a field an older CRD would drop, what its validation would refuse.
+func (m *Meta) admission() func(kind, doc string) ([]attrpath.Finding, error) {
+	admit := admission(m.KarpenterVersion)
+	if m.CRDs == nil {
+		return admit
+	}
+	return func(kind, doc string) ([]attrpath.Finding, error) {
+		findings, err := admit(kind, doc)
+		if err != nil {
+			return nil, err
+		}
+		served, err := m.CRDs.Check(kind, doc, len(findings) == 0)
+		if err != nil {
+			return nil, err
+		}
+		return append(findings, served...), nil
+	}
+}

@@ -42,6 +42,9 @@ type karpenterProvider struct {
 	// beforeClaim is injected by tests: it runs when a new pool's apply has checked that no other
 	// owner holds the name, right before its first EC2 write.
 	beforeClaim func(pool string)
+	// crdNames is injected by tests: the CRDs read by kind instead of installation.CRDNames (the
+	// test API server keeps other versions' CRDs under other names).
+	crdNames map[string]string
 }
 
 // New returns the provider factory that main and the tests serve.
@@ -79,7 +82,9 @@ type Meta struct {
 	// Controller is Karpenter's controller as the cluster runs it (nil: not read).
 	Controller *installation.Controller
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
-	Kube        *kubeclient.Client
+	Kube *kubeclient.Client
+	// CRDs are the cluster's Karpenter CRDs compared with KarpenterVersion's (nil: not read).
+	CRDs        *installation.CRDCheck
 	AfterLaunch func(pool string) error // tests only
 	BeforeClaim func(pool string)       // tests only
 }
@@ -118,6 +123,12 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		if resp.Diagnostics.HasError() {
 			return
 		}
+		names := p.crdNames
+		if names == nil {
+			names = installation.CRDNames
+		}
+		meta.CRDs, warnings = planner.ReadCRDs(ctx, c.Kube.CRD, names, c.KarpenterVersion)
+		addFindings(&resp.Diagnostics, nil, warnings)
 	}
 	resp.DataSourceData, resp.ResourceData = meta, meta
 }
@@ -213,7 +224,10 @@ func providerClusterAttributes() map[string]schema.Attribute {
 				"Karpenter NodeClaims (`get`/`list` on `nodeclaims.karpenter.sh`) and, with `ec2:DescribeInstances`, their subnets, " +
 				"and `drift.verdict` counts exactly which running nodes a change drifts and why. Without it the verdict is per pool. " +
 				"With the `NodeOverlay` gate on, a pool also lists the cluster's NodeOverlays (`list` on `nodeoverlays.karpenter.sh`) " +
-				"and warns about those its `node_overlays` lacks. Nothing is ever written to the cluster.",
+				"and warns about those its `node_overlays` lacks. The served EC2NodeClass, NodePool and NodeOverlay CRDs are read " +
+				"(`get` on `customresourcedefinitions.apiextensions.k8s.io`) and every manifest is checked against them as well: a " +
+				"missing CRD, or a field an older CRD would drop or refuse, is an error (see the installation guide). Nothing is ever " +
+				"written to the cluster.",
 			Attributes: map[string]schema.Attribute{
 				"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
 				"cluster_ca_certificate": schema.StringAttribute{Optional: true, MarkdownDescription: "PEM CA bundle of the API server " +

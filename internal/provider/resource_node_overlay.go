@@ -124,7 +124,7 @@ func (r *nodeOverlayResource) ModifyPlan(ctx context.Context, req resource.Modif
 	if !decodeOverlay(resp.Plan.Raw, &v, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	ports := planner.OverlayPorts{Admit: admission(r.meta.KarpenterVersion), Catalog: r.meta.Client.Catalog}
+	ports := planner.OverlayPorts{Admit: r.meta.admission(), Catalog: r.meta.Client.Catalog}
 	res := planner.Overlay(ctx, ports, planner.OverlayInput{Config: v.Config, Metadata: v.Metadata, FeatureGates: r.meta.KarpenterFeatureGates})
 	addFindings(&resp.Diagnostics, res.Errors, res.Warnings)
 	if !resp.Diagnostics.HasError() {
