@@ -43,6 +43,8 @@ type CRD struct {
 	// CRD on a test API server.
 	PrinterColumns   []apiextensionsv1.CustomResourceColumnDefinition
 	KarpenterVersion string
+	// Source names the module zip the CRD was generated from (and its hash).
+	Source GeneratedSource
 	// Schema is the version's openAPIV3Schema (descriptions removed).
 	Schema *apiextensionsv1.JSONSchemaProps
 
@@ -156,7 +158,7 @@ func compileCRD(raw []byte) (*CRD, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &CRD{Group: f.Group, Version: f.Version, Kind: f.Kind, Scope: f.Scope, PrinterColumns: f.PrinterColumns, KarpenterVersion: f.Source.KarpenterVersion, Schema: f.Schema,
+	return &CRD{Group: f.Group, Version: f.Version, Kind: f.Kind, Scope: f.Scope, PrinterColumns: f.PrinterColumns, KarpenterVersion: f.Source.KarpenterVersion, Source: f.Source, Schema: f.Schema,
 		structural: s, validator: v, cel: cel.NewValidator(s, true, celconfig.PerCallLimit)}, nil
 }
 

@@ -162,11 +162,15 @@ func nodeClassSchema() schema.Schema {
 			"and shows an in-place update when tags change outside Terraform (drift). The resource records the resolution that was " +
 			"applied, renders the `manifest` for Kubernetes, and hands `resolved` to `karpenter_node_pool`; the one AWS object it owns " +
 			"is the instance profile it creates for `role` (see `role`).\n\n" +
-			"**Import** by name (the import ID is `name`): the imported state holds `id`, `name` and, when the provider's instance " +
-			"profile for that class name exists with the provider's tags, its owner id as `owner_id` (the class adopts the profile). " +
-			"The next plan resolves the selectors from the configuration and shows an in-place update that only records the " +
-			"resolution (and the configured arguments); applying it changes nothing in AWS unless the class's instance profile is " +
-			"missing or differs.",
+			"**Import** by name (the import ID is `name`). With the provider's `kubernetes` access the live EC2NodeClass is read: " +
+			"its spec and its own labels and annotations become the configuration (Karpenter's hash annotations and kubectl's " +
+			"last-applied configuration stay with the cluster), and the class is planned at import, so that " +
+			"`terraform plan -generate-config-out` writes it and the next plan is clean. Fields the configuration cannot carry " +
+			"are named in the import's warning. When the provider's instance profile for that class name exists with the " +
+			"provider's tags, the class adopts it (`owner_id`). Without cluster access the state holds `id` and `name`, and the next " +
+			"plan resolves the selectors from the configuration and shows an in-place update that only records the resolution; " +
+			"applying it changes nothing in AWS unless the class's instance profile is missing or differs. See the guide " +
+			"\"From YAML to the provider\".",
 		Attributes: mergeAttributes(classSelectorAttributes(), classNetworkAttributes(), classKubeletAttributes(), classLaunchAttributes(), classResolutionAttributes(), classLaunchOptionAttributes(), classOutputAttributes(),
 			map[string]schema.Attribute{"metadata": objectMetadataAttribute("EC2NodeClass", "the nodes' tags, which are `tags`")}),
 	}

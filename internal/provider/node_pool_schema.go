@@ -79,7 +79,14 @@ func nodePoolSchema() schema.Schema {
 			"pool's CreateFleet). On-demand prices come from the AWS Pricing API (`pricing:GetProducts`), spot prices from EC2's spot " +
 			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
 			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
-			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.",
+			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.\n\n" +
+			"**Import** by name. With the provider's `kubernetes` access a NodePool of that name in the cluster is read: its spec and " +
+			"its own labels and annotations become the configuration (`replicas` with `launcher = \"karpenter\"`), `node_class` holds " +
+			"the values of the EC2NodeClass its `nodeClassRef` names (replace them with `karpenter_node_class.<name>.resolved`), and " +
+			"the pool is planned at import, so that `terraform plan -generate-config-out` writes it and the next plan is clean. Fields " +
+			"the configuration cannot carry are named in the import's warning; a pool whose EC2NodeClass the cluster lacks, or whose " +
+			"`nodeClassRef` is not a `karpenter.k8s.aws` EC2NodeClass, is refused. A static pool of the provider's own launcher is found " +
+			"in EC2 by its ownership tags (`<name>` or `<name>/<owner id>`). See the guide \"From YAML to the provider\".",
 		Attributes: mergeAttributes(poolSpecAttributes(), poolStaticAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes(),
 			map[string]schema.Attribute{"metadata": objectMetadataAttribute("NodePool", "the nodes' labels and annotations, which are `template.labels` and `template.annotations`")}),
 	}

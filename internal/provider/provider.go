@@ -226,7 +226,9 @@ func providerClusterAttributes() map[string]schema.Attribute {
 				"With the `NodeOverlay` gate on, a pool also lists the cluster's NodeOverlays (`list` on `nodeoverlays.karpenter.sh`) " +
 				"and warns about those its `node_overlays` lacks. The served EC2NodeClass, NodePool and NodeOverlay CRDs are read " +
 				"(`get` on `customresourcedefinitions.apiextensions.k8s.io`) and every manifest is checked against them as well: a " +
-				"missing CRD, or a field an older CRD would drop or refuse, is an error (see the installation guide). Nothing is ever " +
+				"missing CRD, or a field an older CRD would drop or refuse, is an error (see the installation guide). Import by name reads " +
+				"the live EC2NodeClass or NodePool (`get` on `ec2nodeclasses.karpenter.k8s.aws` and `nodepools.karpenter.sh`; see the " +
+				"guide \"From YAML to the provider\"). Nothing is ever " +
 				"written to the cluster.",
 			Attributes: map[string]schema.Attribute{
 				"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},

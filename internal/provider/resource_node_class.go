@@ -9,8 +9,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -65,26 +67,32 @@ func (r *nodeClassResource) ModifyPlan(ctx context.Context, req resource.ModifyP
 			withRaw(&resp.Plan.Raw, map[string]any{"owner_id": tfvalue.Unknown(tftypes.String)}, "node class", &resp.Diagnostics)
 		}
 	}
+	r.planClass(ctx, req.Config.Raw, &resp.Plan.Raw, state, &resp.Diagnostics)
+}
+
+// planClass writes the class's plan (planner.Class) into plan, for the configuration config and
+// the prior state (nil for a new class): ModifyPlan's, and an import's from the live object.
+func (r *nodeClassResource) planClass(ctx context.Context, config tftypes.Value, plan *tftypes.Value, state *classValue, diags *diag.Diagnostics) {
 	// A role, instance profile, user data or tags known only after apply (e.g. created in the
 	// same run) change nothing the plan resolves: only what names them waits (late_values.go).
-	if !knownBesides(req.Config.Raw, nodeclass.LateAttrs...) {
-		planLateClass(req.Config.Raw, &resp.Plan.Raw, &resp.Diagnostics)
+	if !knownBesides(config, nodeclass.LateAttrs...) {
+		planLateClass(config, plan, diags)
 		return
 	}
-	var plan classValue
-	if !decodeClass(resp.Plan.Raw, &plan, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
+	var v classValue
+	if !decodeClass(*plan, &v, diags) || !requireMeta(r.meta, diags) {
 		return
 	}
 	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
 	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: r.profilesOn(ips), RolePolicies: ips.RolePolicies,
-		Admit: admission(r.meta.KarpenterVersion)}
-	res := planner.Class(ctx, ports, r.classFacts(), classInput(&plan, state))
-	addFindings(&resp.Diagnostics, res.Errors, res.Warnings)
-	if resp.Diagnostics.HasError() {
+		Admit: r.meta.admission()}
+	res := planner.Class(ctx, ports, r.classFacts(), classInput(&v, state))
+	addFindings(diags, res.Errors, res.Warnings)
+	if diags.HasError() {
 		return
 	}
-	if out := classPlannedOf(&plan, res, &resp.Diagnostics); !resp.Diagnostics.HasError() {
-		setRaw(&resp.Plan.Raw, out, "node class", &resp.Diagnostics)
+	if out := classPlannedOf(&v, res, diags); !diags.HasError() {
+		setRaw(plan, out, "node class", diags)
 	}
 }
 
@@ -190,10 +198,18 @@ func classApplied(res planner.ClassApplied, plan tftypes.Value, state *tftypes.V
 	}
 }
 
-// ImportState adopts a class by name. The imported state holds `id` and `name`, and the owner id
-// of the provider's instance profile for that class name when one exists with the provider's
-// tags (so the class keeps managing it); Read keeps that state, and the next plan resolves the
-// selectors from the configuration and shows an in-place update that records the resolution.
+// classImported are the attributes an import records besides the configuration.
+type classImported struct {
+	ID      string  `tfsdk:"id"`
+	Name    string  `tfsdk:"name"`
+	OwnerID *string `tfsdk:"owner_id"`
+}
+
+// ImportState adopts a class by name: the owner id of the provider's instance profile for that
+// class name when one exists with the provider's tags (so the class keeps managing it) and,
+// with the provider's kubernetes access, the live EC2NodeClass as the configuration, planned as
+// ModifyPlan plans it, so that the next plan of the same configuration is clean. Without that
+// access the state holds the name and the next plan records the configuration.
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	addFindings(&resp.Diagnostics, planner.ValidateClassImportID(req.ID), nil)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
@@ -204,9 +220,25 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
 		return
 	}
-	setRaw(&resp.State.Raw, struct {
-		ID      string  `tfsdk:"id"`
-		Name    string  `tfsdk:"name"`
-		OwnerID *string `tfsdk:"owner_id"`
-	}{req.ID, req.ID, emptyNil(owner)}, "node class", &resp.Diagnostics)
+	imported := classImported{req.ID, req.ID, emptyNil(owner)}
+	if r.meta.Kube == nil {
+		addFindings(&resp.Diagnostics, nil, []attrpath.Finding{planner.NoClusterAccess(manifest.EC2NodeClassKind)})
+		setRaw(&resp.State.Raw, imported, "node class", &resp.Diagnostics)
+		return
+	}
+	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, req.ID)
+	if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
+		return
+	}
+	if imported.OwnerID == nil { // chosen now rather than at the next apply, so that the next plan is clean
+		owner := fleet.NewOwnerID()
+		imported.OwnerID = &owner
+	}
+	raw := resp.State.Raw
+	setRaw(&raw, c.Config, "node class", &resp.Diagnostics)
+	raw = configValue(raw)
+	setRaw(&raw, imported, "node class", &resp.Diagnostics)
+	if r.planClass(ctx, raw, &raw, nil, &resp.Diagnostics); !resp.Diagnostics.HasError() {
+		resp.State.Raw = knownOrNull(raw)
+	}
 }

@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -13,6 +14,9 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
@@ -75,19 +79,25 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 		setPoolComputedUnknown(&resp.Plan, &plan, &resp.Diagnostics)
 		return
 	}
-	if !requireMeta(r.meta, &resp.Diagnostics) {
+	r.planPool(ctx, !req.Config.Raw.IsFullyKnown(), &resp.Plan.Raw, &plan, state, &resp.Diagnostics)
+}
+
+// planPool writes the pool's plan (planner.Pool) into raw, plan's value, for the prior state
+// (nil for a new pool): ModifyPlan's, and an import's from the live NodePool.
+func (r *nodePoolResource) planPool(ctx context.Context, lateClass bool, raw *tftypes.Value, plan, state *poolValue, diags *diag.Diagnostics) {
+	if !requireMeta(r.meta, diags) {
 		return
 	}
-	in, ok := r.poolInput(&plan, state, !req.Config.Raw.IsFullyKnown(), &resp.Diagnostics)
+	in, ok := r.poolInput(plan, state, lateClass, diags)
 	if !ok {
 		return
 	}
 	res := planner.Pool(ctx, r.ports(), r.facts(), in)
-	addFindings(&resp.Diagnostics, res.Errors, res.Warnings)
-	if resp.Diagnostics.HasError() {
+	addFindings(diags, res.Errors, res.Warnings)
+	if diags.HasError() {
 		return
 	}
-	typ := req.Plan.Raw.Type()
+	typ := raw.Type()
 	var recordedDrift any
 	if state != nil {
 		recordedDrift = state.Drift
@@ -104,7 +114,7 @@ func (r *nodePoolResource) ModifyPlan(ctx context.Context, req resource.ModifyPl
 			out.LaunchTemplates = unknownAttr(typ, "launch_templates")
 		}
 	}
-	setRaw(&resp.Plan.Raw, out, "node pool", &resp.Diagnostics)
+	setRaw(raw, out, "node pool", diags)
 }
 
 // plannedValue encodes a planned attribute that may wait for apply or keep the state's value.
@@ -154,7 +164,7 @@ func knownValue(v tftypes.Value) bool { return v.IsKnown() && !v.IsNull() }
 // ports are the pool plan's doors to AWS and the cluster.
 func (r *nodePoolResource) ports() planner.PoolPorts {
 	c := r.meta.Client
-	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: admission(r.meta.KarpenterVersion),
+	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: r.meta.admission(),
 		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
 			BeforeClaim: r.meta.BeforeClaim}}
 	if r.meta.Kube != nil {
@@ -312,15 +322,68 @@ type poolImported struct {
 	Nodes    []fleet.Node `tfsdk:"nodes"`
 }
 
-// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (planner.ImportPool).
+// ImportState adopts a pool by `<name>` or `<name>/<owner id>` (planner.ImportPool). With the
+// provider's kubernetes access, a NodePool of that name in the cluster is read as the
+// configuration, its EC2NodeClass's values as `node_class`, and planned as ModifyPlan plans it,
+// so that the next plan of the same configuration is clean; a static pool of the provider's own
+// launcher is found by its ownership tags in EC2.
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
 	if !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
+	var live *livePool
+	if r.meta.Kube != nil && !strings.Contains(req.ID, "/") {
+		p, class, found, errs, warnings := planner.PoolFromCluster(ctx, r.meta.Kube.Object, req.ID)
+		if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
+			return
+		}
+		if found {
+			live = &livePool{p.Config, class.Config}
+		}
+	}
 	imp, errs, warnings := planner.ImportPool(ctx, r.ports(), r.facts(), req.ID)
+	switch {
+	case live != nil: // found in the cluster: EC2 only gives the owner id
+		warnings = nil
+	case r.meta.Kube != nil && len(warnings) > 0: // nothing in EC2 either
+		errs = append(errs, planner.PoolNotFound(req.ID))
+	case r.meta.Kube == nil && imp.Replicas == nil:
+		warnings = append(warnings, planner.NoClusterAccess(manifest.NodePoolKind))
+	}
 	if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
 		return
 	}
 	out := poolImported{Name: imp.Name, ID: imp.Name, OwnerID: imp.OwnerID, Replicas: imp.Replicas, Nodes: imp.Nodes}
 	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
+	if live != nil && !resp.Diagnostics.HasError() {
+		r.importLive(ctx, live, &resp.State.Raw, &resp.Diagnostics)
+	}
+}
+
+// livePool is a NodePool read from the cluster and the EC2NodeClass it names.
+type livePool struct {
+	pool  nodepool.Config
+	class nodeclass.Config
+}
+
+// importLive writes the live pool's configuration into the imported state, its class resolved
+// as a karpenter_node_class plans it, and the pool's plan.
+func (r *nodePoolResource) importLive(ctx context.Context, live *livePool, raw *tftypes.Value, diags *diag.Diagnostics) {
+	classRaw := tftypes.NewValue(nodeClassSchema().Type().TerraformType(ctx), nil)
+	setRaw(&classRaw, live.class, "node class", diags)
+	classRaw = configValue(classRaw)
+	(&nodeClassResource{meta: r.meta}).planClass(ctx, classRaw, &classRaw, nil, diags)
+	if diags.HasError() {
+		return
+	}
+	setRaw(raw, live.pool, "node pool", diags)
+	*raw = configValue(*raw)
+	withRaw(raw, map[string]any{"node_class": knownOrNull(tfvalue.Attributes(classRaw)["resolved"])}, "node pool", diags)
+	var plan poolValue
+	if diags.HasError() || !decodeInto(*raw, &plan, "node pool", diags) {
+		return
+	}
+	if r.planPool(ctx, false, raw, &plan, nil, diags); !diags.HasError() {
+		*raw = knownOrNull(*raw)
+	}
 }

@@ -63,3 +63,34 @@ func unknownComputed(obj tftypes.Type, planned any) map[string]any {
 	}
 	return values
 }
+
+// knownOrNull is v with every unknown value null: what a state may hold of a plan (an import's
+// plan leaves unknown what only an apply would learn).
+func knownOrNull(v tftypes.Value) tftypes.Value {
+	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
+		if !e.IsKnown() {
+			return tftypes.NewValue(e.Type(), nil), nil
+		}
+		return e, nil
+	})
+	if err != nil { // Transform fails only on a callback error, which this one never returns
+		return v
+	}
+	return out
+}
+
+// configValue is an imported configuration as a user writes it: a string the configuration
+// leaves out is null, not "" (the provider's core types read both as "").
+func configValue(v tftypes.Value) tftypes.Value {
+	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
+		var s string
+		if e.Type().Is(tftypes.String) && e.IsKnown() && !e.IsNull() && e.As(&s) == nil && s == "" {
+			return tftypes.NewValue(tftypes.String, nil), nil
+		}
+		return e, nil
+	})
+	if err != nil { // Transform fails only on a callback error, which this one never returns
+		return v
+	}
+	return out
+}

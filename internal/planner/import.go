@@ -1,0 +1,119 @@
+package planner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+)
+
+// LiveObject reads one cluster-scoped object by apiVersion, resource and name
+// (kubeclient.Client.Object): kubeclient.ErrNotFound when there is none.
+type LiveObject func(ctx context.Context, apiVersion, resource, name string) (map[string]any, error)
+
+// The resources of the Karpenter kinds the provider imports.
+const (
+	classResource = "ec2nodeclasses"
+	poolResource  = "nodepools"
+)
+
+// NoClusterAccess is what importing by name says without the provider's kubernetes access.
+func NoClusterAccess(kind string) attrpath.Finding {
+	return attrpath.Finding{Summary: "Imported by name only",
+		Message: fmt.Sprintf("the provider has no `kubernetes` access, so the live %s is not read: the state holds its name and the next plan "+
+			"records the configuration. To import its spec and metadata (and have `terraform plan -generate-config-out` write them), "+
+			"set the provider's `kubernetes` block (host, token, cluster_ca_certificate) with get on %s.", kind, kindResource(kind))}
+}
+
+func kindResource(kind string) string {
+	if kind == manifest.EC2NodeClassKind {
+		return classResource + ".karpenter.k8s.aws"
+	}
+	return poolResource + ".karpenter.sh"
+}
+
+// PoolNotFound is an import of a pool that is neither a NodePool of the cluster nor a static
+// pool of the provider's launcher in EC2.
+func PoolNotFound(name string) attrpath.Finding {
+	return attrpath.Finding{Summary: "Cannot import NodePool " + name, Message: fmt.Sprintf("the cluster has no NodePool named %q and no "+
+		"launch template in EC2 carries the provider's ownership tags for a pool of that name. Check the name (`kubectl get %s`), "+
+		"the provider's kubernetes host and its cluster_name.", name, kindResource(manifest.NodePoolKind))}
+}
+
+// ClassFromCluster reads the cluster's EC2NodeClass name as a karpenter_node_class
+// configuration; what it cannot carry is a warning.
+func ClassFromCluster(ctx context.Context, read LiveObject, name string) (adopt.Class, []attrpath.Finding, []attrpath.Finding) {
+	obj, err := read(ctx, manifest.EC2NodeClassAPIVersion, classResource, name)
+	if err != nil {
+		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
+	}
+	c, err := adopt.ReadClass(obj)
+	if err != nil {
+		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
+	}
+	return c, nil, adoptedWarnings(manifest.EC2NodeClassKind, name, c.Adopted, "")
+}
+
+// PoolFromCluster reads the cluster's NodePool name as a karpenter_node_pool configuration, and
+// the EC2NodeClass it names, whose values become the pool's node_class. found is false (with
+// no finding) when the cluster has no NodePool of that name.
+func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt.Pool, class adopt.Class, found bool, errs, warnings []attrpath.Finding) {
+	obj, err := read(ctx, manifest.NodePoolAPIVersion, poolResource, name)
+	if errors.Is(err, kubeclient.ErrNotFound) {
+		return p, class, false, nil, nil
+	}
+	if err == nil {
+		p, err = adopt.ReadPool(obj)
+	}
+	if err != nil {
+		return p, class, true, []attrpath.Finding{importError(manifest.NodePoolKind, name, err)}, nil
+	}
+	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass)
+	if len(errs) > 0 {
+		errs[0].Message = fmt.Sprintf("NodePool %q names EC2NodeClass %q in its nodeClassRef, whose values become the pool's `node_class`: %s",
+			name, p.NodeClass, errs[0].Message)
+		return p, class, true, errs, nil
+	}
+	note := fmt.Sprintf("`node_class` holds the values of EC2NodeClass %q as the plan resolved them; replace it with "+
+		"`karpenter_node_class.<name>.resolved` once that class is in the configuration (import it by %q)", p.NodeClass, p.NodeClass)
+	return p, class, true, nil, append(adoptedWarnings(manifest.NodePoolKind, name, p.Adopted, note), warnings...)
+}
+
+// importError is a failed import of kind name: the object missing, unreadable or not adoptable.
+func importError(kind, name string, err error) attrpath.Finding {
+	fix := ""
+	switch {
+	case errors.Is(err, kubeclient.ErrNotFound):
+		fix = fmt.Sprintf(" Check the name (`kubectl get %s`) and the provider's kubernetes host.", kindResource(kind))
+	case errors.Is(err, kubeclient.ErrNotInstalled):
+		fix = " The cluster does not serve that kind: install Karpenter's CRDs, or point the provider's kubernetes block at the cluster that runs Karpenter."
+	}
+	return attrpath.Finding{Summary: "Cannot import " + kind + " " + name, Message: err.Error() + "." + fix}
+}
+
+// adoptedWarnings name what the import left out of the configuration, and the note.
+func adoptedWarnings(kind, name string, a adopt.Adopted, note string) []attrpath.Finding {
+	var parts []string
+	if len(a.Unexpressed) > 0 {
+		parts = append(parts, fmt.Sprintf("fields the configuration cannot carry (applying its manifest would drop or change them): %s",
+			strings.Join(a.Unexpressed, ", ")))
+	}
+	if len(a.LeftToCluster) > 0 {
+		parts = append(parts, "annotations written by Karpenter or kubectl, left to the cluster: "+strings.Join(a.LeftToCluster, ", "))
+	}
+	if len(a.Ignored) > 0 {
+		parts = append(parts, "metadata the resource does not manage: "+strings.Join(a.Ignored, ", "))
+	}
+	if note != "" {
+		parts = append(parts, note)
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	return []attrpath.Finding{{Summary: "Imported " + kind + " " + name + " from the cluster", Message: strings.Join(parts, "; ") + "."}}
+}
