@@ -17,6 +17,8 @@ type Config struct {
 	// Launcher says who launches a static pool's nodes: LauncherProvider (nil: the default) or
 	// LauncherKarpenter.
 	Launcher *string `tfsdk:"launcher"`
+	// Spread is SpreadZones (one NodePool per zone) or nil.
+	Spread *string `tfsdk:"spread"`
 	// Metadata is the NodePool object's own labels and annotations (not its nodes').
 	Metadata *manifest.ObjectMetadata `tfsdk:"metadata"`
 }
@@ -56,6 +58,8 @@ const (
 	LauncherKarpenter = "karpenter"
 	// StaticCapacityGate is the Karpenter feature gate of static NodePools.
 	StaticCapacityGate = "StaticCapacity"
+	// SpreadZones renders a Karpenter-launched static pool as one NodePool per zone.
+	SpreadZones = "zones"
 )
 
 // KarpenterLaunched reports whether Karpenter launches the static pool (launcher = "karpenter").
@@ -77,7 +81,7 @@ func (c Config) Requirements() []requirements.Requirement {
 
 // Spec is the pool's settings for validation and the manifest.
 func (c Config) Spec() Spec {
-	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas, Launcher: c.Launcher,
+	s := Spec{Name: c.Name, Limits: c.Limits, Weight: c.Weight, Replicas: c.Replicas, Launcher: c.Launcher, Spread: c.Spread,
 		ConsolidationPolicy: DefaultConsolidationPolicy, ConsolidateAfter: DefaultConsolidateAfter}
 	if d := c.Disruption; d != nil {
 		s.Budgets = d.Budgets

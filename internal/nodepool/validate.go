@@ -54,6 +54,7 @@ type Spec struct {
 	Weight                 *int
 	Replicas               *int
 	Launcher               *string
+	Spread                 *string
 }
 
 // Problem is an error or a warning at an attribute path of the node pool (the empty path is
@@ -72,11 +73,17 @@ var (
 
 // launcherProblems: a launcher is a static pool's choice.
 func launcherProblems(s Spec) []Problem {
-	if s.Launcher == nil || s.Replicas != nil {
-		return nil
+	var out []Problem
+	if s.Launcher != nil && s.Replicas == nil {
+		out = append(out, Problem{Path: attrpath.Of("launcher"), Message: "launcher chooses who launches a static pool's nodes and needs replicas: " +
+			"Karpenter launches a dynamic pool's nodes itself; remove launcher or set replicas"})
 	}
-	return []Problem{{Path: attrpath.Of("launcher"), Message: "launcher chooses who launches a static pool's nodes and needs replicas: " +
-		"Karpenter launches a dynamic pool's nodes itself; remove launcher or set replicas"}}
+	if s.Spread != nil && (s.Replicas == nil || s.Launcher == nil || *s.Launcher != LauncherKarpenter) {
+		out = append(out, Problem{Path: attrpath.Of("spread"), Message: "spread = \"zones\" splits the replicas of a static pool that " +
+			"Karpenter launches over one NodePool per zone, and needs replicas with launcher = \"karpenter\" (the provider's own " +
+			"launcher already spreads its nodes over the zones; Karpenter spreads a dynamic pool's by its scheduling)"})
+	}
+	return out
 }
 
 // Validate returns the problems of a pool's own settings.

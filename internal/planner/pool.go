@@ -105,8 +105,11 @@ type Answer[T any] struct {
 type PoolResult struct {
 	Plan    launchplan.Plan
 	Outputs launchplan.Outputs
-	// Manifest is the NodePool document; nil for a static pool, whose nodes are the provider's.
+	// Manifest is the NodePool document; nil for a static pool, whose nodes are the provider's,
+	// and for a pool spread over zones.
 	Manifest *string
+	// Manifests are a pool spread over zones: its NodePool documents by zone (nil otherwise).
+	Manifests map[string]string
 	// Nodes are a static pool's planned nodes (nil for a dynamic pool).
 	Nodes Answer[[]fleet.Node]
 	// Drift is a dynamic pool's drift answer (nil for a static pool).
@@ -221,7 +224,11 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 		}
 		return res
 	}
-	res.Manifest = &doc
+	if in.Spread == nil {
+		res.Manifest = &doc
+	} else if res.Manifests = res.spread(ports, in, p); res.Manifests == nil {
+		return res
+	}
 	res.Warnings = append(res.Warnings, spotWithoutInterruptions(facts, p)...)
 	res.Drift = res.planDrift(ctx, ports, facts, in, cat, doc, p)
 	res.Warnings = append(res.Warnings, liveOverlaysMissing(ctx, ports, facts, in)...)
@@ -383,7 +390,9 @@ func (res *PoolResult) planDrift(ctx context.Context, ports PoolPorts, facts Poo
 			pp.Prior.Output = *prior.Drift
 		}
 	}
-	if ports.NodeClaims != nil { // with a view of the cluster, the pool's running nodes are judged one by one
+	// With a view of the cluster, the pool's running nodes are judged one by one; a pool spread
+	// over zones is judged per pool, as its nodes carry their zone NodePool's hash.
+	if ports.NodeClaims != nil && in.Spread == nil {
 		pp.Count = func(priorSide *drift.Side, planned drift.Side) *drift.Count {
 			return res.countNodes(ctx, ports, in.Name, priorSide, planned)
 		}

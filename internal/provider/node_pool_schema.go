@@ -186,6 +186,14 @@ func poolStaticAttributes() map[string]schema.Attribute {
 			"provider's `karpenter_feature_gates`, and warns when `limits.nodes` is not above `replicas` (drift could not proceed). " +
 			"Changing the launcher replaces the pool. See the static capacity guide.",
 			Validators: []validator.String{stringvalidator.OneOf(nodepool.LauncherProvider, nodepool.LauncherKarpenter)}},
+		"spread": schema.StringAttribute{Optional: true, MarkdownDescription: "`\"zones\"`: a static pool Karpenter launches " +
+			"(`launcher = \"karpenter\"`) becomes one NodePool per zone it can launch in, named `<name>-<zone>`, each with " +
+			"`topology.kubernetes.io/zone` narrowed to its zone and `replicas` split evenly (the remainder to the first zones), as the " +
+			"provider's own launcher spreads its nodes: Karpenter's static capacity has no zone spread of its own. A `limits.nodes` " +
+			"above `replicas` is split the same way (at least one node of headroom per zone, so drift can proceed in each). The " +
+			"NodePools are in `manifests`, by zone, and `manifest` is null. A zone whose free IPs hold fewer nodes than its share " +
+			"warns. The drift verdict is per pool (no node count: each node carries its zone NodePool's hash).",
+			Validators: []validator.String{stringvalidator.OneOf(nodepool.SpreadZones)}},
 		"details": schema.BoolAttribute{Optional: true, MarkdownDescription: "Fill the per-type attributes (`instance_types`, `max_pods`, " +
 			"`karpenter_assumed_pods`, `launch_plan`) and the content of `launch_templates` (instance types, interfaces, user data), and " +
 			"show a dynamic pool's planned `launch_templates`. Off by default: a broad pool has hundreds of eligible types, and a plan a " +
@@ -329,9 +337,13 @@ func poolDetailAttributes() map[string]schema.Attribute {
 			"user_data":   cStr("With `details`: the user data (plain text) that sets max pods for the AMI family."),
 			"fingerprint": cStr("Hash of the template content; a change outside Terraform shows as a difference here."),
 		}),
+		"manifests": schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "With `spread = \"zones\"`: " +
+			"the NodePool YAML of each zone, by zone (apply each, e.g. `for_each = karpenter_node_pool.x.manifests` with " +
+			"`kubernetes_manifest`). Null otherwise."},
 		"manifest": cStr("Dynamic pools: YAML of the Karpenter v1 `NodePool`, `nodeClassRef` pointing at the node class, to apply to " +
-			"the cluster (e.g. with `kubernetes_manifest`); Karpenter launches the nodes. Null for static pools (`replicas`): the provider " +
-			"launches their nodes and Karpenter must not (a NodePool with `replicas` would make it launch as many again). Either way the " +
+			"the cluster (e.g. with `kubernetes_manifest`); Karpenter launches the nodes. With `launcher = \"karpenter\"` it carries " +
+			"`spec.replicas`. Null for the provider's own static pools: the provider launches their nodes and Karpenter must not (a " +
+			"NodePool with `replicas` would make it launch as many again); null with `spread = \"zones\"` too (`manifests`). Either way the " +
 			"NodePool is rendered and validated at plan as the API server would (the CRD of the provider's `karpenter_version`: schema, " +
 			"defaults, CEL rules) and as Karpenter's controller would (its runtime validation); a violation fails the plan on the " +
 			"attribute that produced the field."),

@@ -27,6 +27,7 @@ type poolValue struct {
 	NodeOverlays    []nodeoverlay.Config           `tfsdk:"node_overlays"`
 	OwnerID         string                         `tfsdk:"owner_id"`
 	Manifest        tftypes.Value                  `tfsdk:"manifest"`
+	Manifests       tftypes.Value                  `tfsdk:"manifests"`
 	Summary         tftypes.Value                  `tfsdk:"summary"`
 	Zones           tftypes.Value                  `tfsdk:"zones"`
 	InstanceTypes   tftypes.Value                  `tfsdk:"instance_types"`
@@ -83,11 +84,12 @@ func (v *poolValue) timeout(op string, def time.Duration) time.Duration {
 // one pass over the raw plan; `any` fields hold a Go value or a raw unknown).
 type poolPlanned struct {
 	launchplan.Outputs
-	ID              string  `tfsdk:"id"`
-	Manifest        *string `tfsdk:"manifest"`
-	LaunchTemplates any     `tfsdk:"launch_templates"`
-	Nodes           any     `tfsdk:"nodes"`
-	Drift           any     `tfsdk:"drift"`
+	ID              string            `tfsdk:"id"`
+	Manifest        *string           `tfsdk:"manifest"`
+	Manifests       map[string]string `tfsdk:"manifests"`
+	LaunchTemplates any               `tfsdk:"launch_templates"`
+	Nodes           any               `tfsdk:"nodes"`
+	Drift           any               `tfsdk:"drift"`
 }
 
 // templatePlanned is one planned `launch_templates` entry: the planned content with what EC2

@@ -102,7 +102,7 @@ func (r *nodePoolResource) planPool(ctx context.Context, lateClass bool, raw *tf
 	if state != nil {
 		recordedDrift = state.Drift
 	}
-	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Nodes: plannedValue(res.Nodes, typ, "nodes", nil),
+	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Manifests: res.Manifests, Nodes: plannedValue(res.Nodes, typ, "nodes", nil),
 		Drift: plannedValue(res.Drift, typ, "drift", recordedDrift)}
 	var recorded []fleet.TemplateRecord
 	if state != nil {
@@ -209,8 +209,14 @@ func setPoolComputedUnknown(plan *tfsdk.Plan, v *poolValue, diags *diag.Diagnost
 			values[name] = nil
 		}
 	}
-	if replicas := tfvalue.Attributes(plan.Raw)["replicas"]; replicas.IsKnown() && !replicas.IsNull() {
-		values["manifest"] = nil // a static pool has none
+	attrs := tfvalue.Attributes(plan.Raw)
+	if replicas := attrs["replicas"]; replicas.IsKnown() && !replicas.IsNull() && attrs["launcher"].IsKnown() && !v.KarpenterLaunched() {
+		values["manifest"] = nil // the provider's static pool has none
+	}
+	if spread := attrs["spread"]; spread.IsKnown() && spread.IsNull() {
+		values["manifests"] = nil // one NodePool: `manifest`
+	} else if spread.IsKnown() {
+		values["manifest"] = nil // one NodePool per zone: `manifests`
 	}
 	withRaw(&plan.Raw, values, "node pool", diags)
 }

@@ -1,0 +1,51 @@
+package planner
+
+import (
+	"fmt"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+)
+
+var pathSpread = attrpath.Of("spread")
+
+// spread renders a Karpenter-launched static pool as one NodePool per zone it launches in, the
+// zones the provider's own launcher spreads over (nodepool.ZoneSpecs), each admitted as the
+// pool's own manifest is; nil, with the findings, when one is refused. A zone whose free IPs hold
+// fewer nodes of the pool's hungriest type than its share is a warning.
+func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) map[string]string {
+	zones := make([]string, len(p.Zones)) // the zones the provider's own launcher spreads over
+	for i, z := range p.Zones {
+		zones[i] = z.Zone
+	}
+	room := map[string]int{}
+	for _, c := range p.Capacity {
+		room[c.Zone] = c.NodesByIPs
+	}
+	specs := nodepool.ZoneSpecs(in.Spec(), zones)
+	if len(specs) == 0 {
+		res.Errors = append(res.Errors, attrpath.Finding{Summary: "No zone to spread over", Path: pathSpread,
+			Message: "the pool launches in no zone, so there is no NodePool to render per zone"})
+		return nil
+	}
+	out := make(map[string]string, len(specs))
+	for _, z := range specs {
+		doc, err := nodepool.Manifest(z.Spec, in.ClassName)
+		if err != nil {
+			res.fail("Cannot render the NodePool manifest of zone "+z.Zone, err)
+			return nil
+		}
+		if !res.admit(ports, doc) {
+			return nil
+		}
+		out[z.Zone] = doc
+		if n := *z.Spec.Replicas; n > room[z.Zone] {
+			res.Warnings = append(res.Warnings, attrpath.Finding{Summary: "Zone too small for its replicas", Path: pathSpread,
+				Message: fmt.Sprintf("NodePool %s asks for %d nodes in %s, whose free IPs address %d of the pool's types: Karpenter "+
+					"may keep launching there while the extra NodeClaims never become nodes. Lower replicas or add subnets in that zone",
+					z.Spec.Name, n, z.Zone, room[z.Zone])})
+		}
+	}
+	return out
+}
