@@ -200,3 +200,26 @@ var (
 		Message: "This state was written before owner ids: nothing is deleted in EC2 (the provider cannot tell its objects from another owner's). " +
 			"Delete the pool's launch templates and instances yourself if they are no longer used."}
 )
+
+// StaticPools are the pool names of the cluster that hold launch templates with an owner id
+// (the provider's static pools), each with its owners, sorted.
+func (c Cluster) StaticPools(ctx context.Context) (map[string][]string, error) {
+	tags := map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy}
+	if c.Name != "" {
+		tags[launchplan.TagCluster] = c.Name
+	}
+	listed, err := c.EC2.ListTemplates(ctx, nil, tags)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]string{}
+	for _, lt := range listed {
+		pool, owner := lt.Tags[launchplan.TagNodePool], lt.Tags[launchplan.TagOwner]
+		if pool == "" || owner == "" || c.Name == "" && lt.Tags[launchplan.TagCluster] != "" || slices.Contains(out[pool], owner) {
+			continue
+		}
+		out[pool] = append(out[pool], owner)
+		slices.Sort(out[pool])
+	}
+	return out, nil
+}

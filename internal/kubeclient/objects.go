@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 )
 
@@ -23,4 +24,43 @@ func (c *Client) Object(ctx context.Context, apiVersion, resource, name string) 
 		return nil, fmt.Errorf("%w: the cluster (%s) has no %s named %q", ErrNotFound, c.base.Host, resource, name)
 	}
 	return obj, err
+}
+
+// Objects lists the cluster-scoped objects of apiVersion and resource that carry the label
+// selector ("" for all), page by page. A resource the server does not serve has none.
+func (c *Client) Objects(ctx context.Context, apiVersion, resource, selector string) ([]map[string]any, error) {
+	var out []map[string]any
+	q := url.Values{"limit": {strconv.Itoa(PageSize)}}
+	if selector != "" {
+		q.Set("labelSelector", selector)
+	}
+	for {
+		var page struct {
+			Kind     string `json:"kind"`
+			Metadata struct {
+				Continue string `json:"continue"`
+			} `json:"metadata"`
+			Items []map[string]any `json:"items"`
+		}
+		err := c.getJSON(ctx, resource, "/apis/"+apiVersion+"/"+resource, q, &page)
+		if errors.Is(err, ErrNotInstalled) {
+			return nil, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, it := range page.Items { // a list's items may leave out what the list says
+			if it["apiVersion"] == nil {
+				it["apiVersion"] = apiVersion
+			}
+			if it["kind"] == nil {
+				it["kind"] = strings.TrimSuffix(page.Kind, "List")
+			}
+		}
+		out = append(out, page.Items...)
+		if page.Metadata.Continue == "" {
+			return out, nil
+		}
+		q.Set("continue", page.Metadata.Continue)
+	}
 }

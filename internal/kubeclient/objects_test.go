@@ -43,3 +43,32 @@ func TestObject(t *testing.T) {
 		t.Errorf("Object(secret) = %v", err)
 	}
 }
+
+// TestObjects: a list is read page by page with the label selector, its items keep (or get) their
+// apiVersion and kind, and a resource the server does not serve has none.
+func TestObjects(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/apis/karpenter.sh/v1/nodepools" {
+			w.WriteHeader(http.StatusNotFound)
+			return
+		}
+		if r.URL.Query().Get("labelSelector") != "team=web" {
+			t.Errorf("query %v", r.URL.Query())
+		}
+		if r.URL.Query().Get("continue") == "" {
+			_, _ = w.Write([]byte(`{"kind":"NodePoolList","metadata":{"continue":"c2"},"items":[{"metadata":{"name":"a"}}]}`))
+			return
+		}
+		_, _ = w.Write([]byte(`{"kind":"NodePoolList","metadata":{},"items":[{"apiVersion":"karpenter.sh/v1","kind":"NodePool","metadata":{"name":"b"}}]}`))
+	}))
+	defer srv.Close()
+	c, ctx := newClient(t, srv), context.Background()
+	got, err := c.Objects(ctx, "karpenter.sh/v1", "nodepools", "team=web")
+	if err != nil || len(got) != 2 || got[0]["kind"] != "NodePool" || got[0]["apiVersion"] != "karpenter.sh/v1" ||
+		got[1]["metadata"].(map[string]any)["name"] != "b" {
+		t.Errorf("Objects = %v, %v", got, err)
+	}
+	if got, err := c.Objects(ctx, "karpenter.k8s.aws/v1", "ec2nodeclasses", "team=web"); err != nil || got != nil {
+		t.Errorf("Objects(unserved) = %v, %v", got, err)
+	}
+}

@@ -52,7 +52,9 @@ func cliConfig(t *testing.T, others ...providerOverride) string {
 	}
 	rc := filepath.Join(t.TempDir(), "terraformrc")
 	var overrides strings.Builder
-	for _, o := range append([]providerOverride{{"registry.terraform.io/nodeplane/karpenter", cliProviderDir}}, others...) {
+	// OpenTofu resolves the provider's address to its own registry.
+	own := []providerOverride{{"registry.terraform.io/nodeplane/karpenter", cliProviderDir}, {"registry.opentofu.org/nodeplane/karpenter", cliProviderDir}}
+	for _, o := range append(own, others...) {
 		fmt.Fprintf(&overrides, "    %q = %q\n", o.source, o.dir)
 	}
 	body := "provider_installation {\n  dev_overrides {\n" + overrides.String() + "  }\n  direct {}\n}\n"
@@ -66,9 +68,34 @@ func cliConfig(t *testing.T, others ...providerOverride) string {
 // output and the error of the run.
 func terraformCLI(t *testing.T, dir, rc string, args ...string) (string, error) {
 	t.Helper()
-	cmd := exec.Command(os.Getenv("TF_ACC_TERRAFORM_PATH"), args...)
+	return runCLI(t, os.Getenv("TF_ACC_TERRAFORM_PATH"), dir, rc, args...)
+}
+
+// runCLI runs the CLI binary bin (terraform or tofu) in dir with the built provider.
+func runCLI(t *testing.T, bin, dir, rc string, args ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
 	out, err := cmd.CombinedOutput()
 	return string(out), err
+}
+
+// newestTerraform is the newest Terraform the README promises (built by `make tools` from its Go
+// module): the query tests need it (list resources, Terraform >= 1.14). Acceptance runs fail
+// without it, naming the fix.
+func newestTerraform(t *testing.T) string {
+	t.Helper()
+	bin := os.Getenv("KARPENTER_TEST_TERRAFORM_NEWEST")
+	if bin == "" {
+		bin = filepath.Join("..", "..", "bin", "terraform-1.16")
+	}
+	abs, err := filepath.Abs(bin)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
+	if err != nil {
+		t.Fatalf("no Terraform 1.16 at %s (%v): build it with `make tools` (scripts/build-cli.sh terraform)", bin, err)
+	}
+	return abs
 }

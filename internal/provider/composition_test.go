@@ -155,6 +155,7 @@ type tfDir struct {
 	t        *testing.T
 	dir, rc  string
 	provider string // the provider blocks
+	bin      string // the CLI ("": TF_ACC_TERRAFORM_PATH)
 }
 
 func newTFDir(t *testing.T, k *kubeAPI, cluster string) *tfDir {
@@ -216,10 +217,14 @@ func (d *tfDir) write(body string) {
 func (d *tfDir) exit(args ...string) (string, int) {
 	d.t.Helper()
 	args = append(args, "-no-color")
-	if args[0] != "get" {
+	if args[0] != "get" && args[0] != "query" && args[0] != "validate" {
 		args = append(args, "-input=false")
 	}
-	out, err := terraformCLI(d.t, d.dir, d.rc, args...)
+	bin := d.bin
+	if bin == "" {
+		bin = os.Getenv("TF_ACC_TERRAFORM_PATH")
+	}
+	out, err := runCLI(d.t, bin, d.dir, d.rc, args...)
 	var ee *exec.ExitError
 	switch {
 	case err == nil:

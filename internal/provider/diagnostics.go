@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"errors"
 	"strconv"
 	"strings"
 
@@ -208,3 +209,30 @@ func tfPath(p attrpath.Path) path.Path {
 	}
 	return out
 }
+
+// The list-resource calls (Terraform >= 1.14, `terraform query`) are served by the framework's
+// server, behind an interface of their own that the embedded ProviderServer does not carry.
+var _ tfprotov6.ProviderServerWithListResource = resolvableServer{} //nolint:staticcheck // the interface the protocol still asks for
+
+func (s resolvableServer) ValidateListResourceConfig(ctx context.Context, req *tfprotov6.ValidateListResourceConfigRequest) (*tfprotov6.ValidateListResourceConfigResponse, error) {
+	ls, ok := s.ProviderServer.(tfprotov6.ListResourceServer)
+	if !ok {
+		return nil, errNoListResources
+	}
+	resp, err := ls.ValidateListResourceConfig(ctx, req)
+	if resp != nil {
+		resolvable(resp.Diagnostics)
+	}
+	return resp, err
+}
+
+func (s resolvableServer) ListResource(ctx context.Context, req *tfprotov6.ListResourceRequest) (*tfprotov6.ListResourceServerStream, error) {
+	ls, ok := s.ProviderServer.(tfprotov6.ListResourceServer)
+	if !ok {
+		return nil, errNoListResources
+	}
+	return ls.ListResource(ctx, req)
+}
+
+// errNoListResources: the framework's server always serves list resources; a test double may not.
+var errNoListResources = errors.New("the provider server does not serve list resources")

@@ -170,7 +170,10 @@ func nodeClassSchema() schema.Schema {
 			"provider's tags, the class adopts it (`owner_id`). Without cluster access the state holds `id` and `name`, and the next " +
 			"plan resolves the selectors from the configuration and shows an in-place update that only records the resolution; " +
 			"applying it changes nothing in AWS unless the class's instance profile is missing or differs. See the guide " +
-			"\"From YAML to the provider\".",
+			"\"From YAML to the provider\".\n\n" +
+			"**Identity and query.** The resource's identity (Terraform >= 1.12) is `name`: an import block may write " +
+			"`identity = { name = \"…\" }`. A list resource of the same type (Terraform >= 1.14) lets `terraform query` find the objects " +
+			"to adopt (`name_prefix`, `labels`), and `-generate-config-out` writes each as an import by identity with its configuration.",
 		Attributes: mergeAttributes(classSelectorAttributes(), classNetworkAttributes(), classKubeletAttributes(), classLaunchAttributes(), classResolutionAttributes(), classLaunchOptionAttributes(), classOutputAttributes(),
 			map[string]schema.Attribute{"metadata": objectMetadataAttribute("EC2NodeClass", "the nodes' tags, which are `tags`")}),
 	}

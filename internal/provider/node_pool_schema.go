@@ -86,7 +86,10 @@ func nodePoolSchema() schema.Schema {
 			"the pool is planned at import, so that `terraform plan -generate-config-out` writes it and the next plan is clean. Fields " +
 			"the configuration cannot carry are named in the import's warning; a pool whose EC2NodeClass the cluster lacks, or whose " +
 			"`nodeClassRef` is not a `karpenter.k8s.aws` EC2NodeClass, is refused. A static pool of the provider's own launcher is found " +
-			"in EC2 by its ownership tags (`<name>` or `<name>/<owner id>`). See the guide \"From YAML to the provider\".",
+			"in EC2 by its ownership tags (`<name>` or `<name>/<owner id>`). See the guide \"From YAML to the provider\".\n\n" +
+			"**Identity and query.** The resource's identity (Terraform >= 1.12) is `name`: an import block may write " +
+			"`identity = { name = \"…\" }`. A list resource of the same type (Terraform >= 1.14) lets `terraform query` find the objects " +
+			"to adopt (`name_prefix`, `labels`), and `-generate-config-out` writes each as an import by identity with its configuration.",
 		Attributes: mergeAttributes(poolSpecAttributes(), poolStaticAttributes(), poolSummaryAttributes(), poolDriftAttributes(), poolDetailAttributes(),
 			map[string]schema.Attribute{"metadata": objectMetadataAttribute("NodePool", "the nodes' labels and annotations, which are `template.labels` and `template.annotations`")}),
 	}

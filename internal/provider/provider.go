@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/stringvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
+	"github.com/hashicorp/terraform-plugin-framework/list"
 	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/provider/schema"
@@ -30,7 +31,10 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
-var _ provider.Provider = (*karpenterProvider)(nil)
+var (
+	_ provider.Provider                  = (*karpenterProvider)(nil)
+	_ provider.ProviderWithListResources = (*karpenterProvider)(nil)
+)
 
 type karpenterProvider struct {
 	version string
@@ -130,7 +134,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		meta.CRDs, warnings = planner.ReadCRDs(ctx, c.Kube.CRD, names, c.KarpenterVersion)
 		addFindings(&resp.Diagnostics, nil, warnings)
 	}
-	resp.DataSourceData, resp.ResourceData = meta, meta
+	resp.DataSourceData, resp.ResourceData, resp.ListResourceData = meta, meta, meta
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
@@ -139,6 +143,11 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 		newNodePoolResource,
 		newNodeOverlayResource,
 	}
+}
+
+// ListResources are what `terraform query` lists (Terraform >= 1.14).
+func (p *karpenterProvider) ListResources(context.Context) []func() list.ListResource {
+	return []func() list.ListResource{newNodeClassList, newNodePoolList}
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {

@@ -23,6 +23,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*nodeClassResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*nodeClassResource)(nil)
 	_ resource.ResourceWithImportState    = (*nodeClassResource)(nil)
+	_ resource.ResourceWithIdentity       = (*nodeClassResource)(nil)
 )
 
 type nodeClassResource struct{ meta *Meta }
@@ -35,6 +36,10 @@ func (r *nodeClassResource) Metadata(_ context.Context, req resource.MetadataReq
 
 func (r *nodeClassResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = nodeClassSchema()
+}
+
+func (r *nodeClassResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = nameIdentitySchema("EC2NodeClass")
 }
 
 func (r *nodeClassResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -140,6 +145,7 @@ type classOwner struct {
 // Create records the planned resolution under a new owner id and, for a class with `role`,
 // creates its instance profile (planner.CreateClass).
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var v classValue
 	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
@@ -152,6 +158,7 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 // class with `role` is checked: when it is gone or changed outside Terraform, the recorded
 // resolved.instance_profile is cleared, so the next plan shows an update that restores it.
 func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var state classValue
 	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
@@ -170,6 +177,7 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 
 // Update records the plan and makes IAM match it (planner.UpdateClass).
 func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var v, state classValue
 	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !decodeClass(req.State.Raw, &state, &resp.Diagnostics) ||
 		!requireMeta(r.meta, &resp.Diagnostics) {
@@ -211,34 +219,42 @@ type classImported struct {
 // ModifyPlan plans it, so that the next plan of the same configuration is clean. Without that
 // access the state holds the name and the next plan records the configuration.
 func (r *nodeClassResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
+	req.ID = importID(ctx, req, &resp.Diagnostics)
 	addFindings(&resp.Diagnostics, planner.ValidateClassImportID(req.ID), nil)
 	if resp.Diagnostics.HasError() || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	owner, err := r.profiles().Adopt(ctx, req.ID)
+	r.adopt(ctx, req.ID, &resp.State.Raw, &resp.Diagnostics)
+}
+
+// adopt writes the class named name into raw, a null value of the resource's type: an import's
+// state, or a listed class's value.
+func (r *nodeClassResource) adopt(ctx context.Context, name string, raw *tftypes.Value, diags *diag.Diagnostics) {
+	owner, err := r.profiles().Adopt(ctx, name)
 	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
+		diags.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
 		return
 	}
-	imported := classImported{req.ID, req.ID, emptyNil(owner)}
+	imported := classImported{name, name, emptyNil(owner)}
 	if r.meta.Kube == nil {
-		addFindings(&resp.Diagnostics, nil, []attrpath.Finding{planner.NoClusterAccess(manifest.EC2NodeClassKind)})
-		setRaw(&resp.State.Raw, imported, "node class", &resp.Diagnostics)
+		addFindings(diags, nil, []attrpath.Finding{planner.NoClusterAccess(manifest.EC2NodeClassKind)})
+		setRaw(raw, imported, "node class", diags)
 		return
 	}
-	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, req.ID)
-	if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
+	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, name)
+	if addFindings(diags, errs, warnings); len(errs) > 0 {
 		return
 	}
 	if imported.OwnerID == nil { // chosen now rather than at the next apply, so that the next plan is clean
 		owner := fleet.NewOwnerID()
 		imported.OwnerID = &owner
 	}
-	raw := resp.State.Raw
-	setRaw(&raw, c.Config, "node class", &resp.Diagnostics)
-	raw = configValue(raw)
-	setRaw(&raw, imported, "node class", &resp.Diagnostics)
-	if r.planClass(ctx, raw, &raw, nil, &resp.Diagnostics); !resp.Diagnostics.HasError() {
-		resp.State.Raw = knownOrNull(raw)
+	v := *raw
+	setRaw(&v, c.Config, "node class", diags)
+	v = configValue(v)
+	setRaw(&v, imported, "node class", diags)
+	if r.planClass(ctx, v, &v, nil, diags); !diags.HasError() {
+		*raw = knownOrNull(v)
 	}
 }

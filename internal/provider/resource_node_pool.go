@@ -26,6 +26,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*nodePoolResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*nodePoolResource)(nil)
 	_ resource.ResourceWithImportState    = (*nodePoolResource)(nil)
+	_ resource.ResourceWithIdentity       = (*nodePoolResource)(nil)
 )
 
 type nodePoolResource struct{ meta *Meta }
@@ -38,6 +39,10 @@ func (r *nodePoolResource) Metadata(_ context.Context, req resource.MetadataRequ
 
 func (r *nodePoolResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
 	resp.Schema = nodePoolSchema()
+}
+
+func (r *nodePoolResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = nameIdentitySchema("NodePool")
 }
 
 func (r *nodePoolResource) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
@@ -268,12 +273,14 @@ func shownPlan(v *poolValue) *launchplan.Shown {
 }
 
 func (r *nodePoolResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	if raw, ok := r.apply(ctx, req.Plan.Raw, true, "create", &resp.Diagnostics); ok {
 		resp.State.Raw = raw
 	}
 }
 
 func (r *nodePoolResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	if raw, ok := r.apply(ctx, req.Plan.Raw, false, "update", &resp.Diagnostics); ok {
 		resp.State.Raw = raw
 	}
@@ -287,6 +294,7 @@ type poolRead struct {
 
 // Read reconciles the recorded templates and nodes with EC2 (fleet.Cluster.Refresh).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var state poolValue
 	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
@@ -334,35 +342,42 @@ type poolImported struct {
 // so that the next plan of the same configuration is clean; a static pool of the provider's own
 // launcher is found by its ownership tags in EC2.
 func (r *nodePoolResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	if !requireMeta(r.meta, &resp.Diagnostics) {
-		return
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
+	req.ID = importID(ctx, req, &resp.Diagnostics)
+	if !resp.Diagnostics.HasError() && requireMeta(r.meta, &resp.Diagnostics) {
+		r.adopt(ctx, req.ID, &resp.State.Raw, &resp.Diagnostics)
 	}
+}
+
+// adopt writes the pool id names (`<name>` or `<name>/<owner id>`) into raw, a null value of the
+// resource's type: an import's state, or a listed pool's value.
+func (r *nodePoolResource) adopt(ctx context.Context, id string, raw *tftypes.Value, diags *diag.Diagnostics) {
 	var live *livePool
-	if r.meta.Kube != nil && !strings.Contains(req.ID, "/") {
-		p, class, found, errs, warnings := planner.PoolFromCluster(ctx, r.meta.Kube.Object, req.ID)
-		if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
+	if r.meta.Kube != nil && !strings.Contains(id, "/") {
+		p, class, found, errs, warnings := planner.PoolFromCluster(ctx, r.meta.Kube.Object, id)
+		if addFindings(diags, errs, warnings); len(errs) > 0 {
 			return
 		}
 		if found {
 			live = &livePool{p.Config, class.Config}
 		}
 	}
-	imp, errs, warnings := planner.ImportPool(ctx, r.ports(), r.facts(), req.ID)
+	imp, errs, warnings := planner.ImportPool(ctx, r.ports(), r.facts(), id)
 	switch {
 	case live != nil: // found in the cluster: EC2 only gives the owner id
 		warnings = nil
 	case r.meta.Kube != nil && len(warnings) > 0: // nothing in EC2 either
-		errs = append(errs, planner.PoolNotFound(req.ID))
+		errs = append(errs, planner.PoolNotFound(id))
 	case r.meta.Kube == nil && imp.Replicas == nil:
 		warnings = append(warnings, planner.NoClusterAccess(manifest.NodePoolKind))
 	}
-	if addFindings(&resp.Diagnostics, errs, warnings); len(errs) > 0 {
+	if addFindings(diags, errs, warnings); len(errs) > 0 {
 		return
 	}
 	out := poolImported{Name: imp.Name, ID: imp.Name, OwnerID: imp.OwnerID, Replicas: imp.Replicas, Nodes: imp.Nodes}
-	setRaw(&resp.State.Raw, out, "node pool", &resp.Diagnostics)
-	if live != nil && !resp.Diagnostics.HasError() {
-		r.importLive(ctx, live, &resp.State.Raw, &resp.Diagnostics)
+	setRaw(raw, out, "node pool", diags)
+	if live != nil && !diags.HasError() {
+		r.importLive(ctx, live, raw, diags)
 	}
 }
 

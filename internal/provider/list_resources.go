@@ -1,0 +1,181 @@
+package provider
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/hashicorp/terraform-plugin-framework/diag"
+	"github.com/hashicorp/terraform-plugin-framework/list"
+	listschema "github.com/hashicorp/terraform-plugin-framework/list/schema"
+	"github.com/hashicorp/terraform-plugin-framework/path"
+	"github.com/hashicorp/terraform-plugin-framework/resource"
+	"github.com/hashicorp/terraform-plugin-framework/types"
+	"github.com/hashicorp/terraform-plugin-go/tftypes"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+)
+
+// List resources (Terraform >= 1.14, `terraform query`): the cluster's EC2NodeClasses and
+// NodePools, and the provider's static pools in EC2, each with its identity and, for
+// -generate-config-out, the value an import by name would give.
+
+var (
+	_ list.ListResourceWithConfigure = (*nodeClassList)(nil)
+	_ list.ListResourceWithConfigure = (*nodePoolList)(nil)
+)
+
+// listFilter is a list block's config.
+type listFilter struct {
+	NamePrefix string            `tfsdk:"name_prefix"`
+	Labels     map[string]string `tfsdk:"labels"`
+}
+
+func listFilterSchema(kind string, extra string) listschema.Schema {
+	return listschema.Schema{
+		MarkdownDescription: "Lists the cluster's " + kind + "s (the provider's `kubernetes` access, `list` on them)" + extra +
+			"; with `-generate-config-out`, each is written as an import by name would write it.",
+		Attributes: map[string]listschema.Attribute{
+			"name_prefix": listschema.StringAttribute{Optional: true, MarkdownDescription: "Only names that start with this."},
+			"labels": listschema.MapAttribute{Optional: true, ElementType: types.StringType,
+				MarkdownDescription: "Only objects that carry these labels (" + kind + " labels, a label selector)."},
+		},
+	}
+}
+
+// selector is the label selector of a filter's labels.
+func (f listFilter) selector() string {
+	var parts []string
+	for k, v := range f.Labels {
+		parts = append(parts, k+"="+v)
+	}
+	slices.Sort(parts)
+	return strings.Join(parts, ",")
+}
+
+// listed are the names of the objects a filter selects, sorted; an error diagnostic when the
+// cluster cannot be read.
+func listed(ctx context.Context, m *Meta, apiVersion, resourceName string, req list.ListRequest, diags *diag.Diagnostics) (listFilter, []string) {
+	var f listFilter
+	if !decodeInto(req.Config.Raw, &f, "list block", diags) {
+		return f, nil
+	}
+	if m == nil || m.Kube == nil {
+		diags.AddError("Listing needs cluster access", "set the provider's `kubernetes` block (host, token, cluster_ca_certificate) "+
+			"with list on "+resourceName+": the objects are read from the cluster")
+		return f, nil
+	}
+	objs, err := m.Kube.Objects(ctx, apiVersion, resourceName, f.selector())
+	if err != nil {
+		diags.AddError("Cannot list "+resourceName, err.Error())
+		return f, nil
+	}
+	var names []string
+	for _, o := range objs {
+		meta, _ := o["metadata"].(map[string]any)
+		if name, _ := meta["name"].(string); strings.HasPrefix(name, f.NamePrefix) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return f, names
+}
+
+// result is one listed instance: its identity, display name and, when asked, its value (adopt
+// writes it; the adoption's warnings stay with the import, errors are the result's).
+func result(ctx context.Context, req list.ListRequest, name, display string, adopt func(context.Context, string, *tftypes.Value, *diag.Diagnostics), id string) list.ListResult {
+	r := req.NewListResult(ctx)
+	r.DisplayName = display
+	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("name"), name)...)
+	if req.IncludeResource {
+		var diags diag.Diagnostics
+		adopt(ctx, id, &r.Resource.Raw, &diags)
+		r.Diagnostics.Append(diags.Errors()...)
+	}
+	return r
+}
+
+type nodeClassList struct{ meta *Meta }
+
+func newNodeClassList() list.ListResource { return &nodeClassList{} }
+
+func (l *nodeClassList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_class"
+}
+
+func (l *nodeClassList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *nodeClassList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listFilterSchema(manifest.EC2NodeClassKind, "")
+}
+
+func (l *nodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	_, names := listed(ctx, l.meta, manifest.EC2NodeClassAPIVersion, "ec2nodeclasses", req, &diags)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	adopt := (&nodeClassResource{meta: l.meta}).adopt
+	stream.Results = func(push func(list.ListResult) bool) {
+		for _, name := range names {
+			if !push(result(ctx, req, name, name, adopt, name)) {
+				return
+			}
+		}
+	}
+}
+
+type nodePoolList struct{ meta *Meta }
+
+func newNodePoolList() list.ListResource { return &nodePoolList{} }
+
+func (l *nodePoolList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_pool"
+}
+
+func (l *nodePoolList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *nodePoolList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listFilterSchema(manifest.NodePoolKind, ", and the provider's own static pools found in EC2 by their "+
+		"ownership tags (`name_prefix` applies to them; `labels` does not, as they have no NodePool)")
+}
+
+func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	f, names := listed(ctx, l.meta, manifest.NodePoolAPIVersion, "nodepools", req, &diags)
+	var static map[string][]string
+	if !diags.HasError() && len(f.Labels) == 0 {
+		var err error
+		if static, err = (fleet.Cluster{Name: l.meta.ClusterName, EC2: l.meta.Client}).StaticPools(ctx); err != nil {
+			diags.AddError("Cannot list the static pools' launch templates", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
+		}
+	}
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	adopt := (&nodePoolResource{meta: l.meta}).adopt
+	stream.Results = func(push func(list.ListResult) bool) {
+		for _, name := range names {
+			if !push(result(ctx, req, name, name, adopt, name)) {
+				return
+			}
+		}
+		for _, name := range slices.Sorted(maps.Keys(static)) {
+			for _, owner := range static[name] {
+				if strings.HasPrefix(name, f.NamePrefix) && !slices.Contains(names, name) &&
+					!push(result(ctx, req, name, fmt.Sprintf("%s (static, owner %s)", name, owner), adopt, name+"/"+owner)) {
+					return
+				}
+			}
+		}
+	}
+}
