@@ -80,12 +80,18 @@ func knownOrNull(v tftypes.Value) tftypes.Value {
 }
 
 // configValue is an imported configuration as a user writes it: a string the configuration
-// leaves out is null, not "" (the provider's core types read both as "").
+// leaves out is null, not "" (the provider's core types read both as ""), and so are the flags
+// whose false is their absence (`efa`, `root_volume`: plain bools in the core types).
 func configValue(v tftypes.Value) tftypes.Value {
-	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
+	out, err := tftypes.Transform(v, func(p *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
 		var s string
-		if e.Type().Is(tftypes.String) && e.IsKnown() && !e.IsNull() && e.As(&s) == nil && s == "" {
+		var b bool
+		switch {
+		case !e.IsKnown() || e.IsNull():
+		case e.Type().Is(tftypes.String) && e.As(&s) == nil && s == "":
 			return tftypes.NewValue(tftypes.String, nil), nil
+		case e.Type().Is(tftypes.Bool) && e.As(&b) == nil && !b && absentWhenFalse(p):
+			return tftypes.NewValue(tftypes.Bool, nil), nil
 		}
 		return e, nil
 	})
@@ -93,4 +99,14 @@ func configValue(v tftypes.Value) tftypes.Value {
 		return v
 	}
 	return out
+}
+
+// absentWhenFalse reports whether the attribute at p is a flag whose false means it is not set.
+func absentWhenFalse(p *tftypes.AttributePath) bool {
+	steps := p.Steps()
+	if len(steps) == 0 {
+		return false
+	}
+	name, ok := steps[len(steps)-1].(tftypes.AttributeName)
+	return ok && (name == "efa" || name == "root_volume")
 }
