@@ -114,8 +114,9 @@ import {
 	t.Cleanup(func() { d.run("destroy", "-auto-approve") })
 }
 
-// Importing what the cluster does not have, or a pool whose EC2NodeClass is missing, fails the
-// import naming the object and the fix; nothing is written to the state.
+// Importing what the cluster does not have, a pool whose EC2NodeClass is missing, or an object
+// with a field the provider's karpenter_version lacks fails the import naming the object and the
+// fix; nothing is written to the state.
 func TestAccImport_fromClusterBadInput(t *testing.T) {
 	api := kubeEnv(t)
 	t.Parallel()
@@ -126,10 +127,19 @@ func TestAccImport_fromClusterBadInput(t *testing.T) {
 		"metadata": map[string]any{"name": name}, "spec": map[string]any{"template": map[string]any{"spec": map[string]any{
 			"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "missing-" + name},
 			"requirements": []any{}}}}})
+	// A class with cpuOptions (Karpenter 1.13) under karpenter_version 1.12.
+	newer := "newer-" + name
+	disc := map[string]string{"karpenter.sh/discovery": cluster}
+	putObject(t, api, "/apis/karpenter.k8s.aws/v1/ec2nodeclasses", map[string]any{"apiVersion": "karpenter.k8s.aws/v1", "kind": "EC2NodeClass",
+		"metadata": map[string]any{"name": newer},
+		"spec": map[string]any{"instanceProfile": "test-instance-profile", "amiSelectorTerms": []any{map[string]any{"alias": "al2023@latest"}},
+			"subnetSelectorTerms": []any{map[string]any{"tags": disc}}, "securityGroupSelectorTerms": []any{map[string]any{"tags": disc}},
+			"cpuOptions": map[string]any{"nestedVirtualization": "enabled"}}})
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
 	d.provider = "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
-		withKubeAccess(providerConfig(cluster), api)
+		withKarpenterVersion(withKubeAccess(providerConfig(cluster), api), "1.12")
 	for _, c := range []struct{ typ, id, want string }{
+		{"karpenter_node_class", newer, `cpu_options.*1\.13`},
 		{"karpenter_node_class", "absent-" + name, `Cannot import EC2NodeClass absent-` + name + `.*has no ec2nodeclasses named.*kubectl get ec2nodeclasses.karpenter.k8s.aws`},
 		{"karpenter_node_pool", "absent-" + name, `Cannot import NodePool absent-` + name + `.*has no NodePool named`},
 		{"karpenter_node_pool", name, `names EC2NodeClass "missing-` + name + `" in its nodeClassRef.*has no ec2nodeclasses named`},
