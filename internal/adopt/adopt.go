@@ -140,7 +140,8 @@ func decodeInto(v any, dst any, what string) error {
 }
 
 // unexpressed compares a live spec with the spec the adopted configuration renders (a YAML
-// document) and names every path where they differ.
+// document) and names every path of the live spec the rendering drops or changes. What the
+// rendering adds is what the CRD defaults (the live object from an API server holds it already).
 func unexpressed(live map[string]any, doc string) ([]string, error) {
 	var rendered struct {
 		Spec map[string]any `yaml:"spec"`
@@ -154,11 +155,6 @@ func unexpressed(live map[string]any, doc string) ([]string, error) {
 	var out []string
 	for _, k := range slices.Sorted(maps.Keys(a)) {
 		if v, ok := b[k]; !ok || v != a[k] {
-			out = append(out, k)
-		}
-	}
-	for _, k := range slices.Sorted(maps.Keys(b)) {
-		if _, ok := a[k]; !ok {
 			out = append(out, k)
 		}
 	}

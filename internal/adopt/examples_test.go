@@ -163,6 +163,14 @@ func TestExamplesRoundTrip(t *testing.T) {
 			if len(a.Unexpressed) > 0 || len(a.LeftToCluster) > 0 {
 				t.Errorf("unexpressed %v, left to the cluster %v\n%s", a.Unexpressed, a.LeftToCluster, doc)
 			}
+			var rendered map[string]any // the rendered object, defaulted as the API server would: the example itself
+			if err := yaml.Unmarshal([]byte(doc), &rendered); err != nil {
+				t.Fatal(err)
+			}
+			structuraldefaulting.Default(rendered, schemas[ex.obj["kind"].(string)])
+			if got, want := canonical(t, rendered), canonical(t, ex.obj); got != want {
+				t.Errorf("the rendered object differs from the example:\n%s\nwant\n%s", got, want)
+			}
 			admission, runtime, err := manifest.AdmitAll(manifest.DefaultVersion, doc)
 			if err != nil || len(admission)+len(runtime) > 0 {
 				t.Errorf("the rendered manifest is refused: %v %v %v\n%s", err, admission, runtime, doc)
@@ -227,4 +235,23 @@ func created(t *testing.T, api *kubetest.API, obj map[string]any) (map[string]an
 		}
 	}
 	return live, code
+}
+
+// canonical is obj's spec and metadata labels and annotations as JSON (keys sorted), limits as
+// the quantity strings they mean (`cpu: 100` is `cpu: "100"`).
+func canonical(t *testing.T, obj map[string]any) string {
+	t.Helper()
+	meta, _ := obj["metadata"].(map[string]any)
+	if spec, ok := obj["spec"].(map[string]any); ok {
+		if limits, ok := spec["limits"].(map[string]any); ok {
+			for k, v := range limits {
+				limits[k] = fmt.Sprint(v)
+			}
+		}
+	}
+	b, err := json.Marshal(map[string]any{"spec": obj["spec"], "labels": meta["labels"], "annotations": meta["annotations"]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

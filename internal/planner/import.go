@@ -46,8 +46,9 @@ func PoolNotFound(name string) attrpath.Finding {
 }
 
 // ClassFromCluster reads the cluster's EC2NodeClass name as a karpenter_node_class
-// configuration; what it cannot carry is a warning.
-func ClassFromCluster(ctx context.Context, read LiveObject, name string) (adopt.Class, []attrpath.Finding, []attrpath.Finding) {
+// configuration; what it cannot carry is a warning, and so is the one update the import plans
+// for a class with `role` whose instance profile the provider does not hold yet (hasProfile).
+func ClassFromCluster(ctx context.Context, read LiveObject, name string, hasProfile bool) (adopt.Class, []attrpath.Finding, []attrpath.Finding) {
 	obj, err := read(ctx, manifest.EC2NodeClassAPIVersion, classResource, name)
 	if err != nil {
 		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
@@ -56,7 +57,13 @@ func ClassFromCluster(ctx context.Context, read LiveObject, name string) (adopt.
 	if err != nil {
 		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
 	}
-	return c, nil, adoptedWarnings(manifest.EC2NodeClassKind, name, c.Adopted, "")
+	note := ""
+	if c.Config.Role != "" && !hasProfile {
+		note = "the class names `role`: besides the profile Karpenter keeps, the provider creates one of its own for the launch " +
+			"templates of static pools (`resolved.instance_profile`), so the import plans one in-place update that creates it; " +
+			"the plan after it is clean"
+	}
+	return c, nil, adoptedWarnings(manifest.EC2NodeClassKind, name, c.Adopted, note)
 }
 
 // PoolFromCluster reads the cluster's NodePool name as a karpenter_node_pool configuration, and
@@ -73,7 +80,7 @@ func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt
 	if err != nil {
 		return p, class, true, []attrpath.Finding{importError(manifest.NodePoolKind, name, err)}, nil
 	}
-	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass)
+	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass, true) // the pool's value only
 	if len(errs) > 0 {
 		errs[0].Message = fmt.Sprintf("NodePool %q names EC2NodeClass %q in its nodeClassRef, whose values become the pool's `node_class`: %s",
 			name, p.NodeClass, errs[0].Message)

@@ -242,7 +242,7 @@ func (r *nodeClassResource) adopt(ctx context.Context, name string, raw *tftypes
 		setRaw(raw, imported, "node class", diags)
 		return
 	}
-	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, name)
+	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, name, owner != "")
 	if addFindings(diags, errs, warnings); len(errs) > 0 {
 		return
 	}
