@@ -91,9 +91,19 @@ var (
 	pathCluster = attrpath.Of("cluster_name")
 )
 
+// OlderMinor is the minor of a controller older than karpenterVersion that the provider has
+// CRDs for ("1.9"), whose admission every manifest must pass too; "" otherwise.
+func (c Controller) OlderMinor(karpenterVersion string) string {
+	minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v")
+	if c.Version == "" || manifest.AtLeast(minor, karpenterVersion) || !slices.Contains(manifest.Versions(), minor) {
+		return ""
+	}
+	return minor
+}
+
 // Check compares the running controller with the settings: a controller older than
-// karpenter_version is an error (the plan would admit and model a Karpenter that does not run),
-// a newer one a warning; a gate the settings count on that the controller runs without is an
+// karpenter_version is a warning when its CRDs are known (the manifests are then admitted against
+// them too: OlderMinor), else an error; a newer one a warning; a gate the settings count on that the controller runs without is an
 // error; another cluster name is an error.
 func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 	where := fmt.Sprintf("Karpenter's controller (deployment %s/%s, image %s)", c.Namespace, c.Name, c.Image)
@@ -106,10 +116,17 @@ func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 			"karpenter_version is %q: the plan admits the manifests against %s's CRDs and models its decisions. Set karpenter_version = %q "+
 			"(fields that version lacks then fail on their attributes), or upgrade the controller first", where, c.Version, w.KarpenterVersion,
 			w.KarpenterVersion, minor)}
-		if !manifest.AtLeast(minor, w.KarpenterVersion) {
-			errs = append(errs, f)
-		} else {
+		switch {
+		case manifest.AtLeast(minor, w.KarpenterVersion):
 			warnings = append(warnings, f)
+		case c.OlderMinor(w.KarpenterVersion) != "":
+			// The manifests are also admitted against the running minor's CRDs (a field it lacks is an
+			// error on its attribute), so the skew itself is a warning.
+			f.Message += fmt.Sprintf(". Every manifest is also checked against Karpenter %s's CRDs: a field this configuration uses "+
+				"that %s lacks is an error on its attribute", minor, minor)
+			warnings = append(warnings, f)
+		default:
+			errs = append(errs, f) // older than any release the provider knows: nothing to check against
 		}
 	}
 	for i, g := range w.FeatureGates {

@@ -32,11 +32,21 @@ func TestCheckNamesTheSetting(t *testing.T) {
 	for _, e := range errs {
 		paths = append(paths, e.Path.String())
 	}
-	if strings.Join(paths, ",") != "karpenter_version,karpenter_feature_gates[1],cluster_name" || len(warnings) != 0 {
+	// An older controller whose CRDs the provider has is a warning: the manifests are admitted
+	// against its release too (OlderMinor), so what it lacks fails on its attribute.
+	if strings.Join(paths, ",") != "karpenter_feature_gates[1],cluster_name" || len(warnings) != 1 || warnings[0].Path.String() != "karpenter_version" {
 		t.Fatalf("errors %v, warnings %v", errs, warnings)
 	}
-	if !strings.Contains(errs[0].Message, `Set karpenter_version = "1.9"`) {
-		t.Errorf("skew message %q", errs[0].Message)
+	if !strings.Contains(warnings[0].Message, `Set karpenter_version = "1.9"`) || !strings.Contains(warnings[0].Message, "checked against Karpenter 1.9's CRDs") {
+		t.Errorf("skew message %q", warnings[0].Message)
+	}
+	if c.OlderMinor("1.15") != "1.9" || c.OlderMinor("1.9") != "" {
+		t.Errorf("OlderMinor = %q, %q", c.OlderMinor("1.15"), c.OlderMinor("1.9"))
+	}
+	// Older than every release the provider knows: nothing to check the manifests against.
+	ancient := Controller{Version: "1.8.0", Gates: map[string]bool{}}
+	if errs, _ := Check(ancient, Want{KarpenterVersion: "1.15"}); len(errs) != 1 || ancient.OlderMinor("1.15") != "" {
+		t.Errorf("a 1.8 controller: %v", errs)
 	}
 	errs, warnings = Check(Controller{Version: "1.15.2", Gates: map[string]bool{}}, Want{KarpenterVersion: "1.14"})
 	if len(errs) != 0 || len(warnings) != 1 {

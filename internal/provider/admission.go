@@ -1,7 +1,10 @@
 package provider
 
 import (
+	"fmt"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
@@ -30,13 +33,25 @@ func admission(version string) func(kind, doc string) ([]attrpath.Finding, error
 // missing CRD, a field an older CRD would drop, what its validation would refuse.
 func (m *Meta) admission() func(kind, doc string) ([]attrpath.Finding, error) {
 	admit := admission(m.KarpenterVersion)
-	if m.CRDs == nil {
+	older := ""
+	if m.Controller != nil {
+		older = m.Controller.OlderMinor(m.KarpenterVersion)
+	}
+	if m.CRDs == nil && older == "" {
 		return admit
 	}
 	return func(kind, doc string) ([]attrpath.Finding, error) {
 		findings, err := admit(kind, doc)
-		if err != nil {
-			return nil, err
+		if err != nil || m.CRDs == nil && older == "" {
+			return findings, err
+		}
+		if older != "" && len(findings) == 0 {
+			if findings, err = runningLacks(m.Controller, older, kind, doc); err != nil {
+				return nil, err
+			}
+		}
+		if m.CRDs == nil {
+			return findings, nil
 		}
 		served, err := m.CRDs.Check(kind, doc, len(findings) == 0)
 		if err != nil {
@@ -44,4 +59,16 @@ func (m *Meta) admission() func(kind, doc string) ([]attrpath.Finding, error) {
 		}
 		return append(findings, served...), nil
 	}
+}
+
+// runningLacks are the refusals of a manifest by the running controller's older release: fields
+// this configuration uses that the cluster's Karpenter does not have yet.
+func runningLacks(c *installation.Controller, minor, kind, doc string) ([]attrpath.Finding, error) {
+	findings, err := admission(minor)(kind, doc)
+	for i := range findings {
+		findings[i].Summary = "Not in the running Karpenter"
+		findings[i].Message = fmt.Sprintf("the cluster runs Karpenter %s (deployment %s/%s), which would refuse or drop this: %s. Upgrade the "+
+			"controller and its CRDs first, or leave the field out until then", c.Version, c.Namespace, c.Name, findings[i].Message)
+	}
+	return findings, err
 }

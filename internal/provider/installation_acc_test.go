@@ -35,9 +35,10 @@ func putControllerDeployment(t *testing.T, api *kubeAPI, name, image string, env
 	t.Cleanup(func() { _, _, _ = api.Do(http.MethodDelete, path+"/"+name, "", nil) })
 }
 
-// The plan compares the running controller with the provider's settings: a 1.9.3 controller
-// under karpenter_version 1.15, a gate the controller runs without and another cluster name are
-// errors on those settings; a controller that matches plans.
+// The plan compares the running controller with the provider's settings: a gate the controller
+// runs without and another cluster name are errors on those settings; a 1.9.3 controller under
+// karpenter_version 1.15 is a warning, and a field of this configuration 1.9 lacks an error on its
+// attribute; a controller that matches plans.
 func TestAccProvider_checksTheInstallation(t *testing.T) {
 	api := kubeEnv(t)
 	t.Parallel()
@@ -48,6 +49,9 @@ func TestAccProvider_checksTheInstallation(t *testing.T) {
 	putControllerDeployment(t, api, old, "public.ecr.aws/karpenter/controller:1.9.3", map[string]string{"CLUSTER_NAME": "another",
 		"FEATURE_GATES": "NodeRepair=true,NodeOverlay=false"})
 	putControllerDeployment(t, api, current, "public.ecr.aws/karpenter/controller:1.15.2", map[string]string{"CLUSTER_NAME": cluster,
+		"FEATURE_GATES": "NodeOverlay=true"})
+	lagging := "karpenter-lag-" + strings.TrimPrefix(cluster, "cluster-")
+	putControllerDeployment(t, api, lagging, "public.ecr.aws/karpenter/controller:1.9.3", map[string]string{"CLUSTER_NAME": cluster,
 		"FEATURE_GATES": "NodeOverlay=true"})
 	config := func(controller string) string {
 		return strings.Replace(providerConfig(cluster), "provider \"karpenter\" {\n", fmt.Sprintf(`provider "karpenter" {
@@ -64,11 +68,23 @@ data "karpenter_subnets" "test" {
 }
 `
 	}
+	// The controller runs 1.9.3 for this cluster: a class with cpuOptions (1.13) fails on it.
+	lagClass := `
+resource "karpenter_node_class" "test" {
+  name               = "lagging"
+  instance_profile   = "test-instance-profile"
+  ami_selector_terms = [{ alias = "al2023@latest" }]
+  cpu_options        = { nested_virtualization = "enabled" }
+}
+`
 	resource.Test(t, resource.TestCase{
 		ProtoV6ProviderFactories: factories(nil),
 		Steps: []resource.TestStep{
-			{Config: config(old), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Karpenter version skew.*runs Karpenter 1\.9\.3.*` +
-				`Feature gate off in the cluster.*NodeOverlay.*Another cluster's Karpenter`)},
+			{Config: config(old), PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Feature gate off in the cluster.*NodeOverlay.*` +
+				`Another cluster's Karpenter`)},
+			{Config: config(lagging) + lagClass, PlanOnly: true, ExpectError: regexp.MustCompile(`(?s)Not in the running Karpenter.*` +
+				`cpu_options.*the cluster runs Karpenter 1\.9\.3`)},
+			{Config: config(lagging), PlanOnly: true}, // the skew alone is a warning
 			{Config: config("missing"), PlanOnly: true, ExpectError: regexp.MustCompile(`Karpenter controller not found`)},
 			{Config: config(current)},
 		},

@@ -143,3 +143,20 @@ data "karpenter_subnets" "test" {
 		},
 	})
 }
+
+// A controller older than karpenter_version: every manifest is also admitted against its
+// release, so a field it lacks is an error on its attribute naming the running Karpenter, and a
+// manifest it takes passes.
+func TestMetaAdmissionChecksTheRunningRelease(t *testing.T) {
+	running := &installation.Controller{Namespace: "kube-system", Name: "karpenter", Version: "1.9.3", Gates: map[string]bool{}}
+	m := &Meta{KarpenterVersion: "1.15", Controller: running}
+	findings, err := m.admission()(manifest.EC2NodeClassKind, crdsClassDoc)
+	if err != nil || len(findings) != 1 || findings[0].Path.String() != "cpu_options" || findings[0].Summary != "Not in the running Karpenter" ||
+		!strings.Contains(findings[0].Message, "the cluster runs Karpenter 1.9.3 (deployment kube-system/karpenter)") {
+		t.Fatalf("findings %v, %v", findings, err)
+	}
+	plain := strings.Replace(crdsClassDoc, "  cpuOptions:\n    nestedVirtualization: enabled\n", "", 1)
+	if findings, err := m.admission()(manifest.EC2NodeClassKind, plain); err != nil || len(findings) != 0 {
+		t.Errorf("a class 1.9 takes: %v, %v", findings, err)
+	}
+}
