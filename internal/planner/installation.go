@@ -71,5 +71,8 @@ func checkController(d *kubeclient.Deployment, want installation.Want) (*install
 	}
 	c := installation.FromContainers(d.Namespace, d.Name, containers)
 	errs, warnings := installation.Check(c, want)
+	if preview, ok := installation.UpgradePreview(c, want.KarpenterVersion); ok {
+		warnings = append(warnings, preview)
+	}
 	return &c, errs, warnings
 }
