@@ -73,7 +73,7 @@ up() {
   (
     cd "$WORK"
     env GATEWAY_LISTEN="127.0.0.1:${PORT}" GATEWAY_SERVER=hypercorn OVERRIDE_IN_DOCKER=0 DNS_ADDRESS=0 \
-      FILESYSTEM_ROOT="$WORK/fs" SERVICES=ec2,sts,ssm,iam EAGER_SERVICE_LOADING=1 \
+      FILESYSTEM_ROOT="$WORK/fs" SERVICES=ec2,sts,ssm,iam,sqs,events EAGER_SERVICE_LOADING=1 \
       SKIP_SSL_CERT_DOWNLOAD=1 DISABLE_EVENTS=1 PERSISTENCE=0 \
       nohup "$WORK/venv/bin/python" -m localstack.runtime.main >"$LOG" 2>&1 &
     echo $! >"$PIDFILE"

@@ -16,7 +16,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
+	"github.com/aws/aws-sdk-go-v2/service/sqs"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	smithymiddleware "github.com/aws/smithy-go/middleware"
@@ -39,6 +41,8 @@ type Settings struct {
 	SSMEndpoint               string
 	IAMEndpoint               string
 	EKSEndpoint               string
+	SQSEndpoint               string // the interruption queue's checks
+	EventsEndpoint            string // EventBridge: the interruption rules' checks
 	PricingEndpoint           string // default: the Pricing API region Karpenter uses (PricingAPIRegion)
 	MaxRetries                int    // 0: DefaultMaxRetries
 	SkipCredentialsValidation bool
@@ -77,6 +81,8 @@ type Client struct {
 	IAM       IAMAPI
 	EKS       EKSAPI
 	Pricing   PricingAPI // on-demand prices (see Prices); nil: Karpenter's embedded table
+	SQS       SQSAPI     // the controller's interruption queue (InterruptionQueue)
+	Events    EventsAPI  // EventBridge rules that feed it
 	Region    string
 	AccountID string
 	Calls     *CallCounter
@@ -178,7 +184,17 @@ func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
 				o.BaseEndpoint = aws.String(s.EKSEndpoint)
 			}
 		}),
-		Pricing:        newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
+		Pricing: newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
+		SQS: sqs.NewFromConfig(cfg, func(o *sqs.Options) {
+			if s.SQSEndpoint != "" {
+				o.BaseEndpoint = aws.String(s.SQSEndpoint)
+			}
+		}),
+		Events: eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) {
+			if s.EventsEndpoint != "" {
+				o.BaseEndpoint = aws.String(s.EventsEndpoint)
+			}
+		}),
 		Region:         cfg.Region,
 		discoveryCache: NewDiscoveryCache(),
 		CatalogDisk:    s.CatalogCache,

@@ -43,6 +43,7 @@ func clientSettings(cfg settings.ProviderConfig, userAgent string) (Settings, []
 		MaxRetries: int(cfg.MaxRetries.Value), SkipCredentialsValidation: cfg.SkipCredentialsValidation,
 		SkipRequestingAccountID: cfg.SkipRequestingAccountID, UserAgent: userAgent,
 		EC2Endpoint: e.EC2, STSEndpoint: e.STS, SSMEndpoint: e.SSM, IAMEndpoint: e.IAM, EKSEndpoint: e.EKS, PricingEndpoint: e.Pricing,
+		SQSEndpoint: e.SQS, EventsEndpoint: e.Events,
 	}
 	var dir, ttl *string
 	if c := cfg.CatalogCache; !c.Null {

@@ -24,6 +24,7 @@ var Capabilities = []Capability{
 	{"capacity-reservations", "Capacity reservations", "`capacity_reservation_selector_terms`"},
 	{"placement-groups", "Placement groups", "`placement_group_selector`"},
 	{"cluster-lookup", "Cluster lookup", "`lookup_cluster = true`"},
+	{"interruption-queue", "Interruption queue check", "with `kubernetes` access, a controller with `INTERRUPTION_QUEUE`: the queue and the EventBridge rules that feed it (without them the plan warns)"},
 	{"identity", "Caller identity", "credential validation and the account id (skip with `skip_credentials_validation` and `skip_requesting_account_id`)"},
 }
 
@@ -82,6 +83,10 @@ var Permissions = []Permission{
 	{Capability: "capacity-reservations", Action: "ec2:DescribeCapacityReservations"},
 	{Capability: "placement-groups", Action: "ec2:DescribePlacementGroups"},
 	{Capability: "cluster-lookup", Action: "eks:DescribeCluster"},
+	{Capability: "interruption-queue", Action: "sqs:GetQueueUrl"},
+	{Capability: "interruption-queue", Action: "sqs:GetQueueAttributes"},
+	{Capability: "interruption-queue", Action: "events:ListRuleNamesByTarget"},
+	{Capability: "interruption-queue", Action: "events:DescribeRule"},
 	{Capability: "identity", Action: "sts:GetCallerIdentity"},
 }
 
@@ -92,7 +97,11 @@ var profileARNs = []string{"arn:aws:iam::*:instance-profile" + nodeclass.Instanc
 // "ec2:DescribeSubnets").
 func ActionOf(op string) string {
 	service, name, _ := strings.Cut(op, ".")
-	return strings.ToLower(strings.ReplaceAll(service, " ", "")) + ":" + name
+	prefix := strings.ToLower(strings.ReplaceAll(service, " ", ""))
+	if prefix == "eventbridge" { // IAM names EventBridge's actions events:
+		prefix = "events"
+	}
+	return prefix + ":" + name
 }
 
 // PolicyDocument is the IAM policy of one capability, as JSON.

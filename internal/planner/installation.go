@@ -8,12 +8,15 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // InstallationPorts read the cluster (nil without the provider's kubernetes access).
 type InstallationPorts struct {
 	Deployment  func(ctx context.Context, namespace, name string) (*kubeclient.Deployment, error)
 	Deployments func(ctx context.Context, selector string) ([]kubeclient.Deployment, error)
+	// Queue reads the controller's interruption queue and the rules that feed it (AWS).
+	Queue func(ctx context.Context, name string) (installation.Queue, error)
 }
 
 var pathController = attrpath.Of("karpenter_controller")
@@ -60,7 +63,28 @@ func CheckInstallation(ctx context.Context, ports InstallationPorts, controller 
 		}
 		d = &found[0]
 	}
-	return checkController(d, want)
+	found, errs, warnings = checkController(d, want)
+	return found, errs, append(warnings, checkQueue(ctx, ports, found, want.KarpenterVersion)...)
+}
+
+// checkQueue checks the controller's interruption queue (installation.CheckInterruption) for
+// the release it runs (karpenter_version when its image names none); a queue that cannot be
+// read is a warning, and the plan goes on.
+func checkQueue(ctx context.Context, ports InstallationPorts, c *installation.Controller, karpenterVersion string) []attrpath.Finding {
+	if c == nil || c.InterruptionQueue == "" || ports.Queue == nil {
+		return nil
+	}
+	q, err := ports.Queue(ctx, c.InterruptionQueue)
+	if err != nil {
+		return []attrpath.Finding{{Path: pathController, Summary: "Interruption queue not checked", Message: fmt.Sprintf("cannot read "+
+			"INTERRUPTION_QUEUE %q and the EventBridge rules that target it (sqs:GetQueueUrl, sqs:GetQueueAttributes, "+
+			"events:ListRuleNamesByTarget, events:DescribeRule): %v", c.InterruptionQueue, err)}}
+	}
+	minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v")
+	if c.Version == "" {
+		minor = karpenterVersion
+	}
+	return installation.CheckInterruption(*c, minor, q)
 }
 
 // checkController reads the controller from its Deployment and compares it with want.

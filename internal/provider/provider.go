@@ -121,7 +121,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
-			Deployments: c.Kube.Deployments}, cfg.KarpenterController.Value,
+			Deployments: c.Kube.Deployments, Queue: c.Client.InterruptionQueue}, cfg.KarpenterController.Value,
 			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName})
 		addFindings(&resp.Diagnostics, errs, warnings)
 		if resp.Diagnostics.HasError() {
@@ -196,7 +196,7 @@ func providerAWSAttributes() map[string]schema.Attribute {
 		"endpoints": schema.SingleNestedAttribute{
 			Optional: true,
 			MarkdownDescription: "Custom service endpoints, e.g. LocalStack's `http://127.0.0.1:4566`. The standard " +
-				"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`, `_PRICING`) variables work too; values set here win.",
+				"`AWS_ENDPOINT_URL` and `AWS_ENDPOINT_URL_<SERVICE>` (`_EC2`, `_STS`, `_SSM`, `_IAM`, `_EKS`, `_PRICING`, `_SQS`, `_EVENTBRIDGE`) variables work too; values set here win.",
 			Attributes: map[string]schema.Attribute{
 				"ec2":     schema.StringAttribute{Optional: true, MarkdownDescription: "EC2 endpoint URL."},
 				"sts":     schema.StringAttribute{Optional: true, MarkdownDescription: "STS endpoint URL."},
@@ -204,6 +204,8 @@ func providerAWSAttributes() map[string]schema.Attribute {
 				"iam":     schema.StringAttribute{Optional: true, MarkdownDescription: "IAM endpoint URL (instance profiles for a node class `role`)."},
 				"eks":     schema.StringAttribute{Optional: true, MarkdownDescription: "EKS endpoint URL (`lookup_cluster`)."},
 				"pricing": schema.StringAttribute{Optional: true, MarkdownDescription: "AWS Pricing API endpoint URL (on-demand prices; by default the Pricing API region Karpenter uses)."},
+				"sqs":     schema.StringAttribute{Optional: true, MarkdownDescription: "SQS endpoint URL (the running controller's interruption queue, with `kubernetes` access)."},
+				"events":  schema.StringAttribute{Optional: true, MarkdownDescription: "EventBridge endpoint URL (the rules that feed the interruption queue)."},
 			},
 		},
 		"skip_credentials_validation": schema.BoolAttribute{

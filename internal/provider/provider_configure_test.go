@@ -47,6 +47,8 @@ func providerConfigValue(t *testing.T, p provider.Provider, attrs map[string]any
 			"iam":     tftypes.NewValue(tftypes.String, nil),
 			"eks":     tftypes.NewValue(tftypes.String, nil),
 			"pricing": tftypes.NewValue(tftypes.String, nil),
+			"sqs":     tftypes.NewValue(tftypes.String, nil),
+			"events":  tftypes.NewValue(tftypes.String, nil),
 		})
 	}
 	return tfsdk.Config{Schema: sresp.Schema, Raw: tftypes.NewValue(objType, vals)}
@@ -232,7 +234,7 @@ func TestConfigure_eksEndpoint(t *testing.T) {
 		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
 	}}
 	endpoints := map[string]tftypes.Value{"eks": tftypes.NewValue(tftypes.String, "http://127.0.0.1:4566")}
-	for _, name := range []string{"ec2", "sts", "ssm", "iam", "pricing"} {
+	for _, name := range []string{"ec2", "sts", "ssm", "iam", "pricing", "sqs", "events"} {
 		endpoints[name] = tftypes.NewValue(tftypes.String, nil)
 	}
 	var resp provider.ConfigureResponse
@@ -250,7 +252,7 @@ func TestConfigure_pricingEndpoint(t *testing.T) {
 		return &awsclient.Client{Region: "eu-west-1", Calls: awsclient.NewCallCounter()}, nil
 	}}
 	endpoints := map[string]tftypes.Value{"pricing": tftypes.NewValue(tftypes.String, "http://127.0.0.1:4567")}
-	for _, name := range []string{"ec2", "sts", "ssm", "iam", "eks"} {
+	for _, name := range []string{"ec2", "sts", "ssm", "iam", "eks", "sqs", "events"} {
 		endpoints[name] = tftypes.NewValue(tftypes.String, nil)
 	}
 	var resp provider.ConfigureResponse

@@ -279,9 +279,11 @@ provider "karpenter" {
     sts = %q
     ssm = %q
     iam = %q
+    sqs = %q
+    events = %q
   }%s
 }
-`, acctest.Region(), ec2Endpoint, acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), cluster)
+`, acctest.Region(), ec2Endpoint, acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), acctest.Endpoint(), cluster)
 }
 
 // The observer records each validated manifest once, with the validator's verdict and objections.

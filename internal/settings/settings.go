@@ -74,6 +74,8 @@ type Endpoints struct {
 	IAM     string `tfsdk:"iam"`
 	EKS     string `tfsdk:"eks"`
 	Pricing string `tfsdk:"pricing"`
+	SQS     string `tfsdk:"sqs"`
+	Events  string `tfsdk:"events"`
 }
 
 // CatalogCacheSettings is the catalog_cache block; a null setting is read from the
