@@ -57,7 +57,7 @@ func coreSubset(t *testing.T, api *kubeAPI, bin string, functions bool) {
 		"spec": map[string]any{"instanceProfile": "test-instance-profile", "amiSelectorTerms": []any{map[string]any{"alias": "al2023@latest"}},
 			"subnetSelectorTerms": []any{map[string]any{"tags": disc}}, "securityGroupSelectorTerms": []any{map[string]any{"tags": disc}}}})
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t), bin: bin}
-	d.provider = "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
+	d.provider = requiredProviders +
 		withKubeAccess(providerConfig(cluster), api)
 	body := fmt.Sprintf(`
 resource "karpenter_node_class" "quick" {

@@ -102,7 +102,7 @@ resource "karpenter_node_pool" "test" {
 			"{ tags = {} }", "selector_terms[0].tags"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			config := "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
+			config := requiredProviders +
 				providerConfig(cluster) + tc.config
 			start := strings.Index(config, tc.within)
 			if start < 0 {
@@ -150,7 +150,7 @@ func TestAccCLIDiagnosticRangesSuites(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 	rc := cliConfig(t)
-	head := "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" + providerConfig(cluster)
+	head := requiredProviders + providerConfig(cluster)
 	cases := slices.Concat(nodePoolSuiteInvalid(), nodeClassSuiteInvalid(), nodeClassSuiteInvalidNew(), kubeletSuiteInvalid())
 	var inside, absent, outside, diags atomic.Int64
 	sem := make(chan struct{}, 4)

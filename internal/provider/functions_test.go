@@ -70,7 +70,7 @@ func TestAccFunctionsConsole(t *testing.T) {
 	}
 	rc := cliConfig(t)
 	dir := t.TempDir()
-	main := "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n"
+	main := requiredProviders
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(main), 0o600); err != nil {
 		t.Fatal(err)
 	}

@@ -64,12 +64,7 @@ func TestAccImport_fromCluster(t *testing.T) {
 			"disruption": map[string]any{"consolidateAfter": "5m", "consolidationPolicy": "WhenEmpty"}}})
 
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
-	d.provider = `terraform {
-  required_providers {
-    karpenter = { source = "nodeplane/karpenter" }
-  }
-}
-` + withKubeAccess(providerConfig(cluster), api)
+	d.provider = requiredProviders + withKubeAccess(providerConfig(cluster), api)
 	// Terraform 1.16 looks for hashicorp/karpenter when it generates the resource of an import
 	// block without `provider`, and refuses `provider` once the resource exists: it is there
 	// while generating and removed afterwards, as the from-YAML guide says.
@@ -136,7 +131,7 @@ func TestAccImport_fromClusterBadInput(t *testing.T) {
 			"subnetSelectorTerms": []any{map[string]any{"tags": disc}}, "securityGroupSelectorTerms": []any{map[string]any{"tags": disc}},
 			"cpuOptions": map[string]any{"nestedVirtualization": "enabled"}}})
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
-	d.provider = "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
+	d.provider = requiredProviders +
 		withKarpenterVersion(withKubeAccess(providerConfig(cluster), api), "1.12")
 	for _, c := range []struct{ typ, id, want string }{
 		{"karpenter_node_class", newer, `cpu_options.*1\.13`},

@@ -36,7 +36,7 @@ func TestAccProvider_checksTheInterruptionQueue(t *testing.T) {
 		"INTERRUPTION_QUEUE": "missing-" + suffix})
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
 	plan := func(controller string) string {
-		d.provider = "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
+		d.provider = requiredProviders +
 			strings.Replace(withKubeAccess(providerConfig(cluster), api), "provider \"karpenter\" {\n",
 				fmt.Sprintf("provider \"karpenter\" {\n  karpenter_controller = \"default/%s\"\n", controller), 1)
 		d.write(`

@@ -38,7 +38,7 @@ func TestAccQuery_listsTheCluster(t *testing.T) {
 				"requirements": []any{map[string]any{"key": "karpenter.sh/capacity-type", "operator": "In", "values": []string{"on-demand"}}}}}}})
 	}
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t), bin: newestTerraform(t)}
-	d.provider = "terraform {\n  required_providers {\n    karpenter = { source = \"nodeplane/karpenter\" }\n  }\n}\n" +
+	d.provider = requiredProviders +
 		withKubeAccess(providerConfig(cluster), api)
 	d.write("")
 	query := fmt.Sprintf(`
