@@ -26,8 +26,8 @@ func UpgradePreview(c Controller, to string) (attrpath.Finding, bool) {
 		return attrpath.Finding{}, false
 	}
 	parts := []string{hashChange(from, to)}
-	before, errB := manifest.SchemasFor(from)
-	after, errA := manifest.SchemasFor(to)
+	before, errB := manifest.CRDsFor(from)
+	after, errA := manifest.CRDsFor(to)
 	if errB == nil && errA == nil {
 		for _, kind := range []string{manifest.EC2NodeClassKind, manifest.NodePoolKind, manifest.NodeOverlayKind} {
 			if d := schemaChanges(kind, before[kind], after[kind]); d != "" {
@@ -58,39 +58,31 @@ func hashChange(from, to string) string {
 		"than drift them (the plan's drift verdict does the same): the new hash version itself replaces no node", hf, ht)
 }
 
-// schemaChanges names the fields kind gains, loses and defaults differently between two CRDs.
-func schemaChanges(kind string, before, after *apiextensionsv1.JSONSchemaProps) string {
+// schemaChanges names the fields kind gains and loses between two CRDs (manifest.CRD.Undeclared:
+// the outermost fields one declares and the other does not, a field under a free-form object
+// counting as declared), the objects that become free-form, and the defaults that differ.
+func schemaChanges(kind string, before, after *manifest.CRD) string {
 	if before == nil || after == nil {
 		return ""
 	}
 	b, a := map[string]string{}, map[string]string{}
-	fieldPaths("", before, b)
-	fieldPaths("", after, a)
-	var added, removed, defaults, opened []string
+	fieldPaths("", before.Schema, b)
+	fieldPaths("", after.Schema, a)
+	var defaults, opened []string
 	for p, def := range a {
-		if def == openField && b[p] != openField {
+		switch old, ok := b[p]; {
+		case def == openField && old != openField:
 			opened = append(opened, p+" (any field)")
-		}
-	}
-	for p, def := range a {
-		old, ok := b[p]
-		switch {
-		case !ok && !parentIn(p, a, b):
-			added = append(added, p)
-		case ok && old != def && def != openField && old != openField:
+		case ok && old != def && old != openField:
 			defaults = append(defaults, fmt.Sprintf("%s (%s → %s)", p, orNone(old), orNone(def)))
-		}
-	}
-	for p := range b {
-		if _, ok := a[p]; !ok && !parentIn(p, b, a) && !underOpen(p, a) {
-			removed = append(removed, p)
 		}
 	}
 	var out []string
 	for _, l := range []struct {
 		what string
 		list []string
-	}{{"gains", added}, {"opens", opened}, {"loses", removed}, {"defaults differently", defaults}} {
+	}{{"gains", pathNames(before.Undeclared(after))}, {"opens", opened}, {"loses", pathNames(after.Undeclared(before))},
+		{"defaults differently", defaults}} {
 		if len(l.list) > 0 {
 			out = append(out, l.what+" "+listed(l.list))
 		}
@@ -101,29 +93,11 @@ func schemaChanges(kind string, before, after *apiextensionsv1.JSONSchemaProps) 
 	return kind + " " + strings.Join(out, "; ")
 }
 
-// parentIn reports whether a parent of p is in has but not in lacks: then p is new (or gone)
-// with its parent, which is named instead.
-func parentIn(p string, has, lacks map[string]string) bool {
-	for _, parent := range parents(p) {
-		if _, ok := has[parent]; ok {
-			if _, there := lacks[parent]; !there {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// underOpen reports whether a parent of p takes any field in schema (a free-form object).
-func underOpen(p string, schema map[string]string) bool {
-	return slices.ContainsFunc(parents(p), func(parent string) bool { return schema[parent] == openField })
-}
-
-// parents are the property paths above p, nearest first (a list's items are their list).
-func parents(p string) []string {
-	var out []string
-	for i := strings.LastIndexByte(p, '.'); i > 0; i = strings.LastIndexByte(p[:i], '.') {
-		out = append(out, strings.TrimSuffix(p[:i], "[]"))
+// pathNames are the fields' paths as the API server writes them.
+func pathNames(fields []manifest.Path) []string {
+	out := make([]string, len(fields))
+	for i, f := range fields {
+		out[i] = f.String()
 	}
 	return out
 }
@@ -131,7 +105,8 @@ func parents(p string) []string {
 // openField marks a free-form object (x-kubernetes-preserve-unknown-fields) in fieldPaths.
 const openField = "(any field)"
 
-// fieldPaths records every property path under spec with its default (JSON, "" without one).
+// fieldPaths records every property path under spec with its default (JSON, "" without one), or
+// openField for a free-form object.
 func fieldPaths(at string, s *apiextensionsv1.JSONSchemaProps, out map[string]string) {
 	if s == nil {
 		return
