@@ -3,7 +3,6 @@ package kubeclient
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/url"
 )
 
@@ -45,7 +44,7 @@ func (c *Client) CRD(ctx context.Context, name string) (*CRD, error) {
 	}
 	err := c.getJSON(ctx, "customresourcedefinitions", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+url.PathEscape(name),
 		url.Values{}, &it)
-	if errors.Is(err, ErrNotInstalled) { // 404: no CRD of that name
+	if absent(err) { // 404: no CRD of that name
 		return nil, nil
 	}
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -33,8 +34,8 @@ const (
 )
 
 const (
-	nodeClaimsPath   = "/apis/karpenter.sh/v1/nodeclaims"
-	nodeOverlaysPath = "/apis/karpenter.sh/v1alpha1/nodeoverlays"
+	nodeClaimsPath         = "/apis/karpenter.sh/v1/nodeclaims"
+	nodeOverlaysAPIVersion = "karpenter.sh/v1alpha1"
 )
 
 // Errors the caller can tell apart with errors.Is. The errors the client returns wrap one of
@@ -42,6 +43,9 @@ const (
 var (
 	// ErrForbidden: the server answered 401 or 403, so the token cannot list nodeclaims.
 	ErrForbidden = errors.New("the token cannot list nodeclaims (RBAC: get/list on nodeclaims.karpenter.sh)")
+	// ErrNotFound: the server answered 404 naming the object: the resource is served but has no
+	// object of that name.
+	ErrNotFound = errors.New("not found")
 	// ErrNotInstalled: the server answered 404 for the resource, so the CRD is missing.
 	ErrNotInstalled = errors.New("the Karpenter NodeClaim CRD (nodeclaims.karpenter.sh, v1) is not installed")
 	// ErrUnreachable: no HTTP answer came back (DNS, connection, TLS verification, timeout).
@@ -140,67 +144,67 @@ func (c *Client) NodeClaims(ctx context.Context, pool string) ([]NodeClaim, erro
 	if pool == "" {
 		return nil, errors.New("listing nodeclaims: NodePool name is empty")
 	}
-	var out []NodeClaim
-	seen := map[string]bool{}
-	cont := ""
-	for {
-		page, err := c.listPage(ctx, pool, cont)
-		if err != nil {
-			return nil, err
-		}
-		for _, item := range page.Items {
-			out = append(out, item.nodeClaim())
-		}
-		cont = page.Metadata.Continue
-		if cont == "" {
-			break
-		}
-		if seen[cont] {
-			return nil, fmt.Errorf("listing nodeclaims on %s: the server repeated continue token %q", c.base.Host, cont)
-		}
-		seen[cont] = true
+	items, _, err := listAll[nodeClaimItem](ctx, c, "nodeclaims", nodeClaimsPath, url.Values{"labelSelector": {LabelNodePool + "=" + pool}})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]NodeClaim, 0, len(items))
+	for _, item := range items {
+		out = append(out, item.nodeClaim())
 	}
 	slices.SortFunc(out, func(a, b NodeClaim) int { return strings.Compare(a.Name, b.Name) })
 	return out, nil
 }
 
-func (c *Client) listPage(ctx context.Context, pool, cont string) (*nodeClaimList, error) {
-	q := url.Values{}
-	q.Set("labelSelector", LabelNodePool+"="+pool)
-	q.Set("limit", fmt.Sprint(PageSize))
-	if cont != "" {
-		q.Set("continue", cont)
-	}
-	var list nodeClaimList
-	if err := c.getJSON(ctx, "nodeclaims", nodeClaimsPath, q, &list); err != nil {
-		return nil, err
-	}
-	return &list, nil
-}
-
 // NodeOverlays lists the names of the cluster's karpenter.sh/v1alpha1 NodeOverlays, sorted; a
 // cluster without the NodeOverlay CRD has none.
 func (c *Client) NodeOverlays(ctx context.Context) ([]string, error) {
-	var list struct {
-		Items []struct {
-			Metadata struct {
-				Name string `json:"name"`
-			} `json:"metadata"`
-		} `json:"items"`
-	}
-	err := c.getJSON(ctx, "nodeoverlays", nodeOverlaysPath, url.Values{}, &list)
-	if errors.Is(err, ErrNotInstalled) {
-		return nil, nil
-	}
+	objs, err := c.Objects(ctx, nodeOverlaysAPIVersion, "nodeoverlays", "")
 	if err != nil {
 		return nil, err
 	}
-	names := make([]string, 0, len(list.Items))
-	for _, it := range list.Items {
-		names = append(names, it.Metadata.Name)
+	var names []string
+	for _, o := range objs {
+		meta, _ := o["metadata"].(map[string]any)
+		if name, _ := meta["name"].(string); name != "" {
+			names = append(names, name)
+		}
 	}
 	slices.Sort(names)
 	return names, nil
+}
+
+// listPage is one page of a list.
+type listPage[T any] struct {
+	Kind     string `json:"kind"`
+	Metadata struct {
+		Continue string `json:"continue"`
+	} `json:"metadata"`
+	Items []T `json:"items"`
+}
+
+// listAll GETs every page of the list at path (q, with the page size and each continue token)
+// and returns its items and the list's kind; a continue token the server repeats is an error.
+func listAll[T any](ctx context.Context, c *Client, what, path string, q url.Values) ([]T, string, error) {
+	q.Set("limit", strconv.Itoa(PageSize))
+	var items []T
+	seen := map[string]bool{}
+	for {
+		var page listPage[T]
+		if err := c.getJSON(ctx, what, path, q, &page); err != nil {
+			return nil, "", err
+		}
+		items = append(items, page.Items...)
+		cont := page.Metadata.Continue
+		if cont == "" {
+			return items, page.Kind, nil
+		}
+		if seen[cont] {
+			return nil, "", fmt.Errorf("listing %s on %s: the server repeated continue token %q", what, c.base.Host, cont)
+		}
+		seen[cont] = true
+		q.Set("continue", cont)
+	}
 }
 
 // getJSON GETs path with query q and decodes the answer into dst; what names the resource in
@@ -241,7 +245,12 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 		}
 		return fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
 	case http.StatusNotFound:
-		return fmt.Errorf("%w: %s answered %s for %s%s", ErrNotInstalled, c.base.Host, resp.Status, path, serverMessage(resp.Body))
+		// The server names the object it did not find; a resource it does not serve it cannot name.
+		msg, name := serverStatus(resp.Body)
+		if name != "" {
+			return fmt.Errorf("%w: the cluster (%s) has no %s named %q", ErrNotFound, c.base.Host, what, name)
+		}
+		return fmt.Errorf("%w: %s answered %s for %s%s", ErrNotInstalled, c.base.Host, resp.Status, path, msg)
 	default:
 		return fmt.Errorf("listing %s on %s: %s%s", what, c.base.Host, resp.Status, serverMessage(resp.Body))
 	}
@@ -253,15 +262,31 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 
 // serverMessage returns ": <message>" from a Kubernetes Status body, or "" when there is none.
 func serverMessage(body io.Reader) string {
+	msg, _ := serverStatus(body)
+	return msg
+}
+
+// serverStatus reads a Kubernetes Status body: ": <message>" ("" without one) and the name of
+// the object it is about ("" when it names none).
+func serverStatus(body io.Reader) (message, name string) {
 	var status struct {
 		Message string `json:"message"`
+		Details struct {
+			Name string `json:"name"`
+		} `json:"details"`
 	}
 	raw, _ := io.ReadAll(io.LimitReader(body, 64<<10))
-	if json.Unmarshal(raw, &status) != nil || status.Message == "" {
-		return ""
+	if json.Unmarshal(raw, &status) != nil {
+		return "", ""
 	}
-	return ": " + status.Message
+	if status.Message != "" {
+		message = ": " + status.Message
+	}
+	return message, status.Details.Name
 }
+
+// absent reports whether err is the server's 404: no object of that name, or no such resource.
+func absent(err error) bool { return errors.Is(err, ErrNotFound) || errors.Is(err, ErrNotInstalled) }
 
 // InstanceID returns the EC2 instance ID in an AWS provider ID (aws:///<zone>/<instance-id>),
 // or "" when providerID is not one.
@@ -275,13 +300,6 @@ func InstanceID(providerID string) string {
 		return ""
 	}
 	return id
-}
-
-type nodeClaimList struct {
-	Metadata struct {
-		Continue string `json:"continue"`
-	} `json:"metadata"`
-	Items []nodeClaimItem `json:"items"`
 }
 
 type nodeClaimItem struct {
@@ -366,7 +384,7 @@ func (it deploymentItem) deployment() Deployment {
 func (c *Client) Deployment(ctx context.Context, namespace, name string) (*Deployment, error) {
 	var it deploymentItem
 	err := c.getJSON(ctx, "deployments", "/apis/apps/v1/namespaces/"+url.PathEscape(namespace)+"/deployments/"+url.PathEscape(name), url.Values{}, &it)
-	if errors.Is(err, ErrNotInstalled) { // 404: no such deployment
+	if absent(err) { // 404: no such deployment
 		return nil, nil
 	}
 	if err != nil {
