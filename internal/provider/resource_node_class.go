@@ -250,10 +250,19 @@ func (r *nodeClassResource) adopt(ctx context.Context, name string, raw *tftypes
 		owner := fleet.NewOwnerID()
 		imported.OwnerID = &owner
 	}
+	r.planAdopted(ctx, c.Config, imported, raw, diags)
+}
+
+// planAdopted writes a class read from the cluster into raw (a null value of the resource's type)
+// as a user writes it (configValue), with what the import records beside it (nil: nothing),
+// planned as ModifyPlan plans it; what only an apply would learn is null.
+func (r *nodeClassResource) planAdopted(ctx context.Context, cfg nodeclass.Config, recorded any, raw *tftypes.Value, diags *diag.Diagnostics) {
 	v := *raw
-	setRaw(&v, c.Config, "node class", diags)
+	setRaw(&v, cfg, "node class", diags)
 	v = configValue(v)
-	setRaw(&v, imported, "node class", diags)
+	if recorded != nil {
+		setRaw(&v, recorded, "node class", diags)
+	}
 	if r.planClass(ctx, v, &v, nil, diags); !diags.HasError() {
 		*raw = knownOrNull(v)
 	}

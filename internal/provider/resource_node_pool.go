@@ -391,15 +391,12 @@ type livePool struct {
 // as a karpenter_node_class plans it, and the pool's plan.
 func (r *nodePoolResource) importLive(ctx context.Context, live *livePool, raw *tftypes.Value, diags *diag.Diagnostics) {
 	classRaw := tftypes.NewValue(nodeClassSchema().Type().TerraformType(ctx), nil)
-	setRaw(&classRaw, live.class, "node class", diags)
-	classRaw = configValue(classRaw)
-	(&nodeClassResource{meta: r.meta}).planClass(ctx, classRaw, &classRaw, nil, diags)
-	if diags.HasError() {
+	if (&nodeClassResource{meta: r.meta}).planAdopted(ctx, live.class, nil, &classRaw, diags); diags.HasError() {
 		return
 	}
 	setRaw(raw, live.pool, "node pool", diags)
 	*raw = configValue(*raw)
-	withRaw(raw, map[string]any{"node_class": knownOrNull(tfvalue.Attributes(classRaw)["resolved"])}, "node pool", diags)
+	withRaw(raw, map[string]any{"node_class": tfvalue.Attributes(classRaw)["resolved"]}, "node pool", diags)
 	var plan poolValue
 	if diags.HasError() || !decodeInto(*raw, &plan, "node pool", diags) {
 		return

@@ -67,35 +67,36 @@ func unknownComputed(obj tftypes.Type, planned any) map[string]any {
 // knownOrNull is v with every unknown value null: what a state may hold of a plan (an import's
 // plan leaves unknown what only an apply would learn).
 func knownOrNull(v tftypes.Value) tftypes.Value {
-	out, err := tftypes.Transform(v, func(_ *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
+	return mapValues(v, func(_ *tftypes.AttributePath, e tftypes.Value) tftypes.Value {
 		if !e.IsKnown() {
-			return tftypes.NewValue(e.Type(), nil), nil
+			return tftypes.NewValue(e.Type(), nil)
 		}
-		return e, nil
+		return e
 	})
-	if err != nil { // Transform fails only on a callback error, which this one never returns
-		return v
-	}
-	return out
 }
 
 // configValue is an imported configuration as a user writes it: a string the configuration
 // leaves out is null, not "" (the provider's core types read both as ""), and so are the flags
 // whose false is their absence (`efa`, `root_volume`: plain bools in the core types).
 func configValue(v tftypes.Value) tftypes.Value {
-	out, err := tftypes.Transform(v, func(p *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) {
+	return mapValues(v, func(p *tftypes.AttributePath, e tftypes.Value) tftypes.Value {
 		var s string
 		var b bool
 		switch {
 		case !e.IsKnown() || e.IsNull():
 		case e.Type().Is(tftypes.String) && e.As(&s) == nil && s == "":
-			return tftypes.NewValue(tftypes.String, nil), nil
+			return tftypes.NewValue(tftypes.String, nil)
 		case e.Type().Is(tftypes.Bool) && e.As(&b) == nil && !b && absentWhenFalse(p):
-			return tftypes.NewValue(tftypes.Bool, nil), nil
+			return tftypes.NewValue(tftypes.Bool, nil)
 		}
-		return e, nil
+		return e
 	})
-	if err != nil { // Transform fails only on a callback error, which this one never returns
+}
+
+// mapValues is v with f applied to every value in it, innermost first (tftypes.Transform).
+func mapValues(v tftypes.Value, f func(*tftypes.AttributePath, tftypes.Value) tftypes.Value) tftypes.Value {
+	out, err := tftypes.Transform(v, func(p *tftypes.AttributePath, e tftypes.Value) (tftypes.Value, error) { return f(p, e), nil })
+	if err != nil { // Transform fails only on a callback error, which f cannot return
 		return v
 	}
 	return out
