@@ -1,6 +1,7 @@
 package nodepool
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -27,7 +28,7 @@ func ZoneSpecs(s Spec, zones []string) []ZoneSpec {
 	}
 	replicas := split(*s.Replicas, len(zones))
 	headroom := -1 // no limits.nodes
-	if n, ok := nodeLimit(s.Limits); ok {
+	if n, ok := NodeLimit(s.Limits); ok {
 		headroom = max(n-*s.Replicas, 0)
 	}
 	var out []ZoneSpec
@@ -41,8 +42,8 @@ func ZoneSpecs(s Spec, zones []string) []ZoneSpec {
 		z.Replicas = &r
 		z.Requirements = withZone(s.Requirements, zone)
 		if headroom >= 0 {
-			z.Limits = clone(s.Limits)
-			z.Limits["nodes"] = itoa(r + zoneHeadroom(headroom, len(zones), i))
+			z.Limits = maps.Clone(s.Limits)
+			z.Limits["nodes"] = strconv.Itoa(r + zoneHeadroom(headroom, len(zones), i))
 		}
 		out = append(out, ZoneSpec{Zone: zone, Spec: z})
 	}
@@ -75,18 +76,8 @@ func withZone(reqs []requirements.Requirement, zone string) []requirements.Requi
 	return append(out, requirements.Requirement{Key: zoneKey, Operator: requirements.OpIn, Values: []string{zone}})
 }
 
-func clone(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m)+1)
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
-}
-
-// nodeLimit is limits.nodes as a count; false when it is not set or not a plain integer.
-func nodeLimit(limits map[string]string) (int, bool) {
+// NodeLimit is limits.nodes as a count; false when it is not set or not a plain integer.
+func NodeLimit(limits map[string]string) (int, bool) {
 	n, err := strconv.Atoi(limits["nodes"])
 	return n, err == nil && limits["nodes"] != ""
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -164,13 +163,11 @@ func launcherFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.
 				"(settings.featureGates.staticCapacity in the Helm chart) and add \"StaticCapacity\" to the provider's karpenter_feature_gates, " +
 				"or use launcher = \"provider\""})
 	}
-	if q, ok := in.Limits["nodes"]; ok {
-		if n, err := strconv.Atoi(q); err == nil && n <= *in.Replicas {
-			warnings = append(warnings, attrpath.Finding{Summary: "No room to replace drifted nodes", Path: pathLimits.Key("nodes"),
-				Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d): Karpenter replaces a drifted static node by launching "+
-					"the new one first, so at the limit drift never proceeds (aws/karpenter-provider-aws#8873); set limits.nodes to at least %d",
-					n, *in.Replicas, *in.Replicas+1)})
-		}
+	if n, ok := nodepool.NodeLimit(in.Limits); ok && n <= *in.Replicas {
+		warnings = append(warnings, attrpath.Finding{Summary: "No room to replace drifted nodes", Path: pathLimits.Key("nodes"),
+			Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d): Karpenter replaces a drifted static node by launching "+
+				"the new one first, so at the limit drift never proceeds (aws/karpenter-provider-aws#8873); set limits.nodes to at least %d",
+				n, *in.Replicas, *in.Replicas+1)})
 	}
 	return errs, warnings
 }
