@@ -91,11 +91,19 @@ var (
 	pathCluster = attrpath.Of("cluster_name")
 )
 
+// Minor is the minor the controller runs ("1.9" of "1.9.3"); "" when its image names no version.
+func (c Controller) Minor() string {
+	if c.Version == "" {
+		return ""
+	}
+	return strings.TrimPrefix(manifest.MinorOf(c.Version), "v")
+}
+
 // OlderMinor is the minor of a controller older than karpenterVersion that the provider has
 // CRDs for ("1.9"), whose admission every manifest must pass too; "" otherwise.
 func (c Controller) OlderMinor(karpenterVersion string) string {
-	minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v")
-	if c.Version == "" || manifest.AtLeast(minor, karpenterVersion) || !slices.Contains(manifest.Versions(), minor) {
+	minor := c.Minor()
+	if minor == "" || manifest.AtLeast(minor, karpenterVersion) || !slices.Contains(manifest.Versions(), minor) {
 		return ""
 	}
 	return minor
@@ -107,7 +115,7 @@ func (c Controller) OlderMinor(karpenterVersion string) string {
 // error; another cluster name is an error.
 func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 	where := fmt.Sprintf("Karpenter's controller (deployment %s/%s, image %s)", c.Namespace, c.Name, c.Image)
-	switch minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v"); {
+	switch minor := c.Minor(); {
 	case c.Version == "":
 		warnings = append(warnings, attrpath.Finding{Path: pathVersion, Summary: "Karpenter version not known",
 			Message: where + " names no release version; the plan assumes karpenter_version " + w.KarpenterVersion + " runs"})

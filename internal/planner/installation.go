@@ -1,6 +1,7 @@
 package planner
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -8,7 +9,6 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // InstallationPorts read the cluster (nil without the provider's kubernetes access).
@@ -80,11 +80,7 @@ func checkQueue(ctx context.Context, ports InstallationPorts, c *installation.Co
 			"INTERRUPTION_QUEUE %q and the EventBridge rules that target it (sqs:GetQueueUrl, sqs:GetQueueAttributes, "+
 			"events:ListRuleNamesByTarget, events:DescribeRule): %v", c.InterruptionQueue, err)}}
 	}
-	minor := strings.TrimPrefix(manifest.MinorOf(c.Version), "v")
-	if c.Version == "" {
-		minor = karpenterVersion
-	}
-	return installation.CheckInterruption(*c, minor, q)
+	return installation.CheckInterruption(*c, cmp.Or(c.Minor(), karpenterVersion), q)
 }
 
 // checkController reads the controller from its Deployment and compares it with want.
