@@ -1,0 +1,144 @@
+package installation
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+)
+
+// controllerPolicy is one minor's controller policy as Karpenter's getting-started template
+// publishes it (zz_generated_controller_policy.go): the revision read and its statements.
+type controllerPolicy struct {
+	Minor, Rev, Commit string
+	Statements         []upstreamStatement
+}
+
+// upstreamStatement is one Allow statement of a KarpenterController* policy.
+type upstreamStatement struct {
+	Policy, Sid string
+	Actions     []string
+}
+
+// interruptionPolicy is the upstream policy that grants the interruption queue's actions: needed
+// only by a controller with INTERRUPTION_QUEUE.
+const interruptionPolicy = "KarpenterControllerInterruptionPolicy"
+
+// ControllerNeed is one action Karpenter's controller needs, with the upstream statement that
+// grants it.
+type ControllerNeed struct {
+	Action, Policy, Sid string
+}
+
+// ControllerNeeds are the actions Karpenter minor's controller needs (the interruption queue's
+// only with queue), from the policy of the newest release at or below minor that the table has.
+// from is the minor whose policy was read ("" when none is at or below minor): a different minor
+// when minor's own was not published at a revision the generator could read.
+func ControllerNeeds(minor string, queue bool) (needs []ControllerNeed, from controllerPolicy) {
+	for _, p := range controllerPolicies {
+		if manifest.AtLeast(minor, p.Minor) {
+			from = p
+		}
+	}
+	seen := map[string]bool{}
+	for _, st := range from.Statements {
+		if st.Policy == interruptionPolicy && !queue {
+			continue
+		}
+		for _, a := range st.Actions {
+			if !seen[strings.ToLower(a)] {
+				seen[strings.ToLower(a)] = true
+				needs = append(needs, ControllerNeed{Action: a, Policy: st.Policy, Sid: st.Sid})
+			}
+		}
+	}
+	return needs, from
+}
+
+// ControllerRole is the IAM role the controller runs as, and how the cluster names it.
+type ControllerRole struct {
+	ARN string
+	// Via says where the role was found: "the eks.amazonaws.com/role-arn annotation of service
+	// account kube-system/karpenter" or "EKS Pod Identity association a-123".
+	Via string
+}
+
+// CheckControllerRole evaluates the controller role's policies (iampolicy) against what the
+// running release needs (ControllerNeeds): the actions not allowed are one warning on
+// karpenter_controller naming each with the upstream statement that grants it; actions allowed
+// only under conditions or for some resources are said as not evaluated.
+func CheckControllerRole(c Controller, minor string, role ControllerRole, docs []iampolicy.Document) []attrpath.Finding {
+	needs, from := ControllerNeeds(minor, c.InterruptionQueue != "")
+	if len(needs) == 0 {
+		return []attrpath.Finding{{Path: pathController, Summary: "Controller permissions not checked",
+			Message: fmt.Sprintf("the provider has no controller policy for Karpenter %s", minor)}}
+	}
+	var policies []iampolicy.Policy
+	var unreadable []string
+	for _, d := range docs {
+		p, err := iampolicy.Parse(d)
+		if err != nil {
+			unreadable = append(unreadable, d.Source)
+			continue
+		}
+		policies = append(policies, p)
+	}
+	var missing []string
+	notEvaluated := 0
+	for _, n := range needs {
+		switch ev := iampolicy.Evaluate(policies, n.Action); {
+		case ev.Decision != iampolicy.Allowed:
+			missing = append(missing, fmt.Sprintf("%s (%s; upstream %s/%s)", n.Action, ev.Decision, n.Policy, n.Sid))
+		case ev.NotEvaluated():
+			notEvaluated++
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return []attrpath.Finding{{Path: pathController, Summary: "Controller role lacks permissions",
+		Message: roleMessage(c, minor, role, from, len(needs), missing, notEvaluated, unreadable)}}
+}
+
+// roleMessage says which actions the role lacks and what was and was not evaluated.
+func roleMessage(c Controller, minor string, role ControllerRole, from controllerPolicy, total int, missing []string, notEvaluated int,
+	unreadable []string) string {
+	release := "Karpenter " + minor
+	if from.Minor != minor {
+		release += " (whose policy is not published at a revision the provider read; " + from.Minor + "'s is used)"
+	}
+	msg := fmt.Sprintf("Karpenter's controller (deployment %s/%s) runs as IAM role %s, found through %s. The role's policies do not allow "+
+		"%d of the %d actions %s needs: %s. Until they do, Karpenter fails the calls that need them (a node class that cannot launch "+
+		"reports a failed dry run on its status). Grant them as Karpenter's getting-started CloudFormation template for %s does "+
+		"(website/content/en/v%s at %s)", c.Namespace, c.Name, role.ARN, role.Via, len(missing), total, release,
+		strings.Join(missing, "; "), from.Minor, from.Minor, from.Rev)
+	if notEvaluated > 0 {
+		msg += fmt.Sprintf(". %d more actions are allowed only under conditions or for some resources, which the plan does not evaluate", notEvaluated)
+	}
+	if len(unreadable) > 0 {
+		msg += fmt.Sprintf(". Policies not read (not valid JSON): %s", strings.Join(unreadable, ", "))
+	}
+	return msg
+}
+
+// NewControllerActions are the actions minor to's controller needs that minor from's does not
+// (the interruption queue's included), sorted: what an upgrade adds to the controller's role.
+func NewControllerActions(from, to string) []string {
+	before, _ := ControllerNeeds(from, true)
+	after, _ := ControllerNeeds(to, true)
+	had := map[string]bool{}
+	for _, n := range before {
+		had[strings.ToLower(n.Action)] = true
+	}
+	var out []string
+	for _, n := range after {
+		if !had[strings.ToLower(n.Action)] {
+			out = append(out, n.Action)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
