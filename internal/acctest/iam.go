@@ -184,3 +184,19 @@ func NewInstanceProfile(t testing.TB, name, role string) {
 		t.Fatalf("AddRoleToInstanceProfile %s: %v", name, err)
 	}
 }
+
+// PutRolePolicy gives a test's role an inline policy and deletes it when the test ends (before
+// the role: cleanups run last first).
+func PutRolePolicy(t testing.TB, role, name, document string) {
+	t.Helper()
+	if _, err := newIAM().PutRolePolicy(Context(t), &iam.PutRolePolicyInput{RoleName: aws.String(role), PolicyName: aws.String(name),
+		PolicyDocument: aws.String(document)}); err != nil {
+		t.Fatalf("PutRolePolicy %s: %v", role, err)
+	}
+	t.Cleanup(func() {
+		if _, err := newIAM().DeleteRolePolicy(context.Background(), &iam.DeleteRolePolicyInput{RoleName: aws.String(role),
+			PolicyName: aws.String(name)}); err != nil {
+			t.Logf("fixture cleanup: DeleteRolePolicy %s %s: %v", role, name, err)
+		}
+	})
+}

@@ -89,9 +89,12 @@ type IAMAPI interface {
 	GetRolePolicy(context.Context, *iam.GetRolePolicyInput, ...func(*iam.Options)) (*iam.GetRolePolicyOutput, error)
 }
 
-// EKSAPI is every EKS call the provider makes (the cluster facts of lookup_cluster).
+// EKSAPI is every EKS call the provider makes (the cluster facts of lookup_cluster; the
+// controller's EKS Pod Identity association).
 type EKSAPI interface {
 	DescribeCluster(context.Context, *eks.DescribeClusterInput, ...func(*eks.Options)) (*eks.DescribeClusterOutput, error)
+	ListPodIdentityAssociations(context.Context, *eks.ListPodIdentityAssociationsInput, ...func(*eks.Options)) (*eks.ListPodIdentityAssociationsOutput, error)
+	DescribePodIdentityAssociation(context.Context, *eks.DescribePodIdentityAssociationInput, ...func(*eks.Options)) (*eks.DescribePodIdentityAssociationOutput, error)
 }
 
 var _ IAMAPI = (*iam.Client)(nil)

@@ -25,6 +25,7 @@ var Capabilities = []Capability{
 	{"placement-groups", "Placement groups", "`placement_group_selector`"},
 	{"cluster-lookup", "Cluster lookup", "`lookup_cluster = true`"},
 	{"interruption-queue", "Interruption queue check", "with `kubernetes` access, a controller with `INTERRUPTION_QUEUE`: the queue and the EventBridge rules that feed it (without them the plan warns)"},
+	{"controller-role-check", "Controller role check", "with `kubernetes` access: the controller's EKS Pod Identity association, when its service account has no IRSA annotation; the role's policies are read with the node-role check's actions (without them the plan warns)"},
 	{"identity", "Caller identity", "credential validation and the account id (skip with `skip_credentials_validation` and `skip_requesting_account_id`)"},
 }
 
@@ -87,6 +88,8 @@ var Permissions = []Permission{
 	{Capability: "interruption-queue", Action: "sqs:GetQueueAttributes"},
 	{Capability: "interruption-queue", Action: "events:ListRuleNamesByTarget"},
 	{Capability: "interruption-queue", Action: "events:DescribeRule"},
+	{Capability: "controller-role-check", Action: "eks:ListPodIdentityAssociations"},
+	{Capability: "controller-role-check", Action: "eks:DescribePodIdentityAssociation"},
 	{Capability: "identity", Action: "sts:GetCallerIdentity"},
 }
 

@@ -18,7 +18,8 @@ const maxListed = 8
 // UpgradePreview says, in one finding on karpenter_version, what raising the cluster's Karpenter
 // from the running release to the configuration's minor changes: the EC2NodeClass hash version
 // and what Karpenter does about it, the CRD fields each kind gains, loses or defaults
-// differently, and the order to upgrade in. false when there is no upgrade to preview (the
+// differently, the IAM actions and interruption events the new controller needs, and the order
+// to upgrade in. false when there is no upgrade to preview (the
 // controller is not older, or older than every release the provider has CRDs for).
 func UpgradePreview(c Controller, to string) (attrpath.Finding, bool) {
 	from := c.OlderMinor(to)
@@ -35,8 +36,9 @@ func UpgradePreview(c Controller, to string) (attrpath.Finding, bool) {
 			}
 		}
 	}
-	parts = append(parts, fmt.Sprintf("install the CRDs of %s before the controller (the karpenter-crd chart), then the controller; this "+
-		"plan does not compare the controller's IAM policy or its interruption rules across versions", to))
+	parts = append(parts, controllerGains(from, to))
+	parts = append(parts, fmt.Sprintf("install the CRDs of %s before the controller (the karpenter-crd chart), grant the controller's "+
+		"role the new actions, then upgrade the controller", to))
 	for i, p := range parts {
 		parts[i] = strings.ToUpper(p[:1]) + p[1:]
 	}
@@ -147,4 +149,30 @@ func orNone(s string) string {
 		return "none"
 	}
 	return s
+}
+
+// controllerGains is what the new controller needs of AWS that the running one does not: IAM
+// actions (ControllerNeeds) and interruption events for its queue's rules.
+func controllerGains(from, to string) string {
+	actions := NewControllerActions(from, to)
+	_, policy := ControllerNeeds(to, true)
+	var events []string
+	had := InterruptionEvents(from)
+	for _, e := range InterruptionEvents(to) {
+		if !slices.Contains(had, e) {
+			events = append(events, fmt.Sprintf("%q", e.DetailType))
+		}
+	}
+	s := fmt.Sprintf("the controller's role needs no new IAM action (by Karpenter %s's published policy)", policy.Minor)
+	if len(actions) > 0 {
+		s = fmt.Sprintf("the controller's role needs %d new IAM actions (by Karpenter %s's published policy): %s", len(actions), policy.Minor,
+			listed(actions))
+	}
+	if policy.Minor != to {
+		s += fmt.Sprintf("; %s's own policy is not published at a revision the provider read", to)
+	}
+	if len(events) == 0 {
+		return s + "; its interruption queue needs no new rule"
+	}
+	return s + "; its interruption queue needs a rule for each new event: " + strings.Join(events, ", ")
 }

@@ -17,7 +17,10 @@ func TestUpgradePreview(t *testing.T) {
 	}
 	for _, want := range []string{"hash version goes v4 → v6: Karpenter re-annotates", "EC2NodeClass gains spec.connectionTracking, spec.cpuOptions",
 		"spec.networkInterfaces, spec.placementGroupSelector", "opens spec.kubelet (any field)",
-		`NodePool defaults differently spec.disruption.consolidateAfter (none → "0s")`, "Install the CRDs of 1.15 before the controller"} {
+		`NodePool defaults differently spec.disruption.consolidateAfter (none → "0s")`, "Install the CRDs of 1.15 before the controller",
+		"new IAM actions (by Karpenter 1.14's published policy): arc-zonal-shift:GetManagedResource, ec2:DescribeInstanceStatus, " +
+			"ec2:DescribePlacementGroups", "1.15's own policy is not published",
+		`a rule for each new event: "EC2 Capacity Reservation Instance Interruption Warning"`} {
 		if !strings.Contains(f.Message, want) {
 			t.Errorf("preview lacks %q:\n%s", want, f.Message)
 		}
@@ -27,7 +30,8 @@ func TestUpgradePreview(t *testing.T) {
 			t.Errorf("preview names %q:\n%s", unwanted, f.Message)
 		}
 	}
-	if f, _ := UpgradePreview(Controller{Version: "1.12.0"}, "1.14"); !strings.Contains(f.Message, "hash version stays v5") {
+	if f, _ := UpgradePreview(Controller{Version: "1.12.0"}, "1.14"); !strings.Contains(f.Message, "hash version stays v5") ||
+		!strings.Contains(f.Message, "needs no new IAM action (by Karpenter 1.14's published policy); its interruption queue needs no new rule") {
 		t.Errorf("1.12 → 1.14: %s", f.Message)
 	}
 	for _, c := range []Controller{{Version: "1.15.2"}, {Version: "1.15.0"}, {Version: "1.8.0"}, {}} {

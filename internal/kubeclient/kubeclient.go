@@ -236,11 +236,12 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 	case http.StatusOK:
 	case http.StatusUnauthorized, http.StatusForbidden:
 		if what != "nodeclaims" {
-			group := map[string]string{"deployments": "apps", "customresourcedefinitions": "apiextensions.k8s.io", "ec2nodeclasses": "karpenter.k8s.aws"}[what]
-			if group == "" {
-				group = "karpenter.sh"
+			resource, ok := map[string]string{"deployments": "deployments.apps", "customresourcedefinitions": "customresourcedefinitions.apiextensions.k8s.io",
+				"ec2nodeclasses": "ec2nodeclasses.karpenter.k8s.aws", "serviceaccounts": "serviceaccounts (core group)"}[what]
+			if !ok {
+				resource = what + ".karpenter.sh"
 			}
-			return fmt.Errorf("the token cannot read %s (RBAC: get/list on %s.%s): %s answered %s%s", what, what, group, c.base.Host,
+			return fmt.Errorf("the token cannot read %s (RBAC: get/list on %s): %s answered %s%s", what, resource, c.base.Host,
 				resp.Status, serverMessage(resp.Body))
 		}
 		return fmt.Errorf("%w: %s answered %s%s", ErrForbidden, c.base.Host, resp.Status, serverMessage(resp.Body))
@@ -332,10 +333,11 @@ func (it nodeClaimItem) nodeClaim() NodeClaim {
 	}
 }
 
-// Deployment is the part of an apps/v1 Deployment the provider reads: where it is and its
-// containers' images, environment values and arguments.
+// Deployment is the part of an apps/v1 Deployment the provider reads: where it is, the service
+// account its pods run as, and its containers' images, environment values and arguments.
 type Deployment struct {
 	Namespace, Name string
+	ServiceAccount  string // "default" when the pod template names none
 	Containers      []Container
 }
 
@@ -354,7 +356,8 @@ type deploymentItem struct {
 	Spec struct {
 		Template struct {
 			Spec struct {
-				Containers []struct {
+				ServiceAccountName string `json:"serviceAccountName"`
+				Containers         []struct {
 					Name  string   `json:"name"`
 					Image string   `json:"image"`
 					Args  []string `json:"args"`
@@ -369,7 +372,10 @@ type deploymentItem struct {
 }
 
 func (it deploymentItem) deployment() Deployment {
-	d := Deployment{Namespace: it.Metadata.Namespace, Name: it.Metadata.Name}
+	d := Deployment{Namespace: it.Metadata.Namespace, Name: it.Metadata.Name, ServiceAccount: it.Spec.Template.Spec.ServiceAccountName}
+	if d.ServiceAccount == "" {
+		d.ServiceAccount = "default"
+	}
 	for _, c := range it.Spec.Template.Spec.Containers {
 		out := Container{Name: c.Name, Image: c.Image, Args: c.Args, Env: map[string]string{}}
 		for _, e := range c.Env {
@@ -407,4 +413,25 @@ func (c *Client) Deployments(ctx context.Context, selector string) ([]Deployment
 		out = append(out, it.deployment())
 	}
 	return out, nil
+}
+
+// ServiceAccountAnnotations reads a service account's annotations; nil, nil when it does not
+// exist.
+func (c *Client) ServiceAccountAnnotations(ctx context.Context, namespace, name string) (map[string]string, error) {
+	var sa struct {
+		Metadata struct {
+			Annotations map[string]string `json:"annotations"`
+		} `json:"metadata"`
+	}
+	err := c.getJSON(ctx, "serviceaccounts", "/api/v1/namespaces/"+url.PathEscape(namespace)+"/serviceaccounts/"+url.PathEscape(name), url.Values{}, &sa)
+	if absent(err) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if sa.Metadata.Annotations == nil {
+		sa.Metadata.Annotations = map[string]string{}
+	}
+	return sa.Metadata.Annotations, nil
 }

@@ -321,3 +321,45 @@ func TestNodeOverlays(t *testing.T) {
 		t.Errorf("forbidden: %v", err)
 	}
 }
+
+// A service account's annotations; nil for one that does not exist; RBAC names the resource;
+// the controller's service account is read from its Deployment ("default" when it names none).
+func TestServiceAccountAnnotations(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/api/v1/namespaces/kube-system/serviceaccounts/karpenter":
+			_, _ = io.WriteString(w, `{"metadata":{"name":"karpenter","annotations":{"eks.amazonaws.com/role-arn":"arn:aws:iam::1:role/k"}}}`)
+		case "/api/v1/namespaces/kube-system/serviceaccounts/plain":
+			_, _ = io.WriteString(w, `{"metadata":{"name":"plain"}}`)
+		case "/api/v1/namespaces/locked/serviceaccounts/karpenter":
+			w.WriteHeader(http.StatusForbidden)
+		case "/apis/apps/v1/namespaces/kube-system/deployments/karpenter":
+			_, _ = io.WriteString(w, `{"metadata":{"namespace":"kube-system","name":"karpenter"},"spec":{"template":{"spec":{"serviceAccountName":"karpenter"}}}}`)
+		case "/apis/apps/v1/namespaces/kube-system/deployments/bare":
+			_, _ = io.WriteString(w, `{"metadata":{"namespace":"kube-system","name":"bare"}}`)
+		default:
+			w.WriteHeader(http.StatusNotFound)
+			_, _ = io.WriteString(w, `{"kind":"Status","reason":"NotFound","details":{"name":"gone"}}`)
+		}
+	}))
+	defer srv.Close()
+	c, ctx := newClient(t, srv), context.Background()
+	if a, err := c.ServiceAccountAnnotations(ctx, "kube-system", "karpenter"); err != nil || a["eks.amazonaws.com/role-arn"] != "arn:aws:iam::1:role/k" {
+		t.Errorf("annotated: %v %v", a, err)
+	}
+	if a, err := c.ServiceAccountAnnotations(ctx, "kube-system", "plain"); err != nil || a == nil || len(a) != 0 {
+		t.Errorf("plain: %v %v", a, err)
+	}
+	if a, err := c.ServiceAccountAnnotations(ctx, "kube-system", "gone"); err != nil || a != nil {
+		t.Errorf("gone: %v %v", a, err)
+	}
+	if _, err := c.ServiceAccountAnnotations(ctx, "locked", "karpenter"); err == nil || !strings.Contains(err.Error(), "get/list on serviceaccounts (core group)") {
+		t.Errorf("forbidden: %v", err)
+	}
+	if d, err := c.Deployment(ctx, "kube-system", "karpenter"); err != nil || d.ServiceAccount != "karpenter" {
+		t.Errorf("deployment: %+v %v", d, err)
+	}
+	if d, err := c.Deployment(ctx, "kube-system", "bare"); err != nil || d.ServiceAccount != "default" {
+		t.Errorf("bare deployment: %+v %v", d, err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 )
@@ -17,6 +18,13 @@ type InstallationPorts struct {
 	Deployments func(ctx context.Context, selector string) ([]kubeclient.Deployment, error)
 	// Queue reads the controller's interruption queue and the rules that feed it (AWS).
 	Queue func(ctx context.Context, name string) (installation.Queue, error)
+	// ServiceAccount reads a service account's annotations (nil, nil when it does not exist).
+	ServiceAccount func(ctx context.Context, namespace, name string) (map[string]string, error)
+	// PodIdentityRole reads the role an EKS Pod Identity association gives a service account
+	// ("" when none does) and the association's id (AWS).
+	PodIdentityRole func(ctx context.Context, cluster, namespace, serviceAccount string) (role, association string, err error)
+	// RolePolicies reads a role's policy documents (AWS IAM).
+	RolePolicies func(ctx context.Context, role string) ([]iampolicy.Document, error)
 }
 
 var pathController = attrpath.Of("karpenter_controller")
@@ -64,7 +72,8 @@ func CheckInstallation(ctx context.Context, ports InstallationPorts, controller 
 		d = &found[0]
 	}
 	found, errs, warnings = checkController(d, want)
-	return found, errs, append(warnings, checkQueue(ctx, ports, found, want.KarpenterVersion)...)
+	warnings = append(warnings, checkQueue(ctx, ports, found, want.KarpenterVersion)...)
+	return found, errs, append(warnings, checkControllerRole(ctx, ports, d, found, want)...)
 }
 
 // checkQueue checks the controller's interruption queue (installation.CheckInterruption) for
@@ -95,4 +104,48 @@ func checkController(d *kubeclient.Deployment, want installation.Want) (*install
 		warnings = append(warnings, preview)
 	}
 	return &c, errs, warnings
+}
+
+// roleAnnotation is the IRSA annotation that names a service account's IAM role.
+const roleAnnotation = "eks.amazonaws.com/role-arn"
+
+// checkControllerRole finds the role the controller runs as (its service account's IRSA
+// annotation, else an EKS Pod Identity association for it), reads the role's policies and
+// evaluates them against what the running release needs (installation.CheckControllerRole).
+// What cannot be read or found is one warning naming it; the plan goes on.
+func checkControllerRole(ctx context.Context, ports InstallationPorts, d *kubeclient.Deployment, c *installation.Controller,
+	want installation.Want) []attrpath.Finding {
+	if c == nil || ports.ServiceAccount == nil || ports.RolePolicies == nil {
+		return nil
+	}
+	skip := func(format string, args ...any) []attrpath.Finding {
+		return []attrpath.Finding{{Path: pathController, Summary: "Controller permissions not checked", Message: fmt.Sprintf(format, args...)}}
+	}
+	sa := d.Namespace + "/" + d.ServiceAccount
+	annotations, err := ports.ServiceAccount(ctx, d.Namespace, d.ServiceAccount)
+	switch {
+	case err != nil:
+		return skip("cannot read service account %s, which the controller runs as: %v", sa, err)
+	case annotations == nil:
+		return skip("the controller's service account %s does not exist", sa)
+	}
+	role := installation.ControllerRole{ARN: annotations[roleAnnotation], Via: fmt.Sprintf("the %s annotation of service account %s", roleAnnotation, sa)}
+	if cluster := cmp.Or(c.ClusterName, want.ClusterName); role.ARN == "" && cluster != "" && ports.PodIdentityRole != nil {
+		arn, id, err := ports.PodIdentityRole(ctx, cluster, d.Namespace, d.ServiceAccount)
+		if err != nil {
+			return skip("service account %s has no %s annotation, and its EKS Pod Identity association cannot be read "+
+				"(eks:ListPodIdentityAssociations, eks:DescribePodIdentityAssociation): %v", sa, roleAnnotation, err)
+		}
+		role = installation.ControllerRole{ARN: arn, Via: fmt.Sprintf("EKS Pod Identity association %s of service account %s", id, sa)}
+	}
+	if role.ARN == "" {
+		return skip("service account %s has no %s annotation and no EKS Pod Identity association names it, so the plan cannot "+
+			"tell which IAM role the controller runs as (the node's, or credentials in its environment)", sa, roleAnnotation)
+	}
+	docs, err := ports.RolePolicies(ctx, role.ARN)
+	if err != nil {
+		return skip("cannot read the policies of the controller's role %s (iam:ListAttachedRolePolicies, iam:GetPolicy, "+
+			"iam:GetPolicyVersion, iam:ListRolePolicies, iam:GetRolePolicy): %v", role.ARN, err)
+	}
+	return installation.CheckControllerRole(*c, cmp.Or(c.Minor(), want.KarpenterVersion), role, docs)
 }

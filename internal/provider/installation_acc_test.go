@@ -18,6 +18,13 @@ import (
 // karpenter_controller reads it.
 func putControllerDeployment(t *testing.T, api *kubeAPI, name, image string, env map[string]string) {
 	t.Helper()
+	putControllerDeploymentAs(t, api, name, image, "", env)
+}
+
+// putControllerDeploymentAs is putControllerDeployment whose pods run as a service account
+// ("" for the namespace's default).
+func putControllerDeploymentAs(t *testing.T, api *kubeAPI, name, image, serviceAccount string, env map[string]string) {
+	t.Helper()
 	var envList []map[string]string
 	for k, v := range env {
 		envList = append(envList, map[string]string{"name": k, "value": v})
@@ -26,7 +33,8 @@ func putControllerDeployment(t *testing.T, api *kubeAPI, name, image string, env
 		"metadata": map[string]any{"name": name, "labels": map[string]string{"test": name}},
 		"spec": map[string]any{"replicas": 0, "selector": map[string]any{"matchLabels": map[string]string{"test": name}},
 			"template": map[string]any{"metadata": map[string]any{"labels": map[string]string{"test": name}},
-				"spec": map[string]any{"containers": []map[string]any{{"name": "controller", "image": image, "env": envList}}}}}}
+				"spec": map[string]any{"serviceAccountName": serviceAccount,
+					"containers": []map[string]any{{"name": "controller", "image": image, "env": envList}}}}}}
 	body, _ := json.Marshal(obj)
 	path := "/apis/apps/v1/namespaces/default/deployments"
 	if code, out, err := api.Do(http.MethodPost, path, "application/json", body); err != nil || code != http.StatusCreated {

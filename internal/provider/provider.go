@@ -121,7 +121,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
-			Deployments: c.Kube.Deployments, Queue: c.Client.InterruptionQueue}, cfg.KarpenterController.Value,
+			Deployments: c.Kube.Deployments, Queue: c.Client.InterruptionQueue, ServiceAccount: c.Kube.ServiceAccountAnnotations,
+			PodIdentityRole: c.Client.PodIdentityRole, RolePolicies: awsclient.InstanceProfiles{IAM: c.Client.IAM}.RolePolicies},
+			cfg.KarpenterController.Value,
 			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName})
 		addFindings(&resp.Diagnostics, errs, warnings)
 		if resp.Diagnostics.HasError() {
@@ -307,10 +309,12 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 		},
 		"karpenter_controller": schema.StringAttribute{Optional: true, MarkdownDescription: "Karpenter's controller Deployment as " +
 			"`namespace/name` (e.g. `kube-system/karpenter`). With `kubernetes` access the plan compares the running controller with " +
-			"these settings: a controller older than `karpenter_version` is an error (newer, a warning), a gate in " +
-			"`karpenter_feature_gates` it runs without is an error, and another `CLUSTER_NAME` is an error. Unset, the controller is " +
-			"found by the chart's label `app.kubernetes.io/name=karpenter` (none found: nothing is checked; several: a warning). Needs " +
-			"`get`/`list` on `deployments.apps`."},
+			"these settings: another release than `karpenter_version` is a warning (an older one also admits every manifest against " +
+			"its CRDs; older than v1.9, an error), a gate in `karpenter_feature_gates` it runs without is an error, and another " +
+			"`CLUSTER_NAME` is an error. Its interruption queue and its IAM role (IRSA annotation or EKS Pod Identity) are checked " +
+			"against what its release needs (warnings). Unset, the controller is found by the chart's label " +
+			"`app.kubernetes.io/name=karpenter` (none found: nothing is checked; several: a warning). Needs `get`/`list` on " +
+			"`deployments.apps` and `get` on `serviceaccounts`. See the guide Checking the Karpenter installation."},
 		"karpenter_feature_gates": schema.ListAttribute{
 			Optional: true, ElementType: types.StringType,
 			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
