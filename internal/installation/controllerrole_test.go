@@ -7,8 +7,6 @@ import (
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 )
 
 // The actions each release's controller dry-runs itself before it launches
@@ -17,30 +15,12 @@ import (
 // is checked with 1.14's.
 func TestControllerNeedsCoverTheDryRuns(t *testing.T) {
 	reason := regexp.MustCompile(`"(\w+)AuthCheckFailed"`)
+	const validation = "pkg/controllers/nodeclass/validation.go"
 	compared := 0
-	for _, minor := range manifest.Versions() {
-		crds, err := manifest.CRDsFor(minor)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := crds[manifest.EC2NodeClassKind].Source
-		module, version, _ := strings.Cut(src.Module, "@")
-		zipPath, _, err := modzip.Download(module, version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := modzip.Open(zipPath, src.ModuleSum)
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, ok := z.Files[module+"@"+version+"/pkg/controllers/nodeclass/validation.go"]
+	releaseZips(t, func(path string) bool { return path == validation }, func(minor, module string, files map[string][]byte) {
+		b, ok := files[validation]
 		if !ok {
-			t.Fatalf("%s: no validation.go", src.Module)
-		}
-		b, err := modzip.ReadFile(f)
-		_ = z.Close()
-		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: no %s", module, validation)
 		}
 		needs, from := ControllerNeeds(minor, false)
 		if want := map[bool]string{true: "1.14", false: minor}[minor == "1.15"]; from.Minor != want {
@@ -57,7 +37,7 @@ func TestControllerNeedsCoverTheDryRuns(t *testing.T) {
 			}
 			compared++
 		}
-	}
+	})
 	if compared < 21 {
 		t.Fatalf("%d dry-run actions compared, want >= 21 (3 per release)", compared)
 	}

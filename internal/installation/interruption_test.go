@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 )
 
 // TestInterruptionEventsAreKarpenters: for every supported minor, the events InterruptionEvents
@@ -17,36 +16,17 @@ func TestInterruptionEventsAreKarpenters(t *testing.T) {
 	source := regexp.MustCompile(`func \(p Parser\) Source\(\) string \{\s*return "([^"]+)"`)
 	detail := regexp.MustCompile(`func \(p Parser\) DetailType\(\) string \{\s*return "([^"]+)"`)
 	compared := 0
-	for _, minor := range manifest.Versions() {
-		crds, err := manifest.CRDsFor(minor)
-		if err != nil {
-			t.Fatal(err)
-		}
-		src := crds[manifest.EC2NodeClassKind].Source
-		module, version, _ := strings.Cut(src.Module, "@")
-		zipPath, _, err := modzip.Download(module, version)
-		if err != nil {
-			t.Fatal(err)
-		}
-		z, err := modzip.Open(zipPath, src.ModuleSum)
-		if err != nil {
-			t.Fatal(err)
-		}
+	parsers := func(path string) bool {
+		return strings.HasPrefix(path, "pkg/controllers/interruption/messages/") && strings.HasSuffix(path, "/parser.go")
+	}
+	releaseZips(t, parsers, func(minor, module string, files map[string][]byte) {
 		var got []string
-		for name, f := range z.Files {
-			if !strings.Contains(name, "/pkg/controllers/interruption/messages/") || !strings.HasSuffix(name, "/parser.go") {
-				continue
-			}
-			b, err := modzip.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
+		for _, b := range files {
 			s, d := source.FindSubmatch(b), detail.FindSubmatch(b)
 			if s != nil && d != nil {
 				got = append(got, string(s[1])+"|"+string(d[1]))
 			}
 		}
-		_ = z.Close()
 		var want []string
 		for _, e := range InterruptionEvents(minor) {
 			want = append(want, e.Source+"|"+e.DetailType)
@@ -54,10 +34,10 @@ func TestInterruptionEventsAreKarpenters(t *testing.T) {
 		slices.Sort(got)
 		slices.Sort(want)
 		if !slices.Equal(got, want) {
-			t.Errorf("Karpenter %s (%s): parsers handle %v, InterruptionEvents says %v", minor, src.Module, got, want)
+			t.Errorf("Karpenter %s (%s): parsers handle %v, InterruptionEvents says %v", minor, module, got, want)
 		}
 		compared += len(got)
-	}
+	})
 	if compared < 30 {
 		t.Errorf("compared %d events over %d releases; want at least 30", compared, len(manifest.Versions()))
 	}
