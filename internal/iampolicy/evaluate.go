@@ -91,6 +91,9 @@ type Evaluation struct {
 	// MayDenyBy are the Deny statements that match the action only under a condition or for
 	// some resources: they may deny it (not evaluated) and do not count as a definite deny.
 	MayDenyBy []StatementRef
+	// ConditionFailedBy are the statements that match the action but whose Condition the
+	// request does not meet (EvaluateIn): they neither allow nor deny it.
+	ConditionFailedBy []StatementRef
 }
 
 // NotEvaluated reports whether an allowed action is allowed only through limited statements,
@@ -122,6 +125,17 @@ func (e Evaluation) Note() string {
 // Evaluate evaluates one action ("service:Action") against the policies, with IAM's logic for
 // identity policies (see the package comment).
 func Evaluate(policies []Policy, action string) Evaluation {
+	return EvaluateIn(policies, action, nil)
+}
+
+// Context is what the caller knows of the request: condition keys (case-insensitive) and their
+// values, e.g. {"aws:RequestedRegion": "eu-west-1"}.
+type Context map[string]string
+
+// EvaluateIn is Evaluate for a request the context describes: a statement's Condition whose keys
+// the context holds and whose operators compare strings is decided; one decided false drops the
+// statement (listed in ConditionFailedBy), one decided true counts as no condition.
+func EvaluateIn(policies []Policy, action string, ctx Context) Evaluation {
 	ev := Evaluation{Action: action}
 	for _, p := range policies {
 		for i, st := range p.Statements {
@@ -130,6 +144,13 @@ func Evaluate(policies []Policy, action string) Evaluation {
 			}
 			ref := StatementRef{Source: p.Source, Index: i, Sid: st.Sid,
 				Conditional: st.HasCondition, SomeResources: !st.allResources()}
+			if holds, decided := ctx.decide(st.Conditions); decided && st.HasCondition {
+				if !holds {
+					ev.ConditionFailedBy = append(ev.ConditionFailedBy, ref)
+					continue
+				}
+				ref.Conditional = false
+			}
 			switch {
 			case st.Effect == EffectDeny && ref.Limited():
 				ev.MayDenyBy = append(ev.MayDenyBy, ref)
@@ -210,4 +231,63 @@ func wildcardMatch(p, s string) bool {
 		pi++
 	}
 	return pi == len(p)
+}
+
+// decide evaluates a statement's conditions against the context: decided when every key is in
+// the context and every operator is a string comparison (StringEquals, StringNotEquals, their
+// IgnoreCase forms, StringLike, StringNotLike, each optionally IfExists); holds when all hold.
+func (ctx Context) decide(conds []Condition) (holds, decided bool) {
+	holds = true
+	for _, c := range conds {
+		v, ok := ctx.value(c.Key)
+		if !ok {
+			return false, false
+		}
+		h, known := compareString(strings.TrimSuffix(c.Operator, "IfExists"), v, c.Values)
+		if !known {
+			return false, false
+		}
+		holds = holds && h
+	}
+	return holds, true
+}
+
+// value is the context's value of a condition key, matched case-insensitively.
+func (ctx Context) value(key string) (string, bool) {
+	for k, v := range ctx {
+		if strings.EqualFold(k, key) {
+			return v, true
+		}
+	}
+	return "", false
+}
+
+// compareString applies a string operator: the positive ones hold when any value matches, the
+// negated ones when none does; known false for any other operator.
+func compareString(op, v string, values []string) (holds, known bool) {
+	var match func(pattern string) bool
+	negate := false
+	switch op {
+	case "StringNotEquals", "StringNotEqualsIgnoreCase", "StringNotLike":
+		negate = true
+		op = strings.Replace(op, "Not", "", 1)
+	}
+	switch op {
+	case "StringEquals":
+		match = func(p string) bool { return p == v }
+	case "StringEqualsIgnoreCase":
+		match = func(p string) bool { return strings.EqualFold(p, v) }
+	case "StringLike":
+		match = func(p string) bool { return wildcardMatch(p, v) }
+	default:
+		return false, false
+	}
+	found := false
+	for _, p := range values {
+		if match(p) {
+			found = true
+			break
+		}
+	}
+	return found != negate, true
 }

@@ -213,3 +213,44 @@ func TestDecisionString(t *testing.T) {
 		}
 	}
 }
+
+// EvaluateIn decides the conditions it knows the keys of, with string operators: a condition that
+// holds counts as none, one that does not drops the statement, any other stays not evaluated.
+func TestEvaluateIn(t *testing.T) {
+	doc := `{"Statement":[
+		{"Sid":"Here","Effect":"Allow","Action":"ec2:Describe*","Resource":"*","Condition":{"StringEquals":{"aws:RequestedRegion":["eu-west-1","eu-west-2"]}}},
+		{"Sid":"Like","Effect":"Allow","Action":"ec2:RunInstances","Resource":"*","Condition":{"StringLikeIfExists":{"aws:requestedregion":"us-*"}}},
+		{"Sid":"Tagged","Effect":"Allow","Action":"ec2:CreateFleet","Resource":"*","Condition":{"StringEquals":{"aws:RequestedRegion":"eu-west-1","aws:RequestTag/x":"y"}}},
+		{"Sid":"NotThere","Effect":"Deny","Action":"ec2:TerminateInstances","Resource":"*","Condition":{"StringNotEquals":{"aws:RequestedRegion":"eu-west-1"}}},
+		{"Sid":"Pass","Effect":"Allow","Action":"iam:PassRole","Resource":"*","Condition":{"StringEqualsIgnoreCase":{"iam:PassedToService":"EC2.amazonaws.com"}}},
+		{"Sid":"Numeric","Effect":"Allow","Action":"ec2:TerminateInstances","Resource":"*","Condition":{"NumericLessThan":{"aws:RequestedRegion":"1"}}}]}`
+	p, err := Parse(Document{Source: "inline:c", JSON: doc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := Context{"aws:RequestedRegion": "eu-west-1", "iam:PassedToService": "ec2.amazonaws.com"}
+	for _, c := range []struct {
+		action         string
+		decision       Decision
+		notEvaluated   bool
+		conditionFails int
+	}{
+		{"ec2:DescribeSubnets", Allowed, false, 0},   // the condition holds: allowed, evaluated
+		{"ec2:RunInstances", ImplicitDeny, false, 1}, // us-* does not match eu-west-1
+		{"ec2:CreateFleet", Allowed, true, 0},        // a tag key the context lacks: not evaluated
+		{"ec2:TerminateInstances", Allowed, true, 1}, // the Deny does not apply here; the numeric Allow is not evaluated
+		{"iam:PassRole", Allowed, false, 0},
+	} {
+		ev := EvaluateIn([]Policy{p}, c.action, ctx)
+		if ev.Decision != c.decision || ev.NotEvaluated() != c.notEvaluated || len(ev.ConditionFailedBy) != c.conditionFails {
+			t.Errorf("%s: %s, not evaluated %t, condition failed by %v", c.action, ev.Decision, ev.NotEvaluated(), ev.ConditionFailedBy)
+		}
+	}
+	// Without a context nothing is decided, as Evaluate.
+	if ev := EvaluateIn([]Policy{p}, "ec2:RunInstances", nil); ev.Decision != Allowed || !ev.NotEvaluated() {
+		t.Errorf("no context: %+v", ev)
+	}
+	if _, err := Parse(Document{Source: "bad", JSON: `{"Statement":[{"Effect":"Allow","Action":"*","Resource":"*","Condition":{"StringEquals":"x"}}]}`}); err == nil {
+		t.Error("a condition operator that is not an object parsed")
+	}
+}

@@ -10,17 +10,22 @@
 // implicitly denied. Actions are matched case-insensitively with the * and ? wildcards on the
 // whole "service:Action" string, and NotAction matches every action it does not list.
 //
-// Resources and conditions are not evaluated. A statement with a Condition, or with a Resource
-// other than "*" (or any NotResource), is "limited": a limited Allow still counts as allowed but
-// is reported as not evaluated, and a limited Deny is reported as "may deny" and never counts as
-// a definite deny. Permission boundaries, SCPs and session policies are not considered.
+// Resources are not evaluated, and conditions only as far as the caller knows the request
+// (EvaluateIn's Context: e.g. aws:RequestedRegion) and the operator is a string comparison. A
+// statement with a Condition that cannot be decided, or with a Resource other than "*" (or any
+// NotResource), is "limited": a limited Allow still counts as allowed but is reported as not
+// evaluated, and a limited Deny is reported as "may deny" and never counts as a definite deny. A
+// statement whose Condition is decided false does not apply. Permission boundaries, SCPs and
+// session policies are not considered.
 package iampolicy
 
 import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -66,9 +71,17 @@ type Statement struct {
 	// Resources are the Resource patterns; with IsNotResource, the NotResource patterns.
 	Resources     []string
 	IsNotResource bool
-	// HasCondition reports that the statement has a (non-empty) Condition block; its content
-	// is not kept, since conditions are not evaluated.
+	// HasCondition reports that the statement has a (non-empty) Condition block.
 	HasCondition bool
+	// Conditions are the block's tests, one per operator and key (every one must hold).
+	Conditions []Condition
+}
+
+// Condition is one test of a Condition block: an operator ("StringEquals", "ForAnyValue:StringLike",
+// "ArnLikeIfExists"), a condition key and its values (any of which may match).
+type Condition struct {
+	Operator, Key string
+	Values        []string
 }
 
 // ParseError is a document that could not be parsed; it names the document's source.
@@ -220,8 +233,40 @@ func parseStatement(data json.RawMessage) (Statement, error) {
 			return Statement{}, errors.New("the Condition element is not an object")
 		}
 		st.HasCondition = len(cond) > 0
+		if st.Conditions, err = parseConditions(cond); err != nil {
+			return Statement{}, err
+		}
 	}
 	return st, nil
+}
+
+// parseConditions reads a Condition block: operator → key → a value or a list of values (strings,
+// numbers and booleans, kept as their JSON text), in a stable order.
+func parseConditions(block map[string]json.RawMessage) ([]Condition, error) {
+	var out []Condition
+	for _, op := range slices.Sorted(maps.Keys(block)) {
+		var keys map[string]json.RawMessage
+		if err := json.Unmarshal(block[op], &keys); err != nil || firstByte(block[op]) != '{' {
+			return nil, fmt.Errorf("Condition operator %s is not an object", op)
+		}
+		for _, key := range slices.Sorted(maps.Keys(keys)) {
+			var vals []any
+			if firstByte(keys[key]) != '[' {
+				vals = []any{nil}
+				if err := json.Unmarshal(keys[key], &vals[0]); err != nil {
+					return nil, fmt.Errorf("Condition %s %s: %w", op, key, err)
+				}
+			} else if err := json.Unmarshal(keys[key], &vals); err != nil {
+				return nil, fmt.Errorf("Condition %s %s: %w", op, key, err)
+			}
+			c := Condition{Operator: op, Key: key}
+			for _, v := range vals {
+				c.Values = append(c.Values, fmt.Sprint(v))
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
 }
 
 // stringList decodes an element that is a string or an array of strings.

@@ -40,11 +40,15 @@ func TestParse(t *testing.T) {
 			}},
 		},
 		{
-			name: "condition kept as present",
+			name: "condition kept, operators and keys in order, values as text",
 			json: `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:CreateTags","Resource":"*",
-				"Condition":{"StringEquals":{"ec2:CreateAction":"CreateNetworkInterface"}}}]}`,
+				"Condition":{"StringEquals":{"ec2:CreateAction":"CreateNetworkInterface","aws:RequestedRegion":["eu-west-1","us-east-1"]},
+				"Bool":{"aws:SecureTransport":true}}}]}`,
 			want: Policy{Source: "src", Version: "2012-10-17", Statements: []Statement{
-				{Effect: EffectAllow, Actions: []string{"ec2:CreateTags"}, Resources: []string{"*"}, HasCondition: true},
+				{Effect: EffectAllow, Actions: []string{"ec2:CreateTags"}, Resources: []string{"*"}, HasCondition: true, Conditions: []Condition{
+					{Operator: "Bool", Key: "aws:SecureTransport", Values: []string{"true"}},
+					{Operator: "StringEquals", Key: "aws:RequestedRegion", Values: []string{"eu-west-1", "us-east-1"}},
+					{Operator: "StringEquals", Key: "ec2:CreateAction", Values: []string{"CreateNetworkInterface"}}}},
 			}},
 		},
 		{

@@ -83,6 +83,7 @@ type Want struct {
 	KarpenterVersion string   // the provider's karpenter_version, "1.15"
 	FeatureGates     []string // karpenter_feature_gates
 	ClusterName      string   // cluster_name ("" unset)
+	Region           string   // the provider's region: the cluster's, where the controller calls AWS
 }
 
 var (

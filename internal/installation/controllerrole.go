@@ -70,7 +70,11 @@ type ControllerRole struct {
 // running release needs (ControllerNeeds): the actions not allowed are one warning on
 // karpenter_controller naming each with the upstream statement that grants it; actions allowed
 // only under conditions or for some resources are said as not evaluated.
-func CheckControllerRole(c Controller, minor string, role ControllerRole, docs []iampolicy.Document) []attrpath.Finding {
+//
+// Conditions are decided where the request is known: aws:RequestedRegion is region (the
+// cluster's), and iam:PassedToService is EC2 for iam:PassRole; an Allow whose condition does
+// not hold there is said with the missing action.
+func CheckControllerRole(c Controller, minor, region string, role ControllerRole, docs []iampolicy.Document) []attrpath.Finding {
 	needs, from := ControllerNeeds(minor, c.InterruptionQueue != "")
 	if len(needs) == 0 {
 		return []attrpath.Finding{{Path: pathController, Summary: "Controller permissions not checked",
@@ -89,9 +93,16 @@ func CheckControllerRole(c Controller, minor string, role ControllerRole, docs [
 	var missing []string
 	notEvaluated := 0
 	for _, n := range needs {
-		switch ev := iampolicy.Evaluate(policies, n.Action); {
+		ctx := iampolicy.Context{}
+		if region != "" {
+			ctx["aws:RequestedRegion"] = region
+		}
+		if strings.EqualFold(n.Action, "iam:PassRole") {
+			ctx["iam:PassedToService"] = "ec2.amazonaws.com"
+		}
+		switch ev := iampolicy.EvaluateIn(policies, n.Action, ctx); {
 		case ev.Decision != iampolicy.Allowed:
-			missing = append(missing, fmt.Sprintf("%s (%s; upstream %s/%s)", n.Action, ev.Decision, n.Policy, n.Sid))
+			missing = append(missing, fmt.Sprintf("%s (%s%s; upstream %s/%s)", n.Action, ev.Decision, failedConditions(ev, region), n.Policy, n.Sid))
 		case ev.NotEvaluated():
 			notEvaluated++
 		}
@@ -101,6 +112,18 @@ func CheckControllerRole(c Controller, minor string, role ControllerRole, docs [
 	}
 	return []attrpath.Finding{{Path: pathController, Summary: "Controller role lacks permissions",
 		Message: roleMessage(c, minor, role, from, len(needs), missing, notEvaluated, unreadable)}}
+}
+
+// failedConditions names the Allow statements whose condition does not hold in the request.
+func failedConditions(ev iampolicy.Evaluation, region string) string {
+	if len(ev.ConditionFailedBy) == 0 {
+		return ""
+	}
+	refs := make([]string, len(ev.ConditionFailedBy))
+	for i, r := range ev.ConditionFailedBy {
+		refs[i] = r.String()
+	}
+	return fmt.Sprintf(": the condition of %s does not hold for a request in %s", strings.Join(refs, ", "), region)
 }
 
 // roleMessage says which actions the role lacks and what was and was not evaluated.

@@ -79,11 +79,11 @@ func TestCheckControllerRole(t *testing.T) {
 	role := ControllerRole{ARN: "arn:aws:iam::123456789012:role/karpenter", Via: "the eks.amazonaws.com/role-arn annotation of service account kube-system/karpenter"}
 	doc := func(src, js string) iampolicy.Document { return iampolicy.Document{Source: src, JSON: js} }
 	everything := doc("inline:all", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}`)
-	if f := CheckControllerRole(c, "1.14", role, []iampolicy.Document{everything}); f != nil {
+	if f := CheckControllerRole(c, "1.14", "eu-west-1", role, []iampolicy.Document{everything}); f != nil {
 		t.Errorf("a role allowed everything: %+v", f)
 	}
 	noFleet := doc("inline:deny", `{"Statement":[{"Effect":"Deny","Action":"ec2:CreateFleet","Resource":"*"}]}`)
-	f := CheckControllerRole(c, "1.14", role, []iampolicy.Document{everything, noFleet})
+	f := CheckControllerRole(c, "1.14", "eu-west-1", role, []iampolicy.Document{everything, noFleet})
 	if len(f) != 1 || f[0].Path.String() != "karpenter_controller" || f[0].Summary != "Controller role lacks permissions" {
 		t.Fatalf("findings %+v", f)
 	}
@@ -95,27 +95,32 @@ func TestCheckControllerRole(t *testing.T) {
 			t.Errorf("message lacks %q:\n%s", want, f[0].Message)
 		}
 	}
-	// A role that allows only some actions, some under conditions; a controller with a queue needs
-	// the queue's actions too; a document that is not JSON is named.
+	// A role that allows only some actions: the launch actions only in another region (decided:
+	// missing), the tagging actions only under a tag condition (not decided: counted as allowed
+	// and not evaluated), the region's reads (decided: allowed); a controller with a queue needs the
+	// queue's actions too; a document that is not JSON is named.
 	some := doc("arn:aws:iam::123456789012:policy/some", `{"Statement":[
-		{"Effect":"Allow","Action":["ec2:Describe*","ssm:GetParameter","pricing:GetProducts"],"Resource":"*"},
-		{"Effect":"Allow","Action":["ec2:RunInstances","ec2:CreateFleet"],"Resource":"*","Condition":{"StringEquals":{"aws:RequestedRegion":"us-west-2"}}}]}`)
+		{"Effect":"Allow","Action":["ec2:Describe*","ssm:GetParameter","pricing:GetProducts"],"Resource":"*","Condition":{"StringEquals":{"aws:RequestedRegion":"eu-west-1"}}},
+		{"Sid":"Oregon","Effect":"Allow","Action":["ec2:RunInstances","ec2:CreateFleet"],"Resource":"*","Condition":{"StringEquals":{"aws:RequestedRegion":"us-west-2"}}},
+		{"Effect":"Allow","Action":["ec2:CreateTags","ec2:CreateLaunchTemplate"],"Resource":"*","Condition":{"StringLike":{"aws:RequestTag/karpenter.sh/nodepool":"*"}}}]}`)
 	c.InterruptionQueue = "q"
-	f = CheckControllerRole(c, "1.15", role, []iampolicy.Document{some, doc("inline:broken", "{")})
+	f = CheckControllerRole(c, "1.15", "eu-west-1", role, []iampolicy.Document{some, doc("inline:broken", "{")})
 	if len(f) != 1 {
 		t.Fatalf("findings %+v", f)
 	}
 	for _, want := range []string{"Karpenter 1.15 (whose policy is not published at a revision the provider read; 1.14's is used)",
 		"sqs:ReceiveMessage (implicit deny; upstream KarpenterControllerInterruptionPolicy/AllowInterruptionQueueActions)",
-		"of the 32 actions", "2 more actions are allowed only under conditions or for some resources", "Policies not read (not valid JSON): inline:broken"} {
+		`ec2:CreateFleet (implicit deny: the condition of arn:aws:iam::123456789012:policy/some (statement "Oregon") does not hold ` +
+			"for a request in eu-west-1; upstream", "do not allow 17 of the 32 actions",
+		"2 more actions are allowed only under conditions or for some resources", "Policies not read (not valid JSON): inline:broken"} {
 		if !strings.Contains(f[0].Message, want) {
 			t.Errorf("message lacks %q:\n%s", want, f[0].Message)
 		}
 	}
-	if strings.Contains(f[0].Message, "ec2:CreateFleet (") || strings.Contains(f[0].Message, "ec2:DescribeSubnets (") {
+	if strings.Contains(f[0].Message, "ec2:CreateTags (") || strings.Contains(f[0].Message, "ec2:DescribeSubnets (") {
 		t.Errorf("an allowed action named missing:\n%s", f[0].Message)
 	}
-	if f := CheckControllerRole(c, "1.8", role, nil); len(f) != 1 || f[0].Summary != "Controller permissions not checked" {
+	if f := CheckControllerRole(c, "1.8", "eu-west-1", role, nil); len(f) != 1 || f[0].Summary != "Controller permissions not checked" {
 		t.Errorf("1.8: %+v", f)
 	}
 }

@@ -147,5 +147,5 @@ func checkControllerRole(ctx context.Context, ports InstallationPorts, d *kubecl
 		return skip("cannot read the policies of the controller's role %s (iam:ListAttachedRolePolicies, iam:GetPolicy, "+
 			"iam:GetPolicyVersion, iam:ListRolePolicies, iam:GetRolePolicy): %v", role.ARN, err)
 	}
-	return installation.CheckControllerRole(*c, cmp.Or(c.Minor(), want.KarpenterVersion), role, docs)
+	return installation.CheckControllerRole(*c, cmp.Or(c.Minor(), want.KarpenterVersion), want.Region, role, docs)
 }

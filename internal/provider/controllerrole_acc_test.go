@@ -12,8 +12,9 @@ import (
 
 // The controller's role is found through its service account's IRSA annotation, or through an
 // EKS Pod Identity association (the EKS fake behind acctest's stub), and its policies are read
-// from IAM (LocalStack): a role without ec2:CreateFleet is a warning naming the action and the
-// upstream statement that grants it; a service account with neither says it was not checked.
+// from IAM (LocalStack): a role that allows ec2:CreateFleet only in another region is a warning
+// naming the action, the condition that does not hold and the upstream statement that grants it;
+// a service account with neither says it was not checked.
 func TestAccProvider_checksTheControllerRole(t *testing.T) {
 	api := kubeEnv(t)
 	t.Parallel()
@@ -23,11 +24,12 @@ func TestAccProvider_checksTheControllerRole(t *testing.T) {
 	suffix := strings.TrimPrefix(cluster, "cluster-")
 	role := "karpenter-controller-" + suffix
 	acctest.NewRole(t, role)
-	// Karpenter's controller actions, less ec2:CreateFleet.
+	// Karpenter's controller actions, ec2:CreateFleet only in another region.
 	acctest.PutRolePolicy(t, role, "controller", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Resource":"*","Action":[
 		"ec2:Describe*","ec2:RunInstances","ec2:CreateLaunchTemplate","ec2:CreateTags","ec2:TerminateInstances","ec2:DeleteLaunchTemplate",
 		"iam:PassRole","iam:*InstanceProfile*","ssm:GetParameter","pricing:GetProducts","eks:DescribeCluster","sqs:*",
-		"arc-zonal-shift:GetManagedResource"]}]}`)
+		"arc-zonal-shift:GetManagedResource"]},
+		{"Effect":"Allow","Resource":"*","Action":"ec2:CreateFleet","Condition":{"StringEquals":{"aws:RequestedRegion":"us-west-2"}}}]}`)
 	roleARN := "arn:aws:iam::000000000000:role/" + role
 	irsa, podIdentity, bare := "karpenter-irsa-"+suffix, "karpenter-pi-"+suffix, "karpenter-bare-"+suffix
 	for sa, annotations := range map[string]map[string]string{irsa: {"eks.amazonaws.com/role-arn": roleARN}, podIdentity: nil, bare: nil} {
@@ -57,7 +59,8 @@ data "karpenter_subnets" "test" {
 		out := plan(controller)
 		for _, want := range []string{"Controller role lacks permissions", "runs as IAM role " + roleARN + ", found through " + via,
 			"do not allow 1 of the 29 actions Karpenter 1.15 (whose policy is not published",
-			"ec2:CreateFleet (implicit deny; upstream KarpenterControllerNodeLifecyclePolicy/AllowScopedEC2InstanceAccessActions)"} {
+			"ec2:CreateFleet (implicit deny: the condition of inline:controller (statement 2) does not hold for a request in " + acctest.Region() +
+				"; upstream KarpenterControllerNodeLifecyclePolicy/AllowScopedEC2InstanceAccessActions)"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("%s: the plan lacks %q:\n%s", controller, want, out)
 			}

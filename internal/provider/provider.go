@@ -124,7 +124,8 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 			Deployments: c.Kube.Deployments, Queue: c.Client.InterruptionQueue, ServiceAccount: c.Kube.ServiceAccountAnnotations,
 			PodIdentityRole: c.Client.PodIdentityRole, RolePolicies: awsclient.InstanceProfiles{IAM: c.Client.IAM}.RolePolicies},
 			cfg.KarpenterController.Value,
-			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName})
+			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName,
+				Region: c.Client.Region})
 		addFindings(&resp.Diagnostics, errs, warnings)
 		if resp.Diagnostics.HasError() {
 			return
