@@ -159,45 +159,30 @@ func loadConfig(ctx context.Context, s Settings, maxAttempts int) (aws.Config, e
 	return cfg, nil
 }
 
-// serviceClients are the EC2, SSM, IAM, EKS and Pricing clients of cfg, each on its endpoint
+// serviceClients are the EC2, SSM, IAM, EKS, Pricing, SQS and EventBridge clients of cfg, each on its endpoint
 // from the settings where one is set, and the settings' catalog cache; the call counters and
 // the account id are New's to fill in.
 func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
 	return &Client{
-		EC2: ec2.NewFromConfig(cfg, func(o *ec2.Options) {
-			if s.EC2Endpoint != "" {
-				o.BaseEndpoint = aws.String(s.EC2Endpoint)
-			}
-		}),
-		SSM: ssm.NewFromConfig(cfg, func(o *ssm.Options) {
-			if s.SSMEndpoint != "" {
-				o.BaseEndpoint = aws.String(s.SSMEndpoint)
-			}
-		}),
-		IAM: iam.NewFromConfig(cfg, func(o *iam.Options) {
-			if s.IAMEndpoint != "" {
-				o.BaseEndpoint = aws.String(s.IAMEndpoint)
-			}
-		}),
-		EKS: eks.NewFromConfig(cfg, func(o *eks.Options) {
-			if s.EKSEndpoint != "" {
-				o.BaseEndpoint = aws.String(s.EKSEndpoint)
-			}
-		}),
-		Pricing: newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
-		SQS: sqs.NewFromConfig(cfg, func(o *sqs.Options) {
-			if s.SQSEndpoint != "" {
-				o.BaseEndpoint = aws.String(s.SQSEndpoint)
-			}
-		}),
-		Events: eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) {
-			if s.EventsEndpoint != "" {
-				o.BaseEndpoint = aws.String(s.EventsEndpoint)
-			}
-		}),
+		EC2:            ec2.NewFromConfig(cfg, func(o *ec2.Options) { overrideEndpoint(&o.BaseEndpoint, s.EC2Endpoint) }),
+		SSM:            ssm.NewFromConfig(cfg, func(o *ssm.Options) { overrideEndpoint(&o.BaseEndpoint, s.SSMEndpoint) }),
+		IAM:            iam.NewFromConfig(cfg, func(o *iam.Options) { overrideEndpoint(&o.BaseEndpoint, s.IAMEndpoint) }),
+		EKS:            eks.NewFromConfig(cfg, func(o *eks.Options) { overrideEndpoint(&o.BaseEndpoint, s.EKSEndpoint) }),
+		Pricing:        newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
+		SQS:            sqs.NewFromConfig(cfg, func(o *sqs.Options) { overrideEndpoint(&o.BaseEndpoint, s.SQSEndpoint) }),
+		Events:         eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { overrideEndpoint(&o.BaseEndpoint, s.EventsEndpoint) }),
 		Region:         cfg.Region,
 		discoveryCache: NewDiscoveryCache(),
 		CatalogDisk:    s.CatalogCache,
+	}
+}
+
+// overrideEndpoint sets a client's base endpoint to the setting's, when one is set: otherwise the
+// endpoint the SDK resolved (AWS_ENDPOINT_URL_<SERVICE>, AWS_ENDPOINT_URL, the shared config)
+// stays.
+func overrideEndpoint(base **string, setting string) {
+	if setting != "" {
+		*base = aws.String(setting)
 	}
 }
 
@@ -205,11 +190,7 @@ func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
 // account id in c. When it fails, the credentials are an error, unless only the account id was
 // wanted (skip_credentials_validation): then c goes on without it.
 func withCallerIdentity(ctx context.Context, cfg aws.Config, s Settings, c *Client) (*Client, error) {
-	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) {
-		if s.STSEndpoint != "" {
-			o.BaseEndpoint = aws.String(s.STSEndpoint)
-		}
-	})
+	stsClient := sts.NewFromConfig(cfg, func(o *sts.Options) { overrideEndpoint(&o.BaseEndpoint, s.STSEndpoint) })
 	out, err := stsClient.GetCallerIdentity(ctx, &sts.GetCallerIdentityInput{})
 	if err != nil {
 		if s.SkipCredentialsValidation {

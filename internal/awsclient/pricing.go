@@ -89,9 +89,7 @@ func newPricingClient(cfg aws.Config, endpoint string, maxAttempts int) *awspric
 	pcfg.Region = PricingAPIRegion(cfg.Region)
 	attempts := min(max(maxAttempts, 1), pricingMaxAttempts)
 	return awspricing.NewFromConfig(pcfg, func(o *awspricing.Options) {
-		if endpoint != "" {
-			o.BaseEndpoint = aws.String(endpoint)
-		}
+		overrideEndpoint(&o.BaseEndpoint, endpoint)
 		o.RetryMaxAttempts = 0 // AWS_MAX_ATTEMPTS must not lift the budget below
 		o.Retryer = retry.NewStandard(func(so *retry.StandardOptions) {
 			so.MaxAttempts = attempts
