@@ -40,13 +40,8 @@ func TestAccProvider_checksTheControllerRole(t *testing.T) {
 	eks := acctest.NewEKSStub(t, acctest.EKSCluster{Name: cluster, PodIdentities: []acctest.PodIdentity{
 		{Namespace: "default", ServiceAccount: podIdentity, RoleARN: roleARN}}})
 	config := func(controller string) string {
-		p := strings.Replace(withKubeAccess(providerConfig(cluster), api), "provider \"karpenter\" {\n",
-			fmt.Sprintf("provider \"karpenter\" {\n  karpenter_controller = \"default/%s\"\n", controller), 1)
-		return strings.Replace(p, "    events = ", fmt.Sprintf("    eks = %q\n    events = ", eks.URL), 1) + `
-data "karpenter_subnets" "test" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = "` + cluster + `" } }]
-}
-`
+		provider := strings.Replace(withKubeAccess(providerConfig(cluster), api), "    events = ", fmt.Sprintf("    eks = %q\n    events = ", eks.URL), 1)
+		return controllerPlan(provider, cluster, controller)
 	}
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
 	plan := func(controller string) string {

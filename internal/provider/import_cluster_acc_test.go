@@ -24,7 +24,9 @@ func withKubeAccess(provider string, api *kubeAPI) string {
 `, api.Server, string(api.CAPEM), api.Token()), 1)
 }
 
-// putObject creates a cluster-scoped object on the test API server, deleted when the test ends.
+// putObject creates an object in a collection of the test API server (a path such as
+// /apis/karpenter.sh/v1/nodepools or /api/v1/namespaces/default/serviceaccounts), deleted when
+// the test ends.
 func putObject(t *testing.T, api *kubeAPI, collection string, obj map[string]any) {
 	t.Helper()
 	body, _ := json.Marshal(obj)

@@ -13,6 +13,18 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 )
 
+// controllerPlan is a configuration whose provider block (with kubernetes access) names the
+// controller Deployment of the default namespace, and which plans only a subnet lookup of the
+// cluster: enough for Configure's installation checks to run.
+func controllerPlan(provider, cluster, controller string) string {
+	return strings.Replace(provider, "provider \"karpenter\" {\n",
+		fmt.Sprintf("provider \"karpenter\" {\n  karpenter_controller = \"default/%s\"\n", controller), 1) + `
+data "karpenter_subnets" "test" {
+  selector_terms = [{ tags = { "karpenter.sh/discovery" = "` + cluster + `" } }]
+}
+`
+}
+
 // putControllerDeployment creates a Karpenter controller Deployment (replicas 0: nothing runs)
 // in the default namespace, without the chart's label, so that only a provider naming it in
 // karpenter_controller reads it.

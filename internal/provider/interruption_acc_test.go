@@ -36,14 +36,8 @@ func TestAccProvider_checksTheInterruptionQueue(t *testing.T) {
 		"INTERRUPTION_QUEUE": "missing-" + suffix})
 	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
 	plan := func(controller string) string {
-		d.provider = requiredProviders +
-			strings.Replace(withKubeAccess(providerConfig(cluster), api), "provider \"karpenter\" {\n",
-				fmt.Sprintf("provider \"karpenter\" {\n  karpenter_controller = \"default/%s\"\n", controller), 1)
-		d.write(`
-data "karpenter_subnets" "test" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = "` + cluster + `" } }]
-}
-`)
+		d.provider = requiredProviders + controllerPlan(withKubeAccess(providerConfig(cluster), api), cluster, controller)
+		d.write("")
 		return strings.Join(strings.Fields(d.run("plan")), " ")
 	}
 	out := plan(withQueue)
@@ -61,10 +55,5 @@ data "karpenter_subnets" "test" {
 	}
 	// The same plan in process, where the suite records the AWS calls the published policies grant.
 	resource.Test(t, resource.TestCase{ProtoV6ProviderFactories: factories(nil), Steps: []resource.TestStep{{PlanOnly: true,
-		Config: strings.Replace(withKubeAccess(providerConfig(cluster), api), "provider \"karpenter\" {\n",
-			fmt.Sprintf("provider \"karpenter\" {\n  karpenter_controller = \"default/%s\"\n", withQueue), 1) + `
-data "karpenter_subnets" "test" {
-  selector_terms = [{ tags = { "karpenter.sh/discovery" = "` + cluster + `" } }]
-}
-`}}})
+		Config: controllerPlan(withKubeAccess(providerConfig(cluster), api), cluster, withQueue)}}})
 }
