@@ -24,9 +24,10 @@ type ClassEC2 interface {
 // ClassPorts are what a node class's plan asks beyond its configuration.
 type ClassPorts struct {
 	EC2 ClassEC2
-	// Profiles is the instance-profile stage; the node-role check reads instance profiles
-	// through its IAM too, so one plan reads each profile once when that IAM reads once.
-	Profiles fleet.Profiles
+	// Profiles reads and writes the class's instance profiles in IAM (the instance-profile
+	// stage's port); the node-role check reads instance profiles through it too, so one plan
+	// reads each profile once when it reads once.
+	Profiles ProfileIAM
 	// RolePolicies reads the policy documents of a role (the node-role check).
 	RolePolicies func(ctx context.Context, role string) ([]iampolicy.Document, error)
 	// Admit is what the API server and Karpenter would refuse of a manifest of the kind.
@@ -35,7 +36,8 @@ type ClassPorts struct {
 
 // ClassFacts are the provider's settings a class plans with.
 type ClassFacts struct {
-	ClusterName string
+	// ClusterName and Region name the instance profile of a class with `role`.
+	ClusterName, Region string
 	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
 	KubernetesVersion string
 	// KarpenterVersion and FeatureGates are the Karpenter the manifest is rendered, admitted
@@ -163,7 +165,7 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 // stage (a new class owns nothing yet) and the node-role check.
 func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodeclass.Spec) nodeclass.PlanInput {
 	out := nodeclass.PlanInput{Spec: s, KubernetesVersion: facts.KubernetesVersion, Now: facts.Now, NodeRole: classNodeRole(ports, in)}
-	c := fleet.ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile}
+	c := ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile}
 	if in.Prior != nil {
 		c.Owner = in.Prior.OwnerID
 		if prior, ok := in.Prior.Resolution(); ok {
@@ -173,7 +175,7 @@ func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodecla
 			out.PriorCapacity = &prior
 		}
 	}
-	out.Profile = func(ctx context.Context) (string, []attrpath.Finding) { return ports.Profiles.Plan(ctx, c) }
+	out.Profile = func(ctx context.Context) (string, []attrpath.Finding) { return profiles(ports, facts).Plan(ctx, c) }
 	return out
 }
 
@@ -192,7 +194,7 @@ func classNodeRole(ports ClassPorts, in ClassInput) *nodeclass.NodeRole {
 	case profile != "":
 		nr.At = attrpath.Of("instance_profile")
 		nr.Policies = func(ctx context.Context) (string, []iampolicy.Document, error) {
-			p, err := ports.Profiles.IAM.Get(ctx, profile)
+			p, err := ports.Profiles.Get(ctx, profile)
 			if err != nil || p == nil || len(p.Roles) == 0 {
 				return "", nil, err // a missing profile is the profile check's error
 			}
@@ -264,17 +266,17 @@ type ClassApplied struct {
 
 // CreateClass gives a new class an owner id and, for a class with `role`, creates its instance
 // profile. A failed create leaves nothing of the new owner behind.
-func CreateClass(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile) ClassApplied {
+func CreateClass(ctx context.Context, ports ClassPorts, facts ClassFacts, c ClassProfile) ClassApplied {
 	c.Owner = fleet.NewOwnerID()
-	return classEnsure(ctx, profiles, c, true)
+	return classEnsure(ctx, profiles(ports, facts), c, true)
 }
 
 // UpdateClass makes IAM match the updated class (now): the instance profile of a class with
 // `role` is ensured, and a profile the class no longer uses (role replaced by instance_profile,
 // or a new name after a provider setting changed) is deleted. A class whose plan and state have
 // no owner id (written before the class had one) gets one: it owned nothing until now.
-func UpdateClass(ctx context.Context, profiles fleet.Profiles, was, now fleet.ClassProfile) ClassApplied {
-	fresh := false
+func UpdateClass(ctx context.Context, ports ClassPorts, facts ClassFacts, was, now ClassProfile) ClassApplied {
+	profiles, fresh := profiles(ports, facts), false
 	if now.Owner == "" {
 		if now.Owner = was.Owner; now.Owner == "" {
 			now.Owner, fresh = fleet.NewOwnerID(), true
@@ -289,15 +291,32 @@ func UpdateClass(ctx context.Context, profiles fleet.Profiles, was, now fleet.Cl
 
 // DeleteClass removes the instance profiles the class created for its `role`; nothing else of
 // the class exists in AWS.
-func DeleteClass(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile) ClassApplied {
+func DeleteClass(ctx context.Context, ports ClassPorts, facts ClassFacts, c ClassProfile) ClassApplied {
+	profiles := profiles(ports, facts)
 	out := ClassApplied{OwnerID: c.Owner}
 	out.add(profiles.Delete(ctx, profiles.Owned(c), c.Owner))
 	return out
 }
 
+// RefreshClass reports whether the recorded instance profile of a class with `role` is gone or
+// was changed outside Terraform (fleet.Profiles.Drifted): the state then drops it, so that the
+// next plan shows the update that restores it.
+func RefreshClass(ctx context.Context, ports ClassPorts, facts ClassFacts, c ClassProfile) (drifted bool, errs []attrpath.Finding) {
+	drifted, err := profiles(ports, facts).Drifted(ctx, c)
+	if err != nil {
+		return false, []attrpath.Finding{{Summary: "Cannot read the class's instance profile", Message: err.Error()}}
+	}
+	return drifted, nil
+}
+
+// profiles is the instance-profile stage of the provider's cluster (fleet.Profiles).
+func profiles(ports ClassPorts, facts ClassFacts) fleet.Profiles {
+	return fleet.Profiles{IAM: ports.Profiles, Cluster: facts.ClusterName, Region: facts.Region}
+}
+
 // classEnsure ensures the class's profile; when that fails for a fresh owner id, whose state is
 // not saved, what it created is removed.
-func classEnsure(ctx context.Context, profiles fleet.Profiles, c fleet.ClassProfile, fresh bool) ClassApplied {
+func classEnsure(ctx context.Context, profiles fleet.Profiles, c ClassProfile, fresh bool) ClassApplied {
 	out := ClassApplied{OwnerID: c.Owner, Errors: profiles.Ensure(ctx, c)}
 	if out.Save = len(out.Errors) == 0; !out.Save && fresh {
 		out.add(profiles.Delete(ctx, profiles.Owned(c), c.Owner))

@@ -99,12 +99,14 @@ func (f *fakeEC2) FindSecurityGroupRules(context.Context, []string) ([]connectiv
 	return f.rules, nil
 }
 
-// fakeIAM holds roles and instance profiles; ensureErr fails Ensure.
+// fakeIAM holds roles and instance profiles; ensureErr fails Ensure, getErr Get and currentErr
+// Current; stale: no profile is as apply left it.
 type fakeIAM struct {
 	calls
-	roles     map[string]bool
-	profiles  map[string]fleet.InstanceProfile
-	ensureErr error
+	roles                         map[string]bool
+	profiles                      map[string]fleet.InstanceProfile
+	ensureErr, getErr, currentErr error
+	stale                         bool
 }
 
 var _ fleet.ProfileAPI = (*fakeIAM)(nil)
@@ -116,6 +118,9 @@ func (f *fakeIAM) RoleExists(_ context.Context, role string) (bool, error) {
 
 func (f *fakeIAM) Get(_ context.Context, name string) (*fleet.InstanceProfile, error) {
 	f.add("Get " + name)
+	if f.getErr != nil {
+		return nil, f.getErr
+	}
 	p, ok := f.profiles[name]
 	if !ok {
 		return nil, nil
@@ -125,7 +130,7 @@ func (f *fakeIAM) Get(_ context.Context, name string) (*fleet.InstanceProfile, e
 
 func (f *fakeIAM) Current(_ context.Context, name, _ string, _ map[string]string) (bool, error) {
 	f.add("Current " + name)
-	return true, nil
+	return !f.stale, f.currentErr
 }
 
 func (f *fakeIAM) Ensure(_ context.Context, s fleet.ProfileSpec) (fleet.InstanceProfile, error) {
@@ -182,7 +187,7 @@ func (f *fixture) ports() ClassPorts {
 	}
 	return ClassPorts{
 		EC2:      f.ec2,
-		Profiles: fleet.Profiles{IAM: f.iam, Cluster: testCluster, Region: testRegion},
+		Profiles: f.iam,
 		RolePolicies: func(_ context.Context, role string) ([]iampolicy.Document, error) {
 			f.policies.add("RolePolicies " + role)
 			return []iampolicy.Document{{Source: "inline:admin", JSON: adminPolicy}}, nil
@@ -195,7 +200,7 @@ func (f *fixture) ports() ClassPorts {
 }
 
 func (f *fixture) plan(in ClassInput) ClassResult {
-	facts := ClassFacts{ClusterName: testCluster, KubernetesVersion: "1.33", KarpenterVersion: manifest.DefaultVersion,
+	facts := ClassFacts{ClusterName: testCluster, Region: testRegion, KubernetesVersion: "1.33", KarpenterVersion: manifest.DefaultVersion,
 		Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
 	return Class(context.Background(), f.ports(), facts, in)
 }
@@ -487,21 +492,24 @@ func TestValidateClassImportID(t *testing.T) {
 	}
 }
 
-func classProfile(owner string) fleet.ClassProfile {
-	return fleet.ClassProfile{Class: "default", Role: "NodeRole", Owner: owner, Recorded: profileName()}
+// profileFacts are the facts a class's instance profile is named with.
+var profileFacts = ClassFacts{ClusterName: testCluster, Region: testRegion}
+
+func classProfile(owner string) ClassProfile {
+	return ClassProfile{Class: "default", Role: "NodeRole", Owner: owner, Recorded: profileName()}
 }
 
 func TestCreateClass(t *testing.T) {
 	iam := &fakeIAM{}
-	p := fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}
-	res := CreateClass(context.Background(), p, classProfile(""))
+	p := ClassPorts{Profiles: iam}
+	res := CreateClass(context.Background(), p, profileFacts, classProfile(""))
 	if !res.Save || res.OwnerID == "" || len(res.Errors) != 0 || !slices.Equal(iam.all(), []string{"Ensure " + profileName() + " " + res.OwnerID}) {
 		t.Errorf("result %+v, calls %v", res, iam.all())
 	}
 	// A failed create removes what its owner id created, and saves nothing.
 	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
-	p.IAM = iam
-	res = CreateClass(context.Background(), p, classProfile(""))
+	p.Profiles = iam
+	res = CreateClass(context.Background(), p, profileFacts, classProfile(""))
 	if res.Save || len(res.Errors) != 1 || res.Errors[0].Path.String() != "role" ||
 		!slices.Equal(iam.all(), []string{"Ensure " + profileName() + " " + res.OwnerID, "Delete " + profileName() + " " + res.OwnerID}) {
 		t.Errorf("result %+v, calls %v", res, iam.all())
@@ -511,32 +519,54 @@ func TestCreateClass(t *testing.T) {
 func TestUpdateClass(t *testing.T) {
 	ctx := context.Background()
 	iam := &fakeIAM{}
-	p := fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}
+	p := ClassPorts{Profiles: iam}
 	// Role replaced by instance_profile: the class's own profile goes, under the state's owner.
-	now := fleet.ClassProfile{Class: "default", InstanceProfile: "custom"}
-	res := UpdateClass(ctx, p, classProfile("owner-1"), now)
+	now := ClassProfile{Class: "default", InstanceProfile: "custom"}
+	res := UpdateClass(ctx, p, profileFacts, classProfile("owner-1"), now)
 	if !res.Save || res.OwnerID != "owner-1" || !slices.Equal(iam.all(), []string{"Delete " + profileName() + " owner-1"}) {
 		t.Errorf("result %+v, calls %v", res, iam.all())
 	}
 	// A state without an owner id gets a fresh one; a failed ensure removes what it created.
 	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
-	p.IAM = iam
-	res = UpdateClass(ctx, p, classProfile(""), classProfile(""))
+	p.Profiles = iam
+	res = UpdateClass(ctx, p, profileFacts, classProfile(""), classProfile(""))
 	if res.Save || res.OwnerID == "" || len(res.Errors) != 1 || iam.count("Delete "+profileName()+" "+res.OwnerID) != 1 {
 		t.Errorf("result %+v, calls %v", res, iam.all())
 	}
 	// An owner id that is saved already keeps its profiles when the ensure fails.
 	iam = &fakeIAM{ensureErr: errors.New("AccessDenied")}
-	p.IAM = iam
-	if res = UpdateClass(ctx, p, classProfile("owner-1"), classProfile("")); res.Save || res.OwnerID != "owner-1" || iam.count("Delete") != 0 {
+	p.Profiles = iam
+	if res = UpdateClass(ctx, p, profileFacts, classProfile("owner-1"), classProfile("")); res.Save || res.OwnerID != "owner-1" || iam.count("Delete") != 0 {
 		t.Errorf("result %+v, calls %v", res, iam.all())
 	}
 }
 
 func TestDeleteClass(t *testing.T) {
 	iam := &fakeIAM{}
-	res := DeleteClass(context.Background(), fleet.Profiles{IAM: iam, Cluster: testCluster, Region: testRegion}, classProfile("owner-1"))
+	res := DeleteClass(context.Background(), ClassPorts{Profiles: iam}, profileFacts, classProfile("owner-1"))
 	if res.Save || len(res.Errors) != 0 || !slices.Equal(iam.all(), []string{"Delete " + profileName() + " owner-1"}) {
 		t.Errorf("result %+v, calls %v", res, iam.all())
+	}
+}
+
+// TestRefreshClass: the recorded profile of a class with `role` and an owner id is checked; a
+// stale one is drift, an unreadable one an error; a class without an owner id reads nothing.
+func TestRefreshClass(t *testing.T) {
+	ctx := context.Background()
+	iam := &fakeIAM{}
+	if drifted, errs := RefreshClass(ctx, ClassPorts{Profiles: iam}, profileFacts, classProfile("owner-1")); drifted || len(errs) != 0 ||
+		!slices.Equal(iam.all(), []string{"Current " + profileName()}) {
+		t.Errorf("current profile: drifted %v, %v, calls %v", drifted, errs, iam.all())
+	}
+	if drifted, errs := RefreshClass(ctx, ClassPorts{Profiles: &fakeIAM{stale: true}}, profileFacts, classProfile("owner-1")); !drifted || len(errs) != 0 {
+		t.Errorf("stale profile: drifted %v, %v", drifted, errs)
+	}
+	drifted, errs := RefreshClass(ctx, ClassPorts{Profiles: &fakeIAM{currentErr: errors.New("AccessDenied")}}, profileFacts, classProfile("owner-1"))
+	if drifted || len(errs) != 1 || errs[0].Summary != "Cannot read the class's instance profile" || errs[0].Message != "AccessDenied" {
+		t.Errorf("unreadable profile: drifted %v, %s", drifted, dump(errs))
+	}
+	iam = &fakeIAM{stale: true}
+	if drifted, errs := RefreshClass(ctx, ClassPorts{Profiles: iam}, profileFacts, classProfile("")); drifted || len(errs) != 0 || len(iam.all()) != 0 {
+		t.Errorf("no owner id: drifted %v, %v, calls %v", drifted, errs, iam.all())
 	}
 }

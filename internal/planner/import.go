@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -64,6 +65,42 @@ func ClassFromCluster(ctx context.Context, read LiveObject, name string, hasProf
 			"the plan after it is clean"
 	}
 	return c, nil, adoptedWarnings(manifest.EC2NodeClassKind, name, c.Adopted, note)
+}
+
+// ClassImported is what adopting a class by name finds.
+type ClassImported struct {
+	// OwnerID is the owner id of the provider's instance profile for the class name when one
+	// exists with the provider's tags, so that the class keeps managing it; otherwise, for a
+	// class read from the cluster, a new one, chosen now rather than at the next apply so that
+	// the next plan is clean ("" when the cluster is not read).
+	OwnerID string
+	// Class is the cluster's EC2NodeClass as a configuration (ClassFromCluster); nil when the
+	// cluster is not read.
+	Class *adopt.Class
+}
+
+// ImportClass adopts a class by name: the owner id of the provider's instance profile for it
+// (fleet.Profiles.Adopt) and, through read, the live EC2NodeClass. Without read (no cluster
+// access) it finds the owner id only, with a warning.
+func ImportClass(ctx context.Context, ports ClassPorts, facts ClassFacts, read LiveObject, name string) (ClassImported, []attrpath.Finding, []attrpath.Finding) {
+	owner, err := profiles(ports, facts).Adopt(ctx, name)
+	if err != nil {
+		return ClassImported{}, []attrpath.Finding{{Summary: "Cannot read the class's instance profile",
+			Message: err.Error() + "\n\n" + fleet.IAMPermissionsHint}}, nil
+	}
+	out := ClassImported{OwnerID: owner}
+	if read == nil {
+		return out, nil, []attrpath.Finding{NoClusterAccess(manifest.EC2NodeClassKind)}
+	}
+	c, errs, warnings := ClassFromCluster(ctx, read, name, owner != "")
+	if len(errs) > 0 {
+		return out, errs, warnings
+	}
+	if out.OwnerID == "" {
+		out.OwnerID = fleet.NewOwnerID()
+	}
+	out.Class = &c
+	return out, nil, warnings
 }
 
 // PoolFromCluster reads the cluster's NodePool name as a karpenter_node_pool configuration, and

@@ -2,11 +2,15 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // liveObjects serves objects by resource/name; the others are kubeclient.ErrNotFound.
@@ -61,4 +65,38 @@ func withClassRef(pool map[string]any, class string) map[string]any {
 	return map[string]any{"apiVersion": pool["apiVersion"], "kind": pool["kind"], "metadata": map[string]any{"name": "orphan"},
 		"spec": map[string]any{"template": map[string]any{"spec": map[string]any{"requirements": []any{},
 			"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": class}}}}}
+}
+
+// TestImportClass: the provider's profile for the class name gives the owner id; without one, a
+// class read from the cluster gets a new owner id and the import says it plans the profile;
+// without the cluster, the owner id (or none) and a warning; an unreadable profile is an error
+// naming the IAM permissions.
+func TestImportClass(t *testing.T) {
+	ctx := context.Background()
+	read := liveObjects(map[string]map[string]any{"ec2nodeclasses/default": liveRoleClass})
+	held := &fakeIAM{profiles: map[string]fleet.InstanceProfile{profileName(): {Name: profileName(), Roles: []string{"KarpenterNodeRole"},
+		Tags: map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagNodeClass: "default", launchplan.TagOwner: "owner-1"}}}}
+	got, errs, warnings := ImportClass(ctx, ClassPorts{Profiles: held}, profileFacts, read, "default")
+	if len(errs) > 0 || len(warnings) != 0 || got.OwnerID != "owner-1" || got.Class == nil || got.Class.Config.Role != "KarpenterNodeRole" {
+		t.Errorf("held profile: %+v %v %v", got, errs, warnings)
+	}
+	got, errs, warnings = ImportClass(ctx, ClassPorts{Profiles: &fakeIAM{}}, profileFacts, read, "default")
+	if len(errs) > 0 || got.OwnerID == "" || got.Class == nil || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "creates one of its own") {
+		t.Errorf("no profile: %+v %v %v", got, errs, warnings)
+	}
+	got, errs, warnings = ImportClass(ctx, ClassPorts{Profiles: held}, profileFacts, nil, "default")
+	if len(errs) > 0 || got.OwnerID != "owner-1" || got.Class != nil || len(warnings) != 1 || warnings[0].Message != NoClusterAccess(manifest.EC2NodeClassKind).Message {
+		t.Errorf("no cluster access: %+v %v %v", got, errs, warnings)
+	}
+	if got, _, _ = ImportClass(ctx, ClassPorts{Profiles: &fakeIAM{}}, profileFacts, nil, "default"); got.OwnerID != "" {
+		t.Errorf("no cluster access, no profile: owner id %q", got.OwnerID)
+	}
+	if _, errs, _ = ImportClass(ctx, ClassPorts{Profiles: held}, profileFacts, read, "absent"); len(errs) != 1 {
+		t.Errorf("absent class: %v", errs)
+	}
+	_, errs, _ = ImportClass(ctx, ClassPorts{Profiles: &fakeIAM{getErr: errors.New("AccessDenied")}}, profileFacts, read, "default")
+	if len(errs) != 1 || errs[0].Summary != "Cannot read the class's instance profile" ||
+		errs[0].Message != "AccessDenied\n\n"+fleet.IAMPermissionsHint {
+		t.Errorf("unreadable profile: %s", dump(errs))
+	}
 }

@@ -2,21 +2,17 @@ package provider
 
 import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
-// profiles is the instance-profile stage of the provider's cluster (fleet.Profiles).
-func (r *nodeClassResource) profiles() fleet.Profiles {
-	return r.profilesOn(awsclient.InstanceProfiles{IAM: r.meta.Client.IAM})
-}
-
-// profilesOn is the stage on the given IAM reads (a plan shares one ReadOnce with its checks).
-func (r *nodeClassResource) profilesOn(api fleet.ProfileAPI) fleet.Profiles {
-	return fleet.Profiles{IAM: api, Cluster: r.meta.ClusterName, Region: r.meta.Client.Region}
+// profilePorts are the ports of a class's instance profiles (planner.ClassPorts.Profiles): IAM,
+// read afresh.
+func (r *nodeClassResource) profilePorts() planner.ClassPorts {
+	return planner.ClassPorts{Profiles: awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}}
 }
 
 // classProfile is what the profile stage reads of a class.
-func classProfile(v *classValue) fleet.ClassProfile {
-	return fleet.ClassProfile{Class: v.Name, Role: v.Role, RoleUnknown: v.unknown("role"), InstanceProfile: v.InstanceProfile,
+func classProfile(v *classValue) planner.ClassProfile {
+	return planner.ClassProfile{Class: v.Name, Role: v.Role, RoleUnknown: v.unknown("role"), InstanceProfile: v.InstanceProfile,
 		Owner: v.OwnerID, Recorded: v.recordedProfile()}
 }

@@ -9,10 +9,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
@@ -89,7 +86,7 @@ func (r *nodeClassResource) planClass(ctx context.Context, config tftypes.Value,
 		return
 	}
 	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
-	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: r.profilesOn(ips), RolePolicies: ips.RolePolicies,
+	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: ips, RolePolicies: ips.RolePolicies,
 		Admit: r.meta.admission()}
 	res := planner.Class(ctx, ports, r.classFacts(), classInput(&v, state))
 	addFindings(diags, res.Errors, res.Warnings)
@@ -115,8 +112,8 @@ func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagno
 // classFacts are the provider's settings a class plans with.
 func (r *nodeClassResource) classFacts() planner.ClassFacts {
 	m := r.meta
-	return planner.ClassFacts{ClusterName: m.ClusterName, KubernetesVersion: m.KubernetesVersion, KarpenterVersion: m.KarpenterVersion,
-		FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now()}
+	return planner.ClassFacts{ClusterName: m.ClusterName, Region: m.Client.Region, KubernetesVersion: m.KubernetesVersion,
+		KarpenterVersion: m.KarpenterVersion, FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now()}
 }
 
 // knownBesides reports whether an object value is fully known once its top-level attributes
@@ -150,7 +147,7 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 	if !decodeClass(req.Plan.Raw, &v, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	classApplied(planner.CreateClass(ctx, r.profiles(), classProfile(&v)), req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
+	classApplied(planner.CreateClass(ctx, r.profilePorts(), r.classFacts(), classProfile(&v)), req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
@@ -163,9 +160,8 @@ func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, 
 	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	drifted, err := r.profiles().Drifted(ctx, classProfile(&state))
-	if err != nil {
-		resp.Diagnostics.AddError("Cannot read the class's instance profile", err.Error())
+	drifted, errs := planner.RefreshClass(ctx, r.profilePorts(), r.classFacts(), classProfile(&state))
+	if addFindings(&resp.Diagnostics, errs, nil); len(errs) > 0 {
 		return
 	}
 	if drifted {
@@ -183,7 +179,7 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 		!requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	res := planner.UpdateClass(ctx, r.profiles(), classProfile(&state), classProfile(&v))
+	res := planner.UpdateClass(ctx, r.profilePorts(), r.classFacts(), classProfile(&state), classProfile(&v))
 	classApplied(res, req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
@@ -193,7 +189,7 @@ func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteReque
 	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	classApplied(planner.DeleteClass(ctx, r.profiles(), classProfile(&state)), req.State.Raw, nil, &resp.Diagnostics) // saves nothing
+	classApplied(planner.DeleteClass(ctx, r.profilePorts(), r.classFacts(), classProfile(&state)), req.State.Raw, nil, &resp.Diagnostics) // saves nothing
 }
 
 // classApplied reports what apply did in IAM and, when it saves the state, records the plan
@@ -229,28 +225,22 @@ func (r *nodeClassResource) ImportState(ctx context.Context, req resource.Import
 }
 
 // adopt writes the class named name into raw, a null value of the resource's type: an import's
-// state, or a listed class's value.
+// state, or a listed class's value (planner.ImportClass).
 func (r *nodeClassResource) adopt(ctx context.Context, name string, raw *tftypes.Value, diags *diag.Diagnostics) {
-	owner, err := r.profiles().Adopt(ctx, name)
-	if err != nil {
-		diags.AddError("Cannot read the class's instance profile", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
-		return
+	var read planner.LiveObject
+	if r.meta.Kube != nil {
+		read = r.meta.Kube.Object
 	}
-	imported := classImported{name, name, emptyNil(owner)}
-	if r.meta.Kube == nil {
-		addFindings(diags, nil, []attrpath.Finding{planner.NoClusterAccess(manifest.EC2NodeClassKind)})
-		setRaw(raw, imported, "node class", diags)
-		return
-	}
-	c, errs, warnings := planner.ClassFromCluster(ctx, r.meta.Kube.Object, name, owner != "")
+	got, errs, warnings := planner.ImportClass(ctx, r.profilePorts(), r.classFacts(), read, name)
 	if addFindings(diags, errs, warnings); len(errs) > 0 {
 		return
 	}
-	if imported.OwnerID == nil { // chosen now rather than at the next apply, so that the next plan is clean
-		owner := fleet.NewOwnerID()
-		imported.OwnerID = &owner
+	imported := classImported{name, name, emptyNil(got.OwnerID)}
+	if got.Class == nil { // no cluster access: the name and owner id only
+		setRaw(raw, imported, "node class", diags)
+		return
 	}
-	r.planAdopted(ctx, c.Config, imported, raw, diags)
+	r.planAdopted(ctx, got.Class.Config, imported, raw, diags)
 }
 
 // planAdopted writes a class read from the cluster into raw (a null value of the resource's type)
