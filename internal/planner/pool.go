@@ -80,7 +80,7 @@ type PoolInput struct {
 type PoolPrior struct {
 	OwnerID string
 	// Nodes are the recorded nodes of a static pool; NodesKnown is false when none are recorded.
-	Nodes      []fleet.Node
+	Nodes      []Node
 	NodesKnown bool
 	// Manifest is the recorded NodePool document.
 	Manifest string
@@ -110,7 +110,7 @@ type PoolResult struct {
 	// Manifests are a pool spread over zones: its NodePool documents by zone (nil otherwise).
 	Manifests map[string]string
 	// Nodes are a static pool's planned nodes (nil for a dynamic pool).
-	Nodes Answer[[]fleet.Node]
+	Nodes Answer[[]Node]
 	// Drift is a dynamic pool's drift answer (nil for a static pool).
 	Drift            Answer[*drift.Output]
 	Errors, Warnings []attrpath.Finding
@@ -347,16 +347,16 @@ func replicasIf(on bool, replicas *int) *int {
 // planNodes is a static pool's planned `nodes` (fleet.PlanNodes): unchanged while the live
 // nodes already match `replicas`, unknown when apply will launch, replace or terminate, and
 // while the class's late values wait (drift is judged on template content, which names them).
-func (res *PoolResult) planNodes(in PoolInput, p launchplan.Plan) Answer[[]fleet.Node] {
+func (res *PoolResult) planNodes(in PoolInput, p launchplan.Plan) Answer[[]Node] {
 	if in.LateClass || in.Prior == nil || !in.Prior.NodesKnown {
-		return Answer[[]fleet.Node]{Unknown: true}
+		return Answer[[]Node]{Unknown: true}
 	}
 	np := fleet.PlanNodes(in.Prior.Nodes, *in.Replicas, p, in.Class)
 	res.Warnings = append(res.Warnings, np.Warnings...)
 	if np.Known && np.Nodes == nil {
-		np.Nodes = []fleet.Node{} // no nodes is an empty list, not null
+		np.Nodes = []Node{} // no nodes is an empty list, not null
 	}
-	return Answer[[]fleet.Node]{Unknown: !np.Known, Value: np.Nodes}
+	return Answer[[]Node]{Unknown: !np.Known, Value: np.Nodes}
 }
 
 // planDrift is a dynamic pool's planned `drift`: unknown while the class's hash waits for a

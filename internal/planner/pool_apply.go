@@ -2,7 +2,9 @@ package planner
 
 import (
 	"context"
+	"maps"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -30,7 +32,7 @@ func (e PoolEC2) stage() fleet.Stage {
 // PlannedTemplate is one planned `launch_templates` entry; a static pool's id and default
 // version are known from the state or wait for apply.
 type PlannedTemplate struct {
-	fleet.TemplateRecord
+	TemplateRecord
 	IDUnknown, VersionUnknown bool
 }
 
@@ -38,17 +40,17 @@ type PlannedTemplate struct {
 // pool's ids come from the state when the template is already known there (a content change
 // writes a new version under the same id, so the default version stays only while the
 // fingerprint does); a dynamic pool's are only planned, with null id and default version.
-func PlanTemplates(outs []launchplan.TemplateOutput, recorded []fleet.TemplateRecord, static bool) []PlannedTemplate {
+func PlanTemplates(outs []launchplan.TemplateOutput, recorded []TemplateRecord, static bool) []PlannedTemplate {
 	if outs == nil {
 		return nil
 	}
-	known := make(map[string]fleet.TemplateRecord, len(recorded))
+	known := make(map[string]TemplateRecord, len(recorded))
 	for _, lt := range recorded {
 		known[lt.Name] = lt
 	}
 	out := make([]PlannedTemplate, len(outs))
 	for i, o := range outs {
-		out[i] = PlannedTemplate{TemplateRecord: fleet.TemplateRecord{TemplateOutput: o}}
+		out[i] = PlannedTemplate{TemplateRecord: TemplateRecord{TemplateOutput: o}}
 		if !static {
 			continue
 		}
@@ -75,7 +77,7 @@ type PoolApplyInput struct {
 	// so this apply's plan is the plan).
 	Shown *launchplan.Shown
 	// Recorded are the planned `launch_templates`; TemplatesNull: the plan shows none.
-	Recorded      []fleet.TemplateRecord
+	Recorded      []TemplateRecord
 	TemplatesNull bool
 	// NodesNull: the plan's `nodes` is null or unknown.
 	NodesNull bool
@@ -86,9 +88,9 @@ type PoolApplyInput struct {
 type PoolApplied struct {
 	OwnerID string
 	// Templates are the `launch_templates` to save (TemplatesNull in the input: leave it null).
-	Templates []fleet.TemplateRecord
+	Templates []TemplateRecord
 	// Nodes: Kept leaves the plan's value (null when it was unknown).
-	Nodes            Answer[[]fleet.Node]
+	Nodes            Answer[[]Node]
 	Errors, Warnings []attrpath.Finding
 	// Save is false when nothing is to be saved: nothing was created, or a test hook simulated
 	// a crash (state is lost then, as after a killed apply).
@@ -101,7 +103,7 @@ type PoolApplied struct {
 // live nodes), so nothing that launched is lost from state.
 func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApplyInput) PoolApplied {
 	static := in.ProviderStatic()
-	out := PoolApplied{OwnerID: in.OwnerID, Nodes: Answer[[]fleet.Node]{Kept: true}}
+	out := PoolApplied{OwnerID: in.OwnerID, Nodes: Answer[[]Node]{Kept: true}}
 	recorded := slices.Clone(in.Recorded)
 	var res PoolResult
 	if !in.Unreadable {
@@ -114,9 +116,9 @@ func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApp
 	}
 	out.Errors, out.Warnings = res.Errors, res.Warnings
 	// A static pool's template without an id was never launched; a dynamic pool's are only planned.
-	out.Templates = slices.DeleteFunc(recorded, func(lt fleet.TemplateRecord) bool { return static && lt.ID == nil })
+	out.Templates = slices.DeleteFunc(recorded, func(lt TemplateRecord) bool { return static && lt.ID == nil })
 	if out.Templates == nil {
-		out.Templates = []fleet.TemplateRecord{}
+		out.Templates = []TemplateRecord{}
 	}
 	failed := in.Unreadable || len(out.Errors) > 0
 	nodesNull := out.Nodes.Value == nil && (!out.Nodes.Kept || in.NodesNull)
@@ -127,7 +129,7 @@ func ApplyPool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApp
 // runStage runs the apply stage on the plan and merges what it left into out and the recorded
 // templates (their ids); aborted is set when a test hook simulated a crash: nothing may be saved.
 func (res *PoolResult) runStage(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolApplyInput, p launchplan.Plan,
-	out *PoolApplied, recorded []fleet.TemplateRecord) (aborted bool) {
+	out *PoolApplied, recorded []TemplateRecord) (aborted bool) {
 	static := in.ProviderStatic()
 	owner := in.OwnerID
 	if in.Creating {
@@ -145,9 +147,9 @@ func (res *PoolResult) runStage(ctx context.Context, ports PoolPorts, facts Pool
 	out.OwnerID = applied.Owner
 	switch {
 	case !static:
-		out.Nodes = Answer[[]fleet.Node]{}
+		out.Nodes = Answer[[]Node]{}
 	case applied.Nodes != nil || applied.Templates != nil:
-		out.Nodes = Answer[[]fleet.Node]{Value: applied.Nodes}
+		out.Nodes = Answer[[]Node]{Value: applied.Nodes}
 	}
 	for i, lt := range recorded {
 		if got, ok := applied.Templates[lt.Name]; ok && static {
@@ -185,7 +187,7 @@ func derefInt(p *int) int {
 
 // RefreshPool reconciles a pool's recorded templates and nodes with what its owner holds in EC2
 // (fleet.Cluster.Refresh).
-func RefreshPool(ctx context.Context, ports PoolPorts, facts PoolFacts, r fleet.PoolRecord) (fleet.Refreshed, []attrpath.Finding) {
+func RefreshPool(ctx context.Context, ports PoolPorts, facts PoolFacts, r PoolRecord) (Refreshed, []attrpath.Finding) {
 	got, err := ports.EC2.cluster(facts.ClusterName).Refresh(ctx, r)
 	if err != nil {
 		return got, []attrpath.Finding{fleet.ErrorFinding(err)}
@@ -217,7 +219,7 @@ type PoolImported struct {
 	Name, OwnerID string
 	// Replicas is set (with empty Nodes) when the owner has live instances: a static pool.
 	Replicas *int
-	Nodes    []fleet.Node
+	Nodes    []Node
 }
 
 // ImportPool adopts a pool by `<name>` or `<name>/<owner id>` (fleet.Cluster.ImportTarget).
@@ -232,7 +234,32 @@ func ImportPool(ctx context.Context, ports PoolPorts, facts PoolFacts, id string
 	}
 	out := PoolImported{Name: imp.Pool, OwnerID: imp.Owner}
 	if imp.Live > 0 {
-		out.Replicas, out.Nodes = &imp.Live, []fleet.Node{}
+		out.Replicas, out.Nodes = &imp.Live, []Node{}
 	}
 	return out, nil, warnings
+}
+
+// StaticPool is a static pool a list finds in EC2: its name and the owner id its launch
+// templates carry.
+type StaticPool struct{ Name, Owner string }
+
+// StaticPools are the provider's static pools in EC2, found by their ownership tags
+// (fleet.Cluster.StaticPools), whose name starts with prefix and is not among listed (the
+// NodePools a list shows already), sorted by name, then owner id.
+func StaticPools(ctx context.Context, ports PoolPorts, facts PoolFacts, prefix string, listed []string) ([]StaticPool, []attrpath.Finding) {
+	static, err := ports.EC2.cluster(facts.ClusterName).StaticPools(ctx)
+	if err != nil {
+		return nil, []attrpath.Finding{{Summary: "Cannot list the static pools' launch templates",
+			Message: err.Error() + "\n\n" + fleet.IAMPermissionsHint}}
+	}
+	var out []StaticPool
+	for _, name := range slices.Sorted(maps.Keys(static)) {
+		if !strings.HasPrefix(name, prefix) || slices.Contains(listed, name) {
+			continue
+		}
+		for _, owner := range static[name] {
+			out = append(out, StaticPool{Name: name, Owner: owner})
+		}
+	}
+	return out, nil
 }

@@ -2,6 +2,7 @@ package planner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strings"
@@ -215,5 +216,39 @@ func TestApplyPoolUnreadable(t *testing.T) {
 	res = ApplyPool(context.Background(), f.applyPorts(e), poolFacts, PoolApplyInput{PoolInput: poolInput(&one), Unreadable: true, NodesNull: true})
 	if res.Save {
 		t.Errorf("nothing recorded: %+v, want nothing saved", res)
+	}
+}
+
+// staticListing lists the given launch templates, or fails with err.
+type staticListing struct {
+	listing
+	templates []fleet.LaunchTemplate
+	err       error
+}
+
+func (l staticListing) ListTemplates(context.Context, map[string]string, map[string]string) ([]fleet.LaunchTemplate, error) {
+	return l.templates, l.err
+}
+
+// TestStaticPools: every owner of each pool the templates name, by name and owner id, but for
+// names without the prefix and pools the cluster lists already; an unreadable listing is an error.
+func TestStaticPools(t *testing.T) {
+	ctx := context.Background()
+	var lts []fleet.LaunchTemplate
+	for _, po := range [][2]string{{"general", "o2"}, {"general", "o1"}, {"batch", "o3"}, {"web", "o4"}, {"gpu", "o5"}, {"general", "o1"}} {
+		lts = append(lts, fleet.LaunchTemplate{ID: "lt-" + po[0] + po[1], Tags: fleet.OwnershipOf(poolFacts.ClusterName, po[0], po[1])})
+	}
+	ports := PoolPorts{EC2: PoolEC2{Listing: staticListing{templates: lts}}}
+	got, errs := StaticPools(ctx, ports, poolFacts, "", []string{"web"})
+	if want := []StaticPool{{"batch", "o3"}, {"general", "o1"}, {"general", "o2"}, {"gpu", "o5"}}; len(errs) > 0 || fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("static pools %v, want %v (%v)", got, want, errs)
+	}
+	if got, _ = StaticPools(ctx, ports, poolFacts, "g", nil); fmt.Sprint(got) != "[{general o1} {general o2} {gpu o5}]" {
+		t.Errorf("with prefix g: %v", got)
+	}
+	ports.EC2.Listing = staticListing{err: errors.New("UnauthorizedOperation")}
+	if got, errs = StaticPools(ctx, ports, poolFacts, "", nil); got != nil || len(errs) != 1 ||
+		errs[0].Summary != "Cannot list the static pools' launch templates" || !strings.HasPrefix(errs[0].Message, "UnauthorizedOperation\n\n") {
+		t.Errorf("unreadable listing: %v %v", got, errs)
 	}
 }

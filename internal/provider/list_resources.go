@@ -3,7 +3,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
 // List resources (Terraform >= 1.14, `terraform query`): the cluster's EC2NodeClasses and
@@ -151,12 +150,12 @@ func (l *nodePoolList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	f, names := listed(ctx, l.meta, manifest.NodePoolAPIVersion, "nodepools", req, &diags)
-	var static map[string][]string
+	var static []planner.StaticPool
 	if !diags.HasError() && len(f.Labels) == 0 {
-		var err error
-		if static, err = (fleet.Cluster{Name: l.meta.ClusterName, EC2: l.meta.Client}).StaticPools(ctx); err != nil {
-			diags.AddError("Cannot list the static pools' launch templates", err.Error()+"\n\n"+fleet.IAMPermissionsHint)
-		}
+		ports := planner.PoolPorts{EC2: planner.PoolEC2{Listing: l.meta.Client}}
+		found, errs := planner.StaticPools(ctx, ports, planner.PoolFacts{ClusterName: l.meta.ClusterName}, f.NamePrefix, names)
+		static = found
+		addFindings(&diags, errs, nil)
 	}
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
@@ -169,12 +168,9 @@ func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *l
 				return
 			}
 		}
-		for _, name := range slices.Sorted(maps.Keys(static)) {
-			for _, owner := range static[name] {
-				if strings.HasPrefix(name, f.NamePrefix) && !slices.Contains(names, name) &&
-					!push(result(ctx, req, name, fmt.Sprintf("%s (static, owner %s)", name, owner), adopt, name+"/"+owner)) {
-					return
-				}
+		for _, s := range static {
+			if !push(result(ctx, req, s.Name, fmt.Sprintf("%s (static, owner %s)", s.Name, s.Owner), adopt, s.Name+"/"+s.Owner)) {
+				return
 			}
 		}
 	}
