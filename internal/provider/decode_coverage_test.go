@@ -11,10 +11,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -59,8 +59,8 @@ func TestDecodeCoversEverySchema(t *testing.T) {
 			{v.Summary, &launchplan.Summary{}},
 			{v.InstanceTypes, &[]string{}},
 			{v.Zones, &map[string]launchplan.ZoneOutput{}},
-			{v.LaunchTemplates, &[]fleet.TemplateRecord{}},
-			{v.Nodes, &[]fleet.Node{}},
+			{v.LaunchTemplates, &[]planner.TemplateRecord{}},
+			{v.Nodes, &[]planner.Node{}},
 			{v.Drift, &drift.Output{}},
 			{v.Manifest, new(string)},
 		} {

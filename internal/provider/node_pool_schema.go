@@ -18,10 +18,10 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -357,7 +357,7 @@ func poolDetailAttributes() map[string]schema.Attribute {
 				"a plan for a pool name another owner already holds in the cluster fails and names the way to adopt it on purpose (import). " +
 				"A dynamic pool holds no EC2 objects, so two dynamic pools of one name (in two states) cannot see each other in EC2; " +
 				"they meet as one NodePool object in the cluster. A dynamic pool's plan still fails when another owner's objects hold the name."},
-		"nodes": schema.ListAttribute{Computed: true, ElementType: types.ObjectType{AttrTypes: attrTypesOf(fleet.Node{})},
+		"nodes": schema.ListAttribute{Computed: true, ElementType: types.ObjectType{AttrTypes: attrTypesOf(planner.Node{})},
 			MarkdownDescription: "Static pools: the live instances (`instance_id`, `instance_type`, `zone`, `subnet_id`, `private_ip`, `capacity_type`, " +
 				"`launch_template`, `template_fingerprint`, `state`, `in_planned_subnet`), found by their ownership tags, oldest first. An instance terminated or stopped " +
 				"outside Terraform drops out, so the next plan shows the pool to be updated; a tagged instance missing from state is adopted. " +

@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -109,9 +108,9 @@ func (r *nodePoolResource) planPool(ctx context.Context, lateClass bool, raw *tf
 	}
 	out := poolPlanned{Outputs: res.Outputs, ID: plan.Name, Manifest: res.Manifest, Manifests: res.Manifests, Nodes: plannedValue(res.Nodes, typ, "nodes", nil),
 		Drift: plannedValue(res.Drift, typ, "drift", recordedDrift)}
-	var recorded []fleet.TemplateRecord
+	var recorded []planner.TemplateRecord
 	if state != nil {
-		recorded = decoded[[]fleet.TemplateRecord](state.LaunchTemplates)
+		recorded = decoded[[]planner.TemplateRecord](state.LaunchTemplates)
 	}
 	if templates := plannedTemplates(planner.PlanTemplates(res.Outputs.LaunchTemplates, recorded, plan.static())); templates != nil {
 		out.LaunchTemplates = templates
@@ -146,7 +145,7 @@ func (r *nodePoolResource) poolInput(plan, state *poolValue, lateClass bool, dia
 	if state == nil {
 		return in, true
 	}
-	in.Prior = &planner.PoolPrior{OwnerID: state.OwnerID, Nodes: decoded[[]fleet.Node](state.Nodes), NodesKnown: knownValue(state.Nodes),
+	in.Prior = &planner.PoolPrior{OwnerID: state.OwnerID, Nodes: decoded[[]planner.Node](state.Nodes), NodesKnown: knownValue(state.Nodes),
 		Manifest: decoded[string](state.Manifest), SameClass: state.NodeClass.Equal(plan.NodeClass), Requirements: state.Requirements()}
 	if knownValue(state.Drift) {
 		d := decoded[drift.Output](state.Drift)
@@ -242,7 +241,7 @@ func (r *nodePoolResource) apply(ctx context.Context, raw tftypes.Value, creatin
 	}
 	pi, ok := r.poolInput(&v, nil, false, diags) // when not ok, diags say why
 	in := planner.PoolApplyInput{PoolInput: pi, Unreadable: !ok, Creating: creating, Shown: shownPlan(&v), TemplatesNull: v.LaunchTemplates.IsNull(),
-		Recorded: decoded[[]fleet.TemplateRecord](v.LaunchTemplates), NodesNull: !knownValue(v.Nodes), Wait: v.timeout(op, defaultLaunchTimeout)}
+		Recorded: decoded[[]planner.TemplateRecord](v.LaunchTemplates), NodesNull: !knownValue(v.Nodes), Wait: v.timeout(op, defaultLaunchTimeout)}
 	res := planner.ApplyPool(ctx, r.ports(), r.facts(), in)
 	addFindings(diags, res.Errors, res.Warnings)
 	if !res.Save {
@@ -292,15 +291,15 @@ type poolRead struct {
 	Nodes           any `tfsdk:"nodes"`
 }
 
-// Read reconciles the recorded templates and nodes with EC2 (fleet.Cluster.Refresh).
+// Read reconciles the recorded templates and nodes with EC2 (planner.RefreshPool).
 func (r *nodePoolResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var state poolValue
 	if !decodeInto(req.State.Raw, &state, "node pool", &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
 		return
 	}
-	got, errs := planner.RefreshPool(ctx, r.ports(), r.facts(), fleet.PoolRecord{Name: state.Name, Owner: state.OwnerID, Static: state.static(),
-		Templates: decoded[[]fleet.TemplateRecord](state.LaunchTemplates), TemplatesNull: state.LaunchTemplates.IsNull(),
+	got, errs := planner.RefreshPool(ctx, r.ports(), r.facts(), planner.PoolRecord{Name: state.Name, Owner: state.OwnerID, Static: state.static(),
+		Templates: decoded[[]planner.TemplateRecord](state.LaunchTemplates), TemplatesNull: state.LaunchTemplates.IsNull(),
 		NodesRecorded: !state.Nodes.IsNull(), Subnets: stateSubnets(&state)})
 	if addFindings(&resp.Diagnostics, errs, nil); len(errs) > 0 {
 		return
@@ -329,11 +328,11 @@ func (r *nodePoolResource) Delete(ctx context.Context, req resource.DeleteReques
 // poolImported are the attributes an import records; Read then finds the owner's launch
 // templates and instances.
 type poolImported struct {
-	Name     string       `tfsdk:"name"`
-	ID       string       `tfsdk:"id"`
-	OwnerID  string       `tfsdk:"owner_id"`
-	Replicas *int         `tfsdk:"replicas"`
-	Nodes    []fleet.Node `tfsdk:"nodes"`
+	Name     string         `tfsdk:"name"`
+	ID       string         `tfsdk:"id"`
+	OwnerID  string         `tfsdk:"owner_id"`
+	Replicas *int           `tfsdk:"replicas"`
+	Nodes    []planner.Node `tfsdk:"nodes"`
 }
 
 // ImportState adopts a pool by `<name>` or `<name>/<owner id>` (planner.ImportPool). With the

@@ -23,9 +23,9 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
 const nodePoolRes = "karpenter_node_pool.test"
@@ -669,12 +669,12 @@ func TestAccNodePool_dynamicDeletesOwnedTemplates(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 	cfg := poolConfig(cluster, "", generalPool)
-	owner := fleet.NewOwnerID()
+	owner := planner.NewOwnerID()
 	ownerTags := func(o string) map[string]string {
 		return map[string]string{launchplan.TagNodePool: "general", launchplan.TagCluster: cluster, launchplan.TagNodeClass: "default",
 			launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagOwner: o}
 	}
-	otherTags := ownerTags(fleet.NewOwnerID())
+	otherTags := ownerTags(planner.NewOwnerID())
 	var foreign string
 	var legacy []string
 	ownedLeft := func(*terraform.State) error {
