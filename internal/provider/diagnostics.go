@@ -32,16 +32,26 @@ func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
 // serverOf wraps the framework server of the provider newProvider builds.
 func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderServer, error) {
 	return func() (tfprotov6.ProviderServer, error) {
-		s, err := providerserver.NewProtocol6WithError(newProvider())()
+		p := newProvider()
+		s, err := providerserver.NewProtocol6WithError(p)()
 		if err != nil {
 			return nil, err
 		}
-		return resolvableServer{s}, nil
+		pools, err := newPoolPlanner(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		return resolvableServer{ProviderServer: s, provider: p, pools: pools}, nil
 	}
 }
 
-// resolvableServer rewrites the diagnostics of every call that returns them (resolvable).
-type resolvableServer struct{ tfprotov6.ProviderServer }
+// resolvableServer rewrites the diagnostics of every call that returns them (resolvable), and
+// plans node pools itself (directPlanner) once the provider is configured.
+type resolvableServer struct {
+	tfprotov6.ProviderServer
+	provider *karpenterProvider
+	pools    *directPlanner
+}
 
 func (s resolvableServer) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
 	resp, err := s.ProviderServer.ValidateProviderConfig(ctx, req)
@@ -76,6 +86,12 @@ func (s resolvableServer) ReadResource(ctx context.Context, req *tfprotov6.ReadR
 }
 
 func (s resolvableServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
+	if req != nil && req.TypeName == s.pools.typeName {
+		if resp, ok := s.pools.plan(ctx, s.provider.meta.Load(), req); ok {
+			resolvable(resp.Diagnostics)
+			return resp, nil
+		}
+	}
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)
 	if resp != nil {
 		resolvable(resp.Diagnostics)

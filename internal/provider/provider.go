@@ -5,6 +5,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -49,6 +50,9 @@ type karpenterProvider struct {
 	// crdNames is injected by tests: the CRDs read by kind instead of installation.CRDNames (the
 	// test API server keeps other versions' CRDs under other names).
 	crdNames map[string]string
+	// meta is what Configure gave the resources, for the plans the server answers itself
+	// (resolvableServer); nil before Configure.
+	meta atomic.Pointer[Meta]
 }
 
 // New returns the provider factory that main and the tests serve.
@@ -138,6 +142,9 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		addFindings(&resp.Diagnostics, nil, warnings)
 	}
 	resp.DataSourceData, resp.ResourceData, resp.ListResourceData = meta, meta, meta
+	if !resp.Diagnostics.HasError() {
+		p.meta.Store(meta)
+	}
 }
 
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
