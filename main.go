@@ -6,20 +6,12 @@ import (
 	"flag"
 	"log"
 	"os"
-	rdebug "runtime/debug"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
-)
-
-// The provider process's garbage collector: the heap may grow to 5× the live heap between
-// collections, but collections come sooner as it nears memoryLimit.
-const (
-	gcPercent   = 400
-	memoryLimit = 80 << 20
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -37,15 +29,7 @@ func main() {
 		}
 	}
 
-	// A provider process lives for one Terraform command and allocates heavily (the plugin
-	// framework converts each resource's values several times per call): collect garbage less
-	// often, within a memory budget. GOGC and GOMEMLIMIT set by the user win.
-	if os.Getenv("GOGC") == "" {
-		rdebug.SetGCPercent(gcPercent)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		rdebug.SetMemoryLimit(memoryLimit)
-	}
+	pluginlog.TuneGC() // collect less often, within a memory budget
 
 	var opts []tf6server.ServeOpt
 	if debug {

@@ -5,14 +5,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"log"
 	"os"
 	"runtime"
 	"runtime/pprof"
 
-	"github.com/hashicorp/terraform-plugin-framework/providerserver"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
+	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
@@ -43,9 +43,12 @@ func run() error {
 		}
 		defer pprof.StopCPUProfile()
 	}
-	err := providerserver.Serve(context.Background(), provider.New("bench"), providerserver.ServeOpts{
-		Address: "registry.terraform.io/nodeplane/karpenter",
-	})
+	pluginlog.TuneGC()
+	server, err := provider.NewServer("bench")() // main.go's server: the same protocol layer
+	if err != nil {
+		return err
+	}
+	err = tf6server.Serve("registry.terraform.io/nodeplane/karpenter", func() tfprotov6.ProviderServer { return server })
 	if path := os.Getenv("KARPENTER_HEAP_PROFILE"); path != "" {
 		runtime.GC()
 		f, ferr := os.Create(path + suffix)
