@@ -41,7 +41,7 @@ func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderS
 		if err != nil {
 			return nil, err
 		}
-		return resolvableServer{ProviderServer: s, provider: p, pools: pools}, nil
+		return resolvableServer{ProviderServer: s, provider: p, pools: pools, poolConfigs: newPoolValidator(context.Background())}, nil
 	}
 }
 
@@ -49,8 +49,9 @@ func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderS
 // plans node pools itself (directPlanner) once the provider is configured.
 type resolvableServer struct {
 	tfprotov6.ProviderServer
-	provider *karpenterProvider
-	pools    *directPlanner
+	provider    *karpenterProvider
+	pools       *directPlanner
+	poolConfigs *directValidator
 }
 
 func (s resolvableServer) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
@@ -70,6 +71,12 @@ func (s resolvableServer) ConfigureProvider(ctx context.Context, req *tfprotov6.
 }
 
 func (s resolvableServer) ValidateResourceConfig(ctx context.Context, req *tfprotov6.ValidateResourceConfigRequest) (*tfprotov6.ValidateResourceConfigResponse, error) {
+	if req != nil && req.TypeName == s.poolConfigs.typeName {
+		if resp, ok := s.poolConfigs.validate(ctx, req); ok {
+			resolvable(resp.Diagnostics)
+			return resp, nil
+		}
+	}
 	resp, err := s.ProviderServer.ValidateResourceConfig(ctx, req)
 	if resp != nil {
 		resolvable(resp.Diagnostics)
