@@ -32,6 +32,9 @@ type ClassPorts struct {
 	RolePolicies func(ctx context.Context, role string) ([]iampolicy.Document, error)
 	// Admit is what the API server and Karpenter would refuse of a manifest of the kind.
 	Admit func(kind, doc string) ([]attrpath.Finding, error)
+	// PoolListing, when set, is the walk's shared launch template listing that the plans of new
+	// pools read (the ownership check): the class starts it, since its pools plan after it.
+	PoolListing fleet.Listing
 }
 
 // ClassFacts are the provider's settings a class plans with.
@@ -114,6 +117,7 @@ func ValidateClass(c nodeclass.Config) []attrpath.Finding {
 // errors. Late values are validated and rendered as placeholders; what names them is unknown.
 func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInput) ClassResult {
 	var res ClassResult
+	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName)
 	s, doc, ok := res.admit(ports, facts, in)
 	if !ok {
 		return res
@@ -326,4 +330,17 @@ func classEnsure(ctx context.Context, profiles fleet.Profiles, c ClassProfile, f
 
 func (a *ClassApplied) add(errs, warnings []attrpath.Finding) {
 	a.Errors, a.Warnings = append(a.Errors, errs...), append(a.Warnings, warnings...)
+}
+
+// warmPoolListing starts, in the background, the cluster's launch template listing that every
+// new pool's plan reads (one listing per walk, shared): Terraform plans a class before the pools
+// that reference it, so the listing's round trip overlaps the class's AWS calls instead of
+// following them. Its answer, or its error, is the pools' to read; nothing waits for it here.
+// Without a cluster name there is no shared listing (each pool lists by its own tags).
+func warmPoolListing(ctx context.Context, listing fleet.Listing, cluster string) {
+	if listing == nil || fleet.ReadScope(cluster) == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx) // the class's request ends before the pools read it
+	go func() { _, _ = (fleet.Cluster{Name: cluster, EC2: listing}).TemplatesByOwner(ctx, "", true) }()
 }
