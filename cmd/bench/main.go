@@ -4,8 +4,10 @@
 //   - Go benchmarks of the pure packages (go test -bench, median of -count runs), and
 //     launchplan.Build over the emulator's full instance-type catalog, in process.
 //   - `terraform plan` wall time (empty state) of generated configurations, one node class and
-//     N node pools, beside N terraform_data resources of the same shape (Terraform's floor), run
-//     interleaved; the median of -reps runs and the ratio per N.
+//     N node pools, beside N terraform_data resources of the same shape (Terraform's floor), a
+//     do-nothing provider on the same framework (cmd/bench/nullprovider), and, with make k8s-up's
+//     API server, the same class and pools as kubernetes_manifest and as kubectl_manifest
+//     resources, run interleaved; the median of -reps runs and the ratios per N.
 //   - API calls per plan by action, from the debug line awsclient's call counter writes per call
 //     (TF_LOG_PROVIDER=DEBUG into a log file), with the peak RSS and CPU of the provider
 //     processes (sampled from /proc); the calls a refresh adds after an apply; the calls of two
@@ -138,6 +140,7 @@ type report struct {
 
 	ours, floor map[int][]time.Duration // timed plan runs by N
 	kube        map[int][]time.Duration // the same class and pools as kubernetes_manifest resources (make k8s-up)
+	kubectl     map[int][]time.Duration // the same class and pools as kubectl_manifest resources (make k8s-up)
 	null        map[int][]time.Duration // timed plan runs of the do-nothing provider by N
 	cold        run                     // counted plan at the smallest N with the catalog cache off
 	narrow      []time.Duration         // timed plan runs of N = max with narrow pools
@@ -155,8 +158,8 @@ type report struct {
 }
 
 func measure(ctx context.Context, o options) (*report, error) {
-	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, null: map[int][]time.Duration{}, kube: map[int][]time.Duration{},
-		counted: map[int]run{}}
+	r := &report{o: o, ours: map[int][]time.Duration{}, floor: map[int][]time.Duration{}, null: map[int][]time.Duration{},
+		kube: map[int][]time.Duration{}, kubectl: map[int][]time.Duration{}, counted: map[int]run{}}
 	if !o.skipGo {
 		say("Go benchmarks of the pure packages (-count %d, -benchtime %s)", o.goCount, o.benchtime)
 		res, err := runGoBenchmarks(o.root, o.goCount, o.benchtime)
@@ -168,26 +171,8 @@ func measure(ctx context.Context, o options) (*report, error) {
 	if o.skipTF {
 		return r, nil
 	}
-
-	os.Setenv("AWS_ENDPOINT_URL", envOr("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"))
-	os.Setenv("AWS_REGION", envOr("AWS_REGION", "ap-southeast-1"))
-	os.Setenv("AWS_ACCESS_KEY_ID", envOr("AWS_ACCESS_KEY_ID", "test"))
-	os.Setenv("AWS_SECRET_ACCESS_KEY", envOr("AWS_SECRET_ACCESS_KEY", "test"))
-	r.region = os.Getenv("AWS_REGION")
-	ep := &endpoint{root: o.root, url: os.Getenv("AWS_ENDPOINT_URL")}
-	if err := ep.ensure(ctx); err != nil {
-		return nil, err
-	}
-	tf, err := exec.Command(filepath.Join(o.root, "scripts", "terraform-path.sh")).Output()
+	ep, tf, err := r.prepareEndpoint(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("no terraform >= 1.5 (make tools): %v", err)
-	}
-	say("loading the catalog from %s and planning one pool over it in process", ep.url)
-	if err := ep.do(ctx, func() error {
-		lc, err := measureLiveCatalog(ctx, r.region)
-		r.live = &lc
-		return err
-	}); err != nil {
 		return nil, err
 	}
 
@@ -204,149 +189,21 @@ func measure(ctx context.Context, o options) (*report, error) {
 		}
 	}()
 	say("building the provider into %s", work)
-	e, err := newTFEnv(o.root, strings.TrimSpace(string(tf)), work, o.profile)
+	e, err := newTFEnv(o.root, tf, work, o.profile)
 	if err != nil {
 		return nil, err
 	}
-
 	// The catalog's disk cache lives in the work directory: the warm-up plan fills it, as a
 	// user's first plan does, and the timed and counted plans read it.
 	os.Setenv("KARPENTER_CATALOG_CACHE_DIR", filepath.Join(work, "catalog-cache"))
 	os.Unsetenv("KARPENTER_CATALOG_CACHE_TTL")
 
-	maxN := o.pools[len(o.pools)-1]
-	oursDir, floorDir, nullDir, kubeDir := map[int]string{}, map[int]string{}, map[int]string{}, map[int]string{}
-	for _, n := range o.pools {
-		if kc := os.Getenv("KARPENTER_TEST_KUBECONFIG"); kc != "" && e.kubeRC != "" {
-			if kubeDir[n], err = e.dir(fmt.Sprintf("k8sm-%d", n), kubeManifestConfig(n, kc)); err != nil {
-				return nil, err
-			}
-		}
-		if nullDir[n], err = e.dir(fmt.Sprintf("null-%d", n), nullConfig(n)); err != nil {
-			return nil, err
-		}
-		if oursDir[n], err = e.dir(fmt.Sprintf("ours-%d", n), oursConfig(n, 1, "bench", broadReqs)); err != nil {
-			return nil, err
-		}
-		if floorDir[n], err = e.dir(fmt.Sprintf("floor-%d", n), floorConfig(n)); err != nil {
-			return nil, err
-		}
-	}
-	narrowDir, err := e.dir(fmt.Sprintf("narrow-%d", maxN), oursConfig(maxN, 1, "bench", narrowReqs))
-	if err != nil {
-		return nil, err
-	}
-
 	cleanup = false // keep the directory for inspection when a run fails
-	tfRun := func(ctx context.Context, dir string, counted bool, args ...string) (run, error) {
-		var res run
-		err := ep.do(ctx, func() error {
-			var err error
-			res, err = e.terraformCmd(ctx, dir, counted, args...)
-			return err
-		})
-		return res, err
-	}
-	plan := func(dir string, counted bool) (run, error) {
-		return tfRun(ctx, dir, counted, "plan")
-	}
-	say("warm-up: one plan of ours and of the floor at N = %d", o.pools[0])
-	if _, err := plan(oursDir[o.pools[0]], false); err != nil {
-		return nil, err
-	}
-	if _, err := plan(floorDir[o.pools[0]], false); err != nil {
-		return nil, err
-	}
-	if _, err := plan(nullDir[o.pools[0]], false); err != nil {
-		return nil, err
-	}
-	for i := range o.reps {
-		for _, n := range o.pools {
-			say("timed plan %d/%d, N = %d: ours, terraform_data, the do-nothing provider", i+1, o.reps, n)
-			ours, err := plan(oursDir[n], false)
-			if err != nil {
-				return nil, err
-			}
-			floor, err := plan(floorDir[n], false)
-			if err != nil {
-				return nil, err
-			}
-			null, err := plan(nullDir[n], false)
-			if err != nil {
-				return nil, err
-			}
-			r.ours[n] = append(r.ours[n], ours.wall)
-			r.floor[n] = append(r.floor[n], floor.wall)
-			r.null[n] = append(r.null[n], null.wall)
-			if d := kubeDir[n]; d != "" {
-				if i == 0 { // its warm-up: the provider's first start and the API server's discovery cache
-					if _, err := plan(d, false); err != nil {
-						return nil, err
-					}
-				}
-				km, err := plan(d, false)
-				if err != nil {
-					return nil, err
-				}
-				r.kube[n] = append(r.kube[n], km.wall)
-			}
-		}
-		say("timed plan %d/%d, N = %d, narrow pools", i+1, o.reps, maxN)
-		nr, err := plan(narrowDir, false)
-		if err != nil {
+	s := &tfSession{ctx: ctx, e: e, ep: ep}
+	for _, step := range []func(*tfSession) error{r.timedPlans, r.countedPlans, r.refreshPlans} {
+		if err := step(s); err != nil {
 			return nil, err
 		}
-		r.narrow = append(r.narrow, nr.wall)
-	}
-
-	for _, n := range o.pools {
-		say("counted plan, N = %d (provider debug log, /proc sampling)", n)
-		if r.counted[n], err = plan(oursDir[n], true); err != nil {
-			return nil, err
-		}
-	}
-	say("counted plan, N = %d, catalog cache off (KARPENTER_CATALOG_CACHE_TTL=0)", o.pools[0])
-	if err := ep.do(ctx, func() error {
-		var err error
-		r.cold, err = e.terraformCmdEnv(ctx, oursDir[o.pools[0]], true, []string{"KARPENTER_CATALOG_CACHE_TTL=0"}, "plan")
-		return err
-	}); err != nil {
-		return nil, err
-	}
-	say("counted plan, N = %d, narrow pools", maxN)
-	if r.narrowRun, err = plan(narrowDir, true); err != nil {
-		return nil, err
-	}
-	dupDir, err := e.dir("two-classes", oursConfig(2, 2, "bench", narrowReqs))
-	if err != nil {
-		return nil, err
-	}
-	say("counted plan, two node classes with the same selectors")
-	if r.dup, err = plan(dupDir, true); err != nil {
-		return nil, err
-	}
-
-	r.refreshN = 10
-	if !slices.Contains(o.pools, r.refreshN) {
-		r.refreshN = o.pools[0]
-	}
-	refreshDir, err := e.dir(fmt.Sprintf("refresh-%d", r.refreshN), oursConfig(r.refreshN, 1, "bench-refresh", broadReqs))
-	if err != nil {
-		return nil, err
-	}
-	say("refresh: counted first plan, apply, counted plan, destroy (N = %d)", r.refreshN)
-	if r.refreshBase, err = plan(refreshDir, true); err != nil {
-		return nil, err
-	}
-	r.applyRun, err = tfRun(ctx, refreshDir, true, "apply", "-auto-approve")
-	if err == nil {
-		r.refresh, err = plan(refreshDir, true)
-	}
-	if _, derr := tfRun(context.WithoutCancel(ctx), refreshDir, false, "destroy", "-auto-approve"); derr != nil && err == nil {
-		err = derr
-	}
-	if err != nil {
-		return nil, err
 	}
 	if !o.skipLat {
 		n := 10
@@ -360,6 +217,112 @@ func measure(ctx context.Context, o options) (*report, error) {
 		say("CPU and heap profiles: %s/*/{cpu,heap}.pprof.<pid> (go tool pprof %s <file>)", work, e.plugin)
 	}
 	return r, nil
+}
+
+// prepareEndpoint points the AWS SDK at the EC2 endpoint (LocalStack unless set), waits for it
+// and seeds it, finds Terraform and loads the catalog in process; it returns the endpoint and
+// the Terraform binary.
+func (r *report) prepareEndpoint(ctx context.Context) (*endpoint, string, error) {
+	os.Setenv("AWS_ENDPOINT_URL", envOr("AWS_ENDPOINT_URL", "http://127.0.0.1:4566"))
+	os.Setenv("AWS_REGION", envOr("AWS_REGION", "ap-southeast-1"))
+	os.Setenv("AWS_ACCESS_KEY_ID", envOr("AWS_ACCESS_KEY_ID", "test"))
+	os.Setenv("AWS_SECRET_ACCESS_KEY", envOr("AWS_SECRET_ACCESS_KEY", "test"))
+	r.region = os.Getenv("AWS_REGION")
+	ep := &endpoint{root: r.o.root, url: os.Getenv("AWS_ENDPOINT_URL")}
+	if err := ep.ensure(ctx); err != nil {
+		return nil, "", err
+	}
+	tf, err := exec.Command(filepath.Join(r.o.root, "scripts", "terraform-path.sh")).Output()
+	if err != nil {
+		return nil, "", fmt.Errorf("no terraform >= 1.5 (make tools): %v", err)
+	}
+	say("loading the catalog from %s and planning one pool over it in process", ep.url)
+	err = ep.do(ctx, func() error {
+		lc, err := measureLiveCatalog(ctx, r.region)
+		r.live = &lc
+		return err
+	})
+	return ep, strings.TrimSpace(string(tf)), err
+}
+
+// tfSession runs Terraform commands on a healthy endpoint, and holds the directories of our
+// configuration that the timed plans wrote for the counted ones.
+type tfSession struct {
+	ctx       context.Context
+	e         *tfEnv
+	ep        *endpoint
+	oursDir   map[int]string // ours-N
+	narrowDir string         // narrow pools at N = max
+}
+
+func (s *tfSession) run(ctx context.Context, dir string, counted bool, args ...string) (run, error) {
+	var res run
+	err := s.ep.do(ctx, func() error {
+		var err error
+		res, err = s.e.terraformCmd(ctx, dir, counted, args...)
+		return err
+	})
+	return res, err
+}
+
+func (s *tfSession) plan(dir string, counted bool) (run, error) {
+	return s.run(s.ctx, dir, counted, "plan")
+}
+
+// countedPlans plans ours once more per N with the provider's debug log and /proc sampling,
+// with the catalog cache off, with narrow pools, and with two classes of the same selectors.
+func (r *report) countedPlans(s *tfSession) error {
+	var err error
+	for _, n := range r.o.pools {
+		say("counted plan, N = %d (provider debug log, /proc sampling)", n)
+		if r.counted[n], err = s.plan(s.oursDir[n], true); err != nil {
+			return err
+		}
+	}
+	say("counted plan, N = %d, catalog cache off (KARPENTER_CATALOG_CACHE_TTL=0)", r.o.pools[0])
+	if err := s.ep.do(s.ctx, func() error {
+		var err error
+		r.cold, err = s.e.terraformCmdEnv(s.ctx, s.oursDir[r.o.pools[0]], true, []string{"KARPENTER_CATALOG_CACHE_TTL=0"}, "plan")
+		return err
+	}); err != nil {
+		return err
+	}
+	say("counted plan, N = %d, narrow pools", r.o.pools[len(r.o.pools)-1])
+	if r.narrowRun, err = s.plan(s.narrowDir, true); err != nil {
+		return err
+	}
+	dupDir, err := s.e.dir("two-classes", oursConfig(2, 2, "bench", narrowReqs))
+	if err != nil {
+		return err
+	}
+	say("counted plan, two node classes with the same selectors")
+	r.dup, err = s.plan(dupDir, true)
+	return err
+}
+
+// refreshPlans counts the calls a refresh adds: a counted first plan, apply, a counted plan,
+// and destroy (which runs even when a step before it failed).
+func (r *report) refreshPlans(s *tfSession) error {
+	r.refreshN = 10
+	if !slices.Contains(r.o.pools, r.refreshN) {
+		r.refreshN = r.o.pools[0]
+	}
+	refreshDir, err := s.e.dir(fmt.Sprintf("refresh-%d", r.refreshN), oursConfig(r.refreshN, 1, "bench-refresh", broadReqs))
+	if err != nil {
+		return err
+	}
+	say("refresh: counted first plan, apply, counted plan, destroy (N = %d)", r.refreshN)
+	if r.refreshBase, err = s.plan(refreshDir, true); err != nil {
+		return err
+	}
+	r.applyRun, err = s.run(s.ctx, refreshDir, true, "apply", "-auto-approve")
+	if err == nil {
+		r.refresh, err = s.plan(refreshDir, true)
+	}
+	if _, derr := s.run(context.WithoutCancel(s.ctx), refreshDir, false, "destroy", "-auto-approve"); derr != nil && err == nil {
+		err = derr
+	}
+	return err
 }
 
 // endpoint guards the runs against the emulator being stopped and started by another process

@@ -166,6 +166,70 @@ resource "kubernetes_manifest" "pool" {
 `, kubeconfig, n)
 }
 
+// kubectlManifestConfig is the same class and n pools again as gavinbunney/kubectl's
+// kubectl_manifest resources (the provider make k8s-up builds), written as its users write them:
+// YAML bodies, each pool naming the class through the class resource's name, so that the pools
+// depend on it as the kubernetes_manifest peer's do.
+func kubectlManifestConfig(n int, kubeconfig string) string {
+	return fmt.Sprintf(`terraform {
+  required_providers {
+    kubectl = { source = "gavinbunney/kubectl" }
+  }
+}
+
+provider "kubectl" {
+  config_path      = %q
+  load_config_file = true
+}
+
+resource "kubectl_manifest" "class" {
+  yaml_body = <<-YAML
+    apiVersion: karpenter.k8s.aws/v1
+    kind: EC2NodeClass
+    metadata:
+      name: bench-kubectl
+    spec:
+      role: KarpenterNodeRole-bench
+      amiSelectorTerms:
+        - alias: al2023@latest
+      subnetSelectorTerms:
+        - tags:
+            karpenter.sh/discovery: bench
+      securityGroupSelectorTerms:
+        - tags:
+            karpenter.sh/discovery: bench
+  YAML
+}
+
+resource "kubectl_manifest" "pool" {
+  count     = %d
+  yaml_body = <<-YAML
+    apiVersion: karpenter.sh/v1
+    kind: NodePool
+    metadata:
+      name: bench-kubectl-${count.index}
+    spec:
+      template:
+        spec:
+          nodeClassRef:
+            group: karpenter.k8s.aws
+            kind: EC2NodeClass
+            name: ${kubectl_manifest.class.name}
+          requirements:
+            - key: karpenter.k8s.aws/instance-category
+              operator: In
+              values: ["c", "m", "r"]
+            - key: kubernetes.io/arch
+              operator: In
+              values: ["amd64"]
+      limits:
+        cpu: "1000"
+        memory: 1000Gi
+  YAML
+}
+`, kubeconfig, n)
+}
+
 // tfEnv runs Terraform in generated directories with the provider under dev_overrides.
 type tfEnv struct {
 	terraform string
@@ -174,6 +238,7 @@ type tfEnv struct {
 	rc        string
 	nullRC    string // CLI configuration serving cmd/bench/nullprovider instead (directories named null-*)
 	kubeRC    string // CLI configuration serving the hashicorp/kubernetes provider of make k8s-up ("" without it)
+	kubectlRC string // CLI configuration serving the gavinbunney/kubectl provider of make k8s-up ("" without it)
 	profile   bool   // the binary is cmd/bench/profprovider: counted runs write CPU and heap profiles
 }
 
@@ -214,25 +279,47 @@ func newTFEnv(root, terraform, work string, profile bool) (*tfEnv, error) {
 		}
 	}
 	for rc, bin := range map[string]string{e.rc: e.plugin, e.nullRC: nullPlugin} {
-		text := fmt.Sprintf(`provider_installation {
+		if err := writeOverrideRC(rc, "nodeplane/karpenter", filepath.Dir(bin)); err != nil {
+			return nil, err
+		}
+	}
+	return e, e.peerRCs(os.Getenv("KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"))
+}
+
+// peerRCs writes the CLI configurations of the manifest peers for the providers make k8s-up
+// built into dir (scripts/k8s.sh env); a peer whose provider is missing is left out.
+func (e *tfEnv) peerRCs(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	for _, p := range []struct {
+		rc     *string
+		source string
+	}{{&e.kubeRC, "hashicorp/kubernetes"}, {&e.kubectlRC, "gavinbunney/kubectl"}} {
+		bin := "terraform-provider-" + p.source[strings.IndexByte(p.source, '/')+1:]
+		if _, err := os.Stat(filepath.Join(dir, bin)); err != nil {
+			say("no %s in %s (make k8s-up builds it): its manifest peer is left out", bin, dir)
+			continue
+		}
+		*p.rc = filepath.Join(e.work, "terraformrc-"+bin)
+		if err := writeOverrideRC(*p.rc, p.source, dir); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeOverrideRC writes a Terraform CLI configuration that serves the provider source
+// (namespace/type) from the binary in dir.
+func writeOverrideRC(path, source, dir string) error {
+	text := fmt.Sprintf(`provider_installation {
   dev_overrides {
-    "registry.terraform.io/nodeplane/karpenter" = %q
+    "registry.terraform.io/%s" = %q
   }
   direct {}
 }
-`, filepath.Dir(bin))
-		if err := os.WriteFile(rc, []byte(text), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	if dir := os.Getenv("KARPENTER_TEST_KUBERNETES_PROVIDER_DIR"); dir != "" {
-		e.kubeRC = filepath.Join(work, "terraformrc-kubernetes")
-		text := fmt.Sprintf("provider_installation {\n  dev_overrides {\n    \"registry.terraform.io/hashicorp/kubernetes\" = %q\n  }\n  direct {}\n}\n", dir)
-		if err := os.WriteFile(e.kubeRC, []byte(text), 0o644); err != nil {
-			return nil, err
-		}
-	}
-	return e, nil
+`, source, dir)
+	return os.WriteFile(path, []byte(text), 0o644)
 }
 
 // dir writes a configuration into work/name.
@@ -274,6 +361,8 @@ func (e *tfEnv) terraformCmdEnv(ctx context.Context, dir string, counted bool, e
 		rc = e.nullRC
 	case strings.HasPrefix(filepath.Base(dir), "k8sm-"):
 		rc = e.kubeRC
+	case strings.HasPrefix(filepath.Base(dir), "kubectl-"):
+		rc = e.kubectlRC
 	}
 	env := []string{"TF_CLI_CONFIG_FILE=" + rc, "TF_IN_AUTOMATION=1", "CHECKPOINT_DISABLE=1"}
 	for _, kv := range os.Environ() {
