@@ -18,102 +18,102 @@ import (
 // subnets and pod subnets are maps (by subnet id, by zone), images keep id, architecture and
 // variant, and unset networking, kubelet and metadata options are null.
 type ClassValue struct {
-	Name                     string                    `tfsdk:"name"`
-	AMIFamily                string                    `tfsdk:"ami_family"`
-	AMIs                     []ClassAMI                `tfsdk:"amis"`
-	AMIUnresolved            *string                   `tfsdk:"ami_unresolved"`
-	Subnets                  map[string]ClassSubnet    `tfsdk:"subnets"`
-	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids"`
-	PodSubnets               map[string]ClassPodSubnet `tfsdk:"pod_subnets"`
-	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address"`
-	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count"`
-	NetworkInterfaces        []ClassInterface          `tfsdk:"network_interfaces"`
-	EFA                      *bool                     `tfsdk:"efa"`
-	Networking               *ClassNetworking          `tfsdk:"networking"`
-	Kubelet                  *ClassKubelet             `tfsdk:"kubelet"`
-	MetadataOptions          *ClassMetadata            `tfsdk:"metadata_options"`
-	BlockDeviceMappings      []ClassBlockDevice        `tfsdk:"block_device_mappings"`
-	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring"`
-	UserData                 *string                   `tfsdk:"user_data"`
-	Tags                     map[string]string         `tfsdk:"tags"`
-	InstanceProfile          *string                   `tfsdk:"instance_profile"`
-	Hash                     *string                   `tfsdk:"hash"`
-	HashVersion              *string                   `tfsdk:"hash_version"`
-	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids"`
-	PlacementGroupID         *string                   `tfsdk:"placement_group_id"`
+	Name                     string                    `tfsdk:"name" json:"name,omitempty"`
+	AMIFamily                string                    `tfsdk:"ami_family" json:"ami_family,omitempty"`
+	AMIs                     []ClassAMI                `tfsdk:"amis" json:"amis"`
+	AMIUnresolved            *string                   `tfsdk:"ami_unresolved" json:"ami_unresolved,omitempty"`
+	Subnets                  map[string]ClassSubnet    `tfsdk:"subnets" json:"subnets"`
+	SecurityGroupIDs         []string                  `tfsdk:"security_group_ids" json:"security_group_ids"`
+	PodSubnets               map[string]ClassPodSubnet `tfsdk:"pod_subnets" json:"pod_subnets"`
+	AssociatePublicIPAddress *bool                     `tfsdk:"associate_public_ip_address" json:"associate_public_ip_address,omitempty"`
+	IPPrefixCount            *int64                    `tfsdk:"ip_prefix_count" json:"ip_prefix_count,omitempty"`
+	NetworkInterfaces        []ClassInterface          `tfsdk:"network_interfaces" json:"network_interfaces"`
+	EFA                      *bool                     `tfsdk:"efa" json:"efa,omitempty"`
+	Networking               *ClassNetworking          `tfsdk:"networking" json:"networking,omitempty"`
+	Kubelet                  *ClassKubelet             `tfsdk:"kubelet" json:"kubelet,omitempty"`
+	MetadataOptions          *ClassMetadata            `tfsdk:"metadata_options" json:"metadata_options,omitempty"`
+	BlockDeviceMappings      []ClassBlockDevice        `tfsdk:"block_device_mappings" json:"block_device_mappings"`
+	DetailedMonitoring       *bool                     `tfsdk:"detailed_monitoring" json:"detailed_monitoring,omitempty"`
+	UserData                 *string                   `tfsdk:"user_data" json:"user_data,omitempty"`
+	Tags                     map[string]string         `tfsdk:"tags" json:"tags"`
+	InstanceProfile          *string                   `tfsdk:"instance_profile" json:"instance_profile,omitempty"`
+	Hash                     *string                   `tfsdk:"hash" json:"hash,omitempty"`
+	HashVersion              *string                   `tfsdk:"hash_version" json:"hash_version,omitempty"`
+	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids" json:"capacity_reservation_ids"`
+	PlacementGroupID         *string                   `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
 }
 
 // ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
 type ClassAMI struct {
-	ID           string  `tfsdk:"id"`
-	Architecture string  `tfsdk:"architecture"`
-	Variant      *string `tfsdk:"variant"`
+	ID           string  `tfsdk:"id" json:"id,omitempty"`
+	Architecture string  `tfsdk:"architecture" json:"architecture,omitempty"`
+	Variant      *string `tfsdk:"variant" json:"variant,omitempty"`
 }
 
 // ClassSubnet is one node subnet of `resolved.subnets`, keyed by subnet id.
 type ClassSubnet struct {
-	Zone                    string `tfsdk:"zone"`
-	ZoneID                  string `tfsdk:"zone_id"`
-	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+	Zone                    string `tfsdk:"zone" json:"zone,omitempty"`
+	ZoneID                  string `tfsdk:"zone_id" json:"zone_id,omitempty"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count" json:"available_ip_address_count,omitempty"`
 }
 
 // ClassPodSubnet is the pod subnet of one zone in `resolved.pod_subnets`, keyed by zone.
 type ClassPodSubnet struct {
-	ID                      string `tfsdk:"id"`
-	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count"`
+	ID                      string `tfsdk:"id" json:"id,omitempty"`
+	AvailableIPAddressCount int64  `tfsdk:"available_ip_address_count" json:"available_ip_address_count,omitempty"`
 }
 
 type ClassInterface struct {
-	NetworkCardIndex int64  `tfsdk:"network_card_index"`
-	DeviceIndex      int64  `tfsdk:"device_index"`
-	InterfaceType    string `tfsdk:"interface_type"`
+	NetworkCardIndex int64  `tfsdk:"network_card_index" json:"network_card_index,omitempty"`
+	DeviceIndex      int64  `tfsdk:"device_index" json:"device_index,omitempty"`
+	InterfaceType    string `tfsdk:"interface_type" json:"interface_type,omitempty"`
 }
 
 type ClassNetworking struct {
-	PrefixDelegation      bool  `tfsdk:"prefix_delegation"`
-	CustomNetworking      bool  `tfsdk:"custom_networking"`
-	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods"`
-	ReservedENIs          int64 `tfsdk:"reserved_enis"`
+	PrefixDelegation      bool  `tfsdk:"prefix_delegation" json:"prefix_delegation,omitempty"`
+	CustomNetworking      bool  `tfsdk:"custom_networking" json:"custom_networking,omitempty"`
+	SecurityGroupsForPods bool  `tfsdk:"security_groups_for_pods" json:"security_groups_for_pods,omitempty"`
+	ReservedENIs          int64 `tfsdk:"reserved_enis" json:"reserved_enis,omitempty"`
 	// The VPC CNI's warm-pool targets; null: the CNI's default.
-	WarmENITarget    *int64 `tfsdk:"warm_eni_target"`
-	WarmIPTarget     *int64 `tfsdk:"warm_ip_target"`
-	MinimumIPTarget  *int64 `tfsdk:"minimum_ip_target"`
-	WarmPrefixTarget *int64 `tfsdk:"warm_prefix_target"`
+	WarmENITarget    *int64 `tfsdk:"warm_eni_target" json:"warm_eni_target,omitempty"`
+	WarmIPTarget     *int64 `tfsdk:"warm_ip_target" json:"warm_ip_target,omitempty"`
+	MinimumIPTarget  *int64 `tfsdk:"minimum_ip_target" json:"minimum_ip_target,omitempty"`
+	WarmPrefixTarget *int64 `tfsdk:"warm_prefix_target" json:"warm_prefix_target,omitempty"`
 }
 
 type ClassKubelet struct {
-	MaxPods        *int64            `tfsdk:"max_pods"`
-	PodsPerCore    *int64            `tfsdk:"pods_per_core"`
-	ClusterDNS     []string          `tfsdk:"cluster_dns"`
-	SystemReserved map[string]string `tfsdk:"system_reserved"`
-	KubeReserved   map[string]string `tfsdk:"kube_reserved"`
-	EvictionHard   map[string]string `tfsdk:"eviction_hard"`
+	MaxPods        *int64            `tfsdk:"max_pods" json:"max_pods,omitempty"`
+	PodsPerCore    *int64            `tfsdk:"pods_per_core" json:"pods_per_core,omitempty"`
+	ClusterDNS     []string          `tfsdk:"cluster_dns" json:"cluster_dns"`
+	SystemReserved map[string]string `tfsdk:"system_reserved" json:"system_reserved"`
+	KubeReserved   map[string]string `tfsdk:"kube_reserved" json:"kube_reserved"`
+	EvictionHard   map[string]string `tfsdk:"eviction_hard" json:"eviction_hard"`
 	// MaxPodsExpression is v1.15's CEL maxPods: a pool evaluates it per instance type.
-	MaxPodsExpression *string `tfsdk:"max_pods_expression"`
+	MaxPodsExpression *string `tfsdk:"max_pods_expression" json:"max_pods_expression,omitempty"`
 }
 
 type ClassMetadata struct {
-	HTTPEndpoint            string `tfsdk:"http_endpoint"`
-	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6"`
-	HTTPPutResponseHopLimit int64  `tfsdk:"http_put_response_hop_limit"`
-	HTTPTokens              string `tfsdk:"http_tokens"`
+	HTTPEndpoint            string `tfsdk:"http_endpoint" json:"http_endpoint,omitempty"`
+	HTTPProtocolIPv6        string `tfsdk:"http_protocol_ipv6" json:"http_protocol_ipv6,omitempty"`
+	HTTPPutResponseHopLimit int64  `tfsdk:"http_put_response_hop_limit" json:"http_put_response_hop_limit,omitempty"`
+	HTTPTokens              string `tfsdk:"http_tokens" json:"http_tokens,omitempty"`
 }
 
 type ClassBlockDevice struct {
-	DeviceName *string   `tfsdk:"device_name"`
-	RootVolume bool      `tfsdk:"root_volume"`
-	EBS        *ClassEBS `tfsdk:"ebs"`
+	DeviceName *string   `tfsdk:"device_name" json:"device_name,omitempty"`
+	RootVolume bool      `tfsdk:"root_volume" json:"root_volume,omitempty"`
+	EBS        *ClassEBS `tfsdk:"ebs" json:"ebs,omitempty"`
 }
 
 type ClassEBS struct {
-	DeleteOnTermination *bool   `tfsdk:"delete_on_termination"`
-	Encrypted           *bool   `tfsdk:"encrypted"`
-	IOPS                *int64  `tfsdk:"iops"`
-	KMSKeyID            *string `tfsdk:"kms_key_id"`
-	SnapshotID          *string `tfsdk:"snapshot_id"`
-	Throughput          *int64  `tfsdk:"throughput"`
-	VolumeSizeGiB       *int64  `tfsdk:"volume_size_gib"`
-	VolumeType          *string `tfsdk:"volume_type"`
+	DeleteOnTermination *bool   `tfsdk:"delete_on_termination" json:"delete_on_termination,omitempty"`
+	Encrypted           *bool   `tfsdk:"encrypted" json:"encrypted,omitempty"`
+	IOPS                *int64  `tfsdk:"iops" json:"iops,omitempty"`
+	KMSKeyID            *string `tfsdk:"kms_key_id" json:"kms_key_id,omitempty"`
+	SnapshotID          *string `tfsdk:"snapshot_id" json:"snapshot_id,omitempty"`
+	Throughput          *int64  `tfsdk:"throughput" json:"throughput,omitempty"`
+	VolumeSizeGiB       *int64  `tfsdk:"volume_size_gib" json:"volume_size_gib,omitempty"`
+	VolumeType          *string `tfsdk:"volume_type" json:"volume_type,omitempty"`
 }
 
 // Value mirrors the class into the node class's `resolved` value, leaving defaults null

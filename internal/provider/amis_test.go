@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // amiClassConfig is a node class on the discovery network with the given AMI terms, and a
@@ -72,11 +73,13 @@ func TestAccNodeClass_amisResolveAtPlan(t *testing.T) {
 						}),
 					})),
 					// A pool reads an image's id, architecture and variant; names and dates are the class's.
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("amis"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.ObjectExact(map[string]knownvalue.Check{
-							"id": knownvalue.StringExact(amd), "architecture": knownvalue.StringExact("amd64"), "variant": knownvalue.Null(),
-						}),
-					})),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved"), resolutionOf("the image's id, architecture and variant",
+						func(v launchplan.ClassValue) error {
+							if len(v.AMIs) != 1 || v.AMIs[0].ID != amd || v.AMIs[0].Architecture != "amd64" || v.AMIs[0].Variant != nil {
+								return fmt.Errorf("amis %+v", v.AMIs)
+							}
+							return nil
+						})),
 				}},
 			},
 			{

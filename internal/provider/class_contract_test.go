@@ -2,6 +2,7 @@ package provider
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-framework/types/basetypes"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
@@ -16,10 +18,10 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
-// TestResolvedMirrorsTheContract: the `resolved` value is launchplan.ClassOf mirrored field for
-// field. A class goes through Class.Value, a Terraform object value (what the pool reads from
-// configuration) and ClassValue.Class, and comes back equal: nothing is lost, added or recomputed on
-// the way.
+// TestResolvedMirrorsTheContract: the `resolved` value carries launchplan.ClassOf field for
+// field. A class goes through Class.Value, its reference (ClassValue.Ref), a Terraform object value
+// (what the pool reads from configuration), ClassRef.Value and ClassValue.Class, and comes back
+// equal: nothing is lost, added or recomputed on the way.
 func TestResolvedMirrorsTheContract(t *testing.T) {
 	ctx := context.Background()
 	i := func(v int) *int { return &v }
@@ -58,13 +60,17 @@ func TestResolvedMirrorsTheContract(t *testing.T) {
 		"full":    launchplan.ClassOf(full, resolved, "nodeplane-c-full-0123456789"),
 		"minimal": launchplan.ClassOf(minimal, unresolved, ""),
 	} {
-		obj, d := types.ObjectValueFrom(ctx, attrTypesOf(launchplan.ClassValue{}), c.Value())
+		obj, d := types.ObjectValueFrom(ctx, attrTypesOf(launchplan.ClassRef{}), c.Value().Ref())
 		if d.HasError() {
 			t.Fatalf("%s: %v", name, d)
 		}
-		var rc launchplan.ClassValue
-		if d := obj.As(ctx, &rc, basetypes.ObjectAsOptions{}); d.HasError() {
+		var ref launchplan.ClassRef
+		if d := obj.As(ctx, &ref, basetypes.ObjectAsOptions{}); d.HasError() {
 			t.Fatalf("%s: %v", name, d)
+		}
+		rc, err := ref.Value()
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
 		}
 		if got := rc.Class(); !reflect.DeepEqual(normalizeClass(got), normalizeClass(c)) {
 			t.Errorf("%s: the class does not survive the `resolved` value:\n got  %+v\n want %+v", name, normalizeClass(got), normalizeClass(c))
@@ -98,3 +104,34 @@ func normalizeClass(c launchplan.Class) launchplan.Class {
 	}
 	return c
 }
+
+// resolutionCheck is a plan check of a `resolved` (or `node_class`) value: its reference decodes
+// (the fingerprint matches the resolution) and check accepts the class it carries.
+type resolutionCheck struct {
+	what  string
+	check func(launchplan.ClassValue) error
+}
+
+// resolutionOf checks the class a `resolved` value carries.
+func resolutionOf(what string, check func(launchplan.ClassValue) error) knownvalue.Check {
+	return resolutionCheck{what, check}
+}
+
+func (c resolutionCheck) CheckValue(v any) error {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return fmt.Errorf("expected the reference object, got %T", v)
+	}
+	fp, _ := m["fingerprint"].(string)
+	res, _ := m["resolution"].(string)
+	if m["group"] != launchplan.EC2NodeClassGroup || m["kind"] != launchplan.EC2NodeClassKind {
+		return fmt.Errorf("reference to %v/%v, want %s/%s", m["group"], m["kind"], launchplan.EC2NodeClassGroup, launchplan.EC2NodeClassKind)
+	}
+	class, err := launchplan.ClassRef{Fingerprint: fp, Resolution: res}.Value()
+	if err != nil {
+		return err
+	}
+	return c.check(class)
+}
+
+func (c resolutionCheck) String() string { return "resolution: " + c.what }

@@ -46,7 +46,7 @@ func TestDecodeCoversEverySchema(t *testing.T) {
 	t.Run("karpenter_node_class", func(t *testing.T) {
 		var v classValue
 		decodes(t, full(nodeClassSchema().Type().TerraformType(ctx)), &v)
-		decodes(t, v.Resolved, &launchplan.ClassValue{})
+		decodes(t, v.Resolved, &launchplan.ClassRef{})
 	})
 	t.Run("karpenter_node_pool", func(t *testing.T) {
 		var v poolValue
@@ -55,7 +55,7 @@ func TestDecodeCoversEverySchema(t *testing.T) {
 			v   tftypes.Value
 			dst any
 		}{
-			{v.NodeClass, &launchplan.ClassValue{}},
+			{v.NodeClass, &launchplan.ClassRef{}},
 			{v.Summary, &launchplan.Summary{}},
 			{v.InstanceTypes, &[]string{}},
 			{v.Zones, &map[string]launchplan.ZoneOutput{}},

@@ -17,6 +17,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 // TestAccNodePool_driftAtPlan: each change says what Karpenter's drift controller will do to
@@ -276,8 +277,13 @@ resource "karpenter_node_pool" "test" {
 			{
 				Config: cfg,
 				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("capacity_reservation_ids"),
-						knownvalue.ListExact([]knownvalue.Check{knownvalue.StringExact(a.ID), knownvalue.StringExact(b.ID)})),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved"), resolutionOf("the reservation ids",
+						func(v launchplan.ClassValue) error {
+							if fmt.Sprint(v.CapacityReservationIDs) != fmt.Sprint([]string{a.ID, b.ID}) {
+								return fmt.Errorf("capacity reservation ids %v, want %v", v.CapacityReservationIDs, []string{a.ID, b.ID})
+							}
+							return nil
+						})),
 				}},
 			},
 			{

@@ -433,11 +433,17 @@ func classResolutionAttributes() map[string]schema.Attribute {
 		},
 		"resolved": schema.ObjectAttribute{
 			Computed:       true,
-			AttributeTypes: attrTypesOf(launchplan.ClassValue{}),
-			MarkdownDescription: "Everything a node pool needs, in one value: pass it whole as " +
-				"`node_class = karpenter_node_class.this.resolved`. Its `hash` is Karpenter's EC2NodeClass hash of the class " +
+			AttributeTypes: attrTypesOf(launchplan.ClassRef{}),
+			MarkdownDescription: "What a node pool takes of the class, in one value: pass it whole as " +
+				"`node_class = karpenter_node_class.this.resolved`. It is Karpenter's `nodeClassRef` (`group`, `kind`, `name`) with the " +
+				"class's resolution: `resolution` carries, as one opaque string (base64 of JSON), everything a pool's plan reads of the " +
+				"class (subnets with their free IPs, security groups, images, networking, kubelet, block devices, capacity reservations), and " +
+				"`fingerprint` identifies it (a changed resolution changes it, so a pool's plan shows which pools a class change " +
+				"reaches); the class's own attributes (`subnets`, `security_groups`, `amis`, …) show the same resolution to people. " +
+				"`instance_profile`, `user_data`, `tags` and `hash` sit beside it because they may be known only after apply. `hash` is " +
+				"Karpenter's EC2NodeClass hash of the class " +
 				"(the `karpenter.k8s.aws/ec2nodeclass-hash` its nodes carry, as the provider's `karpenter_version` computes it: hash version " +
-				"`hash_version` v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the provider's " +
+				"v4 for 1.9–1.11, v5 for 1.12–1.14, v6 for 1.15; from v5 counted with the provider's " +
 				"`cluster_certificate_authority_data`): when it changes within a hash version, Karpenter drifts every node on the class " +
 				"(see a pool's `drift`); a new hash version alone drifts nothing.",
 		},

@@ -79,7 +79,7 @@ func classPlannedOf(plan *classValue, res planner.ClassResult, diags *diag.Diagn
 	if u.Manifest {
 		out.Manifest = tfvalue.Unknown(tftypes.String)
 	}
-	resolved, err := tfvalue.Encode(tfvalue.AttributeType(typ, "resolved"), res.Resolved)
+	resolved, err := tfvalue.Encode(tfvalue.AttributeType(typ, "resolved"), res.Resolved.Ref())
 	if err == nil {
 		resolved, err = unknownIn(resolved, u.Resolved, u.ResolvedTags)
 	}

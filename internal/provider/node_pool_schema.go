@@ -103,8 +103,9 @@ func poolSpecAttributes() map[string]schema.Attribute {
 		"name": schema.StringAttribute{Required: true, MarkdownDescription: "`metadata.name` of the NodePool. Changing it replaces the resource.",
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		"node_class": schema.ObjectAttribute{
-			Required: true, AttributeTypes: attrTypesOf(launchplan.ClassValue{}),
-			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`.",
+			Required: true, AttributeTypes: attrTypesOf(launchplan.ClassRef{}),
+			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`: its `nodeClassRef` with its resolution " +
+				"(one opaque `resolution` string and its `fingerprint`), which the pool's plan reads without another AWS call.",
 		},
 		"node_overlays": schema.ListAttribute{
 			Optional: true, ElementType: types.ObjectType{AttrTypes: attrTypesOf(nodeoverlay.Config{})},
@@ -235,7 +236,7 @@ func poolSummaryAttributes() map[string]schema.Attribute {
 		"zones": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Pool zones (the key), with the subnet Karpenter would launch into there.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"subnet_id": cStr("Chosen subnet: most free IPs, then id."),
-				"nodes_by_ips": cInt("Nodes the free IPs of the zone's subnet (its count is in `node_class.subnets`) can address at the max pods of its hungriest type (with custom networking, " +
+				"nodes_by_ips": cInt("Nodes the free IPs of the zone's subnet (its count is in the class's `subnets`) can address at the max pods of its hungriest type (with custom networking, " +
 					"the smaller of the node and pod subnets' bounds)."),
 				"pod_subnet_id": cStr("Custom networking: the zone's pod subnet."),
 			}}},

@@ -160,10 +160,14 @@ func poolClass(raw tftypes.Value) (launchplan.ClassValue, launchplan.Class, erro
 	return rc, class, err
 }
 
-// decodeClassValue converts a node class value without the cache.
+// decodeClassValue converts a node class value (a launchplan.ClassRef) without the cache.
 func decodeClassValue(raw tftypes.Value) (launchplan.ClassValue, launchplan.Class, error) {
-	var rc launchplan.ClassValue
-	if err := tfvalue.Decode(raw, &rc); err != nil {
+	var ref launchplan.ClassRef
+	if err := tfvalue.Decode(raw, &ref); err != nil {
+		return launchplan.ClassValue{}, launchplan.Class{}, err
+	}
+	rc, err := ref.Value()
+	if err != nil {
 		return rc, launchplan.Class{}, err
 	}
 	return rc, rc.Class(), nil

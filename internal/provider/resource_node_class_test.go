@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 )
 
 const nodeClassRes = "karpenter_node_class.test"
@@ -64,19 +65,20 @@ func TestAccNodeClass_discoveryDefaults(t *testing.T) {
 							"id": knownvalue.StringExact(n.SecurityGroups[0].ID), "name": knownvalue.StringExact(n.SecurityGroups[0].Name)}),
 					})),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("vpc_id"), knownvalue.StringExact(n.VPCID)),
-					// `resolved` keys the subnets by id, and leaves defaults and what no pool reads null.
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets"), knownvalue.MapSizeExact(3)),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets").AtMapKey(a.ID), knownvalue.ObjectPartial(map[string]knownvalue.Check{
-						"zone": knownvalue.StringExact(a.Zone), "available_ip_address_count": knownvalue.NotNull()})),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets").AtMapKey(c.ID).AtMapKey("zone"), knownvalue.StringExact(c.Zone)),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("pod_subnets"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("networking"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("kubelet"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("metadata_options"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("efa"), knownvalue.Null()),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("security_group_ids"), knownvalue.ListExact([]knownvalue.Check{
-						knownvalue.StringExact(n.SecurityGroups[0].ID)})),
-					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("ami_family"), knownvalue.StringExact("AL2023")),
+					// `resolved` carries the subnets by id, and leaves defaults and what no pool reads null.
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved"), resolutionOf("subnets by id, defaults null",
+						func(v launchplan.ClassValue) error {
+							switch {
+							case len(v.Subnets) != 3 || v.Subnets[a.ID].Zone != a.Zone || v.Subnets[c.ID].Zone != c.Zone || v.Subnets[a.ID].AvailableIPAddressCount == 0:
+								return fmt.Errorf("subnets %+v", v.Subnets)
+							case v.PodSubnets != nil || v.Networking != nil || v.Kubelet != nil || v.MetadataOptions != nil || v.EFA != nil:
+								return fmt.Errorf("defaults not null: %+v", v)
+							case len(v.SecurityGroupIDs) != 1 || v.SecurityGroupIDs[0] != n.SecurityGroups[0].ID || v.AMIFamily != "AL2023":
+								return fmt.Errorf("groups %v, family %q", v.SecurityGroupIDs, v.AMIFamily)
+							}
+							return nil
+						})),
+					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("name"), knownvalue.StringExact("default")),
 					plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("manifest"), knownvalue.NotNull()),
 				}},
 				Check: checkManifestValid(nodeClassRes),

@@ -132,7 +132,8 @@ resource "karpenter_node_pool" "test" {
 				// The instance profile the class creates for the role is named at plan, role or not.
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("instance_profile"),
 					knownvalue.StringRegexp(regexp.MustCompile(`^nodeplane-`+cluster+`-late-[0-9a-f]{10}$`))),
-				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("subnets"), knownvalue.MapSizeExact(3)),
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("resolution"), knownvalue.NotNull()),
+				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("fingerprint"), knownvalue.NotNull()),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("user_data")),
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("tags").AtMapKey("team")),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("tags").AtMapKey("tier"), knownvalue.StringExact("gpu")),
