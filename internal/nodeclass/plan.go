@@ -34,6 +34,10 @@ type PlanInput struct {
 	PriorCapacity *Capacity
 	// NodeRole checks the node role's policies (nil: nothing to check).
 	NodeRole *NodeRole
+	// Selected, when set, is called with the selection as soon as the selectors resolve without
+	// errors, while the images, capacity and node role are still being read: what depends on
+	// the selection alone (the connectivity checks) can start then instead of after Plan.
+	Selected func(Resolved)
 }
 
 // NodeRole is the node-role readiness check's input: where the role is named and how to read
@@ -117,6 +121,9 @@ func Plan(ctx context.Context, api PlanAPI, in PlanInput) PlanResult {
 	}
 	if out.add(er.errs, out.Resolved.Warnings, "Node class cannot launch nodes", "Node class selector finding"); len(out.Errors) > 0 {
 		return out
+	}
+	if in.Selected != nil {
+		in.Selected(out.Resolved)
 	}
 	if out.planCapacity(ctx, api, in); len(out.Errors) > 0 {
 		return out

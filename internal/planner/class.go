@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterhash"
@@ -122,7 +123,12 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	if !ok {
 		return res
 	}
-	p := nodeclass.Plan(ctx, ports.EC2, classPlanInput(ports, facts, in, s))
+	pin := classPlanInput(ports, facts, in, s)
+	var checked chan connectivityAnswer
+	pin.Selected = func(r nodeclass.Resolved) {
+		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), r)
+	}
+	p := nodeclass.Plan(ctx, ports.EC2, pin)
 	if res.Errors, res.Warnings = append(res.Errors, p.Errors...), append(res.Warnings, p.Warnings...); len(res.Errors) > 0 {
 		return res
 	}
@@ -134,11 +140,33 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	res.Resolved = class.Value()
 	res.Unknown = classUnknown(in.Late)
 	// The report is computed afresh at every plan (never kept from state), so rules changed
-	// outside Terraform show up as an in-place update of connectivity_report.
-	checks, errs, warnings := nodeclass.CheckConnectivity(ctx, ports.EC2, in.Connectivity.Setting(), p.Resolved)
-	res.Errors, res.Warnings = append(res.Errors, errs...), append(res.Warnings, warnings...)
-	res.ConnectivityReport = nodeclass.ConnectivityReport(checks)
+	// outside Terraform show up as an in-place update of connectivity_report. It started as soon
+	// as the selectors resolved: it reads the selection's groups and subnet CIDRs alone (as
+	// sets), which the state's kept answer shares.
+	if checked == nil {
+		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), p.Resolved)
+	}
+	c := <-checked
+	res.Errors, res.Warnings = append(res.Errors, c.errs...), append(res.Warnings, c.warnings...)
+	res.ConnectivityReport = nodeclass.ConnectivityReport(c.checks)
 	return res
+}
+
+// connectivityAnswer is the connectivity checks' result.
+type connectivityAnswer struct {
+	checks         []connectivity.Finding
+	errs, warnings []attrpath.Finding
+}
+
+// checkConnectivityOf runs the connectivity checks of a selection in the background.
+func checkConnectivityOf(ctx context.Context, api nodeclass.ConnectivityAPI, c nodeclass.Connectivity, r nodeclass.Resolved) chan connectivityAnswer {
+	out := make(chan connectivityAnswer, 1)
+	go func() {
+		var a connectivityAnswer
+		a.checks, a.errs, a.warnings = nodeclass.CheckConnectivity(ctx, api, c, r)
+		out <- a
+	}()
+	return out
 }
 
 // admit is the part of a plan the config alone decides: the spec, every rule on it, and the

@@ -570,3 +570,33 @@ func TestRefreshClass(t *testing.T) {
 		t.Errorf("no owner id: drifted %v, %v, calls %v", drifted, errs, iam.all())
 	}
 }
+
+// The connectivity checks start as soon as the selectors resolve, while the node role's policies
+// are still being read: the node role's reader here waits for the rules to have been read, which
+// a check run after the rest of the plan never does in time.
+func TestClassConnectivityOverlapsTheNodeRole(t *testing.T) {
+	f := newFixture()
+	ports := f.ports()
+	overlapped := false
+	ports.RolePolicies = func(context.Context, string) ([]iampolicy.Document, error) {
+		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(5 * time.Millisecond) {
+			if f.ec2.count("FindSecurityGroupRules") > 0 {
+				overlapped = true
+				break
+			}
+		}
+		return []iampolicy.Document{{Source: "inline:admin", JSON: adminPolicy}}, nil
+	}
+	facts := ClassFacts{ClusterName: testCluster, Region: testRegion, KubernetesVersion: "1.33", KarpenterVersion: manifest.DefaultVersion,
+		Now: time.Date(2026, 6, 1, 0, 0, 0, 0, time.UTC)}
+	res := Class(context.Background(), ports, facts, ClassInput{Config: testConfig()})
+	if len(res.Errors) != 0 || len(res.ConnectivityReport) != 2 {
+		t.Fatalf("errors %s report %+v", dump(res.Errors), res.ConnectivityReport)
+	}
+	if !overlapped {
+		t.Error("the connectivity checks waited for the node role's policies")
+	}
+	if n := f.ec2.count("FindSecurityGroupRules"); n != 1 {
+		t.Errorf("the rules were read %d times, want once", n)
+	}
+}
