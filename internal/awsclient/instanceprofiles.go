@@ -18,6 +18,8 @@ import (
 // InstanceProfiles finds, creates and deletes instance profiles.
 type InstanceProfiles struct {
 	IAM IAMAPI
+	// Versions keeps the managed policy versions the node-role check reads (nil: none kept).
+	Versions *PolicyVersions
 	// Sleep waits between attempts while IAM catches up with a change (eventual consistency);
 	// nil: time.Sleep, cut short by the context.
 	Sleep func(context.Context, time.Duration) error

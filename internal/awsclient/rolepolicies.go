@@ -82,9 +82,15 @@ func (p InstanceProfiles) managedPolicy(ctx context.Context, arn string) (iampol
 	if err != nil {
 		return iampolicy.Document{}, fmt.Errorf("GetPolicy %s: %w", arn, err)
 	}
+	version := aws.ToString(pol.Policy.DefaultVersionId)
+	if doc, ok := p.Versions.read(ctx, arn, version); ok {
+		return iampolicy.Document{Source: arn, JSON: doc}, nil
+	}
 	ver, err := p.IAM.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: aws.String(arn), VersionId: pol.Policy.DefaultVersionId})
 	if err != nil {
 		return iampolicy.Document{}, fmt.Errorf("GetPolicyVersion %s: %w", arn, err)
 	}
-	return iampolicy.Document{Source: arn, JSON: aws.ToString(ver.PolicyVersion.Document)}, nil
+	doc := aws.ToString(ver.PolicyVersion.Document)
+	p.Versions.write(ctx, arn, version, doc)
+	return iampolicy.Document{Source: arn, JSON: doc}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
@@ -48,5 +49,54 @@ func TestRolePolicies(t *testing.T) {
 	f.Fail = map[string]error{"GetPolicyVersion": errors.New("AccessDenied")}
 	if _, err := (InstanceProfiles{IAM: f}).RolePolicies(context.Background(), "node"); err == nil {
 		t.Error("a policy that cannot be read was skipped")
+	}
+}
+
+// An AWS managed policy's version is read from IAM once and from the disk after that, its default
+// version still asked every time; a customer managed policy (its name can be deleted and reused,
+// starting over at v1) and a cache that is off always read IAM.
+func TestRolePoliciesKeepAWSManagedVersions(t *testing.T) {
+	const aws1, own = "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy", "arn:aws:iam::111122223333:policy/node-extra"
+	doc := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:AssignPrivateIpAddresses","Resource":"*"}]}`
+	f := &awsfake.IAM{
+		Roles:    []iamtypes.Role{{RoleName: aws.String("node")}},
+		Policies: awsfake.RolePolicies{Managed: map[string]string{aws1: doc, own: doc}, Attached: map[string][]string{"node": {aws1, own}}},
+	}
+	versions := &PolicyVersions{Disk: &CatalogDisk{Dir: t.TempDir(), TTL: time.Hour}, Endpoint: "http://iam.test"}
+	p := InstanceProfiles{IAM: f, Versions: versions}
+	for plan := 1; plan <= 3; plan++ {
+		docs, err := p.RolePolicies(context.Background(), "node")
+		if err != nil || len(docs) != 2 {
+			t.Fatalf("plan %d: %v %v", plan, docs, err)
+		}
+		for _, d := range docs {
+			if _, err := iampolicy.Parse(d); err != nil {
+				t.Errorf("plan %d, %s: %v", plan, d.Source, err)
+			}
+		}
+	}
+	if got := f.Calls("GetPolicy"); got != 6 {
+		t.Errorf("GetPolicy %d times, want every plan for both (6)", got)
+	}
+	if got := f.Calls("GetPolicyVersion"); got != 4 {
+		t.Errorf("GetPolicyVersion %d times, want the AWS managed one once and the customer managed one every plan (4)", got)
+	}
+	// Off: every version read from IAM.
+	f.ForgetCalls()
+	off := InstanceProfiles{IAM: f, Versions: &PolicyVersions{Disk: &CatalogDisk{Dir: versions.Disk.Dir}}}
+	if _, err := off.RolePolicies(context.Background(), "node"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Calls("GetPolicyVersion"); got != 2 {
+		t.Errorf("with the cache off GetPolicyVersion %d times, want 2", got)
+	}
+	// Another endpoint's entry is not this one's.
+	f.ForgetCalls()
+	other := InstanceProfiles{IAM: f, Versions: &PolicyVersions{Disk: versions.Disk, Endpoint: "http://elsewhere.test"}}
+	if _, err := other.RolePolicies(context.Background(), "node"); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Calls("GetPolicyVersion"); got != 2 {
+		t.Errorf("another endpoint read %d versions from IAM, want 2", got)
 	}
 }

@@ -126,7 +126,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
 			Deployments: c.Kube.Deployments, Queue: c.Client.InterruptionQueue, ServiceAccount: c.Kube.ServiceAccountAnnotations,
-			PodIdentityRole: c.Client.PodIdentityRole, RolePolicies: awsclient.InstanceProfiles{IAM: c.Client.IAM}.RolePolicies},
+			PodIdentityRole: c.Client.PodIdentityRole, RolePolicies: awsclient.InstanceProfiles{IAM: c.Client.IAM, Versions: c.Client.PolicyVersions()}.RolePolicies},
 			cfg.KarpenterController.Value,
 			installation.Want{KarpenterVersion: c.KarpenterVersion, FeatureGates: meta.KarpenterFeatureGates, ClusterName: c.ClusterName,
 				Region: c.Client.Region})

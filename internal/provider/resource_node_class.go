@@ -85,7 +85,7 @@ func (r *nodeClassResource) planClass(ctx context.Context, config tftypes.Value,
 	if !decodeClass(*plan, &v, diags) || !requireMeta(r.meta, diags) {
 		return
 	}
-	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM}.ReadOnce() // the profile and node-role checks read it once
+	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM, Versions: r.meta.Client.PolicyVersions()}.ReadOnce() // the profile and node-role checks read it once
 	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: ips, RolePolicies: ips.RolePolicies,
 		Admit: r.meta.admission(), PoolListing: r.meta.Client}
 	res := planner.Class(ctx, ports, r.classFacts(), classInput(&v, state))
