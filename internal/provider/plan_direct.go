@@ -389,7 +389,7 @@ func protoPath(ctx context.Context, p path.Path) *tftypes.AttributePath {
 		case path.PathStepElementKeyString:
 			out = out.WithElementKeyString(string(s))
 		case path.PathStepElementKeyValue:
-			v, err := s.Value.ToTerraformValue(ctx)
+			v, err := s.ToTerraformValue(ctx)
 			if err != nil {
 				return out
 			}
