@@ -148,6 +148,23 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 	return cleanup, nil
 }
 
+// NewPolicy creates a customer managed policy with the document and deletes it when the test
+// ends (after AttachPolicies' detaches, which are registered later); it returns its ARN.
+func NewPolicy(t testing.TB, name, document string) string {
+	t.Helper()
+	out, err := newIAM().CreatePolicy(Context(t), &iam.CreatePolicyInput{PolicyName: aws.String(name), PolicyDocument: aws.String(document)})
+	if err != nil {
+		t.Fatalf("CreatePolicy %s: %v", name, err)
+	}
+	arn := aws.ToString(out.Policy.Arn)
+	t.Cleanup(func() {
+		if _, err := newIAM().DeletePolicy(context.Background(), &iam.DeletePolicyInput{PolicyArn: aws.String(arn)}); err != nil {
+			t.Logf("fixture cleanup: DeletePolicy %s: %v", arn, err)
+		}
+	})
+	return arn
+}
+
 // AttachPolicies attaches managed policies (ARNs, e.g. arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy)
 // to a test role and detaches them when the test ends, before the role is deleted.
 func AttachPolicies(t testing.TB, role string, arns ...string) {

@@ -22,7 +22,10 @@ func TestAccNodeClass_nodeRoleReadiness(t *testing.T) {
 	cluster := acctest.RandomName("cluster")
 	role := acctest.RandomName("node-role")
 	acctest.NewRole(t, role)
-	acctest.AttachPolicies(t, role, "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly")
+	// A customer managed policy beside the AWS managed ones: its versions are read from IAM on
+	// every plan (a name deleted and created again starts over at v1), the AWS managed ones' kept.
+	own := acctest.NewPolicy(t, role+"-extra", `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"s3:GetObject","Resource":"*"}]}`)
+	acctest.AttachPolicies(t, role, "arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy", "arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly", own)
 	discoveryNetwork(t, cluster)
 	config := func(networking string) string {
 		return providerConfig(cluster) + fmt.Sprintf(`

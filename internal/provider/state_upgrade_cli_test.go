@@ -28,21 +28,9 @@ func TestAccStateUpgradeToClassRefPlansClean(t *testing.T) {
 	discoveryNetwork(t, cluster)
 	rc := cliConfig(t)
 	dir := t.TempDir()
-	config := requiredProviders + providerConfig(cluster) + `
-resource "karpenter_node_class" "test" {
-  name               = "default"
-  role               = "KarpenterNodeRole"
-  ami_selector_terms = [{ alias = "al2023@latest" }]
-}
-
-resource "karpenter_node_pool" "test" {
-  name       = "general"
-  node_class = karpenter_node_class.test.resolved
-  template = {
+	config := requiredProviders + poolConfig(cluster, "", `  template = {
     requirements = [{ key = "node.kubernetes.io/instance-type", operator = "In", values = ["m5.large", "m5.xlarge"] }]
-  }
-}
-`
+  }`)
 	if err := os.WriteFile(filepath.Join(dir, "main.tf"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
