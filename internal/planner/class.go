@@ -118,11 +118,11 @@ func ValidateClass(c nodeclass.Config) []attrpath.Finding {
 // errors. Late values are validated and rendered as placeholders; what names them is unknown.
 func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInput) ClassResult {
 	var res ClassResult
-	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName)
 	s, doc, ok := res.admit(ports, facts, in)
 	if !ok {
 		return res
 	}
+	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName) // no AWS call before the rules pass
 	pin := classPlanInput(ports, facts, in, s)
 	var checked chan connectivityAnswer
 	pin.Selected = func(r nodeclass.Resolved) {

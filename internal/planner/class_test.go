@@ -158,6 +158,7 @@ type fixture struct {
 	policies calls
 	admitted calls
 	admit    func(kind, doc string) ([]attrpath.Finding, error) // nil: Karpenter's admission
+	listing  fleet.Listing                                      // the pools' template listing (nil: none)
 }
 
 func newFixture() *fixture {
@@ -196,6 +197,7 @@ func (f *fixture) ports() ClassPorts {
 			f.admitted.add(kind)
 			return admit(kind, doc)
 		},
+		PoolListing: f.listing,
 	}
 }
 
@@ -318,12 +320,19 @@ func TestClassAdmissionFailsBeforeAWS(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture()
 			f.admit = func(kind, doc string) ([]attrpath.Finding, error) { return tc.findings, tc.err }
+			listing := scopeRecorder{scopes: make(chan map[string]string, 1)}
+			f.listing = listing
 			res := f.plan(ClassInput{Config: testConfig()})
 			if len(res.Errors) != 1 || res.Errors[0].Error() != tc.want.Error() || res.Errors[0].Summary != tc.want.Summary {
 				t.Errorf("errors %s, want %s", dump(res.Errors), dump([]attrpath.Finding{tc.want}))
 			}
 			if calls := f.awsCalls(); len(calls) != 0 {
 				t.Errorf("AWS calls %v", calls)
+			}
+			select { // not even the pools' template listing
+			case scope := <-listing.scopes:
+				t.Errorf("the template listing started (scope %v)", scope)
+			case <-time.After(200 * time.Millisecond):
 			}
 		})
 	}
