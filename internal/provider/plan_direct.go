@@ -3,7 +3,9 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,7 +68,7 @@ func newDirectPlanner(ctx context.Context, typeName string, s schema.Schema, ide
 		return nil, fmt.Errorf("%s: the schema is not an object", typeName)
 	}
 	p := &directPlanner{typeName: typeName, typ: typ, schema: s, identity: identity, newResource: newResource}
-	for _, name := range mapsKeys(s.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(s.Attributes)) {
 		a, err := directAttrOf(ctx, name, s.Attributes[name])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", typeName, err)
@@ -74,15 +76,6 @@ func newDirectPlanner(ctx context.Context, typeName string, s schema.Schema, ide
 		p.attrs = append(p.attrs, a)
 	}
 	return p, nil
-}
-
-func mapsKeys[V any](m map[string]V) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // directAttrOf reads one top-level attribute's rules.
@@ -119,7 +112,7 @@ func directAttrOf(ctx context.Context, name string, a schema.Attribute) (directA
 // inside it is refused.
 func nestedDefaults(ctx context.Context, name string, a schema.SingleNestedAttribute) (map[string]tftypes.Value, error) {
 	out := map[string]tftypes.Value{}
-	for _, n := range mapsKeys(a.Attributes) {
+	for _, n := range slices.Sorted(maps.Keys(a.Attributes)) {
 		at := name + "." + n
 		if s, ok := a.Attributes[n].(schema.StringAttribute); ok && s.Default != nil {
 			if len(s.PlanModifiers) > 0 {
@@ -172,7 +165,7 @@ func checkRules(at string, a schema.Attribute, parentComputed bool) error {
 	case schema.SetNestedAttribute:
 		children = a.NestedObject.Attributes
 	}
-	for _, n := range mapsKeys(children) {
+	for _, n := range slices.Sorted(maps.Keys(children)) {
 		if err := checkRules(at+"."+n, children[n], parentComputed || a.IsComputed()); err != nil {
 			return err
 		}
@@ -197,7 +190,7 @@ func (p *directPlanner) plan(ctx context.Context, meta *Meta, req *tfprotov6.Pla
 	if !planned.Equal(prior) {
 		planned = p.computedUnknown(planned, config)
 	}
-	replace := p.modify(ctx, config, prior, &planned, req.PriorPrivate, &diags)
+	replace := p.modify(ctx, config, prior, &planned, &diags)
 	if !diags.HasError() {
 		mreq := resource.ModifyPlanRequest{Config: tfsdk.Config{Raw: config, Schema: p.schema},
 			Plan: tfsdk.Plan{Raw: planned, Schema: p.schema}, State: tfsdk.State{Raw: prior, Schema: p.schema}}
@@ -273,8 +266,7 @@ func objectAttrs(v tftypes.Value) map[string]tftypes.Value {
 
 // modify runs the top-level string attributes' plan modifiers, in the schema's order, and
 // returns the paths whose change replaces the resource.
-func (p *directPlanner) modify(ctx context.Context, config, prior tftypes.Value, plan *tftypes.Value, private []byte,
-	diags *diag.Diagnostics) path.Paths {
+func (p *directPlanner) modify(ctx context.Context, config, prior tftypes.Value, plan *tftypes.Value, diags *diag.Diagnostics) path.Paths {
 	var replace path.Paths
 	pa, ca, sa := objectAttrs(*plan), objectAttrs(config), objectAttrs(prior)
 	changed := false
@@ -308,7 +300,6 @@ func (p *directPlanner) modify(ctx context.Context, config, prior tftypes.Value,
 	if changed {
 		*plan = tftypes.NewValue(p.typ, pa)
 	}
-	_ = private // the modifiers here read no private state
 	return replace
 }
 

@@ -3,7 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
-	"sort"
+	"maps"
+	"slices"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
@@ -52,7 +53,7 @@ func (v *directValidator) validate(ctx context.Context, req *tfprotov6.ValidateR
 	diags := vresp.Diagnostics
 	w := attrWalk{config: config, writeOnlyAllowed: vreq.ClientCapabilities.WriteOnlyAttributesAllowed, diags: &diags}
 	values := objectAttrs(raw)
-	for _, name := range mapsKeys(v.schema.Attributes) {
+	for _, name := range slices.Sorted(maps.Keys(v.schema.Attributes)) {
 		w.attribute(ctx, v.schema.Attributes[name], path.Root(name), values[name])
 	}
 	return &tfprotov6.ValidateResourceConfigResponse{Diagnostics: protoDiagnostics(ctx, diags)}, true
@@ -219,12 +220,7 @@ func (w attrWalk) nestedAttributes(ctx context.Context, a schema.Attribute, at p
 		}
 		var elems map[string]tftypes.Value
 		_ = raw.As(&elems)
-		keys := make([]string, 0, len(elems))
-		for k := range elems {
-			keys = append(keys, k)
-		}
-		sort.Strings(keys)
-		for _, k := range keys {
+		for _, k := range slices.Sorted(maps.Keys(elems)) {
 			w.object(ctx, a.NestedObject.Attributes, at.AtMapKey(k), elems[k])
 		}
 	case schema.SetNestedAttribute:
@@ -238,7 +234,7 @@ func (w attrWalk) object(ctx context.Context, attrs map[string]schema.Attribute,
 		return
 	}
 	values := objectAttrs(raw)
-	for _, name := range mapsKeys(attrs) {
+	for _, name := range slices.Sorted(maps.Keys(attrs)) {
 		w.attribute(ctx, attrs[name], at.AtName(name), values[name])
 	}
 }

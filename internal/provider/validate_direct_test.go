@@ -3,6 +3,8 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -57,7 +59,7 @@ func TestDirectValidationMatchesTheFramework(t *testing.T) {
 		"resource rule":            `{"name":"a","node_class":{},"template":{"requirements":[{"key":"karpenter.sh/capacity-type","operator":"Gt","values":["x"]}]}}`,
 	}
 	compared, failing := 0, 0
-	names := mapsKeys(cases)
+	names := slices.Sorted(maps.Keys(cases))
 	for _, name := range names {
 		raw := poolConfigJSON(t, direct.typ, cases[name])
 		compared += compareValidation(t, ctx, srv, direct, name, raw, &failing)
