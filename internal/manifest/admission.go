@@ -23,7 +23,6 @@ import (
 	utiljson "k8s.io/apimachinery/pkg/util/json"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	celconfig "k8s.io/apiserver/pkg/apis/cel"
-	"sigs.k8s.io/yaml"
 )
 
 // The Karpenter CRD schemas the provider targets, one folder per supported Karpenter minor
@@ -92,50 +91,97 @@ var admittedKinds = map[string]bool{EC2NodeClassKind: true, NodePoolKind: true, 
 // CRDs returns the embedded CRDs of DefaultVersion by kind.
 func CRDs() (map[string]*CRD, error) { return CRDsFor(DefaultVersion) }
 
-// crdSets compiles each version's CRDs once per process (about 50 ms a version: the CEL rules
-// are compiled here, not per object).
-var crdSets = func() map[string]func() (map[string]*CRD, error) {
-	out := map[string]func() (map[string]*CRD, error){}
+// crdFiles names each kind's file in a version's folder (crds/v<minor>/).
+var crdFileOf = map[string]string{
+	EC2NodeClassKind: "zz_generated.ec2nodeclasses.karpenter.k8s.aws.json",
+	NodePoolKind:     "zz_generated.nodepools.karpenter.sh.json",
+	NodeOverlayKind:  "zz_generated.nodeoverlays.karpenter.sh.json",
+	NodeClaimKind:    "zz_generated.nodeclaims.karpenter.sh.json",
+}
+
+// crdSets compiles each version's CRDs once per process, kind by kind on first use: the CEL
+// rules are compiled here, not per object, and that is most of the cost (EC2NodeClass's about
+// 25 ms, NodePool's 10, NodeOverlay's and NodeClaim's 5 each), so a plan compiles only the kinds
+// it admits, and a class's admission does not wait for the NodePool's.
+var crdSets = func() map[string]map[string]func() (*CRD, error) {
+	out := map[string]map[string]func() (*CRD, error){}
 	for _, v := range Versions() {
-		out[v] = sync.OnceValues(func() (map[string]*CRD, error) { return loadCRDs(v) })
+		out[v] = map[string]func() (*CRD, error){}
+		for kind, file := range crdFileOf {
+			out[v][kind] = sync.OnceValues(func() (*CRD, error) { return loadCRD(v, kind, file) })
+		}
 	}
 	return out
 }()
 
 // CRDsFor returns the embedded CRDs of a Karpenter minor ("1.9" … "1.15") by kind.
 func CRDsFor(version string) (map[string]*CRD, error) {
-	load, ok := crdSets[version]
-	if !ok {
-		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", version, strings.Join(Versions(), ", "))
-	}
-	return load()
-}
-
-func loadCRDs(version string) (map[string]*CRD, error) {
-	dir := "crds/v" + version
-	entries, err := crdFiles.ReadDir(dir)
+	kinds, err := kindsOf(version)
 	if err != nil {
 		return nil, err
 	}
 	out := map[string]*CRD{}
-	for _, e := range entries {
-		raw, err := crdFiles.ReadFile(dir + "/" + e.Name())
+	for kind, load := range kinds {
+		c, err := load()
 		if err != nil {
 			return nil, err
 		}
-		c, err := compileCRD(raw)
-		if err != nil {
-			return nil, fmt.Errorf("%s/%s: %w", dir, e.Name(), err)
-		}
-		if MinorOf(c.KarpenterVersion) != "v"+version {
-			return nil, fmt.Errorf("%s/%s holds Karpenter %s's CRD", dir, e.Name(), c.KarpenterVersion)
-		}
-		out[c.Kind] = c
-	}
-	if out[EC2NodeClassKind] == nil || out[NodePoolKind] == nil || out[NodeOverlayKind] == nil || out[NodeClaimKind] == nil {
-		return nil, fmt.Errorf("embedded CRDs of Karpenter %s: EC2NodeClass, NodePool, NodeOverlay or NodeClaim missing", version)
+		out[kind] = c
 	}
 	return out, nil
+}
+
+// CRDFor returns the embedded CRD of one kind (EC2NodeClass, NodePool, NodeOverlay or NodeClaim)
+// of a Karpenter minor, compiling only that one.
+func CRDFor(version, kind string) (*CRD, error) {
+	kinds, err := kindsOf(version)
+	if err != nil {
+		return nil, err
+	}
+	load, ok := kinds[kind]
+	if !ok {
+		return nil, fmt.Errorf("no embedded Karpenter CRD of kind %q", kind)
+	}
+	return load()
+}
+
+// Warm compiles in the background the CRDs of the kinds a plan admits first (EC2NodeClass and
+// NodePool, one goroutine each), so that the first admission finds them ready.
+func Warm(version string) {
+	kinds, err := kindsOf(version)
+	if err != nil {
+		return // the admission reports it
+	}
+	for _, kind := range []string{EC2NodeClassKind, NodePoolKind} {
+		go func() { _, _ = kinds[kind]() }()
+	}
+}
+
+func kindsOf(version string) (map[string]func() (*CRD, error), error) {
+	kinds, ok := crdSets[version]
+	if !ok {
+		return nil, fmt.Errorf("no CRDs for Karpenter %q; supported: %s", version, strings.Join(Versions(), ", "))
+	}
+	return kinds, nil
+}
+
+func loadCRD(version, kind, file string) (*CRD, error) {
+	path := "crds/v" + version + "/" + file
+	raw, err := crdFiles.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("embedded CRDs of Karpenter %s: %s missing: %w", version, kind, err)
+	}
+	c, err := compileCRD(raw)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if MinorOf(c.KarpenterVersion) != "v"+version {
+		return nil, fmt.Errorf("%s holds Karpenter %s's CRD", path, c.KarpenterVersion)
+	}
+	if c.Kind != kind {
+		return nil, fmt.Errorf("%s holds a %s CRD, not %s", path, c.Kind, kind)
+	}
+	return c, nil
 }
 
 func compileCRD(raw []byte) (*CRD, error) {
@@ -242,21 +288,21 @@ func AdmitAll(version, doc string) (admission, runtime []Violation, err error) {
 }
 
 func admitFor(version, doc string, atRuntime bool) (admission, runtime []Violation, err error) {
-	crds, err := CRDsFor(version)
-	if err != nil {
+	if _, err := kindsOf(version); err != nil {
 		return nil, nil, err
 	}
-	raw, err := yaml.YAMLToJSON([]byte(doc))
+	obj, err := DecodeObject(doc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("manifest is not YAML: %w", err)
-	}
-	var obj map[string]any
-	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		return nil, nil, fmt.Errorf("manifest is not an object: %w", err)
+		return nil, nil, fmt.Errorf("manifest is %w", err)
 	}
 	u := &unstructured.Unstructured{Object: obj}
-	c := crds[u.GetKind()]
-	if c == nil || !admittedKinds[c.Kind] || u.GetAPIVersion() != c.APIVersion() {
+	var c *CRD
+	if admittedKinds[u.GetKind()] {
+		if c, err = CRDFor(version, u.GetKind()); err != nil {
+			return nil, nil, err
+		}
+	}
+	if c == nil || u.GetAPIVersion() != c.APIVersion() {
 		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass, NodePool or NodeOverlay", u.GetAPIVersion(), u.GetKind())
 	}
 	admission = c.admit(u, version) // prunes and defaults u.Object, as the API server stores it

@@ -88,10 +88,10 @@ func hasFields(p Path, names ...string) bool {
 // saying who refuses it.
 func Findings(version, kind string, admission, runtime []Violation) []attrpath.Finding {
 	var out []attrpath.Finding
-	crds, _ := CRDsFor(version) // loaded by the admission that found the violations
+	crd, _ := CRDFor(version, kind) // loaded by the admission that found the violations
 	for _, v := range admission {
 		detail := fmt.Sprintf("%s\n\nThe API server validates a %s against Karpenter's CRD (%s, Karpenter %s, the provider's "+
-			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", v, kind, crds[kind].APIVersion(), crds[kind].KarpenterVersion, version)
+			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", v, kind, crd.APIVersion(), crd.KarpenterVersion, version)
 		out = append(out, attrpath.Finding{Path: AttributePath(kind, v.Field), Summary: "Kubernetes would reject the " + kind, Message: detail})
 	}
 	if len(admission) > 0 {

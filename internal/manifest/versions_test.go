@@ -22,9 +22,33 @@ func TestVersions(t *testing.T) {
 		if got := MinorOf(crds[EC2NodeClassKind].KarpenterVersion); got != "v"+v {
 			t.Errorf("crds/v%s holds Karpenter %s", v, crds[EC2NodeClassKind].KarpenterVersion)
 		}
+		// Every file of the folder is one of the kinds compiled, and each kind's file is there.
+		entries, err := crdFiles.ReadDir("crds/v" + v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var files, want []string
+		for _, e := range entries {
+			files = append(files, e.Name())
+		}
+		for _, f := range crdFileOf {
+			want = append(want, f)
+		}
+		slices.Sort(want)
+		if !slices.Equal(files, want) {
+			t.Errorf("crds/v%s holds %v, want %v", v, files, want)
+		}
 	}
 	if _, err := CRDsFor("1.8"); err == nil {
 		t.Error("CRDsFor(1.8) succeeded")
+	}
+	if _, err := CRDFor("1.15", "Pod"); err == nil {
+		t.Error("CRDFor(1.15, Pod) succeeded")
+	}
+	for kind := range crdFileOf {
+		if _, err := loadCRD(DefaultVersion, kind, crdFileOf[NodePoolKind]); (err == nil) != (kind == NodePoolKind) {
+			t.Errorf("loading %s as a %s: error %v", crdFileOf[NodePoolKind], kind, err)
+		}
 	}
 	if CompareVersions("1.9", "1.10") >= 0 || !AtLeast("1.15", "1.11") || AtLeast("1.9", "1.11") {
 		t.Error("version order is not numeric")

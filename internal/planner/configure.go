@@ -40,10 +40,11 @@ type Configured[C any] struct {
 // differ from the cluster's.
 func Configure[C ClusterLookup](ctx context.Context, cfg settings.ProviderConfig,
 	connect func(context.Context) (C, []attrpath.Finding)) (_ Configured[C], errs, warnings []attrpath.Finding) {
-	// A configured process plans or applies, and every plan admits a manifest: compile the CRDs
-	// (tens of ms) while the AWS clients are set up and STS answers, not after.
+	// A configured process plans or applies, and every plan admits a manifest: compile the
+	// EC2NodeClass and NodePool CRDs (tens of ms) while the AWS clients are set up and STS
+	// answers, not after.
 	karpenter := cmp.Or(cfg.KarpenterVersion.Value, manifest.DefaultVersion)
-	go func() { _, _ = manifest.CRDsFor(karpenter) }()
+	manifest.Warm(karpenter)
 	if errs := cfg.UnknownBlocks(); len(errs) > 0 {
 		return Configured[C]{}, errs, nil
 	}
