@@ -7,8 +7,6 @@ import (
 
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
@@ -111,13 +109,9 @@ func DecodeEC2NodeClassFor(karpenterMinor, doc string) (EC2NodeClassSpec, error)
 // structural schema of the CRD of Karpenter karpenterMinor as the API server does on create, and
 // returns its spec.
 func storedSpec(karpenterMinor, doc, apiVersion, kind string) (map[string]any, error) {
-	raw, err := yaml.YAMLToJSON([]byte(doc))
+	obj, err := manifest.DecodeObject(doc)
 	if err != nil {
-		return nil, fmt.Errorf("%s: document is not YAML: %w", kind, err)
-	}
-	var obj map[string]any
-	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		return nil, fmt.Errorf("%s: document is not an object: %w", kind, err)
+		return nil, fmt.Errorf("%s: document is %w", kind, err)
 	}
 	if obj["apiVersion"] != apiVersion || obj["kind"] != kind {
 		return nil, fmt.Errorf("document is %v %v, not %s %s", obj["apiVersion"], obj["kind"], apiVersion, kind)

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -269,17 +271,43 @@ func stringNode(s, path string) (*yaml.Node, error) {
 	if !utf8.ValidString(s) {
 		return nil, fmt.Errorf("%s: %w: %q", path, errInvalidUTF8, s)
 	}
-	var n yaml.Node
-	if encErr := n.Encode(s); encErr != nil || n.Kind != yaml.ScalarNode || n.Value != s {
-		// Encode reparses its own output. yaml.v3 gets some literal blocks wrong (leading
-		// newlines, a first line of only tabs); double quotes, with escapes, are always exact.
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: yaml.DoubleQuotedStyle}, nil //nolint:nilerr // fall back to double quotes
-	}
-	if n.Style&yaml.SingleQuotedStyle != 0 || s == "<<" {
-		// "<<" would be read as a merge key.
-		n.Style = yaml.DoubleQuotedStyle
-	}
-	n.Tag = "!!str"
-	n.Line, n.Column = 0, 0
-	return &n, nil
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: stringStyle(s)}, nil
 }
+
+// stringStyle is stringNode's choice of style. yaml.v3 decides it by encoding s and reading the
+// result back, which costs more than the rest of a manifest's rendering; the same keys and
+// values recur in every manifest of a plan, so short strings' styles are kept.
+func stringStyle(s string) yaml.Style {
+	keep := len(s) <= styleKeptLen
+	if keep {
+		if st, ok := styles.Load(s); ok {
+			return st.(yaml.Style)
+		}
+	}
+	var n yaml.Node
+	st := yaml.DoubleQuotedStyle
+	// Encode reparses its own output. yaml.v3 gets some literal blocks wrong (leading newlines,
+	// a first line of only tabs); double quotes, with escapes, are always exact.
+	if encErr := n.Encode(s); encErr == nil && n.Kind == yaml.ScalarNode && n.Value == s {
+		st = n.Style
+		if st&yaml.SingleQuotedStyle != 0 || s == "<<" {
+			st = yaml.DoubleQuotedStyle // "<<" would be read as a merge key
+		}
+	}
+	if keep && stylesKept.Add(1) <= styleKeptMax {
+		styles.Store(s, st)
+	}
+	return st
+}
+
+// styleKeptLen and styleKeptMax bound what stringStyle keeps: the strings of names, keys,
+// values and quantities, at most a few thousand of them.
+const (
+	styleKeptLen = 128
+	styleKeptMax = 4096
+)
+
+var (
+	styles     sync.Map
+	stylesKept atomic.Int64
+)

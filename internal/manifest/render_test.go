@@ -613,6 +613,10 @@ func TestRenderQuoting(t *testing.T) {
 		np.Spec.Limits[v] = v // as keys too
 	}
 	out := mustRenderNodePool(t, np)
+	// The second rendering takes every string's style from what the first one kept.
+	if again := mustRenderNodePool(t, np); again != out {
+		t.Errorf("a second rendering differs:\n%s\nfirst:\n%s", again, out)
+	}
 	var doc map[string]any
 	if err := yaml.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("rendered YAML does not parse: %v\n%s", err, out)

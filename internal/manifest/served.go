@@ -9,8 +9,6 @@ import (
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	utiljson "k8s.io/apimachinery/pkg/util/json"
-	"sigs.k8s.io/yaml"
 )
 
 // CompileCRD compiles one version of a CRD as a cluster serves it (its openAPIV3Schema,
@@ -29,13 +27,9 @@ func CompileCRD(group, version, kind string, schema *apiextensionsv1.JSONSchemaP
 // schema does not declare are dropped, and what remains is validated as Admit does. dropped are
 // the outermost fields dropped, refused what the validation refuses, each in a stable order.
 func (c *CRD) Store(doc string) (dropped []Path, refused []Violation, err error) {
-	raw, err := yaml.YAMLToJSON([]byte(doc))
+	obj, err := DecodeObject(doc)
 	if err != nil {
-		return nil, nil, fmt.Errorf("manifest is not YAML: %w", err)
-	}
-	var obj map[string]any
-	if err := utiljson.Unmarshal(raw, &obj); err != nil {
-		return nil, nil, fmt.Errorf("manifest is not an object: %w", err)
+		return nil, nil, fmt.Errorf("manifest is %w", err)
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	if u.GetKind() != c.Kind || u.GetAPIVersion() != c.APIVersion() {
