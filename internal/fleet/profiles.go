@@ -78,6 +78,18 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 	if c.Role == "" && !c.RoleUnknown {
 		return "", nil // validation requires one of the two
 	}
+	// The role and the profile's name are two independent reads: both go out at once, and the
+	// role's answer is reported first.
+	name := p.NameFor(c.Class)
+	type profileAnswer struct {
+		got *InstanceProfile
+		err error
+	}
+	profile := make(chan profileAnswer, 1)
+	go func() {
+		got, err := p.IAM.Get(ctx, name)
+		profile <- profileAnswer{got, err}
+	}()
 	if !c.RoleUnknown { // a role known only after apply is checked when apply adds it to the profile
 		ok, err := p.IAM.RoleExists(ctx, c.Role)
 		switch {
@@ -88,8 +100,8 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 				fmt.Sprintf("role %s not found in this account: the instance profile of this class needs it (and so does Karpenter).", c.Role))
 		}
 	}
-	name := p.NameFor(c.Class)
-	got, err := p.IAM.Get(ctx, name)
+	a := <-profile
+	got, err := a.got, a.err
 	if err != nil {
 		return fail(pathRole, "Cannot read the class's instance profile", err.Error()+"\n\n"+IAMPermissionsHint)
 	}
