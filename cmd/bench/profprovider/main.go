@@ -1,6 +1,6 @@
 // Command profprovider is the provider binary with profiling: it serves the same provider as the
 // root main package and writes a CPU profile (and a heap profile at exit) to the files named by
-// KARPENTER_CPU_PROFILE and KARPENTER_HEAP_PROFILE. make bench -profile uses it; it is never
+// KARPENTER_CPU_PROFILE and KARPENTER_HEAP_PROFILE (and an execution trace to KARPENTER_EXEC_TRACE). make bench -profile uses it; it is never
 // shipped.
 package main
 
@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/pprof"
+	"runtime/trace"
 
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
@@ -42,6 +43,17 @@ func run() error {
 			return err
 		}
 		defer pprof.StopCPUProfile()
+	}
+	if path := os.Getenv("KARPENTER_EXEC_TRACE"); path != "" { // go tool trace: where the wall time goes
+		f, err := os.Create(path + suffix)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := trace.Start(f); err != nil {
+			return err
+		}
+		defer trace.Stop()
 	}
 	pluginlog.TuneGC()
 	server, err := provider.NewServer("bench")() // main.go's server: the same protocol layer
