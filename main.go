@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
+	_ "github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog/initgc" // before the heavy packages' init
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
 )
 

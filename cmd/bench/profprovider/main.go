@@ -1,7 +1,7 @@
 // Command profprovider is the provider binary with profiling: it serves the same provider as the
 // root main package and writes a CPU profile (and a heap profile at exit) to the files named by
-// KARPENTER_CPU_PROFILE and KARPENTER_HEAP_PROFILE (and an execution trace to KARPENTER_EXEC_TRACE). make bench -profile uses it; it is never
-// shipped.
+// KARPENTER_CPU_PROFILE and KARPENTER_HEAP_PROFILE, and an execution trace to
+// KARPENTER_EXEC_TRACE. make bench -profile uses it; it is never shipped.
 package main
 
 import (
@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6/tf6server"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog"
+	_ "github.com/nodeplane/terraform-provider-karpenter/internal/pluginlog/initgc" // as main.go
 	"github.com/nodeplane/terraform-provider-karpenter/internal/provider"
 )
 
