@@ -281,7 +281,9 @@ func stringStyle(s string) yaml.Style {
 	keep := len(s) <= styleKeptLen
 	if keep {
 		if st, ok := styles.Load(s); ok {
-			return st.(yaml.Style)
+			if style, ok := st.(yaml.Style); ok {
+				return style
+			}
 		}
 	}
 	var n yaml.Node
