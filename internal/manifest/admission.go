@@ -297,13 +297,19 @@ func admitFor(version, doc string, atRuntime bool) (admission, runtime []Violati
 	}
 	u := &unstructured.Unstructured{Object: obj}
 	var c *CRD
-	if admittedKinds[u.GetKind()] {
+	switch {
+	case u.GetKind() == AutoModeNodeClassKind && u.GetAPIVersion() == AutoModeNodeClassAPIVersion:
+		if c, err = AutoModeNodeClassCRD(); err != nil {
+			return nil, nil, err
+		}
+	case admittedKinds[u.GetKind()]:
 		if c, err = CRDFor(version, u.GetKind()); err != nil {
 			return nil, nil, err
 		}
 	}
 	if c == nil || u.GetAPIVersion() != c.APIVersion() {
-		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass, NodePool or NodeOverlay", u.GetAPIVersion(), u.GetKind())
+		return nil, nil, fmt.Errorf("manifest is %s %s, not a Karpenter EC2NodeClass, NodePool or NodeOverlay, nor an EKS Auto Mode NodeClass",
+			u.GetAPIVersion(), u.GetKind())
 	}
 	admission = c.admit(u, version) // prunes and defaults u.Object, as the API server stores it
 	if atRuntime && len(admission) == 0 {

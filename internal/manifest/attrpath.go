@@ -88,10 +88,20 @@ func hasFields(p Path, names ...string) bool {
 // saying who refuses it.
 func Findings(version, kind string, admission, runtime []Violation) []attrpath.Finding {
 	var out []attrpath.Finding
-	crd, _ := CRDFor(version, kind) // loaded by the admission that found the violations
+	against := func() string {
+		if kind == AutoModeNodeClassKind {
+			return fmt.Sprintf("AWS publishes no CRD for the EKS Auto Mode %s: the provider admits it against a schema written from "+
+				"the EKS user guide's rules (%s), which this manifest breaks.", kind, AutoModeSchemaFile)
+		}
+		crd, err := CRDFor(version, kind) // loaded by the admission that found the violations
+		if err != nil {
+			return "The API server would refuse this manifest at `kubectl apply`."
+		}
+		return fmt.Sprintf("The API server validates a %s against Karpenter's CRD (%s, Karpenter %s, the provider's "+
+			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", kind, crd.APIVersion(), crd.KarpenterVersion, version)
+	}()
 	for _, v := range admission {
-		detail := fmt.Sprintf("%s\n\nThe API server validates a %s against Karpenter's CRD (%s, Karpenter %s, the provider's "+
-			"karpenter_version %q) and would refuse this manifest at `kubectl apply`.", v, kind, crd.APIVersion(), crd.KarpenterVersion, version)
+		detail := fmt.Sprintf("%s\n\n%s", v, against)
 		out = append(out, attrpath.Finding{Path: AttributePath(kind, v.Field), Summary: "Kubernetes would reject the " + kind, Message: detail})
 	}
 	if len(admission) > 0 {

@@ -114,6 +114,9 @@ func declares(node *structuralschema.Structural, field Path) bool {
 // lacks, naming the first embedded version that declares it.
 func unknownFieldMessage(kind, raw string, field Path, version string) string {
 	msg := fmt.Sprintf("unknown field %q", raw)
+	if kind == AutoModeNodeClassKind {
+		return msg + ": the EKS user guide documents no such field of the Auto Mode NodeClass"
+	}
 	minor, release, ok := FirstVersionWith(kind, field)
 	switch {
 	case ok && CompareVersions(minor, version) > 0:
