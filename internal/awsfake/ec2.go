@@ -33,6 +33,8 @@ type EC2 struct {
 	LaunchTemplates        []ec2types.LaunchTemplate
 	LaunchTemplateVersions []ec2types.LaunchTemplateVersion
 	Instances              []ec2types.Instance
+	NetworkInterfaces      []ec2types.NetworkInterface
+	SubnetCidrReservations []ec2types.SubnetCidrReservation
 
 	// Fail makes an operation ("DescribeSecurityGroupRules") answer the error, every call.
 	Fail map[string]error

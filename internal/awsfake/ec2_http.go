@@ -20,8 +20,8 @@ import (
 const ec2XMLNS = "http://ec2.amazonaws.com/doc/2016-11-15/"
 
 // ServeHTTP serves the EC2 query protocol (a form-encoded POST, an XML answer) for CreateFleet,
-// RunInstances, DescribeCapacityReservations, DescribePlacementGroups and
-// DescribeSpotPriceHistory, so the fake can stand behind HTTP plumbing under test
+// RunInstances, DescribeCapacityReservations, DescribePlacementGroups,
+// DescribeSpotPriceHistory, DescribeNetworkInterfaces and GetSubnetCidrReservations, so the fake can stand behind HTTP plumbing under test
 // (internal/acctest's fault proxy, and its stubs for what LocalStack lacks). The request goes
 // through the same call as an SDK call: recorded, hooked, failed as configured. Another action
 // answers InvalidAction. A failure answers EC2's XML error
@@ -61,6 +61,8 @@ func (f *EC2) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	case "DescribeCapacityReservations", "DescribePlacementGroups", "DescribeSpotPriceHistory":
 		answer, err = f.serveDescribe(r.Context(), reqID, action, v)
+	case "DescribeNetworkInterfaces", "GetSubnetCidrReservations":
+		answer, err = f.serveInterfaces(r.Context(), reqID, action, v)
 	default:
 		err = apiError("InvalidAction", "awsfake: the HTTP front does not implement %q", action)
 	}
