@@ -7,6 +7,9 @@
 // EKS max-pods calculator rules for prefix delegation, custom networking and
 // security groups for pods. When the two differ, Result says why and what to
 // set so they agree.
+//
+// With Settings.AutoMode it models an EKS Auto Mode node instead, whose networking is not the
+// VPC CNI (automode.go).
 package capacity
 
 import (
@@ -147,6 +150,9 @@ type Settings struct {
 	PodsPerCore      *int // kubelet podsPerCore
 	BranchInterfaces *int // branch ENI count for security groups for pods, when known
 	Warm             WarmTargets
+	// AutoMode is an EKS Auto Mode node class's networking (automode.go); nil for a
+	// self-managed node class on the VPC CNI. With it, none of the settings above may be set.
+	AutoMode *AutoMode
 }
 
 // Result is the capacity of one instance type under one Settings. The tfsdk tags name the
@@ -172,9 +178,14 @@ type Result struct {
 	EFAInterfaces         int      `tfsdk:"efa_interfaces"`             // vpc.amazonaws.com/efa
 	PodENI                *int     `tfsdk:"pod_eni"`                    // vpc.amazonaws.com/pod-eni; nil when unknown
 	VPCIPsAtMaxPods       int      `tfsdk:"vpc_ips_at_max_pods"`        // node-subnet IPv4 addresses a full node consumes
-	PodSubnetIPsAtMaxPods int      `tfsdk:"pod_subnet_ips_at_max_pods"` // pod-subnet IPv4 addresses (custom networking only)
+	PodSubnetIPsAtMaxPods int      `tfsdk:"pod_subnet_ips_at_max_pods"` // pod-subnet IPv4 addresses (custom networking, Auto Mode pod subnets)
 	Warnings              []string `tfsdk:"warnings"`
 	Formula               string   `tfsdk:"formula"` // one line explaining MaxPods
+
+	// PrefixesAtMaxPods are the /28 IPv4 prefixes (16 addresses each) among the addresses a full
+	// node holds, in the subnet that carries pod IPs; 0 with secondary IPs. A subnet needs that
+	// many free /28 blocks for a full node to get prefixes.
+	PrefixesAtMaxPods int `tfsdk:"prefixes_at_max_pods"`
 }
 
 // Errors returned by Compute, for errors.Is. Settings problems are returned as
@@ -195,6 +206,9 @@ var (
 func Compute(n Network, s Settings) (Result, error) {
 	if err := checkComputeInputs(n, s); err != nil {
 		return Result{}, err
+	}
+	if s.AutoMode != nil {
+		return computeAutoMode(n, s)
 	}
 	s, warnings, fallback, noTrunk := hardwareSettings(n, s)
 	family := ResolveFamily(s.AMIFamily)
@@ -238,7 +252,7 @@ func Compute(n Network, s Settings) (Result, error) {
 	}
 	r.Warnings = append(warnings, podWarnings(s, family, windows, maxPods, addressable, e.podIPsPerENI)...)
 
-	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods = ipConsumption(projectionInputs(n, s, r))
+	r.VPCIPsAtMaxPods, r.PodSubnetIPsAtMaxPods, r.PrefixesAtMaxPods = ipConsumption(projectionInputs(n, s, r))
 	return r, nil
 }
 

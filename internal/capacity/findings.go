@@ -56,6 +56,9 @@ func ComputeFindings(name string, s Settings, err error) []attrpath.Finding {
 		f.Path, f.Summary = noPodENIPath(s), "No ENI left for pods on "+name
 	case errors.Is(err, ErrInvalidNetwork):
 		f.Path, f.Summary = attrpath.Of("instance_type"), "Incomplete EC2 data for "+name
+	case errors.Is(err, ErrAutoModeUnsupported):
+		f.Path, f.Summary = attrpath.Of("instance_type"), name+" is not available in EKS Auto Mode"
+		f.Message += " (https://docs.aws.amazon.com/eks/latest/userguide/automode-learn-instances.html)."
 	case errors.As(err, &fe):
 		f = asInput(fe)
 	default:
@@ -67,6 +70,8 @@ func ComputeFindings(name string, s Settings, err error) []attrpath.Finding {
 // noPodENIPath is the input most likely to blame when every default-card ENI is taken.
 func noPodENIPath(s Settings) attrpath.Path {
 	switch {
+	case s.AutoMode != nil:
+		return attrpath.Of("auto_mode", "pod_subnets")
 	case s.ReservedENIs > 0:
 		return attrpath.Of("reserved_enis")
 	case len(s.NetworkInterfaces) > 0:
@@ -106,6 +111,8 @@ func dropReason(err error) string {
 		return "no ENI left for pods"
 	case errors.Is(err, ErrInvalidNetwork):
 		return "incomplete EC2 network data"
+	case errors.Is(err, ErrAutoModeUnsupported):
+		return "not available in EKS Auto Mode"
 	}
 	return "other error"
 }

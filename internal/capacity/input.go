@@ -15,6 +15,9 @@ type Input struct {
 	KubeletPodsPerCore    *int        `tfsdk:"kubelet_pods_per_core"`
 	BranchInterfaces      *int        `tfsdk:"branch_interfaces"`
 	WarmTargets
+	// AutoMode is karpenter_pod_capacity's `auto_mode` (null: a self-managed node class on the
+	// VPC CNI); karpenter_instance_types has no such attribute and leaves it nil.
+	AutoMode *AutoMode `tfsdk:"auto_mode"`
 	// NetworkInterfacesUnknown: some of network_interfaces is known only after apply, so the
 	// list counts as unset until it is known (and is validated then).
 	NetworkInterfacesUnknown bool
@@ -38,5 +41,6 @@ func (in Input) Settings() Settings {
 		PodsPerCore:           in.KubeletPodsPerCore,
 		BranchInterfaces:      in.BranchInterfaces,
 		Warm:                  in.WarmTargets,
+		AutoMode:              in.AutoMode,
 	}
 }

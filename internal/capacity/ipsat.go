@@ -11,6 +11,10 @@ package capacity
 // kube-proxy) that need no address, as Compute assumes. So pods 0 to 2 give the empty node's
 // pool, and pods = max pods gives Compute's figures. The result never decreases as pods grows.
 //
+// With Settings.AutoMode every pod is counted as needing an address, up to what the pod ENIs
+// hold (autoModeAddresses): which pods of an Auto Mode node use the host network is not
+// documented, so the count errs high.
+//
 // Errors are Compute's: invalid settings or network data, incompatible interfaces, no ENI
 // left for pods.
 func IPsAtPods(n Network, s Settings, pods int) (nodeSubnet, podSubnet int, err error) {
@@ -18,9 +22,13 @@ func IPsAtPods(n Network, s Settings, pods int) (nodeSubnet, podSubnet int, err 
 	if err != nil {
 		return 0, 0, err
 	}
+	if s.AutoMode != nil {
+		ips := autoModeAddresses(n, *s.AutoMode, r, min(max(pods, 0), r.MaxPods))
+		return ips.nodeSubnet, ips.podSubnet, nil
+	}
 	in := projectionInputs(n, s, r)
 	in.podIPs = max(0, min(max(pods, 0), r.MaxPods)-hostNetworkPods)
-	nodeSubnet, podSubnet = ipConsumption(in)
+	nodeSubnet, podSubnet, _ = ipConsumption(in)
 	return nodeSubnet, podSubnet, nil
 }
 

@@ -14,6 +14,8 @@ const maxNetworkInterfaces = 150
 // EC2NodeClass CRD rules and Karpenter's option checks. Findings name the Settings field in
 // snake_case as the node class schema does ("reserved_enis", "network_interfaces[1]"); a schema
 // that names a setting otherwise (the pod-capacity data source's kubelet_max_pods) renames it.
+// With s.AutoMode, every setting an EKS Auto Mode NodeClass has no place for is a finding on
+// that setting.
 func ValidateSettings(s Settings) []attrpath.Finding {
 	var errs []attrpath.Finding
 	add := func(field, format string, args ...any) {
@@ -52,7 +54,7 @@ func ValidateSettings(s Settings) []attrpath.Finding {
 		}
 		errs = append(errs, e)
 	}
-	return errs
+	return append(errs, autoModeConflicts(s)...)
 }
 
 // interfaceProblem is one broken rule, about one entry (-1: the list).

@@ -49,10 +49,10 @@ type ipInputs struct {
 
 // ipConsumption projects the IPv4 addresses a node at max pods holds in the node subnet and,
 // with custom networking, in the pod subnet: every attached ENI's primary address, plus the
-// secondary addresses or /28 prefixes ipamd has assigned, plus the trunk ENI's address. Branch
-// ENIs of security groups for pods are not counted: their number depends on the pods, not on
-// max pods.
-func ipConsumption(in ipInputs) (nodeSubnet, podSubnet int) {
+// secondary addresses or /28 prefixes ipamd has assigned, plus the trunk ENI's address; and how
+// many /28 prefixes are among them (0 with secondary IPs). Branch ENIs of security groups for
+// pods are not counted: their number depends on the pods, not on max pods.
+func ipConsumption(in ipInputs) (nodeSubnet, podSubnet, prefixes int) {
 	slots := in.ipv4PerENI - 1 // secondary addresses or prefixes an ENI holds
 	enis, units := 1, 0        // attached pod ENIs and the addresses or prefixes on them
 	if in.primaryOnly {
@@ -62,16 +62,16 @@ func ipConsumption(in ipInputs) (nodeSubnet, podSubnet int) {
 	}
 	perUnit := 1
 	if in.prefixDelegation {
-		perUnit = ipsPerPrefix
+		perUnit, prefixes = ipsPerPrefix, units
 	}
 	podENIIPs := enis + units*perUnit
 	trunk := boolInt(in.trunk)
 	if in.customNetworking {
 		// The primary ENI (and the trunk) stay in the node subnet with their own address only;
 		// pod ENIs draw from the ENIConfig subnet.
-		return 1 + trunk, podENIIPs
+		return 1 + trunk, podENIIPs, prefixes
 	}
-	return podENIIPs + trunk, 0
+	return podENIIPs + trunk, 0, prefixes
 }
 
 // windowsPrimary is what the primary ENI of a Windows node holds, whose pod addresses the VPC
