@@ -41,10 +41,12 @@ type ClassRef struct {
 	Hash            *string           `tfsdk:"hash"`
 }
 
-// The reference's group and kind: Karpenter's EC2NodeClass.
+// The reference's group and kind: Karpenter's EC2NodeClass, or EKS Auto Mode's NodeClass.
 const (
-	EC2NodeClassGroup = "karpenter.k8s.aws"
-	EC2NodeClassKind  = "EC2NodeClass"
+	EC2NodeClassGroup      = "karpenter.k8s.aws"
+	EC2NodeClassKind       = "EC2NodeClass"
+	AutoModeNodeClassGroup = "eks.amazonaws.com"
+	AutoModeNodeClassKind  = "NodeClass"
 )
 
 // LateRefAttrs are the ClassRef attributes that may be unknown at plan (a class whose role,
@@ -56,6 +58,9 @@ var LateRefAttrs = []string{"instance_profile", "user_data", "tags", "hash"}
 func (v ClassValue) Ref() ClassRef {
 	r := ClassRef{Group: EC2NodeClassGroup, Kind: EC2NodeClassKind, Name: v.Name, InstanceProfile: v.InstanceProfile,
 		UserData: v.UserData, Tags: maps.Clone(v.Tags), Hash: v.Hash, AMIUnresolved: v.AMIUnresolved}
+	if v.AutoMode != nil {
+		r.Group, r.Kind = AutoModeNodeClassGroup, AutoModeNodeClassKind
+	}
 	v.InstanceProfile, v.UserData, v.Tags, v.Hash, v.AMIUnresolved = nil, nil, nil, nil, nil
 	b, err := json.Marshal(v) // struct fields in order, map keys sorted: deterministic
 	if err != nil {
@@ -82,6 +87,9 @@ func (r ClassRef) Value() (ClassValue, error) {
 	}
 	if err := json.Unmarshal(b, &v); err != nil {
 		return v, fmt.Errorf("the node class reference's resolution does not decode: %w", err)
+	}
+	if (v.AutoMode != nil) != (r.Group == AutoModeNodeClassGroup && r.Kind == AutoModeNodeClassKind) {
+		return v, fmt.Errorf("the node class reference names %s/%s but carries the resolution of another kind of node class", r.Group, r.Kind)
 	}
 	v.Name, v.InstanceProfile, v.UserData, v.Tags, v.Hash = r.Name, r.InstanceProfile, r.UserData, maps.Clone(r.Tags), r.Hash
 	v.AMIUnresolved = r.AMIUnresolved

@@ -41,6 +41,16 @@ type ClassValue struct {
 	HashVersion              *string                   `tfsdk:"hash_version" json:"hash_version,omitempty"`
 	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids" json:"capacity_reservation_ids"`
 	PlacementGroupID         *string                   `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
+	// AutoMode is what a pool reads of an EKS Auto Mode NodeClass; nil for Karpenter's EC2NodeClass.
+	AutoMode *ClassAutoMode `tfsdk:"auto_mode" json:"auto_mode,omitempty"`
+}
+
+// ClassAutoMode is the Auto Mode part of a class: its networking, which Auto Mode runs in place
+// of the VPC CNI.
+type ClassAutoMode struct {
+	// IPv4PrefixSize is "Auto" (/28 prefixes) or "32" (secondary IPs).
+	IPv4PrefixSize      string   `tfsdk:"ipv4_prefix_size" json:"ipv4_prefix_size,omitempty"`
+	PodSecurityGroupIDs []string `tfsdk:"pod_security_group_ids" json:"pod_security_group_ids"`
 }
 
 // ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
