@@ -40,6 +40,7 @@ type PodCapacityQuery struct {
 	_ struct{} `tfsdk:"pod_eni"`
 	_ struct{} `tfsdk:"vpc_ips_at_max_pods"`
 	_ struct{} `tfsdk:"pod_subnet_ips_at_max_pods"`
+	_ struct{} `tfsdk:"prefixes_at_max_pods"`
 	_ struct{} `tfsdk:"warnings"`
 	_ struct{} `tfsdk:"formula"`
 }
@@ -81,5 +82,9 @@ func ReadPodCapacity(ctx context.Context, src Source, region string, q PodCapaci
 	if r.Warnings == nil {
 		r.Warnings = []string{}
 	}
-	return PodCapacityResult{Result: r, AMIFamily: capacity.ResolveFamily(s.AMIFamily)}, nil, warnings
+	family := capacity.ResolveFamily(s.AMIFamily)
+	if s.AutoMode != nil {
+		family = "" // EKS Auto Mode chooses the AMI itself
+	}
+	return PodCapacityResult{Result: r, AMIFamily: family}, nil, warnings
 }

@@ -52,17 +52,50 @@ func (d *podCapacityDataSource) Schema(_ context.Context, _ datasource.SchemaReq
 		"vpc_ips_at_max_pods": computedInt("IPv4 addresses a node at `max_pods` takes from its node subnet (whole ENIs " +
 			"with secondary IPs; primary IPs plus /28 prefixes with prefix delegation)."),
 		"pod_subnet_ips_at_max_pods": computedInt("IPv4 addresses a node at `max_pods` takes from the ENIConfig pod subnet " +
-			"(custom networking only, else 0)."),
-		"formula": schema.StringAttribute{Computed: true, MarkdownDescription: "One line showing how `max_pods` was computed."},
+			"(custom networking), or from the pod subnets with `auto_mode.pod_subnets`; else 0."),
+		"prefixes_at_max_pods": computedInt("The /28 IPv4 prefixes (16 addresses each) among the addresses a node at `max_pods` " +
+			"holds, in the subnet that carries pod addresses (the node subnet, or the pod subnet with custom networking or " +
+			"`auto_mode.pod_subnets`): the free /28 blocks a subnet needs per node for pods to get prefixes. 0 with secondary IPs."),
+		"auto_mode": autoModeAttribute(),
+		"formula":   schema.StringAttribute{Computed: true, MarkdownDescription: "One line showing how `max_pods` was computed."},
 		"warnings": schema.ListAttribute{Computed: true, ElementType: types.StringType,
 			MarkdownDescription: "Caveats of this configuration (also shown as warnings in the plan)."},
 	}
 	maps.Copy(attrs, cniSettingsAttributes())
 	resp.Schema = schema.Schema{
-		MarkdownDescription: "Pod capacity of one instance type under a node class's VPC CNI and kubelet settings: " +
-			"what Karpenter assumes, what the kubelet really runs, whether they agree, and the VPC IPs a full node uses. " +
-			"Instance data comes from `DescribeInstanceTypes`, read once per provider run.",
+		MarkdownDescription: "Pod capacity of one instance type under a node class's VPC CNI and kubelet settings, or under " +
+			"an EKS Auto Mode NodeClass (`auto_mode`): what Karpenter assumes, what the kubelet really runs, whether they agree, " +
+			"and the VPC IPs a full node uses. Instance data comes from `DescribeInstanceTypes`, read once per provider run.",
 		Attributes: attrs,
+	}
+}
+
+// autoModeAttribute is the `auto_mode` input: an EKS Auto Mode NodeClass's networking, which
+// capacity.AutoMode decodes.
+func autoModeAttribute() schema.SingleNestedAttribute {
+	return schema.SingleNestedAttribute{
+		Optional: true,
+		MarkdownDescription: "The capacity of a node of an EKS Auto Mode `NodeClass` (`eks.amazonaws.com`) instead, whose " +
+			"networking is not the VPC CNI ([Auto Mode networking](https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html)). " +
+			"`max_pods` is the usual ENI figure (with prefixes or secondary IPs; without the primary ENI with pod subnets), then capped " +
+			"at 110 ([Create a node class](https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html)); EKS sets it for " +
+			"Karpenter and the kubelet alike, so `consistent` is true. The VPC CNI, kubelet and EC2NodeClass inputs (`prefix_delegation`, " +
+			"`custom_networking`, `security_groups_for_pods`, `branch_interfaces`, the warm targets, `reserved_enis`, `network_interfaces`, " +
+			"`kubelet_max_pods`, `kubelet_pods_per_core`, `ami_family`) do not apply and are errors with it; `ami_family` is then empty. " +
+			"Instance types Auto Mode does not launch (1 vCPU; nano, micro and small sizes: " +
+			"[instance types](https://docs.aws.amazon.com/eks/latest/userguide/automode-learn-instances.html)) are an error. " +
+			"The IPs count every pod as needing an address, and leave out any warm pool beyond what the pods need. IPv4 only: " +
+			"an IPv6 cluster's per-node /80 is not modelled. Null (the default): a self-managed node class on the VPC CNI.",
+		Attributes: map[string]schema.Attribute{
+			"ipv4_prefix_size": schema.StringAttribute{Optional: true,
+				MarkdownDescription: "`advancedNetworking.ipv4PrefixSize`: `Auto` (the default) gives pods /28 prefixes on the node's " +
+					"ENIs, one per 16 pods and at least one per node (EKS falls back to secondary IPs when the subnet has no free /28, " +
+					"which these figures do not follow); `32` gives them secondary IPs only."},
+			"pod_subnets": schema.BoolAttribute{Optional: true,
+				MarkdownDescription: "Whether the NodeClass sets `podSubnetSelectorTerms` and `podSecurityGroupSelectorTerms`: pods then " +
+					"take no address from the primary ENI, which keeps the node's own in the node subnet, and their ENIs and addresses " +
+					"come from the pod subnets (`pod_subnet_ips_at_max_pods`). Default `false`."},
+		},
 	}
 }
 

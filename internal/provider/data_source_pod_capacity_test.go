@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
@@ -327,5 +328,95 @@ func TestPodCapacityRead_fake(t *testing.T) {
 	}
 	if types, offers := fake.Calls("DescribeInstanceTypes"), fake.Calls("DescribeInstanceTypeOfferings"); types != 1 || offers != 1 {
 		t.Errorf("%d reads made %d DescribeInstanceTypes and %d offering calls; want one load", 7, types, offers)
+	}
+}
+
+// EKS Auto Mode: auto_mode with any VPC CNI, kubelet or EC2NodeClass input is an error on that
+// input, a bad prefix size on auto_mode.ipv4_prefix_size; no EC2 call (the data source is not
+// configured).
+func TestPodCapacityValidateConfig_autoMode(t *testing.T) {
+	auto := map[string]any{"ipv4_prefix_size": nil, "pod_subnets": nil}
+	cases := []struct {
+		name  string
+		attrs map[string]any
+		want  []string
+	}{
+		{"auto_mode alone", map[string]any{"instance_type": "m5.large", "auto_mode": auto}, nil},
+		{"32 with pod subnets", map[string]any{"instance_type": "m5.large",
+			"auto_mode": map[string]any{"ipv4_prefix_size": "32", "pod_subnets": true}}, nil},
+		{"bad prefix size", map[string]any{"instance_type": "m5.large",
+			"auto_mode": map[string]any{"ipv4_prefix_size": "/28", "pod_subnets": nil}}, []string{"auto_mode.ipv4_prefix_size"}},
+		{"VPC CNI inputs", map[string]any{"instance_type": "m5.large", "auto_mode": auto,
+			"prefix_delegation": true, "custom_networking": true, "warm_prefix_target": 1, "kubelet_max_pods": 110},
+			[]string{"prefix_delegation", "custom_networking", "warm_prefix_target", "kubelet_max_pods"}},
+		{"EC2NodeClass inputs", map[string]any{"instance_type": "m5.large", "auto_mode": auto,
+			"ami_family": "AL2023", "reserved_enis": 1, "network_interfaces": []any{iface(0, 0, "interface")}},
+			[]string{"ami_family", "reserved_enis", "network_interfaces"}},
+		{"the same inputs without auto_mode", map[string]any{"instance_type": "m5.large",
+			"prefix_delegation": true, "custom_networking": true, "warm_prefix_target": 1, "kubelet_max_pods": 110}, nil},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			diags := capValidate(t, &podCapacityDataSource{}, c.attrs)
+			if got := capErrorPaths(diags); !slices.Equal(got, c.want) {
+				t.Fatalf("error paths %v, want %v\n%s", got, c.want, capDiagText(diags))
+			}
+		})
+	}
+}
+
+func TestPodCapacityRead_autoMode(t *testing.T) {
+	meta, _ := capFakeMeta()
+	ds := &podCapacityDataSource{meta: meta}
+	read := func(typ string, auto map[string]any) (catalog.PodCapacityResult, datasource.ReadResponse) {
+		t.Helper()
+		resp := capRead(t, ds, map[string]any{"instance_type": typ, "auto_mode": auto})
+		var got catalog.PodCapacityResult
+		if !resp.Diagnostics.HasError() {
+			if err := decodeAnswer(resp.State.Raw, &got); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return got, resp
+	}
+	cases := []struct {
+		typ                                string
+		auto                               map[string]any
+		maxPods, nodeIPs, podIPs, prefixes int
+		formula                            string
+	}{
+		// 3 x 9 x 16 + 2 = 434, capped at 110: 7 /28s on the primary ENI, 1 + 112 addresses.
+		{"m5.large", map[string]any{"ipv4_prefix_size": nil, "pod_subnets": nil}, 110, 113, 0, 7,
+			"EKS Auto Mode, /28 prefixes: 3 ENIs x (10 IPv4 - 1) x 16 + 2 = 434, capped at 110"},
+		// "32": 3 x 9 + 2 = 29; 27 secondary addresses on the 3 ENIs, 3 + 27.
+		{"m5.large", map[string]any{"ipv4_prefix_size": "32", "pod_subnets": false}, 29, 30, 0, 0, ""},
+		// Pod subnets: the primary ENI keeps the node's address; (3 - 1) x 9 + 2 = 20, all in the pod subnets.
+		{"m5.large", map[string]any{"ipv4_prefix_size": "32", "pod_subnets": true}, 20, 1, 20, 0, ""},
+		{"m5.large", map[string]any{"ipv4_prefix_size": "Auto", "pod_subnets": true}, 110, 1, 113, 7, ""},
+	}
+	for _, c := range cases {
+		got, resp := read(c.typ, c.auto)
+		if resp.Diagnostics.HasError() {
+			t.Fatalf("%v: %s", c.auto, capDiagText(resp.Diagnostics))
+		}
+		if got.MaxPods != c.maxPods || got.KarpenterAssumedPods != c.maxPods || !got.Consistent || got.VPCIPsAtMaxPods != c.nodeIPs ||
+			got.PodSubnetIPsAtMaxPods != c.podIPs || got.PrefixesAtMaxPods != c.prefixes || got.AMIFamily != "" {
+			t.Errorf("%s %v: %+v", c.typ, c.auto, got)
+		}
+		if c.formula != "" && got.Formula != c.formula {
+			t.Errorf("formula %q, want %q", got.Formula, c.formula)
+		}
+	}
+	// Auto Mode launches no 1-vCPU or micro type: an error on instance_type, naming the page.
+	_, resp := read("t2.micro", map[string]any{"ipv4_prefix_size": nil, "pod_subnets": nil})
+	if got := capErrorPaths(resp.Diagnostics); !slices.Equal(got, []string{"instance_type"}) ||
+		!strings.Contains(capDiagText(resp.Diagnostics), "automode-learn-instances") {
+		t.Errorf("t2.micro: %v\n%s", got, capDiagText(resp.Diagnostics))
+	}
+	// Without auto_mode the read reports prefix delegation's /28s too, and the family.
+	resp = capRead(t, ds, map[string]any{"instance_type": "m5.large", "prefix_delegation": true})
+	var got catalog.PodCapacityResult
+	if err := decodeAnswer(resp.State.Raw, &got); err != nil || got.PrefixesAtMaxPods != 7 || got.AMIFamily != "AL2023" {
+		t.Errorf("prefix delegation: %+v, %v", got, err)
 	}
 }
