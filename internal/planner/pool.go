@@ -17,6 +17,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/prefixblocks"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
@@ -40,6 +41,9 @@ type PoolPorts struct {
 	InstanceSubnets func(ctx context.Context, ids []string) (map[string]string, error)
 	// NodeOverlays lists the names of the cluster's NodeOverlays; nil without a view of the cluster.
 	NodeOverlays func(ctx context.Context) ([]string, error)
+	// SubnetBlocks reads what decides a subnet's free /28 blocks, for pools whose class has prefix
+	// delegation (prefixBlockWarnings); nil: not checked.
+	SubnetBlocks func(ctx context.Context, subnetID string) (prefixblocks.Subnet, error)
 }
 
 // PoolFacts are the provider's settings a pool plans with.
@@ -208,6 +212,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	}
 	static := in.ProviderStatic()
 	res.Plan, res.Outputs = p, p.Outputs(in.Details, static)
+	res.Warnings = append(res.Warnings, prefixBlockWarnings(ctx, ports, in, p)...)
 	if static {
 		// A static pool's nodes are the provider's: there is no NodePool for Karpenter to apply
 		// (one with `replicas` would make Karpenter launch as many again). Its manifest is still

@@ -170,7 +170,7 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 	c := r.meta.Client
 	p := planner.PoolPorts{Catalog: c.Catalog, Prices: c.Prices, Admit: r.meta.admission(),
 		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
-			BeforeClaim: r.meta.BeforeClaim}}
+			BeforeClaim: r.meta.BeforeClaim}, SubnetBlocks: c.SubnetBlocks().Read}
 	if r.meta.Kube != nil {
 		p.NodeClaims, p.InstanceSubnets, p.NodeOverlays = r.meta.Kube.NodeClaims, c.InstanceSubnets, r.meta.Kube.NodeOverlays
 	}
