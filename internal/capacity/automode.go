@@ -234,3 +234,15 @@ func autoModeAddresses(n Network, a AutoMode, r Result, pods int) autoModeIPs {
 	out.nodeSubnet = max(enis, 1) + units*perUnit
 	return out
 }
+
+// AutoModeIPsAtPods projects the IPv4 addresses an EKS Auto Mode node of type n with networking
+// a holds when it runs pods pods (clamped to [0, max pods]), in the node subnet and the pod
+// subnets, and the /28 prefixes among them (autoModeAddresses). Errors are Compute's.
+func AutoModeIPsAtPods(n Network, a AutoMode, pods int) (nodeSubnet, podSubnet, prefixes int, err error) {
+	r, err := Compute(n, Settings{AutoMode: &a})
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	ips := autoModeAddresses(n, a, r, min(max(pods, 0), r.MaxPods))
+	return ips.nodeSubnet, ips.podSubnet, ips.prefixes, nil
+}

@@ -278,3 +278,17 @@ func TestInputCarriesAutoMode(t *testing.T) {
 		t.Errorf("no auto_mode gave %v", s.AutoMode)
 	}
 }
+
+func TestAutoModeIPsAtPods(t *testing.T) {
+	// m5.large, prefixes: 20 pods take 2 /28s on the primary ENI (1 + 32); past max pods the
+	// count stays at Compute's 113 and 7.
+	for _, c := range []struct{ pods, node, pod, prefixes int }{{20, 33, 0, 2}, {110, 113, 0, 7}, {500, 113, 0, 7}, {-1, 17, 0, 1}} {
+		node, pod, prefixes, err := AutoModeIPsAtPods(m5Large(), AutoMode{}, c.pods)
+		if err != nil || node != c.node || pod != c.pod || prefixes != c.prefixes {
+			t.Errorf("%d pods: %d, %d, %d, %v; want %d, %d, %d", c.pods, node, pod, prefixes, err, c.node, c.pod, c.prefixes)
+		}
+	}
+	if _, _, _, err := AutoModeIPsAtPods(t3Micro(), AutoMode{}, 2); !errors.Is(err, ErrAutoModeUnsupported) {
+		t.Errorf("t3.micro: %v", err)
+	}
+}

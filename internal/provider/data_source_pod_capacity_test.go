@@ -420,3 +420,36 @@ func TestPodCapacityRead_autoMode(t *testing.T) {
 		t.Errorf("prefix delegation: %+v, %v", got, err)
 	}
 }
+
+// EKS Auto Mode against EC2's data for m5.large: the ENI figure capped at 110, the /28s a full
+// node takes, and the VPC CNI inputs refused on their own attribute.
+func TestAccPodCapacity_autoMode(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				// 3 x (10 - 1) x 16 + 2 = 434, capped at 110: 7 /28s on the primary ENI, 1 + 112 addresses.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  auto_mode     = {}`),
+				Check: checkPodCap("max_pods", "110", "karpenter_assumed_pods", "110", "consistent", "true", "reason", "",
+					"vpc_ips_at_max_pods", "113", "pod_subnet_ips_at_max_pods", "0", "prefixes_at_max_pods", "7", "ami_family", "",
+					"formula", "EKS Auto Mode, /28 prefixes: 3 ENIs x (10 IPv4 - 1) x 16 + 2 = 434, capped at 110"),
+			},
+			{
+				// Secondary IPs in the pod subnets: (3 - 1) x 9 + 2 = 20.
+				Config: podCapacityConfig(`  instance_type = "m5.large"
+  auto_mode     = { ipv4_prefix_size = "32", pod_subnets = true }`),
+				Check: checkPodCap("max_pods", "20", "vpc_ips_at_max_pods", "1", "pod_subnet_ips_at_max_pods", "20", "prefixes_at_max_pods", "0"),
+			},
+			{
+				Config: podCapacityConfig(`  instance_type     = "m5.large"
+  auto_mode         = {}
+  prefix_delegation = true`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid prefix_delegation.*does not apply with auto_mode`),
+			},
+		},
+	})
+}

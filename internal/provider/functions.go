@@ -4,12 +4,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
 
 	"github.com/hashicorp/terraform-plugin-framework/attr"
 	"github.com/hashicorp/terraform-plugin-framework/function"
 	"github.com/hashicorp/terraform-plugin-framework/provider"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/typelimits"
 )
@@ -23,6 +28,8 @@ func (p *karpenterProvider) Functions(context.Context) []func() function.Functio
 		func() function.Function { return maxPodsFunction },
 		func() function.Function { return eniLimitedPodsFunction },
 		func() function.Function { return ipsPerNodeFunction },
+		func() function.Function { return autoModeMaxPodsFunction },
+		func() function.Function { return autoModeIPsPerNodeFunction },
 	}
 }
 
@@ -137,8 +144,153 @@ var ipsPerNodeFunction = &tableFunction{
 	},
 }
 
+var (
+	autoModeParameter = function.DynamicParameter{Name: "auto_mode", AllowNullValue: true,
+		MarkdownDescription: "The EKS Auto Mode NodeClass's networking, as an object with any of `ipv4_prefix_size` " +
+			"(`advancedNetworking.ipv4PrefixSize`: `\"Auto\"`, the default, for /28 prefixes, or `\"32\"` for secondary IPs) and " +
+			"`pod_subnets` (`true` when the class sets `podSubnetSelectorTerms`: the primary ENI then carries no pods); " +
+			"`{}` or `null` is the defaults."}
+	autoModeNote = " EKS Auto Mode runs its own networking, not the VPC CNI " +
+		"([Auto Mode networking](https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html)); it launches no type with " +
+		"1 vCPU or of a nano, micro or small size " +
+		"([instance types](https://docs.aws.amazon.com/eks/latest/userguide/automode-learn-instances.html)), an error here. IPv4 only."
+)
+
+var autoModeMaxPodsFunction = &tableFunction{
+	name: "auto_mode_max_pods",
+	def: function.Definition{
+		Summary: "The max pods EKS Auto Mode gives an instance type",
+		MarkdownDescription: "The pods per node EKS Auto Mode gives the instance type under this NodeClass networking: the ENI " +
+			"figure (IPv4 per ENI - 1 per ENI, times 16 with /28 prefixes, plus 2; without the primary ENI with pod subnets), " +
+			"then capped at 110 ([Create a node class](https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html))." +
+			autoModeNote + tableNote,
+		Parameters: []function.Parameter{typeParameter, autoModeParameter},
+		Return:     function.Int64Return{},
+	},
+	run: func(ctx context.Context, req function.RunRequest) (any, *function.FuncError) {
+		var typ string
+		var auto types.Dynamic
+		if err := req.Arguments.Get(ctx, &typ, &auto); err != nil {
+			return nil, err
+		}
+		n, a, ferr := autoModeArguments(ctx, typ, auto)
+		if ferr != nil {
+			return nil, ferr
+		}
+		r, err := capacity.Compute(n, capacity.Settings{AutoMode: &a})
+		if err != nil {
+			return nil, autoModeError(err)
+		}
+		return int64(r.MaxPods), nil
+	},
+}
+
+var autoModeIPsAttrTypes = map[string]attr.Type{
+	"node_subnet": types.Int64Type, "pod_subnet": types.Int64Type, "prefixes": types.Int64Type,
+}
+
+var autoModeIPsPerNodeFunction = &tableFunction{
+	name: "auto_mode_ips_per_node",
+	def: function.Definition{
+		Summary: "The IPv4 addresses an EKS Auto Mode node running a number of pods holds",
+		MarkdownDescription: "The IPv4 addresses one EKS Auto Mode node of the instance type holds when it runs `pods` pods " +
+			"(clamped to its max pods, each counted as needing an address): an object with `node_subnet` (the node's subnet: " +
+			"each ENI's primary address, and the pods' addresses without pod subnets), `pod_subnet` (the pod subnets, with " +
+			"`pod_subnets`; else 0) and `prefixes` (the /28 blocks among them, one per 16 pods and at least one per node; 0 with " +
+			"`ipv4_prefix_size = \"32\"`). Any warm pool beyond what the pods need is not counted." + autoModeNote + tableNote,
+		Parameters: []function.Parameter{typeParameter, autoModeParameter,
+			function.Int64Parameter{Name: "pods", MarkdownDescription: "Pods on the node."}},
+		Return: function.ObjectReturn{AttributeTypes: autoModeIPsAttrTypes},
+	},
+	run: func(ctx context.Context, req function.RunRequest) (any, *function.FuncError) {
+		var typ string
+		var auto types.Dynamic
+		var pods int64
+		if err := req.Arguments.Get(ctx, &typ, &auto, &pods); err != nil {
+			return nil, err
+		}
+		n, a, ferr := autoModeArguments(ctx, typ, auto)
+		if ferr != nil {
+			return nil, ferr
+		}
+		if pods < 0 {
+			return nil, function.NewArgumentFuncError(2, fmt.Sprintf("pods must not be negative, got %d", pods))
+		}
+		node, pod, prefixes, err := capacity.AutoModeIPsAtPods(n, a, int(min(pods, math.MaxInt32)))
+		if err != nil {
+			return nil, autoModeError(err)
+		}
+		v, diags := types.ObjectValue(autoModeIPsAttrTypes, map[string]attr.Value{"node_subnet": types.Int64Value(int64(node)),
+			"pod_subnet": types.Int64Value(int64(pod)), "prefixes": types.Int64Value(int64(prefixes))})
+		return v, function.FuncErrorFromDiags(ctx, diags)
+	},
+}
+
+// autoModeArguments are the instance type's network data and the auto_mode argument: any of
+// ipv4_prefix_size (a string; a whole number such as 32 is taken as its digits) and pod_subnets,
+// null values and a null argument meaning the defaults.
+func autoModeArguments(ctx context.Context, typ string, d types.Dynamic) (capacity.Network, capacity.AutoMode, *function.FuncError) {
+	var a capacity.AutoMode
+	n, ok := typelimits.Network(typ)
+	if !ok {
+		return n, a, function.NewArgumentFuncError(0, fmt.Sprintf("%q is not in the provider's instance type table (%d types); "+
+			"for other types use the karpenter_pod_capacity data source with auto_mode, which asks EC2", typ, typelimits.Len()))
+	}
+	m, ferr := objectArgument(ctx, d, 1, "auto_mode", `must be an object such as { ipv4_prefix_size = "32", pod_subnets = true }`)
+	if ferr != nil {
+		return n, a, ferr
+	}
+	var errs []error
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		switch v := m[k]; k {
+		case "ipv4_prefix_size":
+			switch x := v.(type) {
+			case nil:
+			case string:
+				a.IPv4PrefixSize = x
+			case int64:
+				a.IPv4PrefixSize = strconv.FormatInt(x, 10)
+			case float64:
+				a.IPv4PrefixSize = strconv.FormatFloat(x, 'f', -1, 64)
+			default:
+				errs = append(errs, fmt.Errorf("auto_mode.ipv4_prefix_size must be a string, got %T", v))
+			}
+		case "pod_subnets":
+			if b, ok := v.(bool); ok {
+				a.PodSubnets = b
+			} else if v != nil {
+				errs = append(errs, fmt.Errorf("auto_mode.pod_subnets must be a bool, got %T", v))
+			}
+		default:
+			errs = append(errs, fmt.Errorf("auto_mode.%s is not an auto_mode attribute; expected ipv4_prefix_size or pod_subnets", k))
+		}
+	}
+	for _, f := range capacity.ValidateSettings(capacity.Settings{AutoMode: &a}) {
+		errs = append(errs, fmt.Errorf("%s %s", f.Path, f.Message))
+	}
+	if len(errs) > 0 {
+		return n, a, function.NewArgumentFuncError(1, errors.Join(errs...).Error())
+	}
+	return n, a, nil
+}
+
+// autoModeError is an engine error as a function error: a type Auto Mode does not launch on the
+// instance_type argument, no ENI left for pods on auto_mode.
+func autoModeError(err error) *function.FuncError {
+	if errors.Is(err, capacity.ErrAutoModeUnsupported) {
+		return function.NewArgumentFuncError(0, err.Error())
+	}
+	return function.NewArgumentFuncError(1, err.Error())
+}
+
 // networkingArgument is the networking argument as plain values; null is no settings.
 func networkingArgument(ctx context.Context, d types.Dynamic) (map[string]any, *function.FuncError) {
+	return objectArgument(ctx, d, 1, "networking", "must be an object of networking attributes, such as { prefix_delegation = true }")
+}
+
+// objectArgument is the object argument arg, named name, as plain values (nil when null), or an
+// error on it: "<name> <notObject>" when it is not an object.
+func objectArgument(ctx context.Context, d types.Dynamic, arg int64, name, notObject string) (map[string]any, *function.FuncError) {
 	if d.IsNull() || d.IsUnderlyingValueNull() {
 		return nil, nil
 	}
@@ -151,9 +303,9 @@ func networkingArgument(ctx context.Context, d types.Dynamic) (map[string]any, *
 		return m, nil
 	}
 	if err == nil {
-		err = fmt.Errorf("must be an object of networking attributes, such as { prefix_delegation = true }")
+		err = errors.New(notObject)
 	}
-	return nil, function.NewArgumentFuncError(1, "networking "+err.Error())
+	return nil, function.NewArgumentFuncError(arg, name+" "+err.Error())
 }
 
 // funcResult turns a typelimits answer into a function result, argument errors on their argument.
