@@ -161,7 +161,7 @@ var autoModeMaxPodsFunction = &tableFunction{
 	def: function.Definition{
 		Summary: "The max pods EKS Auto Mode gives an instance type",
 		MarkdownDescription: "The pods per node EKS Auto Mode gives the instance type under this NodeClass networking: the ENI " +
-			"figure (IPv4 per ENI - 1 per ENI, times 16 with /28 prefixes, plus 2; without the primary ENI with pod subnets), " +
+			"figure (ENIs x (IPv4 per ENI - 1), times 16 with /28 prefixes, plus 2; the primary ENI left out with pod subnets), " +
 			"then capped at 110 ([Create a node class](https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html))." +
 			autoModeNote + tableNote,
 		Parameters: []function.Parameter{typeParameter, autoModeParameter},

@@ -48,3 +48,28 @@ output "p5_efa" {
     efa  = data.karpenter_pod_capacity.p5_efa.efa_interfaces
   }
 }
+
+# An EKS Auto Mode NodeClass: its own networking, not the VPC CNI. /28 prefixes by default:
+# 3 x (10 - 1) x 16 + 2 = 434, capped at 110; a full node takes 7 /28 blocks.
+data "karpenter_pod_capacity" "auto_mode" {
+  instance_type = "m5.large"
+  auto_mode     = {}
+}
+
+# Auto Mode with pod subnets (podSubnetSelectorTerms) and secondary IPs only: the primary
+# ENI keeps the node's address, (3 - 1) x 9 + 2 = 20 pods.
+data "karpenter_pod_capacity" "auto_mode_pod_subnets" {
+  instance_type = "m5.large"
+  auto_mode = {
+    ipv4_prefix_size = "32"
+    pod_subnets      = true
+  }
+}
+
+output "auto_mode" {
+  value = {
+    pods          = data.karpenter_pod_capacity.auto_mode.max_pods
+    free_28s_each = data.karpenter_pod_capacity.auto_mode.prefixes_at_max_pods
+    pod_subnets   = data.karpenter_pod_capacity.auto_mode_pod_subnets.max_pods
+  }
+}
