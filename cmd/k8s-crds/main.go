@@ -1,5 +1,6 @@
 // Command k8s-crds writes the Karpenter CustomResourceDefinitions the provider validates against
-// (internal/manifest/crds) as CRD objects for a real API server, one YAML document each.
+// (internal/manifest/crds), and the EKS Auto Mode NodeClass schema it writes from the EKS user guide
+// (internal/manifest/automode), as CRD objects for a real API server, one YAML document each.
 // scripts/k8s.sh (make k8s-up) applies them to the test API server, so that kubernetes_manifest
 // there accepts exactly what the provider's plan accepts.
 //
@@ -22,7 +23,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +43,9 @@ var shortNames = map[string][]string{
 	manifest.NodePoolKind:     nil,
 	manifest.NodeOverlayKind:  {"overlays"},
 	manifest.NodeClaimKind:    nil,
+	// EKS Auto Mode's NodeClass: no CRD is published; the schema the provider writes from the
+	// EKS user guide (manifest.AutoModeSchemaFile) is installed in its place.
+	manifest.AutoModeNodeClassKind: nil,
 }
 
 func main() {
@@ -63,7 +69,11 @@ func render(version string, differential bool) ([]byte, error) {
 		return nil, err
 	}
 	objs := make([]*apiextensionsv1.CustomResourceDefinition, 0, len(crds))
-	for _, c := range crds {
+	auto, err := manifest.AutoModeNodeClassCRD()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range append(slices.Collect(maps.Values(crds)), auto) {
 		o, err := definition(c, c.Group)
 		if err != nil {
 			return nil, err
@@ -115,7 +125,7 @@ func definition(c *manifest.CRD, group string) (*apiextensionsv1.CustomResourceD
 		return nil, errors.New(c.Kind + ": no openAPIV3Schema")
 	}
 	categories := []string{"karpenter"}
-	if group != c.Group { // a differential copy: nothing kubectl would find it by besides its group
+	if group != c.Group || c.Group == manifest.AutoModeNodeClassGroup { // a differential copy, or Auto Mode's: not Karpenter's own
 		short, categories = nil, nil
 	}
 	singular := strings.ToLower(c.Kind)

@@ -19,12 +19,14 @@ func TestRender(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if len(docs) != 4 || !strings.Contains(docs[0], "nestedVirtualization") || strings.Contains(string(out), "enclaveOptions") {
-		t.Fatalf("want 4 documents, got %d:\n%s", len(docs), out)
+	if len(docs) != 5 || !strings.Contains(docs[0], "nestedVirtualization") || strings.Contains(string(out), "enclaveOptions") {
+		t.Fatalf("want 5 documents, got %d:\n%s", len(docs), out)
 	}
 	want := []struct{ name, plural, singular, kind, listKind, group string }{
 		{"ec2nodeclasses.karpenter.k8s.aws", "ec2nodeclasses", "ec2nodeclass", "EC2NodeClass", "EC2NodeClassList", "karpenter.k8s.aws"},
 		{"nodeclaims.karpenter.sh", "nodeclaims", "nodeclaim", "NodeClaim", "NodeClaimList", "karpenter.sh"},
+		// EKS Auto Mode's, from the schema the provider writes from the EKS user guide.
+		{"nodeclasses.eks.amazonaws.com", "nodeclasses", "nodeclass", "NodeClass", "NodeClassList", "eks.amazonaws.com"},
 		{"nodeoverlays.karpenter.sh", "nodeoverlays", "nodeoverlay", "NodeOverlay", "NodeOverlayList", "karpenter.sh"},
 		{"nodepools.karpenter.sh", "nodepools", "nodepool", "NodePool", "NodePoolList", "karpenter.sh"},
 	}
@@ -40,7 +42,7 @@ func TestRender(t *testing.T) {
 		if crd.Name != w.name || n.Plural != w.plural || n.Singular != w.singular || n.Kind != w.kind || n.ListKind != w.listKind || crd.Spec.Group != w.group {
 			t.Errorf("document %d: name %q, names %+v, group %q; want %+v", i, crd.Name, n, crd.Spec.Group, w)
 		}
-		if cols := crd.Spec.Versions[0].AdditionalPrinterColumns; len(cols) < 2 || cols[0].JSONPath == "" {
+		if cols := crd.Spec.Versions[0].AdditionalPrinterColumns; w.group != manifest.AutoModeNodeClassGroup && (len(cols) < 2 || cols[0].JSONPath == "") {
 			t.Errorf("%s: printer columns %+v, want Karpenter's", w.name, cols)
 		}
 		if crd.Kind != "CustomResourceDefinition" || crd.APIVersion != "apiextensions.k8s.io/v1" || crd.Spec.Scope != apiextensionsv1.ClusterScoped {
@@ -67,7 +69,7 @@ func TestRenderDifferential(t *testing.T) {
 		t.Fatal(err)
 	}
 	docs := strings.Split(string(out), "\n---\n")
-	if want := 4 + 3*len(manifest.Versions()); len(docs) != want {
+	if want := 5 + 3*len(manifest.Versions()); len(docs) != want {
 		t.Fatalf("want %d documents, got %d", want, len(docs))
 	}
 	byName := map[string]string{}

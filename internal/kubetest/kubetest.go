@@ -178,7 +178,7 @@ type Verdict struct {
 var unknownFieldRE = regexp.MustCompile(`unknown field "([^"]+)"`)
 
 // DryRun creates doc (an EC2NodeClass, NodePool or NodeOverlay in YAML, of any group: the differential copies
-// included) on the API server with dryRun=All and strict field validation, kubectl's default:
+// included; or an EKS Auto Mode NodeClass) on the API server with dryRun=All and strict field validation, kubectl's default:
 // 201 (or 409 AlreadyExists, which the API server answers only after validating) is an
 // acceptance, 422 (Invalid) or 400 (strict decoding: an unknown or duplicate field) a refusal
 // with its causes; anything else is an error.
@@ -194,9 +194,10 @@ func (a *API) DryRun(doc string) (Verdict, error) {
 	if err := json.Unmarshal(body, &head); err != nil {
 		return Verdict{}, err
 	}
-	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools", "NodeOverlay": "nodeoverlays"}[head.Kind]
+	resource := map[string]string{"EC2NodeClass": "ec2nodeclasses", "NodePool": "nodepools", "NodeOverlay": "nodeoverlays",
+		"NodeClass": "nodeclasses"}[head.Kind]
 	if resource == "" {
-		return Verdict{}, fmt.Errorf("kind %q is not a Karpenter kind", head.Kind)
+		return Verdict{}, fmt.Errorf("kind %q is neither a Karpenter kind nor the EKS Auto Mode NodeClass", head.Kind)
 	}
 	code, out, err := a.Do(http.MethodPost, fmt.Sprintf("/apis/%s/%s?dryRun=All&fieldValidation=Strict", head.APIVersion, resource),
 		"application/json", body)

@@ -150,6 +150,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 func (p *karpenterProvider) Resources(context.Context) []func() resource.Resource {
 	return []func() resource.Resource{
 		newNodeClassResource,
+		newAutoModeNodeClassResource,
 		newNodePoolResource,
 		newNodeOverlayResource,
 	}

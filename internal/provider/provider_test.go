@@ -74,8 +74,12 @@ func (o *admissions) record(version, doc string, violations []manifest.Violation
 	}
 	crds, _ := manifest.CRDsFor(version)
 	kind := manifest.NodePoolKind
-	if strings.Contains(doc, "\nkind: EC2NodeClass") {
+	switch {
+	case strings.Contains(doc, "\nkind: EC2NodeClass"):
 		kind = manifest.EC2NodeClassKind
+	case strings.Contains(doc, "\nkind: "+manifest.AutoModeNodeClassKind+"\n"): // installed as it is, not per version
+		crds[manifest.AutoModeNodeClassKind], _ = manifest.AutoModeNodeClassCRD()
+		kind = manifest.AutoModeNodeClassKind
 	}
 	o.crdOf[doc] = crds[kind]
 	o.judged = append(o.judged, j)

@@ -1,0 +1,104 @@
+package provider
+
+import (
+	"fmt"
+	"regexp"
+	"testing"
+
+	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
+	"github.com/hashicorp/terraform-plugin-testing/knownvalue"
+	"github.com/hashicorp/terraform-plugin-testing/plancheck"
+	"github.com/hashicorp/terraform-plugin-testing/terraform"
+	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+)
+
+const autoModeClassRes = "karpenter_auto_mode_node_class.test"
+
+// An Auto Mode NodeClass plans against EC2: the guide's rules fail the plan on their attributes
+// before any AWS call (a reserved name, role with instance_profile, a pod subnet missing in a node
+// zone after resolution), and a valid class plans its subnets, pod subnets and reference, applies,
+// plans clean and imports by name.
+func TestAccAutoModeNodeClass_planApplyImport(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	a := n.Subnets[0]
+	config := func(name, body string) string {
+		return providerConfig(cluster) + fmt.Sprintf(`
+resource "karpenter_auto_mode_node_class" "test" {
+  name                          = %q
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }]
+%s
+}
+`, name, cluster, body)
+	}
+	nodesInA := fmt.Sprintf(`  role                              = "AmazonEKSAutoNodeRole"
+  subnet_selector_terms             = [{ id = %q }]
+  pod_subnet_selector_terms         = [{ id = %q }]
+  pod_security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }]
+  ephemeral_storage                 = { size = "100Gi", iops = 4000 }
+  advanced_networking               = { ipv4_prefix_size = "32" }
+  tags                              = { team = "platform" }`, a.ID, a.ID, cluster)
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		// The class creates nothing in AWS: after destroy the cluster holds no object of the provider.
+		CheckDestroy: checkClusterClean(t, cluster),
+		Steps: []resource.TestStep{
+			{
+				Config:      config("default", nodesInA),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`Reserved NodeClass name[\s\S]*with karpenter_auto_mode_node_class.test[\s\S]*name`),
+			},
+			{
+				Config:      config("private", nodesInA+"\n  instance_profile = \"eks-nodes\""),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`exactly one of role and instanceProfile`),
+			},
+			{
+				Config:      config("private", nodesInA+"\n  snat_policy = \"random\""),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)snat_policy.*Unsupported value: "random"`),
+			},
+			{
+				// Node subnets in three zones by the discovery tag, a pod subnet in one.
+				Config: config("private", fmt.Sprintf(`  role = "AmazonEKSAutoNodeRole"
+  subnet_selector_terms             = [{ tags = { "karpenter.sh/discovery" = %q } }]
+  pod_subnet_selector_terms         = [{ id = %q }]
+  pod_security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }]`, cluster, a.ID, cluster)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`No pod subnet in a node zone[\s\S]*` + n.Subnets[1].Zone),
+			},
+			{
+				Config: config("private", nodesInA),
+				ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+					plancheck.ExpectResourceAction(autoModeClassRes, plancheck.ResourceActionCreate),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("subnets").AtMapKey(a.ID).AtMapKey("zone"), knownvalue.StringExact(a.Zone)),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("pod_subnets").AtMapKey(a.Zone).AtMapKey("id"), knownvalue.StringExact(a.ID)),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("pod_security_group_ids"), knownvalue.ListSizeExact(1)),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("resolved").AtMapKey("group"), knownvalue.StringExact("eks.amazonaws.com")),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("resolved").AtMapKey("kind"), knownvalue.StringExact("NodeClass")),
+					plancheck.ExpectKnownValue(autoModeClassRes, tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(
+						`(?s)^apiVersion: eks.amazonaws.com/v1\nkind: NodeClass\nmetadata:\n  name: private\nspec:\n  role: AmazonEKSAutoNodeRole\n.*ipv4PrefixSize: "32"`))),
+				}},
+			},
+			{
+				Config:   config("private", nodesInA),
+				PlanOnly: true, // clean: the recorded resolution is what EC2 answers again
+			},
+			{
+				ResourceName:  autoModeClassRes,
+				ImportState:   true,
+				ImportStateId: "private",
+				ImportStateCheck: func(states []*terraform.InstanceState) error {
+					if len(states) != 1 || states[0].Attributes["name"] != "private" || states[0].ID != "private" {
+						return fmt.Errorf("imported %+v", states)
+					}
+					return nil
+				},
+			},
+		},
+	})
+}
