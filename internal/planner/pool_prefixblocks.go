@@ -41,11 +41,11 @@ func prefixBlockWarnings(ctx context.Context, ports PoolPorts, in PoolInput, p l
 	var what string
 	switch {
 	case in.Replicas != nil:
-		path, want, what = attrpath.Of("replicas"), *in.Replicas, fmt.Sprintf("replicas (%d nodes)", *in.Replicas)
+		path, want, what = attrpath.Of("replicas"), *in.Replicas, fmt.Sprintf("replicas (%s)", nodesOf(*in.Replicas))
 	case p.NodesByLimits >= 0:
-		path, want, what = pathLimits, p.NodesByLimits, fmt.Sprintf("the %d nodes the limits allow", p.NodesByLimits)
+		path, want, what = pathLimits, p.NodesByLimits, fmt.Sprintf("the %s the limits allow", nodesOf(p.NodesByLimits))
 	default:
-		path, want, what = attrpath.Of("node_class"), p.NodesByIPs, fmt.Sprintf("the %d nodes the free IPs address (no limits)", p.NodesByIPs)
+		path, want, what = attrpath.Of("node_class"), p.NodesByIPs, fmt.Sprintf("the %s the free IPs address (no limits)", nodesOf(p.NodesByIPs))
 	}
 	want = min(want, p.NodesByIPs)
 	if want <= 0 {
@@ -85,17 +85,24 @@ func prefixBlockWarnings(ctx context.Context, ports PoolPorts, in PoolInput, p l
 	for _, z := range zones {
 		nodes := min(want, z.roomByIPs)
 		if need := nodes * z.perNode; z.free.Count() < need {
-			short = append(short, fmt.Sprintf("%s (%s) has %d free /28 blocks of %d, %d needed for %d nodes (a full %s node holds %d prefixes; "+
-				"the longest free run is %d blocks)", z.subnet, z.zone, z.free.Count(), z.free.Blocks, need, nodes, z.hungriest, z.perNode, z.free.LargestRun))
+			short = append(short, fmt.Sprintf("%s (%s) has %d free /28 blocks of %d, %d needed for %s (a full %s node holds %d prefixes; "+
+				"the longest free run is %d blocks)", z.subnet, z.zone, z.free.Count(), z.free.Blocks, need, nodesOf(nodes), z.hungriest, z.perNode, z.free.LargestRun))
 		}
 	}
 	return []attrpath.Finding{{Summary: SummaryFragmentedSubnets, Path: path,
-		Message: fmt.Sprintf("the class has prefix delegation, which gives each node whole aligned /28 prefixes, and %s need more free /28 "+
-			"blocks than the subnets hold, though they have the free IPs: %s. The subnets hold room for %d of %d nodes; a node short of a "+
+		Message: fmt.Sprintf("the class has prefix delegation, which gives each node whole aligned /28 prefixes, and the subnets hold too "+
+			"few free /28 blocks for %s, though they have the free IPs: %s. The subnets hold room for %d of %s; a node short of a "+
 			"prefix gets no pod addresses (aws/amazon-vpc-cni-k8s#2749). AWS's fix is a subnet CIDR reservation of type prefix over free, "+
 			"/28-aligned room (aws ec2 create-subnet-cidr-reservation --reservation-type prefix), which keeps single addresses out of it; "+
 			"or add subnets with free /28 blocks to the class, or %s",
-			what, strings.Join(short, "; "), room, want, lowerWhat(path))}}
+			what, strings.Join(short, "; "), room, nodesOf(want), lowerWhat(path))}}
+}
+
+func nodesOf(n int) string {
+	if n == 1 {
+		return "1 node"
+	}
+	return fmt.Sprintf("%d nodes", n)
 }
 
 func lowerWhat(path attrpath.Path) string {
