@@ -80,9 +80,9 @@ func autoModeConflicts(s Settings) []attrpath.Finding {
 	var errs []attrpath.Finding
 	add := func(field, why string) {
 		errs = append(errs, attrpath.Finding{Path: attrpath.Of(field),
-			Message: "does not apply with auto_mode: " + why + "; remove it, or auto_mode for a self-managed node class"})
+			Message: "does not apply with auto_mode: " + why + ". Remove it, or remove auto_mode to model a self-managed node class."})
 	}
-	const cni = "EKS Auto Mode does not run the VPC CNI, whose settings do not apply " +
+	const cni = "EKS Auto Mode runs its own networking, not the VPC CNI " +
 		"(https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html)"
 	const nodeClass = "the EKS Auto Mode NodeClass has no such field " +
 		"(https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html)"
@@ -90,10 +90,10 @@ func autoModeConflicts(s Settings) []attrpath.Finding {
 		add("ami_family", "EKS Auto Mode chooses the node's AMI itself; "+nodeClass)
 	}
 	if s.PrefixDelegation {
-		add("prefix_delegation", cni+"; use auto_mode.ipv4_prefix_size")
+		add("prefix_delegation", cni+"; auto_mode.ipv4_prefix_size chooses prefixes or secondary IPs")
 	}
 	if s.CustomNetworking {
-		add("custom_networking", cni+"; use auto_mode.pod_subnets")
+		add("custom_networking", cni+"; auto_mode.pod_subnets models pod subnets")
 	}
 	if s.SecurityGroupsForPods {
 		add("security_groups_for_pods", cni)

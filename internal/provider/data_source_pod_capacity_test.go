@@ -422,7 +422,8 @@ func TestPodCapacityRead_autoMode(t *testing.T) {
 }
 
 // EKS Auto Mode against EC2's data for m5.large: the ENI figure capped at 110, the /28s a full
-// node takes, and the VPC CNI inputs refused on their own attribute.
+// node takes, the VPC CNI inputs refused on their own attribute (the failing steps first: the
+// post-test destroy plans the last configuration) and a type Auto Mode does not launch.
 func TestAccPodCapacity_autoMode(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -430,6 +431,17 @@ func TestAccPodCapacity_autoMode(t *testing.T) {
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
 		Steps: []resource.TestStep{
+			{
+				Config: podCapacityConfig(`  instance_type     = "m5.large"
+  auto_mode         = {}
+  prefix_delegation = true`),
+				ExpectError: regexp.MustCompile(`(?s)Invalid prefix_delegation.*does not apply with auto_mode`),
+			},
+			{
+				Config: podCapacityConfig(`  instance_type = "t3.micro"
+  auto_mode     = {}`),
+				ExpectError: capWordsRE("t3.micro is not available in EKS Auto Mode"),
+			},
 			{
 				// 3 x (10 - 1) x 16 + 2 = 434, capped at 110: 7 /28s on the primary ENI, 1 + 112 addresses.
 				Config: podCapacityConfig(`  instance_type = "m5.large"
@@ -443,12 +455,6 @@ func TestAccPodCapacity_autoMode(t *testing.T) {
 				Config: podCapacityConfig(`  instance_type = "m5.large"
   auto_mode     = { ipv4_prefix_size = "32", pod_subnets = true }`),
 				Check: checkPodCap("max_pods", "20", "vpc_ips_at_max_pods", "1", "pod_subnet_ips_at_max_pods", "20", "prefixes_at_max_pods", "0"),
-			},
-			{
-				Config: podCapacityConfig(`  instance_type     = "m5.large"
-  auto_mode         = {}
-  prefix_delegation = true`),
-				ExpectError: regexp.MustCompile(`(?s)Invalid prefix_delegation.*does not apply with auto_mode`),
 			},
 		},
 	})
