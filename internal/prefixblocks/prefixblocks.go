@@ -78,90 +78,122 @@ func Compute(s Subnet) (Free, error) {
 	if subnet.Bits() > BlockBits {
 		return Free{}, nil
 	}
-	base := addrUint(subnet.Addr())
+	g := newGrid(subnet)
+	// AWS reserves the first four addresses and the last one of every subnet.
+	g.mark(g.taken, g.base, g.base+3)
+	g.mark(g.taken, g.base+g.size-1, g.base+g.size-1)
+	if err := g.markUsed(s); err != nil {
+		return Free{}, err
+	}
+	if err := g.markReservations(s); err != nil {
+		return Free{}, err
+	}
+	return g.free(), nil
+}
+
+// grid is a subnet's /28 blocks: which are taken, and which lie inside a prefix reservation.
+type grid struct {
+	base, size         uint64
+	taken, inPrefixRes []bool
+}
+
+func newGrid(subnet netip.Prefix) *grid {
 	size := uint64(1) << (32 - subnet.Bits())
 	n := int(size / BlockSize)
-	taken := make([]bool, n)
-	inPrefixRes := make([]bool, n)
-	// mark sets the blocks overlapping addresses [lo, hi] of the subnet.
-	mark := func(set []bool, lo, hi uint64) {
-		if hi < base || lo >= base+size {
-			return
-		}
-		lo, hi = max(lo, base), min(hi, base+size-1)
-		for b := (lo - base) / BlockSize; b <= (hi-base)/BlockSize; b++ {
-			set[b] = true
-		}
+	return &grid{base: addrUint(subnet.Addr()), size: size, taken: make([]bool, n), inPrefixRes: make([]bool, n)}
+}
+
+// mark sets the blocks of set overlapping addresses [lo, hi] of the subnet.
+func (g *grid) mark(set []bool, lo, hi uint64) {
+	if hi < g.base || lo >= g.base+g.size {
+		return
 	}
-	// AWS reserves the first four addresses and the last one of every subnet.
-	mark(taken, base, base+3)
-	mark(taken, base+size-1, base+size-1)
+	lo, hi = max(lo, g.base), min(hi, g.base+g.size-1)
+	for b := (lo - g.base) / BlockSize; b <= (hi-g.base)/BlockSize; b++ {
+		set[b] = true
+	}
+}
+
+// markUsed takes the blocks of the interfaces' addresses and assigned prefixes.
+func (g *grid) markUsed(s Subnet) error {
 	for _, a := range s.Addresses {
 		ip, err := netip.ParseAddr(a)
 		if err != nil {
-			return Free{}, fmt.Errorf("subnet %s: address %q: %w", s.ID, a, err)
+			return fmt.Errorf("subnet %s: address %q: %w", s.ID, a, err)
 		}
 		if ip.Is4() {
 			v := addrUint(ip)
-			mark(taken, v, v)
+			g.mark(g.taken, v, v)
 		}
-	}
-	span := func(cidr string) (lo, hi uint64, ok bool, err error) {
-		p, err := netip.ParsePrefix(cidr)
-		if err != nil {
-			return 0, 0, false, err
-		}
-		p = p.Masked()
-		if !p.Addr().Is4() {
-			return 0, 0, false, nil
-		}
-		lo = addrUint(p.Addr())
-		return lo, lo + (uint64(1) << (32 - p.Bits())) - 1, true, nil
 	}
 	for _, c := range s.Prefixes {
 		lo, hi, ok, err := span(c)
 		if err != nil {
-			return Free{}, fmt.Errorf("subnet %s: prefix %q: %w", s.ID, c, err)
+			return fmt.Errorf("subnet %s: prefix %q: %w", s.ID, c, err)
 		}
 		if ok {
-			mark(taken, lo, hi)
+			g.mark(g.taken, lo, hi)
 		}
 	}
+	return nil
+}
+
+// markReservations takes the blocks of explicit reservations and notes those of prefix ones.
+func (g *grid) markReservations(s Subnet) error {
 	for _, r := range s.Reservations {
 		lo, hi, ok, err := span(r.CIDR)
 		if err != nil {
-			return Free{}, fmt.Errorf("subnet %s: reservation %q: %w", s.ID, r.CIDR, err)
+			return fmt.Errorf("subnet %s: reservation %q: %w", s.ID, r.CIDR, err)
 		}
 		switch {
 		case !ok:
 		case r.Type == ReservationExplicit:
-			mark(taken, lo, hi)
+			g.mark(g.taken, lo, hi)
 		case r.Type == ReservationPrefix:
 			// Only whole blocks inside the reservation are AWS's to assign as prefixes; a
 			// reservation that is not /28-aligned leaves its partial blocks to the rest.
 			first, last := (lo+BlockSize-1)/BlockSize*BlockSize, (hi+1)/BlockSize*BlockSize
 			if last > first {
-				mark(inPrefixRes, first, last-1)
+				g.mark(g.inPrefixRes, first, last-1)
 			}
 		default:
-			return Free{}, fmt.Errorf("subnet %s: reservation %s: unknown type %q", s.ID, r.CIDR, r.Type)
+			return fmt.Errorf("subnet %s: reservation %s: unknown type %q", s.ID, r.CIDR, r.Type)
 		}
 	}
-	out := Free{Blocks: n}
+	return nil
+}
+
+// free lists the blocks not taken, with the longest run of them.
+func (g *grid) free() Free {
+	out := Free{Blocks: len(g.taken)}
 	run := 0
-	for b := range n {
-		if taken[b] {
+	for b := range g.taken {
+		if g.taken[b] {
 			run = 0
 			continue
 		}
-		out.Free = append(out.Free, netip.PrefixFrom(uintAddr(base+uint64(b)*BlockSize), BlockBits))
-		if inPrefixRes[b] {
+		out.Free = append(out.Free, netip.PrefixFrom(uintAddr(g.base+uint64(b)*BlockSize), BlockBits))
+		if g.inPrefixRes[b] {
 			out.InPrefixReservations++
 		}
 		run++
 		out.LargestRun = max(out.LargestRun, run)
 	}
-	return out, nil
+	return out
+}
+
+// span is the address range of an IPv4 CIDR (ok false for an IPv6 one).
+func span(cidr string) (lo, hi uint64, ok bool, err error) {
+	p, err := netip.ParsePrefix(cidr)
+	if err != nil {
+		return 0, 0, false, err
+	}
+	p = p.Masked()
+	if !p.Addr().Is4() {
+		return 0, 0, false, nil
+	}
+	lo = addrUint(p.Addr())
+	return lo, lo + (uint64(1) << (32 - p.Bits())) - 1, true, nil
 }
 
 func addrUint(a netip.Addr) uint64 {
