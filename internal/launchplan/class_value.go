@@ -208,6 +208,9 @@ func (rc ClassValue) Class() Class {
 	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
 		c.HashVersion = "v5"
 	}
+	if a := rc.AutoMode; a != nil {
+		c.AutoMode = &capacity.AutoMode{IPv4PrefixSize: a.IPv4PrefixSize, PodSubnets: len(rc.PodSubnets) > 0}
+	}
 	if k := rc.Kubelet; k != nil {
 		c.Kubelet = Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}
 	}

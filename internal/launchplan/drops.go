@@ -13,6 +13,7 @@ import (
 // Reasons an instance type that matched the requirements is not launched, in report order.
 const (
 	dropNoEFA = iota
+	dropAutoMode
 	dropAMIFamily
 	dropNoAMI
 	dropInterfaces
@@ -30,6 +31,9 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 	switch reason {
 	case dropNoEFA:
 		return fmt.Sprintf("%s without EFA support, which node class %q requires (%s)", n, b.in.Class.Name, names)
+	case dropAutoMode:
+		return fmt.Sprintf("%s that EKS Auto Mode does not launch (%s): it launches the families the EKS user guide lists, in sizes above "+
+			"small and with more than 1 vCPU (https://docs.aws.amazon.com/eks/latest/userguide/automode-learn-instances.html)", n, names)
 	case dropAMIFamily:
 		return fmt.Sprintf("%s that Karpenter %s does not offer to an %s node class (%s): AL2023 does not support a1 instances; an AL2 or "+
 			"Bottlerocket class launches them", n, cmp.Or(b.in.KarpenterVersion, manifest.DefaultVersion), b.family, names)
@@ -69,6 +73,8 @@ func dropReason(err error) int {
 		return dropNoPodENI
 	case errors.Is(err, capacity.ErrInvalidNetwork):
 		return dropNetworkData
+	case errors.Is(err, capacity.ErrAutoModeUnsupported):
+		return dropAutoMode
 	}
 	return dropOther
 }

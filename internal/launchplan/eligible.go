@@ -178,7 +178,11 @@ func (b *builder) admit(e *eligible, sel catalog.Selected, memo *computeMemo, zo
 	if b.in.Class.EFA && !it.EFASupported {
 		return dropNoEFA, false
 	}
-	if !OfferedForFamily(b.in.KarpenterVersion, b.family, it.Name) {
+	if b.in.Class.AutoMode != nil {
+		if !AutoModeFamily(it.Name) {
+			return dropAutoMode, false
+		}
+	} else if !OfferedForFamily(b.in.KarpenterVersion, b.family, it.Name) {
 		return dropAMIFamily, false
 	}
 	ami, served := b.imageFor(it)

@@ -37,7 +37,7 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 					CapacityType:   ct,
 					MaxPods:        t.res.MaxPods,
 					VPCIPsAtMax:    t.res.VPCIPsAtMaxPods,
-					LaunchTemplate: lts[t.group].Name,
+					LaunchTemplate: templateName(lts, t),
 				})
 			}
 		}

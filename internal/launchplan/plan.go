@@ -117,7 +117,7 @@ func (b *builder) build() (Plan, []Problem) {
 	plan.LaunchTemplates = b.launchTemplates(types)
 	plan.InstanceTypes = make([]TypePlan, 0, len(types))
 	for _, t := range types {
-		plan.InstanceTypes = append(plan.InstanceTypes, b.typePlan(t, plan.LaunchTemplates[t.group].Name))
+		plan.InstanceTypes = append(plan.InstanceTypes, b.typePlan(t, templateName(plan.LaunchTemplates, t)))
 	}
 	plan.LaunchPlan = b.options(launch, plan.LaunchTemplates)
 	plan.LaunchTypes = make([]string, len(launch))
@@ -138,6 +138,14 @@ func (b *builder) build() (Plan, []Problem) {
 		return b.failed()
 	}
 	return plan, nil
+}
+
+// templateName is the name of t's launch template; "" when the class has none (EKS Auto Mode).
+func templateName(lts []LaunchTemplate, t *eligible) string {
+	if t.group >= len(lts) {
+		return ""
+	}
+	return lts[t.group].Name
 }
 
 func (b *builder) typePlan(t *eligible, lt string) TypePlan {

@@ -2,6 +2,7 @@ package launchplan
 
 import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // resolveSettings settles the AMI family and the capacity settings. The class's AMIFamily wins
@@ -9,6 +10,11 @@ import (
 // the CNI settings.
 func (b *builder) resolveSettings() {
 	c := b.in.Class
+	if c.AutoMode != nil { // Auto Mode's own images and networking: no AMI family, no VPC CNI settings
+		b.settings = capacity.Settings{AutoMode: c.AutoMode}
+		b.in.Requirements = requirements.ForAutoMode(b.in.Requirements)
+		return
+	}
 	b.family = c.AMIFamily
 	if b.family == "" {
 		b.family = c.CNI.AMIFamily

@@ -10,7 +10,7 @@ import (
 // itself, so their user data must name the cluster and carry its endpoint, CA and service CIDR
 // (a Custom AMI bootstraps itself). A dynamic pool's templates only show what Karpenter renders.
 func (b *builder) checkBootstrap() {
-	if b.in.Replicas == nil || b.family == capacity.FamilyCustom {
+	if b.in.Replicas == nil || b.family == capacity.FamilyCustom || b.in.Class.AutoMode != nil {
 		return
 	}
 	missing := b.in.Bootstrap.Missing()
@@ -30,7 +30,7 @@ func (b *builder) checkBootstrap() {
 // resolves it at runtime (the class's plan warns about that once).
 func (b *builder) checkImage() {
 	c := b.in.Class
-	if b.in.Replicas == nil || len(c.AMIs) > 0 {
+	if b.in.Replicas == nil || len(c.AMIs) > 0 || c.AutoMode != nil {
 		return
 	}
 	why := c.AMIUnresolved

@@ -30,6 +30,9 @@ const hashLength = 10
 // (the EFA count; with configured interfaces the layout is the same for every type), and builds
 // one template per group, in the order of each group's first type.
 func (b *builder) launchTemplates(types []*eligible) []LaunchTemplate {
+	if b.in.Class.AutoMode != nil {
+		return nil // EKS Auto Mode makes its own, which the plan cannot know
+	}
 	// reserved is the kubelet's reserved resources resolved for the type, when the class has
 	// v1.15 expressions there (they differ by type, as max pods does); "" otherwise.
 	type key struct {

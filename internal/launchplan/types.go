@@ -96,6 +96,9 @@ type Class struct {
 	// PlacementGroupID is the placement group the class selects ("" without one; drift only:
 	// Karpenter's PlacementGroupDrift compares it with the node's placement-group-id label).
 	PlacementGroupID string
+	// AutoMode is an EKS Auto Mode NodeClass's networking; nil for an EC2NodeClass. Its nodes
+	// run Auto Mode's own images and networking: no AMIs, user data, launch templates or VPC CNI.
+	AutoMode *capacity.AutoMode
 }
 
 // Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle

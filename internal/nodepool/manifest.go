@@ -8,13 +8,19 @@ import (
 // budget is written, and Karpenter's default budget is 10%.
 const defaultBudgetNodes = "10%"
 
-// Manifest renders the pool as Karpenter's NodePool, its nodeClassRef naming the node class.
+// Manifest renders the pool as Karpenter's NodePool, its nodeClassRef naming the EC2NodeClass.
 func Manifest(s Spec, nodeClass string) (string, error) {
+	return ManifestOn(s, manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: nodeClass})
+}
+
+// ManifestOn renders the pool as a NodePool whose nodeClassRef is ref: an EC2NodeClass, or an
+// EKS Auto Mode NodeClass.
+func ManifestOn(s Spec, ref manifest.NodeClassReference) (string, error) {
 	spec := manifest.NodePoolSpec{
 		Template: manifest.NodeClaimTemplate{
 			Metadata: manifest.TemplateMetadata{Labels: s.Labels, Annotations: s.Annotations},
 			Spec: manifest.NodeClaimTemplateSpec{
-				NodeClassRef: manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: nodeClass},
+				NodeClassRef: ref,
 				Requirements: []manifest.NodeSelectorRequirement{},
 				Taints:       s.Taints, StartupTaints: s.StartupTaints,
 				ExpireAfter: s.ExpireAfter, TerminationGracePeriod: s.TerminationGracePeriod,
