@@ -132,7 +132,7 @@ var pathNodeOverlays = attrpath.Of("node_overlays")
 // gate without which Karpenter ignores them all (errors); a static pool, which the provider's
 // own EC2 Fleet launches, is not changed by them (a warning).
 func overlayFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.Finding) {
-	if len(in.Overlays) == 0 {
+	if len(in.Overlays) == 0 || in.autoMode() { // Auto Mode's refusal is autoModeFindings'
 		return nil, nil
 	}
 	for i, o := range in.Overlays {
@@ -160,7 +160,7 @@ func launcherFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.
 	if !in.KarpenterLaunched() {
 		return nil, nil
 	}
-	if !slices.Contains(facts.FeatureGates, nodepool.StaticCapacityGate) {
+	if !slices.Contains(facts.FeatureGates, nodepool.StaticCapacityGate) && !in.autoMode() { // Auto Mode needs no gate
 		errs = append(errs, attrpath.Finding{Summary: "StaticCapacity feature gate off", Path: pathLauncher,
 			Message: "Karpenter keeps a static NodePool's replicas only with its StaticCapacity feature gate (alpha, off by default): " +
 				"without it Karpenter accepts the NodePool and launches nothing. Enable the gate in the cluster " +
@@ -192,6 +192,7 @@ func launchOverlays(in PoolInput) []nodeoverlay.Config {
 func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) PoolResult {
 	var res PoolResult
 	res.Errors, res.Warnings = overlayFindings(facts, in)
+	res.Errors = append(res.Errors, autoModeFindings(in)...)
 	launcherErrs, launcherWarnings := launcherFindings(facts, in)
 	res.Errors, res.Warnings = append(res.Errors, launcherErrs...), append(res.Warnings, launcherWarnings...)
 	if res.Errors = append(ValidatePool(in.Config), res.Errors...); len(res.Errors) > 0 {
@@ -199,7 +200,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	}
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Label value no node carries",
 		attrpath.Under(attrpath.Of("template", "requirements"), requirements.ValueHints(in.Requirements())))...)
-	doc, err := nodepool.Manifest(in.Spec(), in.ClassName)
+	doc, err := in.poolManifest(in.Spec())
 	if err != nil {
 		return res.fail("Cannot render the NodePool manifest", err)
 	}
@@ -231,7 +232,9 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	} else if res.Manifests = res.spread(ports, in, p); res.Manifests == nil {
 		return res
 	}
-	res.Warnings = append(res.Warnings, spotWithoutInterruptions(facts, p)...)
+	if !in.autoMode() { // AWS runs Auto Mode's Karpenter, interruption handling included
+		res.Warnings = append(res.Warnings, spotWithoutInterruptions(facts, p)...)
+	}
 	res.Drift = res.planDrift(ctx, ports, facts, in, cat, doc, p)
 	res.Warnings = append(res.Warnings, liveOverlaysMissing(ctx, ports, facts, in)...)
 	return res

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/prefixblocks"
 )
@@ -33,7 +34,7 @@ type zoneBlocks struct {
 // node subnet (the pod subnet with custom networking, where the pod ENIs and their prefixes live)
 // is read once through ports.SubnetBlocks.
 func prefixBlockWarnings(ctx context.Context, ports PoolPorts, in PoolInput, p launchplan.Plan) []attrpath.Finding {
-	if ports.SubnetBlocks == nil || !in.Class.CNI.PrefixDelegation {
+	if ports.SubnetBlocks == nil || !prefixMode(in.Class) {
 		return nil
 	}
 	var path attrpath.Path
@@ -91,11 +92,28 @@ func prefixBlockWarnings(ctx context.Context, ports PoolPorts, in PoolInput, p l
 	}
 	return []attrpath.Finding{{Summary: SummaryFragmentedSubnets, Path: path,
 		Message: fmt.Sprintf("the class has prefix delegation, which gives each node whole aligned /28 prefixes, and the subnets hold too "+
-			"few free /28 blocks for %s, though they have the free IPs: %s. The subnets hold room for %d of %s; a node short of a "+
-			"prefix gets no pod addresses (aws/amazon-vpc-cni-k8s#2749). AWS's fix is a subnet CIDR reservation of type prefix over free, "+
+			"few free /28 blocks for %s, though they have the free IPs: %s. The subnets hold room for %d of %s; %s. AWS's fix is a subnet CIDR reservation of type prefix over free, "+
 			"/28-aligned room (aws ec2 create-subnet-cidr-reservation --reservation-type prefix), which keeps single addresses out of it; "+
 			"or add subnets with free /28 blocks to the class, or %s",
-			what, strings.Join(short, "; "), room, nodesOf(want), lowerWhat(path))}}
+			what, strings.Join(short, "; "), room, nodesOf(want), shortOfPrefix(in.Class), lowerWhat(path))}}
+}
+
+// prefixMode reports whether the class gives nodes /28 prefixes: VPC CNI prefix delegation, or
+// EKS Auto Mode unless its ipv4PrefixSize is "32".
+func prefixMode(c launchplan.Class) bool {
+	if c.AutoMode != nil {
+		return c.AutoMode.IPv4PrefixSize != capacity.AutoModePrefix32
+	}
+	return c.CNI.PrefixDelegation
+}
+
+// shortOfPrefix says what becomes of a node short of a prefix.
+func shortOfPrefix(c launchplan.Class) string {
+	if c.AutoMode != nil {
+		return "EKS Auto Mode then gives a node secondary IPs instead, with another pod count " +
+			"(https://docs.aws.amazon.com/eks/latest/userguide/auto-networking.html)"
+	}
+	return "a node short of a prefix gets no pod addresses (aws/amazon-vpc-cni-k8s#2749)"
 }
 
 func nodesOf(n int) string {
@@ -135,7 +153,7 @@ func blockZones(in PoolInput, p launchplan.Plan) []zoneBlocks {
 		}
 		// A full node's addresses are its ENIs' primaries (fewer than 16) and 16 per prefix.
 		z := zoneBlocks{zone: c.Zone, subnet: zp.SubnetID, hungriest: t.Name, roomByIPs: c.NodesByIPs, perNode: t.VPCIPsAtMaxPods / prefixblocks.BlockSize}
-		if in.Class.CNI.CustomNetworking && zp.PodSubnetID != "" {
+		if (in.Class.CNI.CustomNetworking || in.Class.AutoMode != nil && in.Class.AutoMode.PodSubnets) && zp.PodSubnetID != "" {
 			z.subnet, z.perNode = zp.PodSubnetID, t.PodSubnetIPsAtMaxPods/prefixblocks.BlockSize
 		}
 		z.perNode = max(1, z.perNode)

@@ -31,7 +31,7 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 	}
 	out := make(map[string]string, len(specs))
 	for _, z := range specs {
-		doc, err := nodepool.Manifest(z.Spec, in.ClassName)
+		doc, err := in.poolManifest(z.Spec)
 		if err != nil {
 			res.fail("Cannot render the NodePool manifest of zone "+z.Zone, err)
 			return nil

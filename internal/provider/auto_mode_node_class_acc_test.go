@@ -2,6 +2,7 @@ package provider
 
 import (
 	"fmt"
+	"net/netip"
 	"regexp"
 	"testing"
 
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/tfjsonpath"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
 const autoModeClassRes = "karpenter_auto_mode_node_class.test"
@@ -101,4 +103,89 @@ resource "karpenter_auto_mode_node_class" "test" {
 			},
 		},
 	})
+}
+
+// autoModePoolConfig is an Auto Mode class on subnet and a pool on it, with the provider's EC2
+// endpoint ec2 ("" for LocalStack's).
+func autoModePoolConfig(cluster, subnetID, ec2, poolBody string) string {
+	provider := providerConfig(cluster)
+	if ec2 != "" {
+		provider = providerConfigEC2(cluster, ec2)
+	}
+	return provider + fmt.Sprintf(`
+resource "karpenter_auto_mode_node_class" "test" {
+  name                          = "private"
+  role                          = "AmazonEKSAutoNodeRole"
+  subnet_selector_terms         = [{ id = %q }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }]
+}
+
+resource "karpenter_node_pool" "test" {
+  name       = "general"
+  node_class = karpenter_auto_mode_node_class.test.resolved
+%s
+}
+`, subnetID, cluster, poolBody)
+}
+
+// A pool on an Auto Mode NodeClass plans as Auto Mode launches: its NodePool names the
+// eks.amazonaws.com NodeClass, its requirements read Auto Mode's labels, max pods are capped at
+// 110, a Karpenter label is refused naming Auto Mode's, and a subnet without enough free /28
+// blocks for its nodes is a warning (Auto Mode's prefixes are /28s by default). Every step only
+// plans: nothing is created in AWS.
+func TestAccAutoModeNodePool_plan(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	subnet := n.Subnets[0]
+	pool := func(key string) string {
+		return fmt.Sprintf(`  limits   = { nodes = "1" }
+  template = {
+    requirements = [
+      { key = %q, operator = "In", values = ["m5"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
+    ]
+  }`, key)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config:      autoModePoolConfig(cluster, subnet.ID, "", pool("karpenter.k8s.aws/instance-family")),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)Label of another kind of node class.*eks.amazonaws.com/instance-family\s+instead of\s+karpenter.k8s.aws/instance-family`),
+			},
+			{
+				Config:             autoModePoolConfig(cluster, subnet.ID, "", pool("eks.amazonaws.com/instance-family")),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+				ConfigPlanChecks: resource.ConfigPlanChecks{PostApplyPostRefresh: []plancheck.PlanCheck{
+					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("manifest"), knownvalue.StringRegexp(regexp.MustCompile(
+						`nodeClassRef:\n\s+group: eks.amazonaws.com\n\s+kind: NodeClass\n\s+name: private\n`))),
+					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("summary").AtMapKey("max_pods_max"), knownvalue.Int64Exact(110)),
+					plancheck.ExpectKnownValue("karpenter_node_pool.test", tfjsonpath.New("summary").AtMapKey("launch_templates"), knownvalue.Int64Exact(0)),
+				}},
+			},
+		},
+	})
+
+	// A fragmented subnet: one address in each usable /28 block, 237 IPs still free.
+	stub := acctest.NewPrefixStub(t)
+	base := netip.MustParsePrefix(subnet.CIDR).Addr()
+	at := func(offset int) string {
+		a := base
+		for range offset {
+			a = a.Next()
+		}
+		return a.String()
+	}
+	var scattered []string
+	for blk := 1; blk <= 14; blk++ {
+		scattered = append(scattered, at(blk*16+5))
+	}
+	stub.SetInterfaces(acctest.StubInterface{ID: "eni-0aaaaaaaaaaaaaaa2", SubnetID: subnet.ID, Primary: at(20), Secondary: scattered})
+	got := suitePlanWarnings(t, autoModePoolConfig(cluster, subnet.ID, stub.URL(), pool("eks.amazonaws.com/instance-family")))
+	wantWarning(t, got, planner.SummaryFragmentedSubnets, "limits", subnet.ID+" ("+subnet.Zone+") has 0 free /28 blocks of 16",
+		"EKS Auto Mode then gives a node secondary IPs instead")
 }

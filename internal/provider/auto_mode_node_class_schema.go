@@ -19,8 +19,8 @@ func autoModeNodeClassSchema() schema.Schema {
 			"Auto Mode cluster. Like `karpenter_node_class`, its subnet, security-group, pod-subnet and capacity-reservation " +
 			"selectors are resolved against EC2 **during plan**: the plan shows what they hit, fails when a selector hits nothing " +
 			"or a node zone has no pod subnet, and shows an in-place update when the selection changes outside Terraform. It renders " +
-			"the `manifest` to apply with `kubernetes_manifest` or `kubectl_manifest`. Its `resolved` is the value a `karpenter_node_pool` " +
-			"will take; this build does not plan pools on it yet (see the guide).\n\n" +
+			"the `manifest` to apply with `kubernetes_manifest` or `kubectl_manifest`, and hands `resolved` to `karpenter_node_pool`, " +
+			"which plans with Auto Mode's labels and networking.\n\n" +
 			"AWS publishes no CRD for this kind: the plan admits the manifest against a schema the provider writes from the EKS user " +
 			"guide (each rule names its page; see the guide \"EKS Auto Mode\"). The resource creates nothing in AWS: EKS creates the " +
 			"instance profile of `role` itself.\n\n**Import** by name (the import ID is `name`): the state holds `id` and `name`, and " +

@@ -104,8 +104,13 @@ func poolSpecAttributes() map[string]schema.Attribute {
 			PlanModifiers: []planmodifier.String{stringplanmodifier.RequiresReplace()}},
 		"node_class": schema.ObjectAttribute{
 			Required: true, AttributeTypes: attrTypesOf(launchplan.ClassRef{}),
-			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved`: its `nodeClassRef` with its resolution " +
-				"(one opaque `resolution` string and its `fingerprint`), which the pool's plan reads without another AWS call.",
+			MarkdownDescription: "The node class, as `karpenter_node_class.<name>.resolved` (Karpenter's EC2NodeClass) or " +
+				"`karpenter_auto_mode_node_class.<name>.resolved` (an EKS Auto Mode NodeClass): its `nodeClassRef` with its resolution " +
+				"(one opaque `resolution` string and its `fingerprint`), which the pool's plan reads without another AWS call. On an " +
+				"Auto Mode NodeClass the requirements use Auto Mode's `eks.amazonaws.com/instance-*` labels (a `karpenter.k8s.aws` key " +
+				"is refused, naming Auto Mode's), types are the families and sizes Auto Mode launches, max pods are Auto Mode's (capped " +
+				"at 110), there are no launch templates, `node_overlays` and the provider's own launcher are refused, and a static pool " +
+				"Auto Mode keeps (`launcher = \"karpenter\"`) needs no feature gate.",
 		},
 		"node_overlays": schema.ListAttribute{
 			Optional: true, ElementType: types.ObjectType{AttrTypes: attrTypesOf(nodeoverlay.Config{})},

@@ -1,7 +1,6 @@
 package provider
 
 import (
-	"errors"
 	"sync"
 	"time"
 
@@ -170,10 +169,6 @@ func decodeClassValue(raw tftypes.Value) (launchplan.ClassValue, launchplan.Clas
 	rc, err := ref.Value()
 	if err != nil {
 		return rc, launchplan.Class{}, err
-	}
-	if rc.AutoMode != nil {
-		return rc, launchplan.Class{}, errors.New("node_class is an EKS Auto Mode NodeClass (karpenter_auto_mode_node_class): " +
-			"this build does not plan node pools on it yet")
 	}
 	return rc, rc.Class(), nil
 }

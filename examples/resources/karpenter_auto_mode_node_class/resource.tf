@@ -22,7 +22,22 @@ resource "karpenter_auto_mode_node_class" "private_compute" {
   tags                = { team = "platform" }
 }
 
-# The cluster applies the manifest; the provider only plans it.
+# A pool on it selects with Auto Mode's labels; its plan counts Auto Mode's max pods (at most 110)
+# and the /28 prefixes its nodes take from the pod subnets.
+resource "karpenter_node_pool" "general" {
+  name       = "general"
+  node_class = karpenter_auto_mode_node_class.private_compute.resolved
+  limits     = { cpu = "200" }
+  template = {
+    requirements = [
+      { key = "eks.amazonaws.com/instance-category", operator = "In", values = ["c", "m", "r"] },
+      { key = "eks.amazonaws.com/instance-generation", operator = "Gt", values = ["4"] },
+      { key = "karpenter.sh/capacity-type", operator = "In", values = ["on-demand"] },
+    ]
+  }
+}
+
+# The cluster applies the manifests; the provider only plans them.
 output "node_class_manifest" {
   value = karpenter_auto_mode_node_class.private_compute.manifest
 }

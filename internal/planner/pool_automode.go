@@ -1,0 +1,52 @@
+package planner
+
+import (
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+)
+
+// autoMode reports whether the pool's node class is an EKS Auto Mode NodeClass.
+func (in PoolInput) autoMode() bool { return in.Class.AutoMode != nil }
+
+// classRef is the pool's nodeClassRef: Karpenter's EC2NodeClass, or Auto Mode's NodeClass.
+func (in PoolInput) classRef() manifest.NodeClassReference {
+	if in.autoMode() {
+		return manifest.NodeClassReference{Group: manifest.AutoModeNodeClassGroup, Kind: manifest.AutoModeNodeClassKind, Name: in.ClassName}
+	}
+	return manifest.NodeClassReference{Group: manifest.DefaultNodeClassGroup, Kind: manifest.DefaultNodeClassKind, Name: in.ClassName}
+}
+
+// poolManifest renders the pool's spec s as a NodePool on its node class.
+func (in PoolInput) poolManifest(s nodepool.Spec) (string, error) {
+	return nodepool.ManifestOn(s, in.classRef())
+}
+
+// autoModeFindings are the pool's conflicts with its kind of node class: requirement keys of the
+// other kind's labels (both ways), and on an EKS Auto Mode NodeClass what Auto Mode does not run:
+// NodeOverlays, and a static pool the provider launches itself (Auto Mode's instances are EC2
+// managed instances, which only EKS launches).
+func autoModeFindings(in PoolInput) []attrpath.Finding {
+	var out []attrpath.Finding
+	reqs := attrpath.Of("template", "requirements")
+	for _, p := range requirements.AutoModeKeyProblems(in.Requirements(), in.autoMode()) {
+		out = append(out, attrpath.Finding{Path: reqs.Index(p.Index).Attr("key"), Summary: "Label of another kind of node class", Message: p.Message})
+	}
+	if !in.autoMode() {
+		return out
+	}
+	if len(in.Overlays) > 0 {
+		out = append(out, attrpath.Finding{Path: pathNodeOverlays, Summary: "NodeOverlays on EKS Auto Mode",
+			Message: "the pool's node class is an EKS Auto Mode NodeClass: the EKS user guide documents no NodeOverlay for Auto Mode, whose " +
+				"Karpenter AWS runs and configures, so the plan cannot count on one changing its launches; remove node_overlays " +
+				"(https://docs.aws.amazon.com/eks/latest/userguide/create-node-pool.html)"})
+	}
+	if in.ProviderStatic() {
+		out = append(out, attrpath.Finding{Path: pathLauncher, Summary: "The provider cannot launch EKS Auto Mode nodes",
+			Message: "the pool's node class is an EKS Auto Mode NodeClass, whose nodes are EC2 managed instances that only EKS launches: " +
+				"set launcher = \"karpenter\" for a static pool on it (Auto Mode keeps the replicas, without a feature gate; " +
+				"https://docs.aws.amazon.com/eks/latest/userguide/auto-static-capacity.html)"})
+	}
+	return out
+}
