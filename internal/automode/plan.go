@@ -94,17 +94,7 @@ func (res *Result) resolvePods(ctx context.Context, api API, c Config) error {
 		return err
 	}
 	res.PodSubnets = podSubnetsByZone(pods, res.VPCID)
-	have := map[string]bool{}
-	for _, p := range res.PodSubnets {
-		have[p.Zone] = true
-	}
-	var missing []string
-	for _, z := range res.Zones {
-		if !have[z] {
-			missing = append(missing, z)
-		}
-	}
-	if len(missing) > 0 {
+	if missing := nodeclass.ZonesWithoutPodSubnet(res.Resolved); len(missing) > 0 {
 		res.Errors = append(res.Errors, attrpath.Finding{Path: pathPodSubnets, Summary: "No pod subnet in a node zone",
 			Message: fmt.Sprintf("no pod subnet in VPC %s for node zone(s) %s: Auto Mode places pods only in a pod subnet of the node's own "+
 				"zone, so pods on nodes there would get no IP. Add a pod subnet in each node zone "+

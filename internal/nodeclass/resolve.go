@@ -173,6 +173,17 @@ func oneVPC(subnets []discovery.Subnet, groups []discovery.SecurityGroup) (strin
 // missingPodSubnets is an error naming the node zones without a pod subnet: pods on nodes there
 // would get no IP.
 func missingPodSubnets(r Resolved) []FieldError {
+	missing := ZonesWithoutPodSubnet(r)
+	if len(missing) == 0 {
+		return nil
+	}
+	return []FieldError{{Path: attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), Message: fmt.Sprintf(
+		"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
+		r.VPCID, strings.Join(missing, ", "))}}
+}
+
+// ZonesWithoutPodSubnet are the node zones of r that no pod subnet of r is in, in order.
+func ZonesWithoutPodSubnet(r Resolved) []string {
 	have := map[string]bool{}
 	for _, p := range r.PodSubnets {
 		have[p.Zone] = true
@@ -183,12 +194,7 @@ func missingPodSubnets(r Resolved) []FieldError {
 			missing = append(missing, z)
 		}
 	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return []FieldError{{Path: attrpath.Of("networking", "custom_networking", "pod_subnet_selector_terms"), Message: fmt.Sprintf(
-		"no pod subnet in VPC %s for node zone(s) %s: pods on nodes there would get no IP (add an ENIConfig subnet per zone)",
-		r.VPCID, strings.Join(missing, ", "))}}
+	return missing
 }
 
 // Summaries of the resolution's warnings, one per kind, so Terraform does not fold them.

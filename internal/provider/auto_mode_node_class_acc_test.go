@@ -2,7 +2,6 @@ package provider
 
 import (
 	"fmt"
-	"net/netip"
 	"regexp"
 	"testing"
 
@@ -172,19 +171,7 @@ func TestAccAutoModeNodePool_plan(t *testing.T) {
 
 	// A fragmented subnet: one address in each usable /28 block, 237 IPs still free.
 	stub := acctest.NewPrefixStub(t)
-	base := netip.MustParsePrefix(subnet.CIDR).Addr()
-	at := func(offset int) string {
-		a := base
-		for range offset {
-			a = a.Next()
-		}
-		return a.String()
-	}
-	var scattered []string
-	for blk := 1; blk <= 14; blk++ {
-		scattered = append(scattered, at(blk*16+5))
-	}
-	stub.SetInterfaces(acctest.StubInterface{ID: "eni-0aaaaaaaaaaaaaaa2", SubnetID: subnet.ID, Primary: at(20), Secondary: scattered})
+	stub.SetInterfaces(fragmentingInterface("eni-0aaaaaaaaaaaaaaa2", subnet.ID, subnet.CIDR))
 	got := suitePlanWarnings(t, autoModePoolConfig(cluster, subnet.ID, stub.URL(), pool("eks.amazonaws.com/instance-family")))
 	wantWarning(t, got, planner.SummaryFragmentedSubnets, "limits", subnet.ID+" ("+subnet.Zone+") has 0 free /28 blocks of 16",
 		"EKS Auto Mode then gives a node secondary IPs instead")

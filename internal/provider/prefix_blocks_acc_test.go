@@ -38,14 +38,7 @@ func TestAccNodePool_prefixDelegationFragmentedSubnet(t *testing.T) {
 
 	// Clean: an interface with two addresses in the first usable block, and an explicit
 	// reservation of the last one; 12 blocks stay free, more than one node's prefixes.
-	base := netip.MustParsePrefix(subnet.CIDR).Addr()
-	at := func(offset int) string {
-		a := base
-		for range offset {
-			a = a.Next()
-		}
-		return a.String()
-	}
+	at := func(offset int) string { return subnetAddress(subnet.CIDR, offset) }
 	stub.SetInterfaces(acctest.StubInterface{ID: "eni-0aaaaaaaaaaaaaaa1", SubnetID: subnet.ID, Primary: at(20), Secondary: []string{at(21)}})
 	stub.SetReservations(acctest.StubCidrReservation{ID: "scr-0aaaaaaaaaaaaaaa1", SubnetID: subnet.ID, CIDR: at(224) + "/28", Type: "explicit"})
 	if got := suitePlanWarnings(t, cfg); len(got[planner.SummaryFragmentedSubnets])+len(got[planner.SummaryNoPrefixBlocks]) > 0 {
@@ -57,11 +50,7 @@ func TestAccNodePool_prefixDelegationFragmentedSubnet(t *testing.T) {
 	}
 
 	// Fragmented: one more secondary address in every usable block, no reservation.
-	var scattered []string
-	for blk := 1; blk <= 14; blk++ {
-		scattered = append(scattered, at(blk*16+5))
-	}
-	stub.SetInterfaces(acctest.StubInterface{ID: "eni-0aaaaaaaaaaaaaaa1", SubnetID: subnet.ID, Primary: at(20), Secondary: scattered})
+	stub.SetInterfaces(fragmentingInterface("eni-0aaaaaaaaaaaaaaa1", subnet.ID, subnet.CIDR))
 	stub.SetReservations()
 	got := suitePlanWarnings(t, cfg)
 	wantWarning(t, got, planner.SummaryFragmentedSubnets, "limits",
@@ -70,6 +59,25 @@ func TestAccNodePool_prefixDelegationFragmentedSubnet(t *testing.T) {
 	if stub.Calls("DescribeNetworkInterfaces")+stub.Calls("GetSubnetCidrReservations") <= calls {
 		t.Errorf("the second plan (a new provider process) did not read the subnet again: %s", stub)
 	}
+}
+
+// subnetAddress is the address offset addresses into a subnet's CIDR.
+func subnetAddress(cidr string, offset int) string {
+	a := netip.MustParsePrefix(cidr).Addr()
+	for range offset {
+		a = a.Next()
+	}
+	return a.String()
+}
+
+// fragmentingInterface holds one address in each usable /28 block of a /24 (blocks 1 to 14; AWS
+// reserves addresses of the first and the last): 237 addresses stay free, no /28 block does.
+func fragmentingInterface(id, subnetID, cidr string) acctest.StubInterface {
+	var scattered []string
+	for blk := 1; blk <= 14; blk++ {
+		scattered = append(scattered, subnetAddress(cidr, blk*16+5))
+	}
+	return acctest.StubInterface{ID: id, SubnetID: subnetID, Primary: subnetAddress(cidr, 20), Secondary: scattered}
 }
 
 // suitePlanWarnings is planWarnings with the suite's call recorder, so the published-policy
