@@ -29,6 +29,7 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 			Message: "the pool launches in no zone, so there is no NodePool to render per zone"})
 		return nil
 	}
+	res.Warnings = append(res.Warnings, spreadOverCap(in, specs)...)
 	out := make(map[string]string, len(specs))
 	for _, z := range specs {
 		doc, err := in.poolManifest(z.Spec)
@@ -48,4 +49,27 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 		}
 	}
 	return out
+}
+
+// spreadOverCap warns when the zones' NodePools together allow more nodes than limits.nodes: each
+// zone keeps at least one node of headroom (to replace a drifted node), so three zones of a pool
+// with replicas 3 and nodes 4 allow 6 between them. Karpenter caps each NodePool alone.
+func spreadOverCap(in PoolInput, specs []nodepool.ZoneSpec) []attrpath.Finding {
+	limit, ok := nodepool.NodeLimit(in.Limits)
+	if !ok {
+		return nil
+	}
+	total := 0
+	for _, z := range specs {
+		n, _ := nodepool.NodeLimit(z.Spec.Limits)
+		total += n
+	}
+	if total <= limit {
+		return nil
+	}
+	return []attrpath.Finding{{Summary: "Zones allow more nodes than limits.nodes", Path: pathLimits.Key("nodes"),
+		Message: fmt.Sprintf("spread = \"zones\" renders %d NodePools, each capped at its replicas plus at least one node of headroom "+
+			"to replace a drifted node: together they allow %d nodes, above limits.nodes = %d. Karpenter caps each NodePool alone, so "+
+			"during replacements the pool can run %d nodes. Raise limits.nodes to %d to say so, or spread over fewer zones",
+			len(specs), total, limit, total, total)}}
 }
