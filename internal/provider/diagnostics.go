@@ -41,7 +41,7 @@ func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderS
 		if err != nil {
 			return nil, err
 		}
-		return resolvableServer{ProviderServer: s, provider: p, pools: pools, poolConfigs: newPoolValidator(context.Background())}, nil
+		return guarded(resolvableServer{ProviderServer: s, provider: p, pools: pools, poolConfigs: newPoolValidator(context.Background())}), nil
 	}
 }
 
