@@ -32,8 +32,11 @@ func NoClusterAccess(kind string) attrpath.Finding {
 }
 
 func kindResource(kind string) string {
-	if kind == manifest.EC2NodeClassKind {
+	switch kind {
+	case manifest.EC2NodeClassKind:
 		return classResource + ".karpenter.k8s.aws"
+	case manifest.AutoModeNodeClassKind:
+		return autoModeClassResource + "." + manifest.AutoModeNodeClassGroup
 	}
 	return poolResource + ".karpenter.sh"
 }
@@ -130,6 +133,13 @@ func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt
 
 // importError is a failed import of kind name: the object missing, unreadable or not adoptable.
 func importError(kind, name string, err error) attrpath.Finding {
+	summary := "Cannot import " + kind + " " + name
+	if kind == manifest.AutoModeNodeClassKind {
+		if errors.Is(err, kubeclient.ErrNotInstalled) { // the error names Karpenter's NodeClaim CRD: not this kind's
+			return attrpath.Finding{Summary: summary, Message: strings.TrimSpace(autoModeImportFix(err))}
+		}
+		return attrpath.Finding{Summary: summary, Message: err.Error() + "." + autoModeImportFix(err)}
+	}
 	fix := ""
 	switch {
 	case errors.Is(err, kubeclient.ErrNotFound):
@@ -137,7 +147,7 @@ func importError(kind, name string, err error) attrpath.Finding {
 	case errors.Is(err, kubeclient.ErrNotInstalled):
 		fix = " The cluster does not serve that kind: install Karpenter's CRDs, or point the provider's kubernetes block at the cluster that runs Karpenter."
 	}
-	return attrpath.Finding{Summary: "Cannot import " + kind + " " + name, Message: err.Error() + "." + fix}
+	return attrpath.Finding{Summary: summary, Message: err.Error() + "." + fix}
 }
 
 // adoptedWarnings name what the import left out of the configuration, and the note.
