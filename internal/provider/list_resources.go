@@ -14,16 +14,18 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/automode"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
-// List resources (Terraform >= 1.14, `terraform query`): the cluster's EC2NodeClasses and
-// NodePools, and the provider's static pools in EC2, each with its identity and, for
-// -generate-config-out, the value an import by name would give.
+// List resources (Terraform >= 1.14, `terraform query`): the cluster's EC2NodeClasses, EKS Auto
+// Mode NodeClasses and NodePools, and the provider's static pools in EC2, each with its identity
+// and, for -generate-config-out, the value an import by name would give.
 
 var (
 	_ list.ListResourceWithConfigure = (*nodeClassList)(nil)
+	_ list.ListResourceWithConfigure = (*autoModeNodeClassList)(nil)
 	_ list.ListResourceWithConfigure = (*nodePoolList)(nil)
 )
 
@@ -35,7 +37,7 @@ type listFilter struct {
 
 func listFilterSchema(kind string, extra string) listschema.Schema {
 	return listschema.Schema{
-		MarkdownDescription: "Lists the cluster's " + kind + "s (the provider's `kubernetes` access, `list` on them)" + extra +
+		MarkdownDescription: "Lists the cluster's " + plural(kind) + " (the provider's `kubernetes` access, `list` on them)" + extra +
 			"; with `-generate-config-out`, each is written as an import by name would write it.",
 		Attributes: map[string]listschema.Attribute{
 			"name_prefix": listschema.StringAttribute{Optional: true, MarkdownDescription: "Only names that start with this."},
@@ -43,6 +45,14 @@ func listFilterSchema(kind string, extra string) listschema.Schema {
 				MarkdownDescription: "Only objects that carry these labels (" + kind + " labels, a label selector)."},
 		},
 	}
+}
+
+// plural is a kind's plural (EC2NodeClasses, NodePools).
+func plural(kind string) string {
+	if strings.HasSuffix(kind, "s") {
+		return kind + "es"
+	}
+	return kind + "s"
 }
 
 // selector is the label selector of a filter's labels.
@@ -121,6 +131,41 @@ func (l *nodeClassList) List(ctx context.Context, req list.ListRequest, stream *
 		return
 	}
 	adopt := (&nodeClassResource{meta: l.meta}).adopt
+	stream.Results = func(push func(list.ListResult) bool) {
+		for _, name := range names {
+			if !push(result(ctx, req, name, name, adopt, name)) {
+				return
+			}
+		}
+	}
+}
+
+type autoModeNodeClassList struct{ meta *Meta }
+
+func newAutoModeNodeClassList() list.ListResource { return &autoModeNodeClassList{} }
+
+func (l *autoModeNodeClassList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_auto_mode_node_class"
+}
+
+func (l *autoModeNodeClassList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *autoModeNodeClassList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listFilterSchema("EKS Auto Mode "+manifest.AutoModeNodeClassKind, ", except `default`, the NodeClass EKS keeps for its "+
+		"built-in node pools")
+}
+
+func (l *autoModeNodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	_, names := listed(ctx, l.meta, manifest.AutoModeNodeClassAPIVersion, "nodeclasses", req, &diags)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	names = slices.DeleteFunc(names, func(n string) bool { return n == automode.ReservedName })
+	adopt := (&autoModeNodeClassResource{meta: l.meta}).adopt
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, name := range names {
 			if !push(result(ctx, req, name, name, adopt, name)) {
