@@ -23,8 +23,12 @@ func autoModeNodeClassSchema() schema.Schema {
 			"which plans with Auto Mode's labels and networking.\n\n" +
 			"AWS publishes no CRD for this kind: the plan admits the manifest against a schema the provider writes from the EKS user " +
 			"guide (each rule names its page; see the guide \"EKS Auto Mode\"). The resource creates nothing in AWS: EKS creates the " +
-			"instance profile of `role` itself.\n\n**Import** by name (the import ID is `name`): the state holds `id` and `name`, and " +
-			"the next plan records the configuration's resolution.",
+			"instance profile of `role` itself.\n\n**Import** by name (the import ID is `name`; not `default`, EKS's own class): with the " +
+			"provider's `kubernetes` access the live NodeClass becomes the configuration, planned at import, so that " +
+			"`terraform plan -generate-config-out` writes it and the plan after the import is clean; a warning names what the " +
+			"configuration cannot carry (the object's labels and annotations, fields newer than the schema). Without that access " +
+			"the state holds `id` and `name`, and the next plan records the configuration's resolution. `terraform query` lists " +
+			"the cluster's NodeClasses (list resource `karpenter_auto_mode_node_class`, filters `name_prefix` and `labels`).",
 		Attributes: mergeAttributes(autoModeInputAttributes(), autoModeNetworkAttributes(), autoModeOutputAttributes()),
 	}
 }
