@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -22,6 +23,24 @@ type EKSCluster struct {
 	Name, Endpoint, CAData, Version, ServiceCIDR string
 	// PodIdentities are the cluster's EKS Pod Identity associations.
 	PodIdentities []PodIdentity
+	// AutoMode is the cluster's computeConfig (nil: none, as of a cluster without EKS Auto Mode).
+	AutoMode *EKSAutoMode
+	// AccessEntries are the cluster's EKS access entries.
+	AccessEntries []AccessEntry
+}
+
+// EKSAutoMode is a cluster's computeConfig.
+type EKSAutoMode struct {
+	Enabled     bool
+	NodePools   []string
+	NodeRoleARN string
+}
+
+// AccessEntry is one EKS access entry: its principal, type ("EC2", "STANDARD", ...) and the
+// access policies associated with it at cluster scope.
+type AccessEntry struct {
+	PrincipalARN, Type string
+	ClusterPolicies    []string
 }
 
 // PodIdentity is one EKS Pod Identity association: the role a service account's pods get.
@@ -29,22 +48,20 @@ type PodIdentity struct {
 	Namespace, ServiceAccount, RoleARN string
 }
 
-// NewEKSStub serves, for the given clusters, EKS's DescribeCluster (GET /clusters/{name}) and
-// the Pod Identity reads (GET /clusters/{name}/pod-identity-associations[/{id}]) over EKS's
+// StubAccount is the account of the stub's cluster ARNs, LocalStack's.
+const StubAccount = "000000000000"
+
+// NewEKSStub serves, for the given clusters, EKS's DescribeCluster (GET /clusters/{name}), the
+// Pod Identity reads (GET /clusters/{name}/pod-identity-associations[/{id}]) and the access
+// entry reads (GET /clusters/{name}/access-entries[/{principalArn}[/access-policies]]) over EKS's
 // REST-JSON wire, answered by internal/awsfake's EKS fake (its ResourceNotFoundException for any
-// other cluster or association): LocalStack has no EKS.
+// other cluster, association or entry): LocalStack has no EKS. The clusters' ARNs are in
+// StubAccount and Region.
 func NewEKSStub(t testing.TB, clusters ...EKSCluster) *httptest.Server {
 	t.Helper()
-	fake := &awsfake.EKS{}
+	fake := &awsfake.EKS{AccessPolicies: map[awsfake.AccessPolicyKey][]ekstypes.AssociatedAccessPolicy{}}
 	for _, c := range clusters {
-		fake.Clusters = append(fake.Clusters, ekstypes.Cluster{Name: aws.String(c.Name), Endpoint: aws.String(c.Endpoint),
-			Version: aws.String(c.Version), Status: ekstypes.ClusterStatusActive, CertificateAuthority: &ekstypes.Certificate{Data: aws.String(c.CAData)},
-			KubernetesNetworkConfig: &ekstypes.KubernetesNetworkConfigResponse{ServiceIpv4Cidr: aws.String(c.ServiceCIDR), IpFamily: ekstypes.IpFamilyIpv4}})
-		for i, p := range c.PodIdentities {
-			fake.PodIdentityAssociations = append(fake.PodIdentityAssociations, ekstypes.PodIdentityAssociation{ClusterName: aws.String(c.Name),
-				AssociationId: aws.String(fmt.Sprintf("a-%s%d", c.Name, i)), Namespace: aws.String(p.Namespace),
-				ServiceAccount: aws.String(p.ServiceAccount), RoleArn: aws.String(p.RoleARN)})
-		}
+		addStubCluster(fake, c)
 	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
@@ -68,21 +85,71 @@ func NewEKSStub(t testing.TB, clusters ...EKSCluster) *httptest.Server {
 	return srv
 }
 
-// eksAnswer calls the fake for the request and renders its answer as EKS's JSON.
-func eksAnswer(ctx context.Context, fake *awsfake.EKS, r *http.Request) (any, error) {
-	rest, _ := strings.CutPrefix(r.URL.Path, "/clusters/")
-	name, sub, _ := strings.Cut(rest, "/pod-identity-associations")
-	switch {
-	case !strings.Contains(rest, "/pod-identity-associations"):
-		out, err := fake.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)})
-		if err != nil {
-			return nil, err
+// addStubCluster puts c into the fake.
+func addStubCluster(fake *awsfake.EKS, c EKSCluster) {
+	cl := ekstypes.Cluster{Name: aws.String(c.Name), Endpoint: aws.String(c.Endpoint),
+		Arn:     aws.String(fmt.Sprintf("arn:aws:eks:%s:%s:cluster/%s", Region(), StubAccount, c.Name)),
+		Version: aws.String(c.Version), Status: ekstypes.ClusterStatusActive, CertificateAuthority: &ekstypes.Certificate{Data: aws.String(c.CAData)},
+		KubernetesNetworkConfig: &ekstypes.KubernetesNetworkConfigResponse{ServiceIpv4Cidr: aws.String(c.ServiceCIDR), IpFamily: ekstypes.IpFamilyIpv4}}
+	if a := c.AutoMode; a != nil {
+		cl.ComputeConfig = &ekstypes.ComputeConfigResponse{Enabled: aws.Bool(a.Enabled), NodePools: a.NodePools, NodeRoleArn: aws.String(a.NodeRoleARN)}
+	}
+	fake.Clusters = append(fake.Clusters, cl)
+	for i, p := range c.PodIdentities {
+		fake.PodIdentityAssociations = append(fake.PodIdentityAssociations, ekstypes.PodIdentityAssociation{ClusterName: aws.String(c.Name),
+			AssociationId: aws.String(fmt.Sprintf("a-%s%d", c.Name, i)), Namespace: aws.String(p.Namespace),
+			ServiceAccount: aws.String(p.ServiceAccount), RoleArn: aws.String(p.RoleARN)})
+	}
+	for _, e := range c.AccessEntries {
+		fake.AccessEntries = append(fake.AccessEntries, ekstypes.AccessEntry{ClusterName: aws.String(c.Name), PrincipalArn: aws.String(e.PrincipalARN),
+			Type: aws.String(e.Type)})
+		key := awsfake.AccessPolicyKey{Cluster: c.Name, Principal: e.PrincipalARN}
+		for _, p := range e.ClusterPolicies {
+			fake.AccessPolicies[key] = append(fake.AccessPolicies[key], ekstypes.AssociatedAccessPolicy{PolicyArn: aws.String(p),
+				AccessScope: &ekstypes.AccessScope{Type: ekstypes.AccessScopeTypeCluster}})
 		}
-		c := out.Cluster
-		return map[string]any{"cluster": map[string]any{"name": c.Name, "endpoint": c.Endpoint, "version": c.Version, "status": c.Status,
-			"certificateAuthority":    map[string]any{"data": c.CertificateAuthority.Data},
-			"kubernetesNetworkConfig": map[string]any{"serviceIpv4Cidr": c.KubernetesNetworkConfig.ServiceIpv4Cidr, "ipFamily": c.KubernetesNetworkConfig.IpFamily}}}, nil
-	case sub == "":
+	}
+}
+
+// eksAnswer calls the fake for the request and renders its answer as EKS's JSON. The path's
+// labels are escaped (a principal ARN's slashes among them): it is split before unescaping.
+func eksAnswer(ctx context.Context, fake *awsfake.EKS, r *http.Request) (any, error) {
+	rest, _ := strings.CutPrefix(r.URL.EscapedPath(), "/clusters/")
+	segments := strings.Split(rest, "/")
+	for i, s := range segments {
+		if u, err := url.PathUnescape(s); err == nil {
+			segments[i] = u
+		}
+	}
+	name := segments[0]
+	switch {
+	case len(segments) == 1:
+		return describeClusterAnswer(ctx, fake, name)
+	case segments[1] == "pod-identity-associations":
+		return podIdentityAnswer(ctx, fake, r, name, segments[2:])
+	case segments[1] == "access-entries":
+		return accessEntryAnswer(ctx, fake, name, segments[2:])
+	}
+	return nil, fmt.Errorf("the EKS stub does not serve %s", r.URL.Path)
+}
+
+func describeClusterAnswer(ctx context.Context, fake *awsfake.EKS, name string) (any, error) {
+	out, err := fake.DescribeCluster(ctx, &eks.DescribeClusterInput{Name: aws.String(name)})
+	if err != nil {
+		return nil, err
+	}
+	c := out.Cluster
+	cluster := map[string]any{"name": c.Name, "arn": c.Arn, "endpoint": c.Endpoint, "version": c.Version, "status": c.Status,
+		"certificateAuthority":    map[string]any{"data": c.CertificateAuthority.Data},
+		"kubernetesNetworkConfig": map[string]any{"serviceIpv4Cidr": c.KubernetesNetworkConfig.ServiceIpv4Cidr, "ipFamily": c.KubernetesNetworkConfig.IpFamily}}
+	if cc := c.ComputeConfig; cc != nil {
+		cluster["computeConfig"] = map[string]any{"enabled": cc.Enabled, "nodePools": cc.NodePools, "nodeRoleArn": cc.NodeRoleArn}
+	}
+	return map[string]any{"cluster": cluster}, nil
+}
+
+func podIdentityAnswer(ctx context.Context, fake *awsfake.EKS, r *http.Request, name string, sub []string) (any, error) {
+	if len(sub) == 0 {
 		q := r.URL.Query()
 		in := &eks.ListPodIdentityAssociationsInput{ClusterName: aws.String(name)}
 		if q.Has("namespace") {
@@ -101,14 +168,44 @@ func eksAnswer(ctx context.Context, fake *awsfake.EKS, r *http.Request) (any, er
 				"serviceAccount": a.ServiceAccount})
 		}
 		return map[string]any{"associations": list}, nil
-	default:
-		out, err := fake.DescribePodIdentityAssociation(ctx, &eks.DescribePodIdentityAssociationInput{ClusterName: aws.String(name),
-			AssociationId: aws.String(strings.TrimPrefix(sub, "/"))})
+	}
+	out, err := fake.DescribePodIdentityAssociation(ctx, &eks.DescribePodIdentityAssociationInput{ClusterName: aws.String(name),
+		AssociationId: aws.String(sub[0])})
+	if err != nil {
+		return nil, err
+	}
+	a := out.Association
+	return map[string]any{"association": map[string]any{"associationId": a.AssociationId, "clusterName": a.ClusterName,
+		"namespace": a.Namespace, "serviceAccount": a.ServiceAccount, "roleArn": a.RoleArn}}, nil
+}
+
+// accessEntryAnswer serves ListAccessEntries (no sub), DescribeAccessEntry (the principal) and
+// ListAssociatedAccessPolicies (the principal, then access-policies).
+func accessEntryAnswer(ctx context.Context, fake *awsfake.EKS, name string, sub []string) (any, error) {
+	switch {
+	case len(sub) == 0:
+		out, err := fake.ListAccessEntries(ctx, &eks.ListAccessEntriesInput{ClusterName: aws.String(name)})
 		if err != nil {
 			return nil, err
 		}
-		a := out.Association
-		return map[string]any{"association": map[string]any{"associationId": a.AssociationId, "clusterName": a.ClusterName,
-			"namespace": a.Namespace, "serviceAccount": a.ServiceAccount, "roleArn": a.RoleArn}}, nil
+		return map[string]any{"accessEntries": out.AccessEntries}, nil
+	case len(sub) == 1:
+		out, err := fake.DescribeAccessEntry(ctx, &eks.DescribeAccessEntryInput{ClusterName: aws.String(name), PrincipalArn: aws.String(sub[0])})
+		if err != nil {
+			return nil, err
+		}
+		e := out.AccessEntry
+		return map[string]any{"accessEntry": map[string]any{"clusterName": e.ClusterName, "principalArn": e.PrincipalArn, "type": e.Type}}, nil
 	}
+	out, err := fake.ListAssociatedAccessPolicies(ctx, &eks.ListAssociatedAccessPoliciesInput{ClusterName: aws.String(name),
+		PrincipalArn: aws.String(sub[0])})
+	if err != nil {
+		return nil, err
+	}
+	list := []map[string]any{}
+	for _, p := range out.AssociatedAccessPolicies {
+		list = append(list, map[string]any{"policyArn": p.PolicyArn, "accessScope": map[string]any{"type": p.AccessScope.Type,
+			"namespaces": p.AccessScope.Namespaces}})
+	}
+	return map[string]any{"clusterName": name, "principalArn": sub[0], "associatedAccessPolicies": list}, nil
 }

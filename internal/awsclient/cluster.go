@@ -6,6 +6,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/eks"
+	ekstypes "github.com/aws/aws-sdk-go-v2/service/eks/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
@@ -29,16 +30,26 @@ func (c *Client) DescribeClusterFacts(ctx context.Context, name string) (setting
 		}
 		return settings.ClusterFacts{}, &SettingError{Setting: "lookup_cluster", Summary: fmt.Sprintf("cannot describe EKS cluster %q", name), Err: err}
 	}
+	return clusterFacts(out.Cluster), nil
+}
+
+// clusterFacts are the facts of a DescribeCluster answer (none of a nil cluster), its
+// computeConfig among them
+// (https://docs.aws.amazon.com/eks/latest/APIReference/API_ComputeConfigResponse.html).
+func clusterFacts(cl *ekstypes.Cluster) settings.ClusterFacts {
 	var f settings.ClusterFacts
-	if cl := out.Cluster; cl != nil {
-		f.Endpoint = aws.ToString(cl.Endpoint)
-		f.KubernetesVersion = aws.ToString(cl.Version)
-		if cl.CertificateAuthority != nil {
-			f.CertificateAuthorityData = aws.ToString(cl.CertificateAuthority.Data)
-		}
-		if cl.KubernetesNetworkConfig != nil {
-			f.ServiceIPv4CIDR = aws.ToString(cl.KubernetesNetworkConfig.ServiceIpv4Cidr)
-		}
+	if cl == nil {
+		return f
 	}
-	return f, nil
+	f.Endpoint, f.KubernetesVersion, f.ARN = aws.ToString(cl.Endpoint), aws.ToString(cl.Version), aws.ToString(cl.Arn)
+	if cl.CertificateAuthority != nil {
+		f.CertificateAuthorityData = aws.ToString(cl.CertificateAuthority.Data)
+	}
+	if cl.KubernetesNetworkConfig != nil {
+		f.ServiceIPv4CIDR = aws.ToString(cl.KubernetesNetworkConfig.ServiceIpv4Cidr)
+	}
+	if cc := cl.ComputeConfig; cc != nil {
+		f.AutoMode = &settings.AutoModeFacts{Enabled: aws.ToBool(cc.Enabled), NodePools: cc.NodePools, NodeRoleARN: aws.ToString(cc.NodeRoleArn)}
+	}
+	return f
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -55,11 +56,16 @@ func TestDescribeClusterFacts(t *testing.T) {
 		"endpoint":"https://ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com",
 		"certificateAuthority":{"data":"LS0tLS1CRUdJTg=="},
 		"kubernetesNetworkConfig":{"serviceIpv4Cidr":"172.20.0.0/16","ipFamily":"ipv4"}}}`
+	const autoMode = `{"cluster":{"name":"auto","arn":"arn:aws:eks:eu-west-1:111122223333:cluster/auto","version":"1.34",
+		"computeConfig":{"enabled":true,"nodePools":["general-purpose","system"],"nodeRoleArn":"arn:aws:iam::111122223333:role/AutoNode"}}}`
+	const autoModeOff = `{"cluster":{"name":"off","version":"1.34","computeConfig":{"enabled":false}}}`
 	const creating = `{"cluster":{"name":"new","status":"CREATING","version":"1.34",
 		"kubernetesNetworkConfig":{"serviceIpv6Cidr":"fd00:1::/108","ipFamily":"ipv6"}}}`
 	api := eksServer(t, map[string]func(http.ResponseWriter){
 		"/clusters/prod":   answer(http.StatusOK, "", active),
 		"/clusters/new":    answer(http.StatusOK, "", creating),
+		"/clusters/auto":   answer(http.StatusOK, "", autoMode),
+		"/clusters/off":    answer(http.StatusOK, "", autoModeOff),
 		"/clusters/secret": answer(http.StatusForbidden, "AccessDeniedException", `{"message":"User: arn:aws:iam::111122223333:user/x is not authorized to perform: eks:DescribeCluster"}`),
 		"/clusters/broken": answer(http.StatusBadRequest, "InvalidParameterException", `{"message":"bad"}`),
 	})
@@ -74,6 +80,10 @@ func TestDescribeClusterFacts(t *testing.T) {
 			Endpoint:                 "https://ABCDEF0123456789.gr7.eu-west-1.eks.amazonaws.com",
 			CertificateAuthorityData: "LS0tLS1CRUdJTg==", ServiceIPv4CIDR: "172.20.0.0/16", KubernetesVersion: "1.33"}},
 		{name: "creating IPv6 cluster leaves the missing facts empty", cluster: "new", want: settings.ClusterFacts{KubernetesVersion: "1.34"}},
+		{name: "EKS Auto Mode's computeConfig and the cluster's ARN", cluster: "auto", want: settings.ClusterFacts{KubernetesVersion: "1.34",
+			ARN: "arn:aws:eks:eu-west-1:111122223333:cluster/auto", AutoMode: &settings.AutoModeFacts{Enabled: true,
+				NodePools: []string{"general-purpose", "system"}, NodeRoleARN: "arn:aws:iam::111122223333:role/AutoNode"}}},
+		{name: "computeConfig off", cluster: "off", want: settings.ClusterFacts{KubernetesVersion: "1.34", AutoMode: &settings.AutoModeFacts{}}},
 		{name: "not found", cluster: "nope", wantSetting: "cluster_name", wantText: `EKS cluster "nope" not found in region eu-west-1`},
 		{name: "access denied", cluster: "secret", wantSetting: "lookup_cluster", wantText: "may not call eks:DescribeCluster"},
 		{name: "other error", cluster: "broken", wantSetting: "lookup_cluster", wantText: `cannot describe EKS cluster "broken"`},
@@ -86,7 +96,7 @@ func TestDescribeClusterFacts(t *testing.T) {
 				if err != nil {
 					t.Fatalf("unexpected error: %v", err)
 				}
-				if got != c.want {
+				if !reflect.DeepEqual(got, c.want) {
 					t.Fatalf("facts = %+v, want %+v", got, c.want)
 				}
 				return

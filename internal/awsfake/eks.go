@@ -13,11 +13,16 @@ import (
 // EKS is the fake EKS API: every call of awsclient.EKSAPI. DescribeCluster answers the cluster
 // it holds by name, and EKS's typed ResourceNotFoundException for any other name; the EKS Pod
 // Identity associations are listed by cluster, namespace and service account, and described by
-// id, as EKS does.
+// id, and the access entries listed by cluster and described, with their associated access
+// policies, by principal ARN, as EKS does.
 type EKS struct {
 	Clusters []ekstypes.Cluster
 	// PodIdentityAssociations are every cluster's associations (ClusterName says whose).
 	PodIdentityAssociations []ekstypes.PodIdentityAssociation
+	// AccessEntries are every cluster's access entries (ClusterName says whose), and
+	// AccessPolicies the access policies associated with them, by AccessPolicyKey.
+	AccessEntries  []ekstypes.AccessEntry
+	AccessPolicies map[AccessPolicyKey][]ekstypes.AssociatedAccessPolicy
 
 	// Fail makes an operation ("DescribeCluster") answer the error, every call.
 	Fail map[string]error

@@ -15,6 +15,9 @@ type AutoModeClassPorts struct {
 	EC2 automode.API
 	// Admit is what the schema of the kind refuses of a manifest (manifest.AutoModeNodeClassCRD).
 	Admit func(kind, doc string) ([]attrpath.Finding, error)
+	// Cluster is the EKS cluster as lookup_cluster read it (nil: not looked up, and neither its
+	// EKS Auto Mode compute nor the node role's access entry is checked).
+	Cluster *AutoModeCluster
 }
 
 // AutoModeClassInput is the class's configuration with the value the state recorded (nil: a
@@ -56,12 +59,13 @@ func autoModeManifest(c automode.Config, admit func(kind, doc string) ([]attrpat
 }
 
 // AutoModeClass plans an EKS Auto Mode NodeClass: its rules and the manifest as the schema
-// written from the EKS user guide admits it (no AWS call before they pass), then its selectors
-// resolved against EC2 (automode.Resolve). It stops at the first stage with errors.
+// written from the EKS user guide admits it (no AWS call before they pass), the looked-up
+// cluster's EKS Auto Mode compute, then its selectors resolved against EC2 (automode.Resolve)
+// and the node role's access entry (warnings). It stops at the first stage with errors.
 func AutoModeClass(ctx context.Context, ports AutoModeClassPorts, in AutoModeClassInput, now time.Time) AutoModeClassResult {
 	var res AutoModeClassResult
 	doc, errs := autoModeManifest(in.Config, ports.Admit)
-	if res.Errors = errs; len(errs) > 0 {
+	if res.Errors = append(errs, autoModeComputeFindings(ports.Cluster)...); len(res.Errors) > 0 {
 		return res
 	}
 	r, err := automode.Resolve(ctx, ports.EC2, in.Config, now)
@@ -74,6 +78,7 @@ func AutoModeClass(ctx context.Context, ports AutoModeClassPorts, in AutoModeCla
 	if len(res.Errors) > 0 {
 		return res
 	}
+	res.Warnings = append(res.Warnings, nodeRoleAccessFindings(ctx, ports.Cluster, in.Role)...)
 	res.Manifest, res.Resolved = doc, r.Value(in.Config, in.Prior)
 	return res
 }

@@ -29,6 +29,10 @@ type Configured[C any] struct {
 	KarpenterVersion string
 	// Kube is the read-only cluster access (nil without the kubernetes block).
 	Kube *kubeclient.Client
+	// Cluster is what eks:DescribeCluster reported of the cluster (nil without lookup_cluster):
+	// its ARN and EKS Auto Mode compute, which the Auto Mode NodeClasses and pools are checked
+	// against.
+	Cluster *settings.ClusterFacts
 }
 
 // Configure sets the provider up from its block, step by step, and stops at the first step
@@ -57,6 +61,7 @@ func Configure[C ClusterLookup](ctx context.Context, cfg settings.ProviderConfig
 	if len(errs) > 0 {
 		return Configured[C]{}, errs, nil
 	}
+	var looked *settings.ClusterFacts
 	if s.LookupCluster.Value {
 		facts, err := client.DescribeClusterFacts(ctx, s.ClusterName.Value)
 		if err != nil {
@@ -66,7 +71,7 @@ func Configure[C ClusterLookup](ctx context.Context, cfg settings.ProviderConfig
 		if len(merged.Errors) > 0 {
 			return Configured[C]{}, merged.Errors, merged.Warnings
 		}
-		s, bootstrap, warnings = merged.Settings, merged.Bootstrap, merged.Warnings
+		s, bootstrap, warnings, looked = merged.Settings, merged.Bootstrap, merged.Warnings, &facts
 	}
 	kube, err := openKube(cfg.Kubernetes.Value)
 	if err != nil {
@@ -74,7 +79,7 @@ func Configure[C ClusterLookup](ctx context.Context, cfg settings.ProviderConfig
 			Message: err.Error(), Standalone: true}}, warnings
 	}
 	return Configured[C]{Client: client, ClusterName: s.ClusterName.Value, Bootstrap: bootstrap, KubernetesVersion: s.KubernetesVersion.Value,
-		KarpenterVersion: karpenter, Kube: kube}, nil, warnings
+		KarpenterVersion: karpenter, Kube: kube, Cluster: looked}, nil, warnings
 }
 
 // openKube is the client of the kubernetes block: nil without the block (a null host) or while

@@ -83,7 +83,7 @@ func TestConfigureWithoutLookup(t *testing.T) {
 		t.Fatalf("errors %v, warnings %v, client %v, connected %d times", errs, warnings, c.Client, conn.calls)
 	}
 	if c.ClusterName != "prod" || c.KarpenterVersion != manifest.DefaultVersion || c.KubernetesVersion != "" || c.Kube != nil ||
-		c.Bootstrap != (launchplan.Bootstrap{}) {
+		c.Bootstrap != (launchplan.Bootstrap{}) || c.Cluster != nil {
 		t.Errorf("configured %+v", c)
 	}
 	if client.asked != nil {
@@ -146,7 +146,8 @@ func TestConfigureErrorsNameTheSetting(t *testing.T) {
 func TestConfigureLooksUpTheCluster(t *testing.T) {
 	const endpoint = "https://0123456789ABCDEF.yl4.eu-west-1.eks.amazonaws.com"
 	ca := base64.StdEncoding.EncodeToString([]byte("-----BEGIN CERTIFICATE-----\nMIIDEKS\n-----END CERTIFICATE-----\n"))
-	facts := settings.ClusterFacts{Endpoint: endpoint, CertificateAuthorityData: ca, ServiceIPv4CIDR: "10.100.0.0/16", KubernetesVersion: "1.33"}
+	facts := settings.ClusterFacts{Endpoint: endpoint, CertificateAuthorityData: ca, ServiceIPv4CIDR: "10.100.0.0/16", KubernetesVersion: "1.33",
+		ARN: "arn:aws:eks:eu-west-1:111122223333:cluster/prod", AutoMode: &settings.AutoModeFacts{Enabled: true, NodePools: []string{"system"}}}
 	lookup := func(edit func(*settings.ProviderConfig)) settings.ProviderConfig {
 		cfg := providerBlock()
 		cfg.LookupCluster = settings.Setting[bool]{Value: true}
@@ -172,6 +173,10 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	}
 	if !slices.Equal(client.asked, []string{"prod"}) {
 		t.Errorf("described %v, want [prod]", client.asked)
+	}
+	// The cluster's ARN and EKS Auto Mode compute are carried to the resources.
+	if c.Cluster == nil || c.Cluster.ARN != facts.ARN || !c.Cluster.AutoModeEnabled() || !slices.Equal(c.Cluster.AutoMode.NodePools, []string{"system"}) {
+		t.Errorf("cluster facts %+v", c.Cluster)
 	}
 
 	// A looked-up fact is checked as the setting is; the warnings come with the errors.

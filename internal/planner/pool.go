@@ -20,6 +20,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/prefixblocks"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
@@ -57,6 +58,9 @@ type PoolFacts struct {
 	Controller *installation.Controller
 	Bootstrap  launchplan.Bootstrap
 	Now        time.Time
+	// AutoMode is the cluster's EKS Auto Mode compute as lookup_cluster read it (nil: not looked
+	// up, or EKS reported none).
+	AutoMode *settings.AutoModeFacts
 }
 
 // PoolInput is a pool's configuration as the plan reads it, with what the state recorded.
@@ -192,7 +196,7 @@ func launchOverlays(in PoolInput) []nodeoverlay.Config {
 func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) PoolResult {
 	var res PoolResult
 	res.Errors, res.Warnings = overlayFindings(facts, in)
-	res.Errors = append(res.Errors, autoModeFindings(in)...)
+	res.Errors = append(res.Errors, autoModeFindings(facts, in)...)
 	launcherErrs, launcherWarnings := launcherFindings(facts, in)
 	res.Errors, res.Warnings = append(res.Errors, launcherErrs...), append(res.Warnings, launcherWarnings...)
 	if res.Errors = append(ValidatePool(in.Config), res.Errors...); len(res.Errors) > 0 {

@@ -23,12 +23,14 @@ func (in PoolInput) poolManifest(s nodepool.Spec) (string, error) {
 	return nodepool.ManifestOn(s, in.classRef())
 }
 
-// autoModeFindings are the pool's conflicts with its kind of node class: requirement keys of the
-// other kind's labels (both ways), and on an EKS Auto Mode NodeClass what Auto Mode does not run:
-// NodeOverlays, and a static pool the provider launches itself (Auto Mode's instances are EC2
-// managed instances, which only EKS launches).
-func autoModeFindings(in PoolInput) []attrpath.Finding {
-	var out []attrpath.Finding
+// autoModeFindings are the pool's conflicts with EKS Auto Mode: the name of one of the looked-up
+// cluster's built-in NodePools (builtinPoolFindings, on either kind of class: both are the same
+// karpenter.sh NodePool object), requirement keys of the other kind's labels (both ways), and on
+// an EKS Auto Mode NodeClass what Auto Mode does not run: NodeOverlays, and a static pool the
+// provider launches itself (Auto Mode's instances are EC2 managed instances, which only EKS
+// launches).
+func autoModeFindings(facts PoolFacts, in PoolInput) []attrpath.Finding {
+	out := builtinPoolFindings(facts, in)
 	reqs := attrpath.Of("template", "requirements")
 	for _, p := range requirements.AutoModeKeyProblems(in.Requirements(), in.autoMode()) {
 		out = append(out, attrpath.Finding{Path: reqs.Index(p.Index).Attr("key"), Summary: "Label of another kind of node class", Message: p.Message})

@@ -92,9 +92,28 @@ type Meta struct {
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
 	Kube *kubeclient.Client
 	// CRDs are the cluster's Karpenter CRDs compared with KarpenterVersion's (nil: not read).
-	CRDs        *installation.CRDCheck
+	CRDs *installation.CRDCheck
+	// Cluster is what eks:DescribeCluster reported with lookup_cluster (nil: not looked up).
+	Cluster     *settings.ClusterFacts
 	AfterLaunch func(pool string) error // tests only
 	BeforeClaim func(pool string)       // tests only
+}
+
+// clusterAutoMode is the looked-up cluster's EKS Auto Mode compute (nil: not looked up).
+func (m *Meta) clusterAutoMode() *settings.AutoModeFacts {
+	if m.Cluster == nil {
+		return nil
+	}
+	return m.Cluster.AutoMode
+}
+
+// autoModeCluster is the cluster an Auto Mode NodeClass's plan checks (nil without
+// lookup_cluster: nothing is checked).
+func (m *Meta) autoModeCluster() *planner.AutoModeCluster {
+	if m.Cluster == nil {
+		return nil
+	}
+	return &planner.AutoModeCluster{Name: m.ClusterName, Facts: *m.Cluster, AccountID: m.Client.AccountID, Entries: m.Client}
 }
 
 // providerSettings is the provider's configuration as Configure decodes it: what configures the
@@ -121,7 +140,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_feature_gates"), &gates)...)
 	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
-		AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+		Cluster: c.Cluster, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,

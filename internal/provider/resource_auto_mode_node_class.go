@@ -97,7 +97,7 @@ func (r *autoModeNodeClassResource) ModifyPlan(ctx context.Context, req resource
 	if !req.State.Raw.IsNull() && decodeInto(req.State.Raw, &state, "Auto Mode node class", &resp.Diagnostics) {
 		in.Prior = priorClassValue(state.Resolved)
 	}
-	ports := planner.AutoModeClassPorts{EC2: r.meta.Client.Discovery(), Admit: r.meta.admission()}
+	ports := planner.AutoModeClassPorts{EC2: r.meta.Client.Discovery(), Admit: r.meta.admission(), Cluster: r.meta.autoModeCluster()}
 	res := planner.AutoModeClass(ctx, ports, in, time.Now())
 	if addFindings(&resp.Diagnostics, res.Errors, res.Warnings); resp.Diagnostics.HasError() {
 		return

@@ -16,6 +16,30 @@ type ClusterFacts struct {
 	ServiceIPv4CIDR          string
 	// KubernetesVersion is major.minor, e.g. "1.33" (MergeClusterFacts checks it).
 	KubernetesVersion string
+	// ARN is the cluster's ARN: its partition and account name the IAM roles of its access
+	// entries.
+	ARN string
+	// AutoMode is the cluster's EKS Auto Mode compute configuration (computeConfig; nil: EKS
+	// reported none, as for a cluster created before Auto Mode).
+	AutoMode *AutoModeFacts
+}
+
+// AutoModeFacts are a cluster's computeConfig, as eks:DescribeCluster reports it
+// (https://docs.aws.amazon.com/eks/latest/APIReference/API_ComputeConfigResponse.html).
+type AutoModeFacts struct {
+	// Enabled: EKS Auto Mode's compute capability is on; EKS launches the nodes of NodePools on
+	// its NodeClasses only then.
+	Enabled bool
+	// NodePools are the built-in NodePools EKS runs ("general-purpose", "system").
+	NodePools []string
+	// NodeRoleARN is the built-in NodePools' node role.
+	NodeRoleARN string
+}
+
+// AutoModeEnabled reports whether the cluster's EKS Auto Mode compute is on (f nil: not looked
+// up, false).
+func (f *ClusterFacts) AutoModeEnabled() bool {
+	return f != nil && f.AutoMode != nil && f.AutoMode.Enabled
 }
 
 // LookedUp is the outcome of MergeClusterFacts.
