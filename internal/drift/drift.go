@@ -39,6 +39,9 @@ type Side struct {
 	// Catalog is the region's instance types, for InstanceTypeNotFound on counted nodes (nil:
 	// not judged).
 	Catalog *catalog.Catalog
+	// ClassAllows is the class's filter on instance types (Karpenter's class-filtered list), for
+	// InstanceTypeNotFound; nil: every type of the catalog.
+	ClassAllows func(instanceType string) bool
 }
 
 // Finding is one drift reason the change trips.

@@ -2,6 +2,7 @@ package drift
 
 import (
 	"fmt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -111,9 +112,12 @@ type PoolPlan struct {
 	Prior   *PriorPool
 	Catalog *catalog.Catalog
 	Region  string
-	Budgets []nodepool.Budget
-	Nodes   int // the most nodes the pool's subnets and limits allow
-	Now     time.Time
+	// KarpenterVersion is the release whose class filters decide which types the class can
+	// launch (InstanceTypeNotFound); "" is manifest.DefaultVersion.
+	KarpenterVersion string
+	Budgets          []nodepool.Budget
+	Nodes            int // the most nodes the pool's subnets and limits allow
+	Now              time.Time
 	// Count judges the pool's running nodes one by one; nil without a view of the cluster.
 	Count func(prior *Side, planned Side) *Count
 }
@@ -145,6 +149,7 @@ func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
 	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
 	planned.Labels = Labels{Requirements: p.Requirements, Template: p.TemplateLabels}
 	planned.Catalog = p.Catalog
+	planned.ClassAllows = classAllows(p.Class, p.KarpenterVersion)
 	prior.Labels = Labels{Requirements: p.Prior.Requirements, Template: p.TemplateLabels}
 	change := Change{Prior: prior, Planned: planned, Budgets: p.Budgets, Nodes: p.Nodes, Now: p.Now}
 	if p.Count != nil {
@@ -174,4 +179,19 @@ func emptyNil(s string) *string {
 		return nil
 	}
 	return &s
+}
+
+// classAllows is Karpenter's class filter on instance types, as InstanceTypeNotFound reads it
+// (GetInstanceTypes of the NodePool's class): an EKS Auto Mode class launches the families the
+// user guide lists; an EC2NodeClass what its AMI family is offered (AL2023 no a1 from v1.11).
+func classAllows(c launchplan.Class, version string) func(string) bool {
+	if c.AutoMode != nil {
+		return launchplan.AutoModeFamily
+	}
+	family := c.AMIFamily
+	if family == "" {
+		family = c.CNI.AMIFamily
+	}
+	family = capacity.ResolveFamily(family)
+	return func(name string) bool { return launchplan.OfferedForFamily(version, family, name) }
 }

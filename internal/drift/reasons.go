@@ -58,11 +58,24 @@ var checks = []check{
 				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType] ||
 				n.Labels != nil && !requirements.LabelsCompatible(n.Labels, p.Labels.Requirements)
 		}},
-	{reason: ReasonTypeNotFound, compares: "the node's instance type and capacity type with the region's instance types and their offerings (counted nodes only)",
+	{reason: ReasonTypeNotFound, compares: "the node's instance type, zone and capacity type with the types its class can launch and their offerings (counted nodes only)",
 		// A catalog change between two plans is not a change of the pool: only the nodes tell.
 		pool: func(Side, Side) (Finding, bool) { return Finding{}, false },
 		node: func(n Node, t *target) bool {
-			return t.planned.Catalog != nil && n.InstanceType != "" && !offered(t.planned.Catalog, n)
+			// Karpenter looks the NodeClaim's instance-type label up among the types of the
+			// pool's class and asks for an offering compatible with all its labels: a NodeClaim
+			// without the label, a type the class no longer launches (a1 under AL2023 after an
+			// upgrade) and a type with no offering in the node's zone and capacity type all drift.
+			if t.planned.Catalog == nil {
+				return false
+			}
+			if n.InstanceType == "" {
+				return true
+			}
+			if allows := t.planned.ClassAllows; allows != nil && !allows(n.InstanceType) {
+				return true
+			}
+			return !offered(t.planned.Catalog, n)
 		}},
 	{reason: ReasonNodeClass, compares: "the karpenter.k8s.aws/ec2nodeclass-hash annotation with the EC2NodeClass's hash (same hash version)",
 		pool: func(prior, planned Side) (Finding, bool) {
@@ -228,12 +241,12 @@ func (t *target) firstReason(n Node) string {
 	return ""
 }
 
-// offered reports whether the region still has the node's instance type with an offering of
-// its capacity type, as Karpenter's InstanceTypeNotFound reads it: a reserved node counts as
-// on-demand too (a reservation can be demoted).
+// offered reports whether the region still has the node's instance type with an offering in its
+// zone and of its capacity type, as Karpenter's InstanceTypeNotFound reads it: a reserved node
+// counts as on-demand too (a reservation can be demoted).
 func offered(cat *catalog.Catalog, n Node) bool {
 	it, ok := cat.Get(n.InstanceType)
-	if !ok {
+	if !ok || n.Zone != "" && !slices.Contains(it.Zones, n.Zone) {
 		return false
 	}
 	switch n.CapacityType {
