@@ -388,7 +388,7 @@ func (res *PoolResult) planDrift(ctx context.Context, ports PoolPorts, facts Poo
 	if in.KarpenterLaunched() { // Karpenter keeps replicas nodes
 		nodes = *in.Replicas
 	}
-	pp := drift.PoolPlan{Manifest: doc, Class: in.Class, Requirements: in.Requirements(), Catalog: cat, Region: facts.Region,
+	pp := drift.PoolPlan{Manifest: doc, Class: in.Class, Requirements: in.Requirements(), Catalog: cat, Region: facts.Region, KarpenterVersion: facts.KarpenterVersion,
 		Budgets: in.Spec().Budgets, Nodes: nodes, Now: facts.Now}
 	if in.Template != nil {
 		pp.TemplateLabels = in.Template.Labels
