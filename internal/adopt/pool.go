@@ -11,13 +11,19 @@ import (
 // Pool is a live NodePool read as a karpenter_node_pool.
 type Pool struct {
 	Config nodepool.Config
-	// NodeClass is the EC2NodeClass the pool's nodeClassRef names.
+	// NodeClass is the node class the pool's nodeClassRef names: an EC2NodeClass, or with
+	// AutoMode an EKS Auto Mode NodeClass.
 	NodeClass string
+	AutoMode  bool
+	// AutoModeClass is the Auto Mode NodeClass it names, once read from the cluster
+	// (planner.PoolFromCluster); nil for a pool on an EC2NodeClass.
+	AutoModeClass *AutoModeClass
 	Adopted
 }
 
-// ReadPool reads a live karpenter.sh/v1 NodePool. Its nodeClassRef must name an EC2NodeClass,
-// the only node class this provider plans; a pool with replicas is Karpenter-launched.
+// ReadPool reads a live karpenter.sh/v1 NodePool. Its nodeClassRef must name an EC2NodeClass or
+// an EKS Auto Mode NodeClass, the node classes this provider plans; a pool with replicas is
+// Karpenter-launched.
 func ReadPool(obj Object) (Pool, error) {
 	if err := checkKind(obj, manifest.NodePoolAPIVersion, manifest.NodePoolKind); err != nil {
 		return Pool{}, err
@@ -34,15 +40,19 @@ func ReadPool(obj Object) (Pool, error) {
 		return Pool{}, err
 	}
 	ref := spec.Template.Spec.NodeClassRef
-	if ref.Group != manifest.DefaultNodeClassGroup || ref.Kind != manifest.DefaultNodeClassKind || ref.Name == "" {
+	ec2 := ref.Group == manifest.DefaultNodeClassGroup && ref.Kind == manifest.DefaultNodeClassKind
+	auto := ref.Group == manifest.AutoModeNodeClassGroup && ref.Kind == manifest.AutoModeNodeClassKind
+	if !ec2 && !auto || ref.Name == "" {
 		return Pool{}, fmt.Errorf("spec.template.spec.nodeClassRef names group %q, kind %q, name %q: Karpenter manages only the NodePools "+
-			"whose nodeClassRef is group %q, kind %q (it ignores this one), and so does this provider; fix the NodePool's nodeClassRef, then import it",
-			ref.Group, ref.Kind, ref.Name, manifest.DefaultNodeClassGroup, manifest.DefaultNodeClassKind)
+			"whose nodeClassRef is group %q, kind %q, and EKS Auto Mode those of group %q, kind %q (both ignore this one), and so does "+
+			"this provider; fix the NodePool's nodeClassRef, then import it",
+			ref.Group, ref.Kind, ref.Name, manifest.DefaultNodeClassGroup, manifest.DefaultNodeClassKind, manifest.AutoModeNodeClassGroup,
+			manifest.AutoModeNodeClassKind)
 	}
-	p := Pool{Config: poolConfig(nameOf(obj), spec), NodeClass: ref.Name}
+	p := Pool{Config: poolConfig(nameOf(obj), spec), NodeClass: ref.Name, AutoMode: auto}
 	p.Config.Limits = stringMap(live["limits"])
 	p.Config.Metadata = metadataOf(obj, &p.Adopted)
-	doc, err := nodepool.Manifest(p.Config.Spec(), ref.Name)
+	doc, err := nodepool.ManifestOn(p.Config.Spec(), manifest.NodeClassReference{Group: ref.Group, Kind: ref.Kind, Name: ref.Name})
 	if err == nil {
 		p.Unexpressed, err = unexpressed(live, doc)
 	}

@@ -66,3 +66,18 @@ func autoModeImportFix(err error) string {
 	}
 	return ""
 }
+
+// autoModePoolClass reads the Auto Mode NodeClass the NodePool name names into p, whose values
+// become the pool's node_class.
+func autoModePoolClass(ctx context.Context, read LiveObject, name string, p *adopt.Pool) (errs, warnings []attrpath.Finding) {
+	c, errs, warnings := ImportAutoModeClass(ctx, read, p.NodeClass)
+	if len(errs) > 0 {
+		errs[0].Message = fmt.Sprintf("NodePool %q names EKS Auto Mode NodeClass %q in its nodeClassRef, whose values become the pool's "+
+			"`node_class`: %s", name, p.NodeClass, errs[0].Message)
+		return errs, nil
+	}
+	p.AutoModeClass = c
+	note := fmt.Sprintf("`node_class` holds the values of EKS Auto Mode NodeClass %q as the plan resolved them; replace it with "+
+		"`karpenter_auto_mode_node_class.<name>.resolved` once that class is in the configuration (import it by %q)", p.NodeClass, p.NodeClass)
+	return nil, append(adoptedWarnings(manifest.NodePoolKind, name, p.Adopted, note), warnings...)
+}

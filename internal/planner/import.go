@@ -120,6 +120,10 @@ func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt
 	if err != nil {
 		return p, class, true, []attrpath.Finding{importError(manifest.NodePoolKind, name, err)}, nil
 	}
+	if p.AutoMode {
+		errs, warnings = autoModePoolClass(ctx, read, name, &p)
+		return p, class, true, errs, warnings
+	}
 	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass, true) // the pool's value only
 	if len(errs) > 0 {
 		errs[0].Message = fmt.Sprintf("NodePool %q names EC2NodeClass %q in its nodeClassRef, whose values become the pool's `node_class`: %s",

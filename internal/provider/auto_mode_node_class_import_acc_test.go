@@ -134,3 +134,60 @@ list "karpenter_auto_mode_node_class" "run" {
 
 // oneLine is s with its runs of white space one space: Terraform wraps and aligns its output.
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// A NodePool on an EKS Auto Mode NodeClass, written with kubectl (the user guide's sample
+// NodePool, create-node-pool.html), imports like any other: `-generate-config-out` writes the
+// pool with its class's values as `node_class`, and the plan of the written configuration imports
+// it with no change.
+func TestAccAutoModeNodePool_importFromCluster(t *testing.T) {
+	api := kubeEnv(t)
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	suffix := strings.TrimPrefix(cluster, "cluster-")
+	class, pool := "auto-"+suffix, "my-node-pool-"+suffix
+	disc := map[string]string{"karpenter.sh/discovery": cluster}
+	putObject(t, api, "/apis/eks.amazonaws.com/v1/nodeclasses", map[string]any{"apiVersion": "eks.amazonaws.com/v1", "kind": "NodeClass",
+		"metadata": map[string]any{"name": class}, "spec": map[string]any{"role": "MyNodeRole",
+			"subnetSelectorTerms": []any{map[string]any{"tags": disc}}, "securityGroupSelectorTerms": []any{map[string]any{"tags": disc}}}})
+	putObject(t, api, "/apis/karpenter.sh/v1/nodepools", map[string]any{"apiVersion": "karpenter.sh/v1", "kind": "NodePool",
+		"metadata": map[string]any{"name": pool},
+		"spec": map[string]any{
+			"template": map[string]any{
+				"metadata": map[string]any{"labels": map[string]any{"billing-team": "my-team"}},
+				"spec": map[string]any{
+					"nodeClassRef": map[string]any{"group": "eks.amazonaws.com", "kind": "NodeClass", "name": class},
+					"requirements": []any{
+						map[string]any{"key": "eks.amazonaws.com/instance-category", "operator": "In", "values": []any{"c", "m", "r"}},
+						map[string]any{"key": "eks.amazonaws.com/instance-cpu", "operator": "In", "values": []any{"4", "8", "16", "32"}},
+						map[string]any{"key": "topology.kubernetes.io/zone", "operator": "In", "values": []any{n.Subnets[0].Zone, n.Subnets[1].Zone}},
+						map[string]any{"key": "kubernetes.io/arch", "operator": "In", "values": []any{"arm64", "amd64"}},
+					}}},
+			"limits": map[string]any{"cpu": "1000", "memory": "1000Gi"}}})
+
+	d := &tfDir{t: t, dir: t.TempDir(), rc: cliConfig(t)}
+	d.provider = requiredProviders + withKubeAccess(providerConfig(cluster), api)
+	imports := fmt.Sprintf("\nimport {\n  to       = karpenter_node_pool.adopted\n  provider = karpenter\n  id       = %q\n}\n", pool)
+	d.write(imports)
+	out := oneLine(d.run("plan", "-generate-config-out=generated.tf"))
+	for _, want := range []string{"Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.", "karpenter_auto_mode_node_class.<name>.resolved"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the import plan lacks %q:\n%s", want, out)
+		}
+	}
+	gen, err := os.ReadFile(filepath.Join(d.dir, "generated.tf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`group = "eks.amazonaws.com"`, `kind = "NodeClass"`, `name = "` + class + `"`,
+		`key = "eks.amazonaws.com/instance-category"`} {
+		if !strings.Contains(oneLine(string(gen)), want) {
+			t.Errorf("generated.tf lacks %q:\n%s", want, gen)
+		}
+	}
+	d.write(strings.ReplaceAll(imports, "  provider = karpenter\n", ""))
+	if out := oneLine(d.plan(2)); !strings.Contains(out, "Plan: 1 to import, 0 to add, 0 to change, 0 to destroy.") {
+		t.Errorf("the plan of the generated configuration changes the pool:\n%s", out)
+	}
+}

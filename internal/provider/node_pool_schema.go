@@ -82,10 +82,11 @@ func nodePoolSchema() schema.Schema {
 			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.\n\n" +
 			"**Import** by name. With the provider's `kubernetes` access a NodePool of that name in the cluster is read: its spec and " +
 			"its own labels and annotations become the configuration (`replicas` with `launcher = \"karpenter\"`), `node_class` holds " +
-			"the values of the EC2NodeClass its `nodeClassRef` names (replace them with `karpenter_node_class.<name>.resolved`), and " +
+			"the values of the node class its `nodeClassRef` names (replace them with `karpenter_node_class.<name>.resolved`, or " +
+			"`karpenter_auto_mode_node_class.<name>.resolved` for an EKS Auto Mode NodeClass), and " +
 			"the pool is planned at import, so that `terraform plan -generate-config-out` writes it and the next plan is clean. Fields " +
-			"the configuration cannot carry are named in the import's warning; a pool whose EC2NodeClass the cluster lacks, or whose " +
-			"`nodeClassRef` is not a `karpenter.k8s.aws` EC2NodeClass, is refused. A static pool of the provider's own launcher is found " +
+			"the configuration cannot carry are named in the import's warning; a pool whose node class the cluster lacks, or whose " +
+			"`nodeClassRef` is neither a `karpenter.k8s.aws` EC2NodeClass nor an `eks.amazonaws.com` NodeClass, is refused. A static pool of the provider's own launcher is found " +
 			"in EC2 by its ownership tags (`<name>` or `<name>/<owner id>`). See the guide \"From YAML to the provider\".\n\n" +
 			"**Identity and query.** The resource's identity (Terraform >= 1.12) is `name`: an import block may write " +
 			"`identity = { name = \"…\" }`. A list resource of the same type (Terraform >= 1.14) lets `terraform query` find the objects " +

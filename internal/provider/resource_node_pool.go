@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/tfsdk"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/automode"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/drift"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
@@ -359,7 +360,10 @@ func (r *nodePoolResource) adopt(ctx context.Context, id string, raw *tftypes.Va
 			return
 		}
 		if found {
-			live = &livePool{p.Config, class.Config}
+			live = &livePool{pool: p.Config, class: class.Config}
+			if p.AutoModeClass != nil {
+				live.autoMode = &p.AutoModeClass.Config
+			}
 		}
 	}
 	imp, errs, warnings := planner.ImportPool(ctx, r.ports(), r.facts(), id)
@@ -381,17 +385,26 @@ func (r *nodePoolResource) adopt(ctx context.Context, id string, raw *tftypes.Va
 	}
 }
 
-// livePool is a NodePool read from the cluster and the EC2NodeClass it names.
+// livePool is a NodePool read from the cluster and the node class it names: an EC2NodeClass,
+// or with autoMode an EKS Auto Mode NodeClass.
 type livePool struct {
-	pool  nodepool.Config
-	class nodeclass.Config
+	pool     nodepool.Config
+	class    nodeclass.Config
+	autoMode *automode.Config
 }
 
 // importLive writes the live pool's configuration into the imported state, its class resolved
-// as a karpenter_node_class plans it, and the pool's plan.
+// as a karpenter_node_class (or karpenter_auto_mode_node_class) plans it, and the pool's plan.
 func (r *nodePoolResource) importLive(ctx context.Context, live *livePool, raw *tftypes.Value, diags *diag.Diagnostics) {
-	classRaw := tftypes.NewValue(nodeClassSchema().Type().TerraformType(ctx), nil)
-	if (&nodeClassResource{meta: r.meta}).planAdopted(ctx, live.class, nil, &classRaw, diags); diags.HasError() {
+	var classRaw tftypes.Value
+	if live.autoMode != nil {
+		classRaw = tftypes.NewValue(autoModeNodeClassSchema().Type().TerraformType(ctx), nil)
+		(&autoModeNodeClassResource{meta: r.meta}).planAdopted(ctx, *live.autoMode, &classRaw, diags)
+	} else {
+		classRaw = tftypes.NewValue(nodeClassSchema().Type().TerraformType(ctx), nil)
+		(&nodeClassResource{meta: r.meta}).planAdopted(ctx, live.class, nil, &classRaw, diags)
+	}
+	if diags.HasError() {
 		return
 	}
 	setRaw(raw, live.pool, "node pool", diags)
