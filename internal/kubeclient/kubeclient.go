@@ -237,7 +237,8 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 	case http.StatusUnauthorized, http.StatusForbidden:
 		if what != "nodeclaims" {
 			resource, ok := map[string]string{"deployments": "deployments.apps", "customresourcedefinitions": "customresourcedefinitions.apiextensions.k8s.io",
-				"ec2nodeclasses": "ec2nodeclasses.karpenter.k8s.aws", "serviceaccounts": "serviceaccounts (core group)"}[what]
+				"ec2nodeclasses": "ec2nodeclasses.karpenter.k8s.aws", "serviceaccounts": "serviceaccounts (core group)",
+				"nodeclasses": "nodeclasses.eks.amazonaws.com"}[what]
 			if !ok {
 				resource = what + ".karpenter.sh"
 			}

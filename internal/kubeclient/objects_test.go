@@ -19,7 +19,7 @@ func TestObject(t *testing.T) {
 		case "/apis/karpenter.sh/v1/nodepools/gone":
 			w.WriteHeader(http.StatusNotFound)
 			_, _ = w.Write([]byte(`{"kind":"Status","reason":"NotFound","message":"nodepools.karpenter.sh \"gone\" not found","details":{"name":"gone"}}`))
-		case "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/secret":
+		case "/apis/karpenter.k8s.aws/v1/ec2nodeclasses/secret", "/apis/eks.amazonaws.com/v1/nodeclasses/secret":
 			w.WriteHeader(http.StatusForbidden)
 			_, _ = w.Write([]byte(`{"kind":"Status","message":"forbidden"}`))
 		default:
@@ -41,6 +41,9 @@ func TestObject(t *testing.T) {
 	}
 	if _, err := c.Object(ctx, "karpenter.k8s.aws/v1", "ec2nodeclasses", "secret"); err == nil || !strings.Contains(err.Error(), "get/list on ec2nodeclasses.karpenter.k8s.aws") {
 		t.Errorf("Object(secret) = %v", err)
+	}
+	if _, err := c.Object(ctx, "eks.amazonaws.com/v1", "nodeclasses", "secret"); err == nil || !strings.Contains(err.Error(), "get/list on nodeclasses.eks.amazonaws.com") {
+		t.Errorf("Object(Auto Mode secret) = %v", err)
 	}
 }
 
