@@ -20,8 +20,7 @@ type AutoModeClass struct {
 
 // ReadAutoModeClass reads a live eks.amazonaws.com/v1 NodeClass. The resource renders no object
 // labels or annotations, so those the object has are unexpressed, by path, like the spec fields
-// the configuration cannot carry (e.g. spec.placementGroupSelector, which the provider's schema
-// does not hold yet).
+// the configuration cannot carry (fields the EKS user guide added after the provider's schema).
 func ReadAutoModeClass(obj Object) (AutoModeClass, error) {
 	if err := checkKind(obj, manifest.AutoModeNodeClassAPIVersion, manifest.AutoModeNodeClassKind); err != nil {
 		return AutoModeClass{}, err
@@ -75,6 +74,12 @@ func autoModeConfig(name string, s manifest.AutoModeNodeClassSpec) automode.Conf
 	if a := s.AdvancedNetworking; a != nil {
 		c.AdvancedNetworking = &automode.AdvancedNetworking{AssociatePublicIPAddress: a.AssociatePublicIPAddress, HTTPSProxy: a.HTTPSProxy,
 			NoProxy: slices.Clone(a.NoProxy), IPv4PrefixSize: a.IPv4PrefixSize, EnableV4Egress: a.EnableV4Egress}
+		for _, i := range a.NetworkInterfaces {
+			c.AdvancedNetworking.NetworkInterfaces = append(c.AdvancedNetworking.NetworkInterfaces, automode.NetworkInterface(i))
+		}
+	}
+	if p := s.PlacementGroupSelector; p != nil {
+		c.PlacementGroupSelector = &discovery.PlacementGroupSelector{ID: p.ID, Name: p.Name}
 	}
 	if a := s.AdvancedSecurity; a != nil {
 		c.AdvancedSecurity = &automode.AdvancedSecurity{FIPS: a.FIPS, KernelLockdown: a.KernelLockdown}

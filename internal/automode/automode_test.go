@@ -206,3 +206,29 @@ func TestValidateAndManifest(t *testing.T) {
 		t.Errorf("manifest:\n%s", doc)
 	}
 }
+
+// A placement group that does not exist fails the class (Auto Mode would launch nothing); a
+// static interface layout gives its pods the secondary addresses and 16 per prefix.
+func TestPlacementGroupAndStaticInterfaces(t *testing.T) {
+	c := config()
+	c.PlacementGroupSelector = &discovery.PlacementGroupSelector{Name: "missing"}
+	res, err := Resolve(context.Background(), vpc(), c, time.Now())
+	if err != nil || len(res.Errors) != 1 || res.Errors[0].Path.String() != "placement_group_selector" {
+		t.Errorf("a missing placement group: %v %+v", err, res.Errors)
+	}
+	ten, two := int64(10), int64(2)
+	c = config()
+	c.AdvancedNetworking = &AdvancedNetworking{NetworkInterfaces: []NetworkInterface{
+		{InterfaceType: "interface", SecondaryIPv4Count: &ten}, {DeviceIndex: 1, InterfaceType: "interface", SecondaryIPv4PrefixCount: &two},
+		{NetworkCardIndex: 1, InterfaceType: "efa-only"}}}
+	if n := c.StaticPodAddresses(); n == nil || *n != 42 {
+		t.Errorf("static pod addresses %v, want 10 + 2 × 16 = 42", n)
+	}
+	if n := config().StaticPodAddresses(); n != nil {
+		t.Errorf("without a layout: %v", *n)
+	}
+	res, _ = Resolve(context.Background(), vpc(), c, time.Now())
+	if v := res.Value(c, nil); v.AutoMode.StaticPodAddresses == nil || *v.AutoMode.StaticPodAddresses != 42 {
+		t.Errorf("the class value's static addresses: %+v", v.AutoMode)
+	}
+}

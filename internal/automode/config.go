@@ -15,22 +15,23 @@ import (
 // Config is a karpenter_auto_mode_node_class resource's inputs as its schema shapes them (the
 // provider decodes the plan straight into it by the tfsdk tags).
 type Config struct {
-	Name                             string                        `tfsdk:"name"`
-	Role                             string                        `tfsdk:"role"`
-	InstanceProfile                  string                        `tfsdk:"instance_profile"`
-	SubnetSelectorTerms              []discovery.SubnetTerm        `tfsdk:"subnet_selector_terms"`
-	SecurityGroupSelectorTerms       []discovery.SecurityGroupTerm `tfsdk:"security_group_selector_terms"`
-	PodSubnetSelectorTerms           []discovery.SubnetTerm        `tfsdk:"pod_subnet_selector_terms"`
-	PodSecurityGroupSelectorTerms    []PodSecurityGroupTerm        `tfsdk:"pod_security_group_selector_terms"`
-	CapacityReservationSelectorTerms []ReservationTerm             `tfsdk:"capacity_reservation_selector_terms"`
-	SNATPolicy                       string                        `tfsdk:"snat_policy"`
-	NetworkPolicy                    string                        `tfsdk:"network_policy"`
-	NetworkPolicyEventLogs           string                        `tfsdk:"network_policy_event_logs"`
-	EphemeralStorage                 *EphemeralStorage             `tfsdk:"ephemeral_storage"`
-	Tags                             map[string]string             `tfsdk:"tags"`
-	AdvancedNetworking               *AdvancedNetworking           `tfsdk:"advanced_networking"`
-	AdvancedSecurity                 *AdvancedSecurity             `tfsdk:"advanced_security"`
-	CertificateBundles               []CertificateBundle           `tfsdk:"certificate_bundles"`
+	Name                             string                            `tfsdk:"name"`
+	Role                             string                            `tfsdk:"role"`
+	InstanceProfile                  string                            `tfsdk:"instance_profile"`
+	SubnetSelectorTerms              []discovery.SubnetTerm            `tfsdk:"subnet_selector_terms"`
+	SecurityGroupSelectorTerms       []discovery.SecurityGroupTerm     `tfsdk:"security_group_selector_terms"`
+	PodSubnetSelectorTerms           []discovery.SubnetTerm            `tfsdk:"pod_subnet_selector_terms"`
+	PodSecurityGroupSelectorTerms    []PodSecurityGroupTerm            `tfsdk:"pod_security_group_selector_terms"`
+	CapacityReservationSelectorTerms []ReservationTerm                 `tfsdk:"capacity_reservation_selector_terms"`
+	SNATPolicy                       string                            `tfsdk:"snat_policy"`
+	NetworkPolicy                    string                            `tfsdk:"network_policy"`
+	NetworkPolicyEventLogs           string                            `tfsdk:"network_policy_event_logs"`
+	EphemeralStorage                 *EphemeralStorage                 `tfsdk:"ephemeral_storage"`
+	Tags                             map[string]string                 `tfsdk:"tags"`
+	AdvancedNetworking               *AdvancedNetworking               `tfsdk:"advanced_networking"`
+	AdvancedSecurity                 *AdvancedSecurity                 `tfsdk:"advanced_security"`
+	PlacementGroupSelector           *discovery.PlacementGroupSelector `tfsdk:"placement_group_selector"`
+	CertificateBundles               []CertificateBundle               `tfsdk:"certificate_bundles"`
 }
 
 // PodSecurityGroupTerm is one pod_security_group_selector_terms entry: id or tags.
@@ -62,6 +63,36 @@ type AdvancedNetworking struct {
 	NoProxy                  []string `tfsdk:"no_proxy"`
 	IPv4PrefixSize           string   `tfsdk:"ipv4_prefix_size"`
 	EnableV4Egress           *bool    `tfsdk:"enable_v4_egress"`
+	// NetworkInterfaces is a static ENI layout (nil: Auto Mode's own).
+	NetworkInterfaces []NetworkInterface `tfsdk:"network_interfaces"`
+}
+
+// NetworkInterface is one `advanced_networking.network_interfaces` entry.
+type NetworkInterface struct {
+	NetworkCardIndex         int64  `tfsdk:"network_card_index"`
+	DeviceIndex              int64  `tfsdk:"device_index"`
+	InterfaceType            string `tfsdk:"interface_type"`
+	SecondaryIPv4Count       *int64 `tfsdk:"secondary_ipv4_count"`
+	SecondaryIPv4PrefixCount *int64 `tfsdk:"secondary_ipv4_prefix_count"`
+}
+
+// StaticPodAddresses is what a static interface layout gives pods: the secondary addresses and
+// 16 per prefix on network card 0, since Auto Mode adds no IPs, prefixes or ENIs after launch;
+// nil without a layout (https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html).
+func (c Config) StaticPodAddresses() *int64 {
+	if c.AdvancedNetworking == nil || c.AdvancedNetworking.NetworkInterfaces == nil {
+		return nil
+	}
+	var n int64
+	for _, i := range c.AdvancedNetworking.NetworkInterfaces {
+		if i.SecondaryIPv4Count != nil {
+			n += *i.SecondaryIPv4Count
+		}
+		if i.SecondaryIPv4PrefixCount != nil {
+			n += 16 * *i.SecondaryIPv4PrefixCount
+		}
+	}
+	return &n
 }
 
 // AdvancedSecurity is `advanced_security`.
@@ -129,6 +160,12 @@ func (c Config) Manifest() (string, error) {
 	if a := c.AdvancedNetworking; a != nil {
 		spec.AdvancedNetworking = &manifest.AutoModeAdvancedNetworking{AssociatePublicIPAddress: a.AssociatePublicIPAddress,
 			HTTPSProxy: a.HTTPSProxy, NoProxy: slices.Clone(a.NoProxy), IPv4PrefixSize: a.IPv4PrefixSize, EnableV4Egress: a.EnableV4Egress}
+		for _, i := range a.NetworkInterfaces {
+			spec.AdvancedNetworking.NetworkInterfaces = append(spec.AdvancedNetworking.NetworkInterfaces, manifest.AutoModeNetworkInterface(i))
+		}
+	}
+	if p := c.PlacementGroupSelector; p != nil {
+		spec.PlacementGroupSelector = &manifest.PlacementGroupSelector{ID: p.ID, Name: p.Name}
 	}
 	if a := c.AdvancedSecurity; a != nil {
 		spec.AdvancedSecurity = &manifest.AutoModeAdvancedSecurity{FIPS: a.FIPS, KernelLockdown: a.KernelLockdown}

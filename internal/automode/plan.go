@@ -25,6 +25,7 @@ type Resolution struct {
 	// PodSecurityGroups are what pod_security_group_selector_terms select (nil without pod subnets).
 	PodSecurityGroups []discovery.SecurityGroup
 	Reservations      []discovery.CapacityReservation
+	PlacementGroup    *discovery.PlacementGroup // nil without a selector
 }
 
 // Result is a class's resolution and its findings; the resolution is complete only without
@@ -67,13 +68,16 @@ func Resolve(ctx context.Context, api API, c Config, now time.Time) (Result, err
 			return res, err
 		}
 	}
-	if len(c.CapacityReservationSelectorTerms) > 0 {
-		capSpec := nodeclass.Spec{CapacityReservationTerms: reservationTerms(c.CapacityReservationSelectorTerms)}
+	if len(c.CapacityReservationSelectorTerms) > 0 || c.PlacementGroupSelector != nil {
+		// A placement group that does not exist, or is not available, is an error: Auto Mode then
+		// launches nothing from the class (create-node-class.html).
+		capSpec := nodeclass.Spec{CapacityReservationTerms: reservationTerms(c.CapacityReservationSelectorTerms),
+			PlacementGroupSelector: c.PlacementGroupSelector}
 		got, f, err := nodeclass.ResolveCapacity(ctx, api, capSpec, r.Zones, now)
 		if err != nil {
 			return res, err
 		}
-		res.Reservations = got.Reservations
+		res.Reservations, res.PlacementGroup = got.Reservations, got.PlacementGroup
 		res.Warnings = append(res.Warnings, ownerPaths(f.Warnings)...)
 		res.Errors = append(res.Errors, ownerPaths(f.Errors)...)
 	}
@@ -169,7 +173,11 @@ func ownerPaths(in []attrpath.Finding) []attrpath.Finding {
 // otherwise make every plan an update.
 func (r Resolution) Value(c Config, prior *launchplan.ClassValue) launchplan.ClassValue {
 	v := launchplan.ClassValue{Name: c.Name, Subnets: map[string]launchplan.ClassSubnet{},
-		SecurityGroupIDs: r.SecurityGroupIDs(), AutoMode: &launchplan.ClassAutoMode{IPv4PrefixSize: c.PrefixSize()}}
+		SecurityGroupIDs: r.SecurityGroupIDs(), AutoMode: &launchplan.ClassAutoMode{IPv4PrefixSize: c.PrefixSize(),
+			StaticPodAddresses: c.StaticPodAddresses()}}
+	if r.PlacementGroup != nil {
+		v.PlacementGroupID = &r.PlacementGroup.ID
+	}
 	for _, s := range r.Subnets {
 		v.Subnets[s.ID] = launchplan.ClassSubnet{Zone: s.Zone, ZoneID: s.ZoneID, AvailableIPAddressCount: int64(s.AvailableIPAddressCount)}
 	}

@@ -51,6 +51,9 @@ type ClassAutoMode struct {
 	// IPv4PrefixSize is "Auto" (/28 prefixes) or "32" (secondary IPs).
 	IPv4PrefixSize      string   `tfsdk:"ipv4_prefix_size" json:"ipv4_prefix_size,omitempty"`
 	PodSecurityGroupIDs []string `tfsdk:"pod_security_group_ids" json:"pod_security_group_ids"`
+	// StaticPodAddresses are the pod addresses of a static interface layout (nil: none), which
+	// Auto Mode does not add to after launch.
+	StaticPodAddresses *int64 `tfsdk:"static_pod_addresses" json:"static_pod_addresses,omitempty"`
 }
 
 // ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
@@ -210,6 +213,7 @@ func (rc ClassValue) Class() Class {
 	}
 	if a := rc.AutoMode; a != nil {
 		c.AutoMode = &capacity.AutoMode{IPv4PrefixSize: a.IPv4PrefixSize, PodSubnets: len(rc.PodSubnets) > 0}
+		c.AutoModeStaticAddresses = a.StaticPodAddresses
 	}
 	if k := rc.Kubelet; k != nil {
 		c.Kubelet = Kubelet{ClusterDNS: k.ClusterDNS, SystemReserved: k.SystemReserved, KubeReserved: k.KubeReserved, EvictionHard: k.EvictionHard}

@@ -99,6 +99,9 @@ type Class struct {
 	// AutoMode is an EKS Auto Mode NodeClass's networking; nil for an EC2NodeClass. Its nodes
 	// run Auto Mode's own images and networking: no AMIs, user data, launch templates or VPC CNI.
 	AutoMode *capacity.AutoMode
+	// AutoModeStaticAddresses are the pod addresses of an Auto Mode class's static interface
+	// layout (nil: Auto Mode's own networking).
+	AutoModeStaticAddresses *int64
 }
 
 // Bootstrap are the facts of the cluster a node joins: the API server endpoint, its CA bundle

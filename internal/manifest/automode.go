@@ -65,6 +65,7 @@ type AutoModeNodeClassSpec struct {
 	Tags                             map[string]string           `json:"tags,omitempty" yaml:"tags,omitempty"`
 	AdvancedNetworking               *AutoModeAdvancedNetworking `json:"advancedNetworking,omitempty" yaml:"advancedNetworking,omitempty"`
 	AdvancedSecurity                 *AutoModeAdvancedSecurity   `json:"advancedSecurity,omitempty" yaml:"advancedSecurity,omitempty"`
+	PlacementGroupSelector           *PlacementGroupSelector     `json:"placementGroupSelector,omitempty" yaml:"placementGroupSelector,omitempty"`
 	CertificateBundles               []AutoModeCertificateBundle `json:"certificateBundles,omitempty" yaml:"certificateBundles,omitempty"`
 }
 
@@ -91,6 +92,17 @@ type AutoModeAdvancedNetworking struct {
 	NoProxy                  []string `json:"noProxy,omitempty" yaml:"noProxy,omitempty"`
 	IPv4PrefixSize           string   `json:"ipv4PrefixSize,omitempty" yaml:"ipv4PrefixSize,omitempty"`
 	EnableV4Egress           *bool    `json:"enableV4Egress,omitempty" yaml:"enableV4Egress,omitempty"`
+	// NetworkInterfaces is a static ENI layout (nil: Auto Mode's own).
+	NetworkInterfaces []AutoModeNetworkInterface `json:"networkInterfaces,omitempty" yaml:"networkInterfaces,omitempty"`
+}
+
+// AutoModeNetworkInterface is one spec.advancedNetworking.networkInterfaces entry.
+type AutoModeNetworkInterface struct {
+	NetworkCardIndex         int64  `json:"networkCardIndex" yaml:"networkCardIndex"`
+	DeviceIndex              int64  `json:"deviceIndex" yaml:"deviceIndex"`
+	InterfaceType            string `json:"interfaceType" yaml:"interfaceType"`
+	SecondaryIPv4Count       *int64 `json:"secondaryIPv4Count,omitempty" yaml:"secondaryIPv4Count,omitempty"`
+	SecondaryIPv4PrefixCount *int64 `json:"secondaryIPv4PrefixCount,omitempty" yaml:"secondaryIPv4PrefixCount,omitempty"`
 }
 
 // AutoModeAdvancedSecurity is spec.advancedSecurity.

@@ -25,6 +25,58 @@ func autoModeClass() AutoModeNodeClass {
 	}}
 }
 
+func i64(v int64) *int64 { return &v }
+
+// The guide's static interface layout and placement group admit; each of their rules refuses.
+func TestAutoModeNetworkInterfacesAndPlacementGroup(t *testing.T) {
+	layout := func() AutoModeNodeClass {
+		nc := autoModeClass()
+		nc.Spec.AdvancedNetworking.AssociatePublicIPAddress = nil
+		nc.Spec.AdvancedNetworking.NetworkInterfaces = []AutoModeNetworkInterface{
+			{NetworkCardIndex: 0, DeviceIndex: 0, InterfaceType: "interface", SecondaryIPv4Count: i64(10)},
+			{NetworkCardIndex: 0, DeviceIndex: 1, InterfaceType: "interface", SecondaryIPv4PrefixCount: i64(2)},
+			{NetworkCardIndex: 1, DeviceIndex: 0, InterfaceType: "efa-only"},
+		}
+		nc.Spec.PlacementGroupSelector = &PlacementGroupSelector{Name: "targeted-pg"}
+		return nc
+	}
+	admit := func(nc AutoModeNodeClass) []Violation {
+		doc, err := RenderAutoModeNodeClass(nc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := Admit(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	if v := admit(layout()); len(v) > 0 {
+		t.Fatalf("the guide's layout is refused: %v", v)
+	}
+	for name, c := range map[string]struct {
+		edit  func(*AutoModeNodeClassSpec)
+		field string
+	}{
+		"primary efa-only": {func(s *AutoModeNodeClassSpec) { s.AdvancedNetworking.NetworkInterfaces[0].InterfaceType = "efa-only" }, "spec.advancedNetworking.networkInterfaces"},
+		"both counts": {func(s *AutoModeNodeClassSpec) {
+			s.AdvancedNetworking.NetworkInterfaces[0].SecondaryIPv4PrefixCount = i64(1)
+		}, "spec.advancedNetworking.networkInterfaces[0]"},
+		"count on card 1":        {func(s *AutoModeNodeClassSpec) { s.AdvancedNetworking.NetworkInterfaces[2].SecondaryIPv4Count = i64(1) }, "spec.advancedNetworking.networkInterfaces[2]"},
+		"public IP, 3 ENIs":      {func(s *AutoModeNodeClassSpec) { yes := true; s.AdvancedNetworking.AssociatePublicIPAddress = &yes }, "spec.advancedNetworking"},
+		"group id and name":      {func(s *AutoModeNodeClassSpec) { s.PlacementGroupSelector.ID = "pg-02465754522cda020" }, "spec.placementGroupSelector"},
+		"group id not pg-":       {func(s *AutoModeNodeClassSpec) { s.PlacementGroupSelector = &PlacementGroupSelector{ID: "sg-1"} }, "spec.placementGroupSelector.id"},
+		"unknown interface type": {func(s *AutoModeNodeClassSpec) { s.AdvancedNetworking.NetworkInterfaces[2].InterfaceType = "efa" }, "spec.advancedNetworking.networkInterfaces[2].interfaceType"},
+	} {
+		nc := layout()
+		c.edit(&nc.Spec)
+		v := admit(nc)
+		if len(v) == 0 || v[0].Field.String() != c.field {
+			t.Errorf("%s: violations %v, want one on %s", name, v, c.field)
+		}
+	}
+}
+
 func TestAutoModeNodeClassRendersAndAdmits(t *testing.T) {
 	doc, err := RenderAutoModeNodeClass(autoModeClass())
 	if err != nil {

@@ -30,7 +30,7 @@ func TestImportAutoModeClass(t *testing.T) {
 	if len(errs) > 0 || c == nil || c.Config.Role != "MyNodeRole" || asked != "eks.amazonaws.com/v1 nodeclasses" {
 		t.Fatalf("import: %+v %v (asked %q)", c, errs, asked)
 	}
-	if len(warnings) != 1 || !strings.Contains(warnings[0].Message, "spec.placementGroupSelector.name, metadata.labels.team") ||
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Message, "cannot carry (applying its manifest would drop or change them): metadata.labels.team;") ||
 		!strings.Contains(warnings[0].Message, "status EKS Auto Mode writes") {
 		t.Errorf("warnings %v", warnings)
 	}

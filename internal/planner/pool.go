@@ -197,6 +197,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	var res PoolResult
 	res.Errors, res.Warnings = overlayFindings(facts, in)
 	res.Errors = append(res.Errors, autoModeFindings(facts, in)...)
+	res.Warnings = append(res.Warnings, autoModeWarnings(in)...)
 	launcherErrs, launcherWarnings := launcherFindings(facts, in)
 	res.Errors, res.Warnings = append(res.Errors, launcherErrs...), append(res.Warnings, launcherWarnings...)
 	if res.Errors = append(ValidatePool(in.Config), res.Errors...); len(res.Errors) > 0 {

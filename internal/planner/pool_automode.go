@@ -1,6 +1,8 @@
 package planner
 
 import (
+	"fmt"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
@@ -51,4 +53,18 @@ func autoModeFindings(facts PoolFacts, in PoolInput) []attrpath.Finding {
 				"https://docs.aws.amazon.com/eks/latest/userguide/auto-static-capacity.html)"})
 	}
 	return out
+}
+
+// autoModeWarnings are what a pool on an EKS Auto Mode NodeClass plans but Auto Mode may not do
+// as planned: a static interface layout caps the pods per node below the plan's max pods.
+func autoModeWarnings(in PoolInput) []attrpath.Finding {
+	n := in.Class.AutoModeStaticAddresses
+	if !in.autoMode() || n == nil {
+		return nil
+	}
+	return []attrpath.Finding{{Path: attrpath.Of("node_class"), Summary: "Static interfaces cap pods",
+		Message: fmt.Sprintf("the pool's EKS Auto Mode NodeClass %q sets a static network interface layout, with which Auto Mode adds no "+
+			"IPs, prefixes or ENIs after launch: each node's pods get at most its %d secondary addresses, whatever the instance "+
+			"type; the plan's max pods assume Auto Mode's own networking (https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html)",
+			in.Class.Name, *n)}}
 }

@@ -63,3 +63,25 @@ func TestPoolOnAutoMode(t *testing.T) {
 		t.Errorf("a static pool Auto Mode keeps, without the StaticCapacity gate: %v", res.Errors)
 	}
 }
+
+// A static interface layout on the class caps the pods below the plan's max pods: a warning.
+func TestPoolOnAutoModeStaticInterfaces(t *testing.T) {
+	var f poolPorts
+	in := autoModePoolInput(nil)
+	n := int64(42)
+	in.Class.AutoModeStaticAddresses = &n
+	res := Pool(context.Background(), f.ports(false), poolFacts, in)
+	var found bool
+	for _, w := range res.Warnings {
+		found = found || w.Summary == "Static interfaces cap pods" && w.Path.String() == "node_class" && strings.Contains(w.Message, "at most its 42")
+	}
+	if len(res.Errors) > 0 || !found {
+		t.Errorf("errors %v, warnings %v", res.Errors, res.Warnings)
+	}
+	in.Class.AutoModeStaticAddresses = nil
+	for _, w := range Pool(context.Background(), f.ports(false), poolFacts, in).Warnings {
+		if w.Summary == "Static interfaces cap pods" {
+			t.Errorf("a warning without a layout: %v", w)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package provider
 import (
 	"fmt"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
@@ -62,6 +63,21 @@ resource "karpenter_auto_mode_node_class" "test" {
 				Config:      config("private", nodesInA+"\n  snat_policy = \"random\""),
 				PlanOnly:    true,
 				ExpectError: regexp.MustCompile(`(?s)snat_policy.*Unsupported value: "random"`),
+			},
+			{
+				// A placement group that does not exist: Auto Mode would launch nothing from the class.
+				Config:      config("private", nodesInA+"\n  placement_group_selector = { name = \"no-such-group\" }"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)placement_group_selector.*no-such-group`),
+			},
+			{
+				// A static layout whose primary ENI is efa-only, which the guide refuses.
+				Config: config("private", strings.Replace(nodesInA, `advanced_networking               = { ipv4_prefix_size = "32" }`, `advanced_networking = {
+    ipv4_prefix_size   = "32"
+    network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "efa-only" }]
+  }`, 1)),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)advanced_networking.network_interfaces.*primary ENI \(networkCardIndex 0,\s+deviceIndex 0\) must use interfaceType interface`),
 			},
 			{
 				// Node subnets in three zones by the discovery tag, a pod subnet in one.

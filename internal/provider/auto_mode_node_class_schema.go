@@ -77,6 +77,13 @@ func autoModeInputAttributes() map[string]schema.Attribute {
 				"fips":            optBool("FIPS-validated AMIs (US Regions only)."),
 				"kernel_lockdown": optStr("`integrity` or `none`."),
 			}},
+		"placement_group_selector": schema.SingleNestedAttribute{Optional: true,
+			MarkdownDescription: "An EC2 placement group for the nodes (`spec.placementGroupSelector`), by `name` or `id` (`pg-…`). " +
+				"The plan fails when it does not exist or is not available: Auto Mode then launches nothing from the class.",
+			Attributes: map[string]schema.Attribute{
+				"id":   optStr("Placement group id, `pg-…`."),
+				"name": optStr("Placement group name."),
+			}},
 		"certificate_bundles": schema.ListNestedAttribute{Optional: true,
 			MarkdownDescription: "Extra CA certificates for the nodes (`spec.certificateBundles`).",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
@@ -111,6 +118,18 @@ func autoModeNetworkAttributes() map[string]schema.Attribute {
 				"ipv4_prefix_size": optStr("`Auto` (EKS's default: a /28 prefix per 16 pods, falling back to secondary IPs) or `32` " +
 					"(secondary IPs only)."),
 				"enable_v4_egress": optBool("IPv6 clusters: IPv4 egress through the primary ENI (EKS's default true)."),
+				"network_interfaces": schema.ListNestedAttribute{Optional: true,
+					MarkdownDescription: "A static ENI layout, mainly for EFA: the primary ENI (card 0, device 0) is `interface`; " +
+						"`secondary_ipv4_count` or `secondary_ipv4_prefix_count` (one of them) only on card 0 and not on `efa-only` " +
+						"interfaces; not with `associate_public_ip_address` and more than one interface. With it Auto Mode adds no IPs, " +
+						"prefixes or ENIs after launch, so a pool's plan warns that pods per node are at most the layout's addresses.",
+					NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+						"network_card_index":          schema.Int64Attribute{Required: true, MarkdownDescription: "Network card, 0 the primary."},
+						"device_index":                schema.Int64Attribute{Required: true, MarkdownDescription: "Device index on the card."},
+						"interface_type":              schema.StringAttribute{Required: true, MarkdownDescription: "`interface` or `efa-only` (no IP addresses)."},
+						"secondary_ipv4_count":        optInt("Secondary IPv4 addresses (one per unit)."),
+						"secondary_ipv4_prefix_count": optInt("IPv4 /28 prefixes (16 addresses per unit)."),
+					}}},
 			}},
 	}
 }
