@@ -51,6 +51,10 @@ func TestBuildOnAutoMode(t *testing.T) {
 	if len(p.LaunchTemplates) != 0 {
 		t.Errorf("%d launch templates on Auto Mode", len(p.LaunchTemplates))
 	}
+	if !hasProblem(p.Warnings, "node_class", "EKS Auto Mode gives nodes /28 prefixes, but 1 eligible instance type(s) run on Xen",
+		"eks.amazonaws.com/instance-hypervisor") {
+		t.Errorf("no Auto Mode warning for m4.large on Xen: %v", p.Warnings)
+	}
 	in = autoModeInput(capacity.AutoModePrefix32)
 	in.Requirements = []requirements.Requirement{req("eks.amazonaws.com/instance-family", requirements.OpIn, "m5")}
 	p = mustBuild(t, in)

@@ -95,6 +95,12 @@ func (b *builder) fallbackWarning(types []*eligible) {
 	if n > 5 {
 		list += fmt.Sprintf(" and %d more", n-5)
 	}
+	if b.in.Class.AutoMode != nil {
+		b.warn(SummaryPrefixFallback, pathNodeClass, "EKS Auto Mode gives nodes /28 prefixes, but %d eligible instance type(s) run on Xen, "+
+			"which cannot take prefixes: Auto Mode falls back to secondary IPs there, and they run that pod count (%s). Require Nitro types "+
+			"(eks.amazonaws.com/instance-hypervisor In [nitro]) for prefix density everywhere", n, list)
+		return
+	}
 	b.warn(SummaryPrefixFallback, pathNodeClass, "prefix delegation is on, but %d eligible instance type(s) run on Xen, where the VPC CNI "+
 		"cannot assign prefixes and falls back to secondary IPs: they run that pod count (%s). Require Nitro types "+
 		"(karpenter.k8s.aws/instance-hypervisor In [nitro]) for prefix density everywhere", n, list)
