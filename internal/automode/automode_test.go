@@ -2,6 +2,7 @@ package automode
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -16,6 +17,7 @@ type fakeEC2 struct {
 	subnets      []discovery.Subnet
 	groups       []discovery.SecurityGroup
 	reservations []discovery.CapacityReservation
+	pgErr        error
 }
 
 func matches(filters discovery.FilterSet, id string, tags map[string]string) bool {
@@ -74,7 +76,7 @@ func (f *fakeEC2) FindCapacityReservations(_ context.Context, q discovery.Capaci
 }
 
 func (f *fakeEC2) FindPlacementGroups(context.Context, discovery.PlacementGroupSelector) ([]discovery.PlacementGroup, error) {
-	return nil, nil
+	return nil, f.pgErr
 }
 
 func vpc() *fakeEC2 {
@@ -215,6 +217,13 @@ func TestPlacementGroupAndStaticInterfaces(t *testing.T) {
 	res, err := Resolve(context.Background(), vpc(), c, time.Now())
 	if err != nil || len(res.Errors) != 1 || res.Errors[0].Path.String() != "placement_group_selector" {
 		t.Errorf("a missing placement group: %v %+v", err, res.Errors)
+	}
+	ec2 := vpc()
+	ec2.pgErr = errors.New("DescribePlacementGroups: not implemented")
+	c.CapacityReservationSelectorTerms = []ReservationTerm{{ID: "cr-1"}}
+	if res, err = Resolve(context.Background(), ec2, c, time.Now()); err != nil || len(res.Errors) != 1 ||
+		res.Errors[0].Path.String() != "placement_group_selector" || len(res.Reservations) != 1 {
+		t.Errorf("a failed placement group read: %v %+v (reservations %v)", err, res.Errors, res.Reservations)
 	}
 	ten, two := int64(10), int64(2)
 	c = config()

@@ -68,20 +68,42 @@ func Resolve(ctx context.Context, api API, c Config, now time.Time) (Result, err
 			return res, err
 		}
 	}
-	if len(c.CapacityReservationSelectorTerms) > 0 || c.PlacementGroupSelector != nil {
-		// A placement group that does not exist, or is not available, is an error: Auto Mode then
-		// launches nothing from the class (create-node-class.html).
-		capSpec := nodeclass.Spec{CapacityReservationTerms: reservationTerms(c.CapacityReservationSelectorTerms),
-			PlacementGroupSelector: c.PlacementGroupSelector}
-		got, f, err := nodeclass.ResolveCapacity(ctx, api, capSpec, r.Zones, now)
-		if err != nil {
-			return res, err
+	res.resolveCapacity(ctx, api, c, now)
+	return res, nil
+}
+
+// resolveCapacity resolves the capacity reservation terms and the placement group, each on its own
+// attribute: what one selects, or the API failure that stopped it. A placement group that does not
+// exist, or is not available, is an error: Auto Mode then launches nothing from the class
+// (create-node-class.html); a reservation term that selects nothing is a warning.
+func (res *Result) resolveCapacity(ctx context.Context, api API, c Config, now time.Time) {
+	type stage struct {
+		set  bool
+		spec nodeclass.Spec
+		at   attrpath.Path
+	}
+	for _, s := range []stage{
+		{len(c.CapacityReservationSelectorTerms) > 0, nodeclass.Spec{CapacityReservationTerms: reservationTerms(c.CapacityReservationSelectorTerms)},
+			attrpath.Of("capacity_reservation_selector_terms")},
+		{c.PlacementGroupSelector != nil, nodeclass.Spec{PlacementGroupSelector: c.PlacementGroupSelector}, attrpath.Of("placement_group_selector")},
+	} {
+		if !s.set {
+			continue
 		}
-		res.Reservations, res.PlacementGroup = got.Reservations, got.PlacementGroup
+		got, f, err := nodeclass.ResolveCapacity(ctx, api, s.spec, res.Zones, now)
+		if err != nil {
+			res.Errors = append(res.Errors, attrpath.Finding{Path: s.at, Summary: "Cannot resolve the NodeClass's selectors", Message: err.Error()})
+			continue
+		}
+		if got.Reservations != nil {
+			res.Reservations = got.Reservations
+		}
+		if got.PlacementGroup != nil {
+			res.PlacementGroup = got.PlacementGroup
+		}
 		res.Warnings = append(res.Warnings, ownerPaths(f.Warnings)...)
 		res.Errors = append(res.Errors, ownerPaths(f.Errors)...)
 	}
-	return res, nil
 }
 
 func (res *Result) resolvePods(ctx context.Context, api API, c Config) error {

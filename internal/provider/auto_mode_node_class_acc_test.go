@@ -65,19 +65,13 @@ resource "karpenter_auto_mode_node_class" "test" {
 				ExpectError: regexp.MustCompile(`(?s)snat_policy.*Unsupported value: "random"`),
 			},
 			{
-				// A placement group that does not exist: Auto Mode would launch nothing from the class.
-				Config:      config("private", nodesInA+"\n  placement_group_selector = { name = \"no-such-group\" }"),
-				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)placement_group_selector.*no-such-group`),
-			},
-			{
 				// A static layout whose primary ENI is efa-only, which the guide refuses.
 				Config: config("private", strings.Replace(nodesInA, `advanced_networking               = { ipv4_prefix_size = "32" }`, `advanced_networking = {
     ipv4_prefix_size   = "32"
     network_interfaces = [{ network_card_index = 0, device_index = 0, interface_type = "efa-only" }]
   }`, 1)),
 				PlanOnly:    true,
-				ExpectError: regexp.MustCompile(`(?s)advanced_networking.network_interfaces.*primary ENI \(networkCardIndex 0,\s+deviceIndex 0\) must use interfaceType interface`),
+				ExpectError: regexp.MustCompile(`(?s)advanced_networking.network_interfaces.*primary\s+ENI\s+\(networkCardIndex\s+0,\s+deviceIndex\s+0\)\s+must\s+use\s+interfaceType\s+interface`),
 			},
 			{
 				// Node subnets in three zones by the discovery tag, a pod subnet in one.
@@ -191,4 +185,46 @@ func TestAccAutoModeNodePool_plan(t *testing.T) {
 	got := suitePlanWarnings(t, autoModePoolConfig(cluster, subnet.ID, stub.URL(), pool("eks.amazonaws.com/instance-family")))
 	wantWarning(t, got, planner.SummaryFragmentedSubnets, "limits", subnet.ID+" ("+subnet.Zone+") has 0 free /28 blocks of 16",
 		"EKS Auto Mode then gives a node secondary IPs instead")
+}
+
+// An Auto Mode NodeClass's placement group resolves at plan; one that does not exist fails it,
+// since Auto Mode would launch nothing from the class. LocalStack has no placement groups: the
+// provider's EC2 endpoint is acctest.CapacityStub, which serves them and forwards the rest. Plan
+// only: nothing is created.
+func TestAccAutoModeNodeClass_placementGroup(t *testing.T) {
+	t.Parallel()
+	acctest.PreCheck(t)
+	cluster := acctest.RandomName("cluster")
+	n := discoveryNetwork(t, cluster)
+	stub := acctest.NewCapacityStub(t)
+	stub.SetPlacementGroups(acctest.StubPlacementGroup{ID: "pg-0a1b2c3d4e5f60719", Name: "ml-training-pg", Strategy: "cluster", State: "available"})
+	config := func(group string) string {
+		return providerConfigEC2(cluster, stub.URL()) + fmt.Sprintf(`
+resource "karpenter_auto_mode_node_class" "test" {
+  name                          = "efa"
+  role                          = "AmazonEKSAutoNodeRole"
+  subnet_selector_terms         = [{ id = %q }]
+  security_group_selector_terms = [{ tags = { "karpenter.sh/discovery" = %q } }]
+  placement_group_selector      = { name = %q }
+}
+`, n.Subnets[0].ID, cluster, group)
+	}
+	resource.Test(t, resource.TestCase{
+		ProtoV6ProviderFactories: factories(nil),
+		Steps: []resource.TestStep{
+			{
+				Config:      config("no-such-group"),
+				PlanOnly:    true,
+				ExpectError: regexp.MustCompile(`(?s)placement_group_selector.*no-such-group`),
+			},
+			{
+				Config:             config("ml-training-pg"),
+				PlanOnly:           true,
+				ExpectNonEmptyPlan: true,
+			},
+		},
+	})
+	if stub.Calls("DescribePlacementGroups") < 2 {
+		t.Errorf("the plans did not read the placement groups: %s", stub)
+	}
 }
