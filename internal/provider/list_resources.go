@@ -124,13 +124,22 @@ func (l *nodeClassList) ListResourceConfigSchema(_ context.Context, _ list.ListR
 }
 
 func (l *nodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	listClasses(ctx, l.meta, manifest.EC2NodeClassAPIVersion, "ec2nodeclasses", req, stream, nil, (&nodeClassResource{meta: l.meta}).adopt)
+}
+
+// listClasses streams the cluster's node classes of one kind by name, but those skip names, each
+// written as its resource's import (adopt) writes it.
+func listClasses(ctx context.Context, meta *Meta, apiVersion, resource string, req list.ListRequest, stream *list.ListResultsStream,
+	skip func(string) bool, adopt func(context.Context, string, *tftypes.Value, *diag.Diagnostics)) {
 	var diags diag.Diagnostics
-	_, names := listed(ctx, l.meta, manifest.EC2NodeClassAPIVersion, "ec2nodeclasses", req, &diags)
+	_, names := listed(ctx, meta, apiVersion, resource, req, &diags)
 	if diags.HasError() {
 		stream.Results = list.ListResultsStreamDiagnostics(diags)
 		return
 	}
-	adopt := (&nodeClassResource{meta: l.meta}).adopt
+	if skip != nil {
+		names = slices.DeleteFunc(names, skip)
+	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, name := range names {
 			if !push(result(ctx, req, name, name, adopt, name)) {
@@ -158,21 +167,8 @@ func (l *autoModeNodeClassList) ListResourceConfigSchema(_ context.Context, _ li
 }
 
 func (l *autoModeNodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	var diags diag.Diagnostics
-	_, names := listed(ctx, l.meta, manifest.AutoModeNodeClassAPIVersion, "nodeclasses", req, &diags)
-	if diags.HasError() {
-		stream.Results = list.ListResultsStreamDiagnostics(diags)
-		return
-	}
-	names = slices.DeleteFunc(names, func(n string) bool { return n == automode.ReservedName })
-	adopt := (&autoModeNodeClassResource{meta: l.meta}).adopt
-	stream.Results = func(push func(list.ListResult) bool) {
-		for _, name := range names {
-			if !push(result(ctx, req, name, name, adopt, name)) {
-				return
-			}
-		}
-	}
+	listClasses(ctx, l.meta, manifest.AutoModeNodeClassAPIVersion, "nodeclasses", req, stream,
+		func(n string) bool { return n == automode.ReservedName }, (&autoModeNodeClassResource{meta: l.meta}).adopt)
 }
 
 type nodePoolList struct{ meta *Meta }
