@@ -50,6 +50,8 @@ type CapacityReservation struct {
 	AvailableInstanceCount int
 	TotalInstanceCount     int
 	EndDate                time.Time // zero: the reservation has no end date
+	StartDate              time.Time // zero: not reported
+	Interruptible          bool
 	Tags                   map[string]string
 }
 

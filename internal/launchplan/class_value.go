@@ -3,9 +3,11 @@ package launchplan
 import (
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // The node class publishes its Class as the `resolved` attribute and every pool on it reads it
@@ -40,6 +42,9 @@ type ClassValue struct {
 	Hash                     *string                   `tfsdk:"hash" json:"hash,omitempty"`
 	HashVersion              *string                   `tfsdk:"hash_version" json:"hash_version,omitempty"`
 	CapacityReservationIDs   []string                  `tfsdk:"capacity_reservation_ids" json:"capacity_reservation_ids"`
+	// CapacityReservations are the selected reservations as a pool plans with them. The resolution
+	// carries them (json); the pre-reference object shape of `node_class` never had them (tfsdk "-").
+	CapacityReservations []ClassReservation `tfsdk:"-" json:"capacity_reservations,omitempty"`
 	PlacementGroupID         *string                   `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
 	// AutoMode is what a pool reads of an EKS Auto Mode NodeClass; nil for Karpenter's EC2NodeClass.
 	AutoMode *ClassAutoMode `tfsdk:"auto_mode" json:"auto_mode,omitempty"`
@@ -54,6 +59,22 @@ type ClassAutoMode struct {
 	// StaticPodAddresses are the pod addresses of a static interface layout (nil: none), which
 	// Auto Mode does not add to after launch.
 	StaticPodAddresses *int64 `tfsdk:"static_pod_addresses" json:"static_pod_addresses,omitempty"`
+}
+
+// ClassReservation is one selected capacity reservation or Capacity Block: what decides which
+// pools can launch into it and for how long, with its counts as of the class's last record.
+type ClassReservation struct {
+	ID                    string `json:"id"`
+	InstanceType          string `json:"instance_type"`
+	Zone                  string `json:"zone"`
+	OwnerID               string `json:"owner_id,omitempty"`
+	InstanceMatchCriteria string `json:"instance_match_criteria,omitempty"`
+	ReservationType       string `json:"reservation_type,omitempty"`
+	Available             int64  `json:"available"`
+	Total                 int64  `json:"total,omitempty"`
+	Start                 string `json:"start,omitempty"` // RFC 3339; "" when not known
+	End                   string `json:"end,omitempty"`   // RFC 3339; "" without an end date
+	Interruptible         bool   `json:"interruptible,omitempty"`
 }
 
 // ClassAMI is what a pool reads of an image: the id, and what decides the types it serves.
@@ -138,7 +159,7 @@ func (c Class) Value() ClassValue {
 		AssociatePublicIPAddress: c.AssociatePublicIPAddress, IPPrefixCount: toInt64Ptr(c.IPPrefixCount), EFA: trueNil(c.EFA),
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
 		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
-		PlacementGroupID: emptyNil(c.PlacementGroupID),
+		PlacementGroupID: emptyNil(c.PlacementGroupID), CapacityReservations: ClassReservationsOf(c.Reservations),
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags
@@ -207,6 +228,7 @@ func (rc ClassValue) Class() Class {
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
 		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
 		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs, PlacementGroupID: deref(rc.PlacementGroupID),
+		Reservations: reservationsOf(rc.CapacityReservations),
 	}
 	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
 		c.HashVersion = "v5"
@@ -328,4 +350,41 @@ func derefInt64(p *int64) int64 {
 		return 0
 	}
 	return *p
+}
+
+// ClassReservationsOf is the resolution's form of reservations (nil without any).
+func ClassReservationsOf(rs []reservations.Reservation) []ClassReservation {
+	var out []ClassReservation
+	for _, r := range rs {
+		out = append(out, ClassReservation{ID: r.ID, InstanceType: r.InstanceType, Zone: r.Zone, OwnerID: r.OwnerID,
+			InstanceMatchCriteria: r.MatchCriteria, ReservationType: r.Type, Available: int64(r.Available), Total: int64(r.Total),
+			Start: formatTime(r.Start), End: formatTime(r.End), Interruptible: r.Interruptible})
+	}
+	return out
+}
+
+func reservationsOf(cs []ClassReservation) []reservations.Reservation {
+	var out []reservations.Reservation
+	for _, c := range cs {
+		out = append(out, reservations.Reservation{ID: c.ID, InstanceType: c.InstanceType, Zone: c.Zone, OwnerID: c.OwnerID,
+			MatchCriteria: c.InstanceMatchCriteria, Type: c.ReservationType, Available: int(c.Available), Total: int(c.Total),
+			Start: parseTime(c.Start), End: parseTime(c.End), Interruptible: c.Interruptible})
+	}
+	return out
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// parseTime reads formatTime's text; text it did not write reads as no time.
+func parseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
 
@@ -93,6 +94,9 @@ type Class struct {
 	// CapacityReservationIDs are the capacity reservations the class selects (drift only: the
 	// planner launches no reserved capacity).
 	CapacityReservationIDs []string
+	// Reservations are those reservations in full (ids sorted): the offerings a pool that allows
+	// `reserved` launches into first, with their counts as of the class's last record.
+	Reservations []reservations.Reservation
 	// PlacementGroupID is the placement group the class selects ("" without one; drift only:
 	// Karpenter's PlacementGroupDrift compares it with the node's placement-group-id label).
 	PlacementGroupID string

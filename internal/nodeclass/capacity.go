@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // Capacity is what the capacity reservation and placement group selectors hit.
@@ -217,4 +218,15 @@ func describeReservationTerm(t discovery.CapacityReservationTerm) string {
 		parts = append(parts, "owner "+t.OwnerID)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// ReservationsOf is the planner's view of discovered reservations, in the same order.
+func ReservationsOf(cs []discovery.CapacityReservation) []reservations.Reservation {
+	var out []reservations.Reservation
+	for _, c := range cs {
+		out = append(out, reservations.Reservation{ID: c.ID, InstanceType: c.InstanceType, Zone: c.Zone, OwnerID: c.OwnerID,
+			MatchCriteria: c.InstanceMatchCriteria, Type: c.ReservationType, Available: c.AvailableInstanceCount,
+			Total: c.TotalInstanceCount, Start: c.StartDate, End: c.EndDate, Interruptible: c.Interruptible})
+	}
+	return out
 }

@@ -137,6 +137,9 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	class := launchplan.ClassOf(s, p.Resolved, p.InstanceProfile)
 	class.Hash, class.HashVersion = res.hash(facts, doc)
 	class.CapacityReservationIDs, class.PlacementGroupID = res.ReservationIDs(), res.PlacementGroupID()
+	if recorded, ok := res.Recorded.Capacity(); ok {
+		class.Reservations = nodeclass.ReservationsOf(recorded.Reservations)
+	}
 	res.Resolved = class.Value()
 	res.Unknown = classUnknown(in.Late)
 	// The report is computed afresh at every plan (never kept from state), so rules changed
