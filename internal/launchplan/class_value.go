@@ -45,7 +45,7 @@ type ClassValue struct {
 	// CapacityReservations are the selected reservations as a pool plans with them. The resolution
 	// carries them (json); the pre-reference object shape of `node_class` never had them (tfsdk "-").
 	CapacityReservations []ClassReservation `tfsdk:"-" json:"capacity_reservations,omitempty"`
-	PlacementGroupID         *string                   `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
+	PlacementGroupID     *string            `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
 	// AutoMode is what a pool reads of an EKS Auto Mode NodeClass; nil for Karpenter's EC2NodeClass.
 	AutoMode *ClassAutoMode `tfsdk:"auto_mode" json:"auto_mode,omitempty"`
 }
