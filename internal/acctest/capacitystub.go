@@ -26,6 +26,8 @@ type StubReservation struct {
 	ID, InstanceType, Zone, State, OwnerID, InstanceMatchCriteria, ReservationType string
 	Available, Total                                                               int
 	EndDate                                                                        time.Time // zero: none
+	StartDate                                                                      time.Time // zero: not reported
+	Interruptible                                                                  bool
 	Tags                                                                           map[string]string
 }
 
@@ -56,6 +58,12 @@ func (s *CapacityStub) SetReservations(rs ...StubReservation) {
 			State: ec2types.CapacityReservationState(r.State), EndDateType: ec2types.EndDateTypeUnlimited,
 			InstanceMatchCriteria: ec2types.InstanceMatchCriteria(r.InstanceMatchCriteria),
 			ReservationType:       ec2types.CapacityReservationType(r.ReservationType), Tags: sdkTags(r.Tags)}
+		if !r.StartDate.IsZero() {
+			out[i].StartDate = aws.Time(r.StartDate.UTC())
+		}
+		if r.Interruptible {
+			out[i].Interruptible = aws.Bool(true)
+		}
 		if !r.EndDate.IsZero() {
 			out[i].EndDate, out[i].EndDateType = aws.Time(r.EndDate.UTC()), ec2types.EndDateTypeLimited
 		}

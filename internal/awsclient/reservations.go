@@ -93,6 +93,10 @@ func capacityReservationFromEC2(r ec2types.CapacityReservation) discovery.Capaci
 	if r.EndDate != nil {
 		cr.EndDate = r.EndDate.UTC()
 	}
+	if r.StartDate != nil {
+		cr.StartDate = r.StartDate.UTC()
+	}
+	cr.Interruptible = aws.ToBool(r.Interruptible)
 	return cr
 }
 

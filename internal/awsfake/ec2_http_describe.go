@@ -105,6 +105,8 @@ type reservationXML struct {
 	State                 string   `xml:"state,omitempty"`
 	EndDate               string   `xml:"endDate,omitempty"`
 	EndDateType           string   `xml:"endDateType,omitempty"`
+	StartDate             string   `xml:"startDate,omitempty"`
+	Interruptible         *bool    `xml:"interruptible,omitempty"`
 	InstanceMatchCriteria string   `xml:"instanceMatchCriteria,omitempty"`
 	ReservationType       string   `xml:"reservationType,omitempty"`
 	Tags                  []tagXML `xml:"tagSet>item"`
@@ -124,7 +126,7 @@ func reservationsXML(reqID string, out *ec2.DescribeCapacityReservationsOutput) 
 		x.Reservations = append(x.Reservations, reservationXML{ID: aws.ToString(r.CapacityReservationId), OwnerID: aws.ToString(r.OwnerId),
 			InstanceType: aws.ToString(r.InstanceType), InstancePlatform: string(r.InstancePlatform), Zone: aws.ToString(r.AvailabilityZone),
 			Tenancy: string(r.Tenancy), Total: r.TotalInstanceCount, Available: r.AvailableInstanceCount, State: string(r.State),
-			EndDate: xmlTime(r.EndDate), EndDateType: string(r.EndDateType), InstanceMatchCriteria: string(r.InstanceMatchCriteria),
+			EndDate: xmlTime(r.EndDate), EndDateType: string(r.EndDateType), StartDate: xmlTime(r.StartDate), Interruptible: r.Interruptible, InstanceMatchCriteria: string(r.InstanceMatchCriteria),
 			ReservationType: string(r.ReservationType), Tags: xmlTags(r.Tags)})
 	}
 	return x
