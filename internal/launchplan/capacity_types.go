@@ -1,46 +1,48 @@
 package launchplan
 
 import (
-	"slices"
-
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
-// resolveCapacityTypes reads karpenter.sh/capacity-type: the allowed ones among spot and
-// on-demand, spot first as Karpenter prefers it. Reserved capacity needs reservations the
-// provider does not manage. Without a requirement on the key, Karpenter v1 allows every
-// capacity type its offerings have, so a dynamic pool is planned spot first, with a warning
-// (DefaultCapacityTypesWarning); a static pool, which the provider's own launcher runs, launches
-// on-demand.
+// resolveCapacityTypes reads karpenter.sh/capacity-type: the allowed ones among reserved, spot
+// and on-demand, in Karpenter's order (a reserved offering is priced at a millionth of on-demand,
+// spot is preferred over on-demand). Reserved capacity is planned where Karpenter launches (a
+// dynamic pool or launcher = "karpenter") with its ReservedCapacity gate on and the class selects
+// a reservation some eligible type can launch into; see resolveReservations. Without a
+// requirement on the key, Karpenter v1 allows every capacity type its offerings have, so a
+// dynamic pool is planned reserved first, then spot, with a warning (DefaultCapacityTypesWarning);
+// a static pool, which the provider's own launcher runs, launches on-demand.
 func (b *builder) resolveCapacityTypes() {
 	first := -1
 	for i, r := range b.in.Requirements {
-		if r.Key != requirements.LabelCapacityType {
-			continue
-		}
-		if first < 0 {
+		if r.Key == requirements.LabelCapacityType && first < 0 {
 			first = i
 		}
-		if r.Operator == requirements.OpIn && slices.Contains(r.Values, requirements.CapacityTypeReserved) {
-			b.warn(SummaryReservedIgnored, pathRequirements.Index(i).Attr("values"),
-				"capacity type %q is ignored: the provider manages no capacity reservations, so nodes launch as on-demand or spot only",
-				requirements.CapacityTypeReserved)
-		}
 	}
+	b.resolveReservations(first)
 	switch {
 	case first < 0 && b.in.Replicas != nil:
 		b.capTypes = []string{requirements.CapacityTypeOnDemand}
 		return
 	case first < 0:
 		b.capTypes = []string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand}
+		if b.res.on {
+			b.capTypes = append([]string{requirements.CapacityTypeReserved}, b.capTypes...)
+		}
 		b.warn(SummaryCapacityTypeDefault, pathRequirements, "%s", DefaultCapacityTypesWarning)
 		return
 	}
-	b.capTypes = requirements.AllowedValues(b.in.Requirements, requirements.LabelCapacityType,
-		[]string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand})
+	order := []string{requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand}
+	if b.res.on {
+		order = append([]string{requirements.CapacityTypeReserved}, order...)
+	}
+	b.capTypes = requirements.AllowedValues(b.in.Requirements, requirements.LabelCapacityType, order)
 	if len(b.capTypes) == 0 {
-		b.fail(pathRequirements.Index(first).Attr("values"),
-			"the capacity-type requirements allow neither on-demand nor spot; the provider launches only those (reserved needs capacity reservations)")
+		msg := "the capacity-type requirements allow neither on-demand nor spot"
+		if b.res.allowed {
+			msg += ", and reserved capacity cannot be planned: " + b.res.whyNot
+		}
+		b.fail(pathRequirements.Index(first).Attr("values"), "%s", msg)
 	}
 }
 

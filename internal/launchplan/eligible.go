@@ -197,7 +197,7 @@ func (b *builder) admit(e *eligible, sel catalog.Selected, memo *computeMemo, zo
 	if e.zones = b.poolZones(sel.Zones, zoneBuf); len(e.zones) == 0 {
 		return dropZones, false
 	}
-	if e.capacityTypes = b.allowedCapacityTypes(it); len(e.capacityTypes) == 0 {
+	if e.capacityTypes = b.allowedCapacityTypes(it, e.zones); len(e.capacityTypes) == 0 {
 		return dropCapacityType, false
 	}
 	if !b.price(e) {
@@ -244,9 +244,15 @@ func (b *builder) poolZones(offered []string, zoneBuf *[]string) []string {
 
 // allowedCapacityTypes are the pool's capacity types the type is offered as, in the pool's order
 // (spot first); nil when none.
-func (b *builder) allowedCapacityTypes(it *catalog.InstanceType) []string {
+func (b *builder) allowedCapacityTypes(it *catalog.InstanceType, zones []string) []string {
 	var out []string
 	for _, ct := range b.capTypes {
+		if ct == requirements.CapacityTypeReserved {
+			if slices.ContainsFunc(zones, func(z string) bool { _, ok := b.reservedOffer(it.Name, z); return ok }) {
+				out = append(out, ct)
+			}
+			continue
+		}
 		if slices.Contains(it.UsageClasses, ct) {
 			out = append(out, ct)
 		}

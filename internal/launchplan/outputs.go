@@ -21,6 +21,7 @@ type Outputs struct {
 	LaunchPlan           []OptionGroup             `tfsdk:"launch_plan"`
 	LaunchTemplates      []TemplateOutput          `tfsdk:"launch_templates"`
 	Warnings             []string                  `tfsdk:"warnings"`
+	Reservations         []ReservationUseValue     `tfsdk:"reservations"`
 }
 
 // ZoneOutput is one entry of `zones`, keyed by zone: Karpenter's subnet there and the nodes
@@ -78,7 +79,8 @@ type InterfaceOutput struct {
 // Outputs shapes the plan for the pool's attributes; fingerprint is the hash of a template's
 // content as the apply stage writes it.
 func (p Plan) Outputs(details, static bool) Outputs {
-	o := Outputs{Summary: p.Summary(), Zones: p.zoneOutputs(), Warnings: make([]string, 0, len(p.Warnings))}
+	o := Outputs{Summary: p.Summary(), Zones: p.zoneOutputs(), Warnings: make([]string, 0, len(p.Warnings)),
+		Reservations: ReservationUseValues(p.Reservations)}
 	if p.Workloads != nil {
 		o.WorkloadFit = make(map[string]WorkloadOutput, len(p.Workloads))
 		for name, r := range p.Workloads {

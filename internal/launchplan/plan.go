@@ -67,6 +67,9 @@ type builder struct {
 	// false without overlays.
 	overlays nodeoverlay.Applied
 	overlaid bool
+
+	// res is the reserved capacity the pool plans (reserved_capacity.go).
+	res reserved
 }
 
 func (b *builder) warn(summary string, path attrpath.Path, format string, args ...any) {
@@ -125,7 +128,10 @@ func (b *builder) build() (Plan, []Problem) {
 		plan.LaunchTypes[i] = t.it.Name
 	}
 	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
-	plan.Cost = b.cost(launch)
+	plan.Reservations = b.reservationUses(types)
+	plan.Cost = b.cost(launch, plan.Reservations)
+	plan.ReservationsLine = b.reservationsLine(plan.Reservations)
+	b.reservationFindings(plan.Reservations)
 	plan.Workloads = b.workloads(launch)
 	b.capacityWarnings(plan)
 	b.consistencyWarning(types)

@@ -188,7 +188,7 @@ func TestCapacityTypes(t *testing.T) {
 				`values = ["on-demand"]`); got != tc.defaultWarning {
 				t.Errorf("the default's warning given = %v; warnings %v", got, plan.Warnings)
 			}
-			if tc.warnPath != "" && !hasProblem(plan.Warnings, tc.warnPath, `"reserved" is ignored`) {
+			if tc.warnPath != "" && !hasProblem(plan.Warnings, tc.warnPath, `"reserved" is not planned: node class "default" selects no capacity reservation`) {
 				t.Errorf("warnings = %v, want the reserved warning at %s", plan.Warnings, tc.warnPath)
 			}
 			seen := map[string]bool{}

@@ -10,6 +10,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // price sets e's sort key: the cheapest priced offering among its allowed zones and capacity
@@ -95,16 +96,27 @@ func (b *builder) priceWarning() {
 	}
 }
 
-// cost bounds the pool's hourly cost. A static pool: replicas at the first type's cheapest
-// offering of the capacity type it launches as (EC2 Fleet's lowest-price choice among the
-// overrides). A dynamic pool: the nodes its limits allow at the cheapest type.
-func (b *builder) cost(launch []*eligible) Cost {
+// cost bounds the pool's hourly cost. Nodes the class's reservations cover come first (uses):
+// they are paid for already, and counted at on-demand prices as ReservedHourly. The rest: a
+// static pool's remaining replicas at the cheapest offering of the first capacity type it
+// launches as after reserved (EC2 Fleet's lowest-price choice among the overrides); a dynamic
+// pool's nodes the limits leave, at its cheapest type's cheapest offering that is not reserved.
+func (b *builder) cost(launch []*eligible, uses []reservations.Use) Cost {
 	if len(launch) == 0 {
 		return Cost{}
 	}
-	first := launch[0]
+	var c Cost
+	for _, u := range uses {
+		if u.Nodes == 0 {
+			continue
+		}
+		c.ReservedNodes += u.Nodes
+		if v, ok := b.onDemandPrice(u.InstanceType, u.Zone); ok {
+			c.ReservedHourly += float64(u.Nodes) * v
+		}
+	}
 	if r := b.replicas(); r != nil {
-		ct := b.capTypes[0]
+		ct := b.restCapacityType()
 		best, bestPrice := (*eligible)(nil), 0.0
 		for _, t := range launch {
 			if v := b.cheapestOf(t, ct); v != nil && (best == nil || *v < bestPrice) {
@@ -114,45 +126,129 @@ func (b *builder) cost(launch []*eligible) Cost {
 		if best == nil {
 			return Cost{}
 		}
-		return Cost{Bounded: true, Nodes: *r, InstanceType: best.it.Name, CapacityType: ct, Price: bestPrice,
-			Hourly: float64(*r) * bestPrice, Basis: "replicas"}
+		c.Bounded, c.Nodes, c.InstanceType, c.CapacityType, c.Price, c.Basis = true, max(0, *r-c.ReservedNodes), best.it.Name, ct, bestPrice, "replicas"
+		c.Hourly = float64(c.Nodes) * bestPrice
+		return c
 	}
+	first, price, ct := b.cheapestRest(launch)
+	if first == nil {
+		return c // reserved capacity only
+	}
+	c.InstanceType, c.CapacityType, c.Price = first.it.Name, ct, price
+	limits := b.limitsAfter(uses, launch)
 	nodes, basis := -1, ""
 	take := func(n int, why string) {
 		if nodes < 0 || n < nodes {
 			nodes, basis = n, why
 		}
 	}
-	if q, ok := b.limits[limitNodes]; ok {
-		take(floorDiv(q, 1), "nodes "+b.in.Limits[limitNodes])
+	if q, ok := limits[limitNodes]; ok {
+		take(max(0, floorDiv(q, 1)), "nodes "+b.in.Limits[limitNodes])
 	}
-	if q, ok := b.limits[limitCPU]; ok && first.it.VCPUs > 0 {
-		take(floorDiv(q, int64(first.it.VCPUs)), "cpu "+b.in.Limits[limitCPU])
+	if q, ok := limits[limitCPU]; ok && first.it.VCPUs > 0 {
+		take(max(0, floorDiv(q, int64(first.it.VCPUs))), "cpu "+b.in.Limits[limitCPU])
 	}
-	if q, ok := b.limits[limitMemory]; ok && first.it.MemoryMiB > 0 {
-		take(floorDiv(q, int64(first.it.MemoryMiB)*bytesPerMiB), "memory "+b.in.Limits[limitMemory])
+	if q, ok := limits[limitMemory]; ok && first.it.MemoryMiB > 0 {
+		take(max(0, floorDiv(q, int64(first.it.MemoryMiB)*bytesPerMiB)), "memory "+b.in.Limits[limitMemory])
 	}
 	if nodes < 0 {
-		return Cost{InstanceType: first.it.Name, CapacityType: first.priceCT, Price: first.price}
+		return c
 	}
-	return Cost{Bounded: true, Nodes: nodes, InstanceType: first.it.Name, CapacityType: first.priceCT, Price: first.price,
-		Hourly: float64(nodes) * first.price, Basis: basis}
+	c.Bounded, c.Nodes, c.Basis, c.Hourly = true, nodes, basis, float64(nodes)*price
+	return c
+}
+
+// restCapacityType is the capacity type a static pool launches as beyond its reservations.
+func (b *builder) restCapacityType() string {
+	for _, ct := range b.capTypes {
+		if ct != requirements.CapacityTypeReserved {
+			return ct
+		}
+	}
+	return b.capTypes[0]
+}
+
+// cheapestRest is the launch type whose cheapest offering that is not reserved is the cheapest,
+// with that price and capacity type; nil when the pool launches only reserved capacity.
+func (b *builder) cheapestRest(launch []*eligible) (*eligible, float64, string) {
+	if !b.res.on {
+		return launch[0], launch[0].price, launch[0].priceCT
+	}
+	var best *eligible
+	bestPrice, bestCT := 0.0, ""
+	for _, t := range launch {
+		for _, ct := range t.capacityTypes {
+			if ct == requirements.CapacityTypeReserved {
+				continue
+			}
+			if v := b.cheapestOf(t, ct); v != nil && (best == nil || *v < bestPrice) {
+				best, bestPrice, bestCT = t, *v, ct
+			}
+		}
+	}
+	return best, bestPrice, bestCT
+}
+
+// limitsAfter are the pool's limits less what its reserved nodes take.
+func (b *builder) limitsAfter(uses []reservations.Use, launch []*eligible) map[string]*big.Rat {
+	if ReservedNodes(uses) == 0 {
+		return b.limits
+	}
+	size := map[string]*eligible{}
+	for _, t := range launch {
+		size[t.it.Name] = t
+	}
+	out := make(map[string]*big.Rat, len(b.limits))
+	for k, q := range b.limits {
+		out[k] = new(big.Rat).Set(q)
+	}
+	for _, u := range uses {
+		t := size[u.InstanceType]
+		if u.Nodes == 0 || t == nil {
+			continue
+		}
+		per := map[string]int64{limitNodes: 1, limitCPU: int64(t.it.VCPUs), limitMemory: int64(t.it.MemoryMiB) * bytesPerMiB}
+		for k, q := range out {
+			q.Sub(q, new(big.Rat).SetInt64(per[k]*int64(u.Nodes)))
+		}
+	}
+	return out
 }
 
 // String is the cost in one line, e.g. "cpu 1000 → at most 250 × c5.xlarge, 42.50 USD/h on-demand".
+// Nodes in reservations lead, as paid already.
 func (c Cost) String() string {
 	if c.InstanceType == "" {
+		if c.ReservedNodes > 0 {
+			return c.reservedPart() + "; the pool launches nothing beyond them"
+		}
 		return ""
 	}
-	if !c.Bounded {
-		return fmt.Sprintf("no cpu, memory or nodes limit bounds the cost; the cheapest type, %s, costs %s USD/h %s", c.InstanceType,
+	var s string
+	switch {
+	case !c.Bounded:
+		s = fmt.Sprintf("no cpu, memory or nodes limit bounds the cost; the cheapest type, %s, costs %s USD/h %s", c.InstanceType,
 			FormatPrice(c.Price), c.CapacityType)
-	}
-	if c.Basis == "replicas" {
-		return fmt.Sprintf("%d replicas × %s %s at %s USD/h = %s USD/h", c.Nodes, c.InstanceType, c.CapacityType, FormatPrice(c.Price),
+	case c.Basis == "replicas" && c.ReservedNodes > 0:
+		s = fmt.Sprintf("the other %d replicas × %s %s at %s USD/h = %s USD/h", c.Nodes, c.InstanceType, c.CapacityType, FormatPrice(c.Price),
 			formatUSD(c.Hourly))
+	case c.Basis == "replicas":
+		s = fmt.Sprintf("%d replicas × %s %s at %s USD/h = %s USD/h", c.Nodes, c.InstanceType, c.CapacityType, FormatPrice(c.Price),
+			formatUSD(c.Hourly))
+	case c.ReservedNodes > 0:
+		s = fmt.Sprintf("%s then leaves at most %d × %s, %s USD/h %s", c.Basis, c.Nodes, c.InstanceType, formatUSD(c.Hourly), c.CapacityType)
+	default:
+		s = fmt.Sprintf("%s → at most %d × %s, %s USD/h %s", c.Basis, c.Nodes, c.InstanceType, formatUSD(c.Hourly), c.CapacityType)
 	}
-	return fmt.Sprintf("%s → at most %d × %s, %s USD/h %s", c.Basis, c.Nodes, c.InstanceType, formatUSD(c.Hourly), c.CapacityType)
+	if c.ReservedNodes > 0 {
+		return c.reservedPart() + "; " + s
+	}
+	return s
+}
+
+func (c Cost) reservedPart() string {
+	return fmt.Sprintf("%d nodes in capacity reservations, paid for already (%s USD/h at on-demand prices)", c.ReservedNodes,
+		formatUSD(c.ReservedHourly))
 }
 
 // FormatPrice writes an hourly price with the precision AWS lists it at, without trailing zeros.
@@ -190,6 +286,12 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 // it, unless Karpenter's spot offering filter leaves a spot offering out (above the cheapest
 // on-demand one).
 func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
+	if ct == requirements.CapacityTypeReserved {
+		if _, ok := b.reservedOffer(name, zone); ok {
+			return b.reservedPrice(name, zone), true
+		}
+		return 0, false
+	}
 	v, ok := b.in.Prices.Price(name, ct, zone)
 	if b.overlaid {
 		v, ok, _ = b.overlays.Price(name, nodeoverlay.Offering{CapacityType: ct, Zone: zone}, v, ok)

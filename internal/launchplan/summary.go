@@ -22,6 +22,9 @@ type Summary struct {
 	NodesByLimits      *int64 `tfsdk:"nodes_by_limits"`
 	// NodeOverlays says which overlays change which types ("" without any).
 	NodeOverlays string `tfsdk:"node_overlays"`
+	// Reservations says which of the class's capacity reservations the pool launches into first
+	// and the nodes each covers ("" when the class selects none).
+	Reservations string `tfsdk:"reservations"`
 }
 
 // FirstTypesShown is how many instance types Summary.FirstInstanceTypes names.
@@ -31,7 +34,7 @@ const FirstTypesShown = 5
 // range, and how many types Karpenter assumes another max pods for.
 func (p Plan) Summary() Summary {
 	s := Summary{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs),
-		Cost: p.Cost.String(), Prices: p.PriceSource}
+		Cost: p.Cost.String(), Prices: p.PriceSource, Reservations: p.ReservationsLine}
 	byName := make(map[string]*TypePlan, len(p.InstanceTypes))
 	for i := range p.InstanceTypes {
 		byName[p.InstanceTypes[i].Name] = &p.InstanceTypes[i]

@@ -6,6 +6,8 @@
 package launchplan
 
 import (
+	"time"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -165,6 +167,14 @@ type Input struct {
 	Overlays []nodeoverlay.Config
 	// TemplateLabels are the labels of the pool's nodes (template.labels), which overlays can select.
 	TemplateLabels map[string]string
+	// ReservedCapacityOff says the cluster's Karpenter runs with its ReservedCapacity feature
+	// gate off (it is on by default): no reserved offerings, and on-demand launches consume open
+	// reservations as EC2 applies them.
+	ReservedCapacityOff bool
+	// Now is the plan's clock, for Capacity Blocks that have not started, are expiring or end
+	// within CapacityBlockHorizon (0: reservations.DefaultHorizon). Zero skips those findings.
+	Now                  time.Time
+	CapacityBlockHorizon time.Duration
 }
 
 // TypePlan is one eligible instance type.
@@ -319,6 +329,10 @@ type Plan struct {
 	LaunchTypes []string
 	// Workloads answers Input.Workloads, by name.
 	Workloads map[string]workloadfit.Result
+	// Reservations are the class's reservations as the pool uses them, in Karpenter's order.
+	Reservations []reservations.Use
+	// ReservationsLine is the summary's `reservations` ("" when the class selects none).
+	ReservationsLine string
 }
 
 // Cost is a pool's hourly cost bound: a static pool's replicas at the price of the type
@@ -331,6 +345,10 @@ type Cost struct {
 	Price        float64 // its hourly price
 	Hourly       float64 // Nodes × Price
 	Basis        string  // what bounds Nodes: "replicas", or the limit, e.g. "cpu 1000"
+	// ReservedNodes are the nodes capacity reservations cover before Nodes, and ReservedHourly
+	// what they would cost on-demand: paid for already, whether used or not.
+	ReservedNodes  int
+	ReservedHourly float64
 }
 
 // Ownership tag keys written on every EC2 object the provider creates for a pool (defined in

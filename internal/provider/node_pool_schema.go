@@ -239,7 +239,27 @@ func poolSummaryAttributes() map[string]schema.Attribute {
 				"nodes_by_limits": cInt("Nodes the limits allow, counted with the smallest launchable type; null when no limit bounds nodes."),
 				"node_overlays": cStr("The NodeOverlays (`node_overlays`) that change eligible types, heaviest first, each with its change and " +
 					"the types it changes, e.g. `cheap-m5 (price -90%) on m5.large, m5.xlarge`; empty when none does."),
+				"reservations": cStr("The class's capacity reservations and Capacity Blocks the pool launches into, in Karpenter's order " +
+					"(a reserved offering is priced at its type's on-demand price / 10,000,000, so reservations come first, cheapest type " +
+					"first), with the nodes each covers before the pool falls to on-demand or spot, and how the pool's other launches treat " +
+					"open reservations under the `ReservedCapacity` feature gate; empty when the class selects none. `reservations` has " +
+					"the verdict on each."),
 			}},
+		"reservations": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Each capacity reservation or Capacity Block " +
+			"the class selects (its `capacity_reservations`, counts as the class recorded them), in Karpenter's order: the nodes of the " +
+			"pool it covers, or why the pool cannot launch into it. Null when the class selects none. Pass it to the " +
+			"`karpenter_capacity_reservations` data source's `node_pools` to find reservations that sit idle but billed.",
+			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+				"id":                       cStr("Reservation id, `cr-…`."),
+				"instance_type":            cStr("Its instance type."),
+				"availability_zone":        cStr("Its zone."),
+				"reservation_type":         cStr("`default` (an On-Demand Capacity Reservation) or `capacity-block`."),
+				"available_instance_count": cInt("Its free instances as the class recorded them."),
+				"nodes":                    cInt("Nodes of this pool it covers, counted in Karpenter's order within `limits` or `replicas`."),
+				"reason": cStr("Why the pool cannot launch into it (null when it can): the ReservedCapacity gate, `reserved` not " +
+					"allowed, the type not eligible, the zone not allowed, a Capacity Block not started or expiring, no free instance, " +
+					"the limits already met by reservations before it, or the provider's own launcher."),
+			}}},
 		"zones": schema.MapNestedAttribute{Computed: true, MarkdownDescription: "Pool zones (the key), with the subnet Karpenter would launch into there.",
 			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
 				"subnet_id": cStr("Chosen subnet: most free IPs, then id."),
