@@ -5,6 +5,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
 // Summary is a pool's plan in a few lines: what a reviewer reads (the node pool's `summary`;
@@ -40,8 +42,14 @@ func (p Plan) Summary() Summary {
 		byName[p.InstanceTypes[i].Name] = &p.InstanceTypes[i]
 	}
 	names := make([]string, 0, FirstTypesShown)
+	priced := false
 	for _, name := range p.LaunchTypes[:min(FirstTypesShown, len(p.LaunchTypes))] {
-		if t := byName[name]; t != nil {
+		switch t := byName[name]; {
+		case t == nil:
+		case t.PriceCapacityType == requirements.CapacityTypeReserved: // priced at on-demand / 1e7: paid for already
+			names = append(names, t.Name+" reserved")
+		default:
+			priced = true
 			names = append(names, fmt.Sprintf("%s %s %s", t.Name, FormatPrice(t.Price), t.PriceCapacityType))
 		}
 	}
@@ -63,7 +71,7 @@ func (p Plan) Summary() Summary {
 	if more := len(p.LaunchTypes) - len(names); more > 0 {
 		s.FirstInstanceTypes += fmt.Sprintf(" and %d more", more)
 	}
-	if len(names) > 0 {
+	if priced {
 		s.FirstInstanceTypes += " (USD/h)"
 	}
 	if p.NodesByLimits >= 0 {

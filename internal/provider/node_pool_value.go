@@ -46,6 +46,7 @@ type poolValue struct {
 	_ struct{} `tfsdk:"karpenter_assumed_pods"`
 	_ struct{} `tfsdk:"workload_fit"`
 	_ struct{} `tfsdk:"warnings"`
+	_ struct{} `tfsdk:"reservations"`
 }
 
 // static reports whether the provider launches the pool's nodes (replicas under its launcher).
