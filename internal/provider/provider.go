@@ -186,6 +186,7 @@ func (p *karpenterProvider) DataSources(context.Context) []func() datasource.Dat
 		newSecurityGroupsDataSource,
 		newPodCapacityDataSource,
 		newInstanceTypesDataSource,
+		newCapacityReservationsDataSource,
 	}
 }
 
