@@ -11,6 +11,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // StandardSelector is the label Karpenter's Helm chart puts on its controller Deployment.
@@ -138,18 +139,47 @@ func Check(c Controller, w Want) (errs, warnings []attrpath.Finding) {
 			errs = append(errs, f) // older than any release the provider knows: nothing to check against
 		}
 	}
-	for i, g := range w.FeatureGates {
-		if !c.Gates[g] {
-			errs = append(errs, attrpath.Finding{Path: pathGates.Index(i), Summary: "Feature gate off in the cluster",
-				Message: fmt.Sprintf("karpenter_feature_gates lists %s, but %s runs without it (its FEATURE_GATES / AWS_FEATURE_GATES do not "+
-					"set %s=true): what the plan accepts because of it, Karpenter ignores or refuses. Turn the gate on in the controller, "+
-					"or remove it here", g, where, g)})
-		}
-	}
+	errs = append(errs, checkGates(c, w.FeatureGates, where)...)
 	if c.ClusterName != "" && w.ClusterName != "" && c.ClusterName != w.ClusterName {
 		errs = append(errs, attrpath.Finding{Path: pathCluster, Summary: "Another cluster's Karpenter",
 			Message: fmt.Sprintf("cluster_name is %q but %s runs for cluster %q (CLUSTER_NAME): the provider would plan for a cluster "+
 				"this Karpenter does not serve", w.ClusterName, where, c.ClusterName)})
 	}
 	return errs, warnings
+}
+
+// checkGates compares each gate karpenter_feature_gates sets (the last entry that names it:
+// `Name` or `Name=true` on, `Name=false` off) with the controller's: a gate it does not set has
+// its release default (reservations.GateDefaultOf). A mismatch is an error on the entry.
+func checkGates(c Controller, gates []string, where string) []attrpath.Finding {
+	last := map[string]int{}
+	for i, g := range gates {
+		if name, _, ok := reservations.ParseGate(g); ok {
+			last[name] = i
+		}
+	}
+	var errs []attrpath.Finding
+	for i, g := range gates {
+		name, want, ok := reservations.ParseGate(g)
+		if !ok || last[name] != i {
+			continue
+		}
+		running, set := c.Gates[name]
+		if !set {
+			running = reservations.GateDefaultOf(name)
+		}
+		switch {
+		case want && !running:
+			errs = append(errs, attrpath.Finding{Path: pathGates.Index(i), Summary: "Feature gate off in the cluster",
+				Message: fmt.Sprintf("karpenter_feature_gates turns %s on, but %s runs without it (its FEATURE_GATES / AWS_FEATURE_GATES do not "+
+					"set %s=true): what the plan accepts because of it, Karpenter ignores or refuses. Turn the gate on in the controller, "+
+					"or remove it here", name, where, name)})
+		case !want && running:
+			errs = append(errs, attrpath.Finding{Path: pathGates.Index(i), Summary: "Feature gate on in the cluster",
+				Message: fmt.Sprintf("karpenter_feature_gates sets %s=false, but %s runs with it on (set in its FEATURE_GATES / "+
+					"AWS_FEATURE_GATES, or on by default): the plan models a Karpenter that does not run. Set %s=false in the controller, "+
+					"or remove the entry here", name, where, name)})
+		}
+	}
+	return errs
 }

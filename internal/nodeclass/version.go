@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // typedKubeletFields are spec.kubelet's typed fields by upstream name, with their attributes.
@@ -63,7 +64,7 @@ func ValidateForVersion(s Spec, version string, gates []string) []FieldError {
 	if len(errs) > 0 {
 		return errs
 	}
-	_, problems := kubeletconfig.Check(s.EffectiveAMIFamily(), KubeletMap(k), slices.Contains(gates, kubeletconfig.FeatureGate))
+	_, problems := kubeletconfig.Check(s.EffectiveAMIFamily(), KubeletMap(k), reservations.GateOn(gates, kubeletconfig.FeatureGate, kubeletconfig.FeatureGateDefault))
 	for _, p := range problems {
 		at := kubeletProblemPath(k, p.Field)
 		if at.String() == "kubelet.config" && len(p.Field) > 0 { // the attribute holds many fields: name the one at fault

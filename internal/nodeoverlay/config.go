@@ -17,6 +17,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // FeatureGate is the Karpenter feature gate without which Karpenter ignores every NodeOverlay.
@@ -125,7 +126,7 @@ func Warnings(c Config) []attrpath.Finding {
 // ValidateGates refuses an overlay when the cluster's Karpenter (the provider's
 // karpenter_feature_gates) does not enable NodeOverlay: Karpenter would ignore it, silently.
 func ValidateGates(gates []string, at attrpath.Path) []attrpath.Finding {
-	if slices.Contains(gates, FeatureGate) {
+	if reservations.GateOn(gates, FeatureGate, reservations.GateDefaultOf(FeatureGate)) {
 		return nil
 	}
 	return []attrpath.Finding{{Path: at, Message: "Karpenter applies NodeOverlays only with its NodeOverlay feature gate on " +

@@ -20,6 +20,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/prefixblocks"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/workloadfit"
 )
@@ -164,7 +165,7 @@ func launcherFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.
 	if !in.KarpenterLaunched() {
 		return nil, nil
 	}
-	if !slices.Contains(facts.FeatureGates, nodepool.StaticCapacityGate) && !in.autoMode() { // Auto Mode needs no gate
+	if !reservations.GateOn(facts.FeatureGates, nodepool.StaticCapacityGate, reservations.GateDefaultOf(nodepool.StaticCapacityGate)) && !in.autoMode() { // Auto Mode needs no gate
 		errs = append(errs, attrpath.Finding{Summary: "StaticCapacity feature gate off", Path: pathLauncher,
 			Message: "Karpenter keeps a static NodePool's replicas only with its StaticCapacity feature gate (alpha, off by default): " +
 				"without it Karpenter accepts the NodePool and launches nothing. Enable the gate in the cluster " +
@@ -266,7 +267,7 @@ func spotWithoutInterruptions(facts PoolFacts, p launchplan.Plan) []attrpath.Fin
 // cluster's NodeOverlays that node_overlays does not list: Karpenter applies every one of them
 // to the pool, so the plan's order and cost leave them out.
 func liveOverlaysMissing(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) []attrpath.Finding {
-	if ports.NodeOverlays == nil || !slices.Contains(facts.FeatureGates, nodeoverlay.FeatureGate) {
+	if ports.NodeOverlays == nil || !reservations.GateOn(facts.FeatureGates, nodeoverlay.FeatureGate, reservations.GateDefaultOf(nodeoverlay.FeatureGate)) {
 		return nil
 	}
 	live, err := ports.NodeOverlays(ctx)
