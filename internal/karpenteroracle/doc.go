@@ -8,9 +8,12 @@
 // instance types Karpenter offers to a node class of each AMI family (its instance-type
 // compatibility check, against launchplan.OfferedForFamily) and whether a node's labels meet a
 // NodePool's requirements as Karpenter's RequirementsDrifted reads them (scheduling's
-// Compatible, against requirements.LabelsCompatible). Each test fails when it compares fewer cases than its
-// floor. It holds tests only; the comparisons and the random
-// specs are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
+// Compatible, against requirements.LabelsCompatible), and the launch of a pool's NodeClaim
+// (its instance provider's filters and Truncate, against launchplan's LaunchTypes and the capacity
+// type of its launch plan), with the class's capacity reservations turned into reserved offerings
+// by Karpenter's own capacity reservation reconciler and offering code. Each test fails when it
+// compares fewer cases than its floor. It holds tests only; the comparisons and the random specs
+// are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
 //
 // It is a module of its own for two reasons. Karpenter's packages need a newer Go than the
 // provider: karpenter-provider-aws v1.15.2 declares go 1.26.11 and builds with Go 1.27 (go1.27.3

@@ -5,23 +5,35 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	awscache "github.com/aws/karpenter-provider-aws/pkg/cache"
+	"github.com/aws/karpenter-provider-aws/pkg/controllers/nodeclass"
+	"github.com/aws/karpenter-provider-aws/pkg/fake"
 	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	gocache "github.com/patrickmn/go-cache"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/sets"
 	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/utils/clock"
+	clocktesting "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	fakeclient "sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -190,20 +202,38 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 3000, Floor: 2500})
+	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 4500, Floor: 4000, Reserved: 500})
 }
 
 // karpenterLaunch is Karpenter 1.15's launch of a NodeClaim of generic pods over the case's
-// types: the instance provider's filters (compatible and launchable, exotic, spot offerings, as
-// filterInstanceTypes runs them) and Truncate to 60, which orders by price and checks min values;
-// a type left without a launchable offering gives CreateFleet no override and is not launched.
-func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
+// types: their reserved offerings as Karpenter's ReservedCapacityResolver builds them from the
+// class's reservations (karpenterReservations), the instance provider's filters in
+// filterInstanceTypes' order (compatible and launchable, capacity reservation type, Capacity
+// Block, reserved offering, exotic, spot offerings) and Truncate to 60, which orders by price and
+// checks min values; then the capacity type the launch takes (launchCapacityType). A type left
+// without a launchable offering gives CreateFleet no override and is not launched.
+func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
+	defer func() {
+		if r := recover(); r != nil {
+			out = oraclegen.LaunchOutcome{Crashed: fmt.Sprint(r)}
+		}
+	}()
 	var np []karpv1.NodeSelectorRequirementWithMinValues
 	for _, r := range c.Requirements {
 		np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator),
 			Values: r.Values, MinValues: r.MinValues})
 	}
 	reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(np...)
+	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict,
+		FeatureGates: options.FeatureGates{ReservedCapacity: true}})
+	nc, crs, err := karpenterReservations(ctx, c)
+	if err != nil {
+		return oraclegen.LaunchOutcome{Crashed: err.Error()}
+	}
+	resolver := &offering.ReservedCapacityResolver{PricingProvider: casePrices(c.OnDemand), CapacityReservationProvider: crs,
+		UnavailableOfferings: unavailableOfferings, ZonalshiftProvider: arczonalshift.NewNoopProvider()}
+	rc := &offering.ResolveContext{ZoneInfo: nc.ZoneInfo()}
+	allZones := sets.New(c.Zones...)
 	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
 	for _, lt := range c.Types {
 		r := scheduling.NewLabelRequirements(lt.Labels)
@@ -220,23 +250,53 @@ func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
 				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
 					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
 		}
-		r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...),
-			scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
+		r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...))
+		// The type's reservation requirements, as instancetype's computeRequirements writes them
+		// from the class's reservations of the type: `reserved` among its capacity types, and
+		// their ids, types and interruptible flags.
+		var ids, rtypes, interruptible []string
+		for _, cr := range nc.CapacityReservations() {
+			if cr.InstanceType == lt.Name {
+				ids, rtypes = append(ids, cr.ID), append(rtypes, string(cr.ReservationType))
+				interruptible = append(interruptible, fmt.Sprintf("%t", cr.Interruptible))
+			}
+		}
+		if len(ids) > 0 {
+			cts[karpv1.CapacityTypeReserved] = true
+			r.Add(scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpIn, ids...),
+				scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, rtypes...),
+				scheduling.NewRequirement(awsv1.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpIn, interruptible...))
+		} else {
+			r.Add(scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
+				scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist),
+				scheduling.NewRequirement(awsv1.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpDoesNotExist))
+		}
+		r.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
 		it.Requirements = r
+		it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(lt.Name)},
+			nc, allZones, sets.New[string](), nil, rc)
 		its = append(its, it)
 	}
+	var oneOf []string
 	for _, f := range []instancefilter.Filter{instancefilter.CompatibleLaunchableFilter(reqs, corev1.ResourceList{}),
+		instancefilter.CapacityReservationTypeFilter(reqs), instancefilter.CapacityBlockFilter(reqs), instancefilter.ReservedOfferingFilter(reqs),
 		instancefilter.ExoticInstanceTypeFilter(reqs), instancefilter.SpotOfferingFilter(reqs)} {
+		var candidates []string
+		if f.Name() == "capacity-block-filter" {
+			candidates = blockCandidates(reqs, its)
+		}
 		if its, _ = f.FilterReject(its); len(its) == 0 {
 			return oraclegen.LaunchOutcome{Failed: true}
 		}
+		if len(candidates) > 0 && len(its) == 1 && slices.Contains(candidates, its[0].Name) {
+			oneOf = candidates
+		}
 	}
-	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict})
 	launch, err := cloudprovider.InstanceTypes(its).Truncate(ctx, reqs, 60)
 	if err != nil {
 		return oraclegen.LaunchOutcome{Failed: true}
 	}
-	var out oraclegen.LaunchOutcome
+	out = oraclegen.LaunchOutcome{CapacityType: launchCapacityType(np, launch), OneOf: oneOf}
 	for _, it := range launch {
 		price := math.MaxFloat64
 		for _, of := range it.Offerings {
@@ -250,6 +310,122 @@ func karpenterLaunch(c oraclegen.LaunchCase) oraclegen.LaunchOutcome {
 		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
 	}
 	return out
+}
+
+// unavailableOfferings is Karpenter's ICE cache, empty: no case marks an offering unavailable.
+var unavailableOfferings = awscache.NewUnavailableOfferings()
+
+// karpenterReservations is the case's node class as Karpenter's node class controller records
+// its reservations: the capacity reservation reconciler lists them (Karpenter's capacity
+// reservation provider, over Karpenter's fake EC2 API that serves the case's reservations at its
+// clock: active ones only, ended ones dropped) into the class's status with
+// CapacityReservationFromEC2 (a Capacity Block in its last 40 minutes is `expiring`), and the
+// provider holds each one's free instances. The class's subnets are in the case's zones.
+func karpenterReservations(ctx context.Context, c oraclegen.LaunchCase) (*awsv1.EC2NodeClass, capacityreservation.Provider, error) {
+	clk := clocktesting.NewFakeClock(c.Now)
+	api := fake.NewEC2API()
+	tags := []ec2types.Tag{{Key: aws.String("team"), Value: aws.String("ml")}}
+	var out []ec2types.CapacityReservation
+	for _, r := range c.Reservations {
+		cr := ec2types.CapacityReservation{CapacityReservationId: aws.String(r.ID), InstanceType: aws.String(r.InstanceType),
+			AvailabilityZone: aws.String(r.Zone), OwnerId: aws.String(r.OwnerID), InstanceMatchCriteria: ec2types.InstanceMatchCriteria(r.MatchCriteria),
+			ReservationType: ec2types.CapacityReservationType(r.Type), AvailableInstanceCount: aws.Int32(int32(r.Available)),
+			TotalInstanceCount: aws.Int32(int32(r.Total)), State: ec2types.CapacityReservationStateActive, Interruptible: aws.Bool(r.Interruptible),
+			Tags: tags}
+		if !r.Start.IsZero() {
+			cr.StartDate = aws.Time(r.Start)
+			if c.Now.Before(r.Start) {
+				cr.State = ec2types.CapacityReservationStateScheduled
+			}
+		}
+		if !r.End.IsZero() {
+			cr.EndDate = aws.Time(r.End)
+		}
+		out = append(out, cr)
+	}
+	api.DescribeCapacityReservationsOutput.Set(&ec2.DescribeCapacityReservationsOutput{CapacityReservations: out})
+	provider := capacityreservation.NewProvider(api, clk, gocache.New(time.Hour, 0), gocache.New(time.Hour, 0))
+	family := awsv1.AMIFamilyAL2023
+	nc := &awsv1.EC2NodeClass{ObjectMeta: metav1.ObjectMeta{Name: "default"}, Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family,
+		CapacityReservationSelectorTerms: []awsv1.CapacityReservationSelectorTerm{{Tags: map[string]string{"team": "ml"}}}}}
+	for i, z := range c.Zones {
+		nc.Status.Subnets = append(nc.Status.Subnets, awsv1.Subnet{ID: fmt.Sprintf("subnet-%d", i), Zone: z, ZoneID: fmt.Sprintf("usw2-az%d", i+1)})
+	}
+	if _, err := nodeclass.NewCapacityReservationReconciler(clk, provider).Reconcile(ctx, nc); err != nil {
+		return nil, nil, err
+	}
+	return nc, provider, nil
+}
+
+// casePrices is the case's on-demand price table as Karpenter's pricing provider answers it
+// (the reserved capacity resolver reads OnDemandPrice only). Karpenter's own provider would
+// answer a type AWS does not price from its embedded table; the case gives both sides the same
+// table instead, so that a type without an on-demand price gets Karpenter's reserved price of 0.
+type casePrices map[string]float64
+
+func (casePrices) LivenessProbe(*http.Request) error { return nil }
+func (p casePrices) InstanceTypes() []ec2types.InstanceType {
+	out := make([]ec2types.InstanceType, 0, len(p))
+	for name := range p {
+		out = append(out, ec2types.InstanceType(name))
+	}
+	return out
+}
+func (p casePrices) OnDemandPrice(it ec2types.InstanceType) (float64, bool) {
+	v, ok := p[string(it)]
+	return v, ok
+}
+func (casePrices) SpotPrice(ec2types.InstanceType, string) (float64, bool) { return 0, false }
+func (casePrices) UpdateOnDemandPricing(context.Context) error             { return nil }
+func (casePrices) UpdateSpotPricing(context.Context) error                 { return nil }
+
+// blockCandidates are the types CapacityBlockFilter may keep: those whose cheapest launchable,
+// compatible Capacity Block offering is the cheapest of all (it keeps the first of them it meets,
+// in an order that comes from a map); nil when none has one.
+func blockCandidates(reqs scheduling.Requirements, its []*cloudprovider.InstanceType) []string {
+	best := math.MaxFloat64
+	cheapest := map[string]float64{}
+	for _, it := range its {
+		for _, o := range it.Offerings {
+			if o.CapacityType() != karpv1.CapacityTypeReserved || !o.Launchable() ||
+				!reqs.IsCompatible(o.Requirements, scheduling.AllowUndefinedWellKnownLabels) ||
+				o.Requirements.Get(awsv1.LabelCapacityReservationType).Any() != string(awsv1.CapacityReservationTypeCapacityBlock) {
+				continue
+			}
+			if v, ok := cheapest[it.Name]; !ok || o.Price < v {
+				cheapest[it.Name] = o.Price
+			}
+			best = min(best, o.Price)
+		}
+	}
+	var out []string
+	for name, v := range cheapest {
+		if v == best {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// launchCapacityType is the capacity type Karpenter's instance provider launches the types as,
+// shaped as its getCapacityType (unexported): reserved, then spot, when the NodeClaim's
+// requirements allow it and a type has a launchable offering of it that they are compatible
+// with; on-demand otherwise.
+func launchCapacityType(np []karpv1.NodeSelectorRequirementWithMinValues, its []*cloudprovider.InstanceType) string {
+	for _, ct := range []string{karpv1.CapacityTypeReserved, karpv1.CapacityTypeSpot} {
+		reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(np...)
+		if !reqs.Get(karpv1.CapacityTypeLabelKey).Has(ct) {
+			continue
+		}
+		reqs[karpv1.CapacityTypeLabelKey] = scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, ct)
+		for _, it := range its {
+			if len(it.Offerings.Compatible(reqs).Launchable()) != 0 {
+				return ct
+			}
+		}
+	}
+	return karpv1.CapacityTypeOnDemand
 }
 
 func TestAllocatableMatchesKarpenter(t *testing.T) {

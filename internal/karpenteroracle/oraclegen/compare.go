@@ -30,6 +30,9 @@ type Oracle struct {
 type Run struct {
 	Seed         int64
 	Cases, Floor int
+	// Reserved is the launch comparison's floor on cases that launch into reserved capacity;
+	// Crashes how many cases Karpenter's launch may panic on (a known bug of its release).
+	Reserved, Crashes int
 }
 
 // maxReported is how many disagreements a comparison prints in full (all are counted).

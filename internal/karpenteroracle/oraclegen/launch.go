@@ -7,12 +7,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // LaunchCase is one random dynamic pool and the instance types Karpenter lists for it, with
@@ -24,6 +26,13 @@ type LaunchCase struct {
 	Types        []LaunchType
 	// Zones are the zones of the class's subnets.
 	Zones []string
+	// OnDemand is the region's on-demand price table, per type, as Karpenter's pricing provider
+	// holds it (a reserved offering is priced from it).
+	OnDemand map[string]float64
+	// Reservations are the class's capacity reservations and Capacity Blocks as EC2 describes
+	// them (active, or scheduled while Start is after Now), in no order; Now is the case's clock.
+	Reservations []reservations.Reservation
+	Now          time.Time
 }
 
 // LaunchType is an instance type as Karpenter's cloud provider describes it to the launch: its
@@ -47,11 +56,19 @@ type LaunchOffering struct {
 }
 
 // LaunchOutcome is the launch: the types sent to CreateFleet in order, each with its sort price,
-// or the reason there is none (a min-values shortfall, nothing launchable).
+// and the capacity type it launches as, or the reason there is none (a min-values shortfall,
+// nothing launchable).
 type LaunchOutcome struct {
-	Types  []string
-	Prices []float64
+	Types        []string
+	Prices       []float64
+	CapacityType string
+	// OneOf, when set, are the types Karpenter picks its single launch type from at random: its
+	// CapacityBlockFilter keeps the first type with the cheapest Capacity Block offering, in the
+	// order of a map, so any type tied at that price may be the one.
+	OneOf  []string
 	Failed bool
+	// Crashed is Karpenter's panic, when its launch panics on the case (no launch).
+	Crashed string
 }
 
 var launchFamilies = []struct {
@@ -174,21 +191,34 @@ func randomLaunchRequirements(rng *rand.Rand) []requirements.Requirement {
 	return out
 }
 
-// providerLaunch is the provider's launch: launchplan.Build on the case's catalog and prices.
-func providerLaunch(cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement) LaunchOutcome {
+// providerPlan is the provider's plan of the case's pool: launchplan.Build on the case's
+// catalog, prices, reservations and clock, for Karpenter minor; failed when Build fails.
+func providerPlan(minor string, cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement, rs []reservations.Reservation,
+	now time.Time) (launchplan.Plan, bool) {
 	var subnets []launchplan.Subnet
 	for i, z := range launchZones {
 		subnets = append(subnets, launchplan.Subnet{ID: fmt.Sprintf("subnet-%d", i), Zone: z, ZoneID: fmt.Sprintf("usw2-az%d", i+1), AvailableIPs: 4000})
 	}
 	p, errs := launchplan.Build(launchplan.Input{PoolName: "general", ClusterName: "demo", Region: "us-west-2", Catalog: cat, Prices: prices,
-		Requirements: reqs, KarpenterVersion: "1.15",
+		Requirements: reqs, KarpenterVersion: minor, Now: now,
 		Class: launchplan.Class{Name: "default", AMIFamily: capacity.FamilyAL2023, Subnets: subnets, SecurityGroupIDs: []string{"sg-1"},
 			MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
-			InstanceProfile: "demo-node"}})
-	if len(errs) > 0 {
+			InstanceProfile: "demo-node", Reservations: rs}})
+	return p, len(errs) > 0
+}
+
+// providerLaunch is the provider's launch (providerPlan): its LaunchTypes with their prices, and
+// the capacity type of its launch plan's first option, the one Karpenter launches as.
+func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement, rs []reservations.Reservation,
+	now time.Time) LaunchOutcome {
+	p, failed := providerPlan(minor, cat, prices, reqs, rs, now)
+	if failed {
 		return LaunchOutcome{Failed: true}
 	}
 	out := LaunchOutcome{Types: p.LaunchTypes}
+	if len(p.LaunchPlan) > 0 {
+		out.CapacityType = p.LaunchPlan[0].CapacityType
+	}
 	byName := map[string]float64{}
 	for _, t := range p.InstanceTypes {
 		byName[t.Name] = t.Price
@@ -228,21 +258,43 @@ func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices) []LaunchType {
 
 // CompareLaunches draws random pools and compares the launch of a NodeClaim of generic pods
 // for Karpenter minor (karpenter: its instance provider's filters — compatible and launchable,
-// exotic, spot — and Truncate, which orders by price and keeps 60, checking min values) with
-// the provider's launch plan (LaunchTypes). Orders are compared modulo ties: the same prices in
-// the same order and, within each price, the same types. It fails on any disagreement, below
-// the floor, or when too few launches are long enough to be cut or lose types to a filter.
+// capacity reservation type, Capacity Block, reserved offering, exotic, spot — and Truncate,
+// which orders by price and keeps 60, checking min values) with the provider's launch plan
+// (LaunchTypes, and the capacity type of LaunchPlan's first option). Two cases in five give
+// the class random capacity reservations (randomReservations) and, often, a capacity-type
+// requirement on `reserved`. Orders are compared modulo ties: the same prices in the same order
+// and, within each price, the same types. It fails on any disagreement, below the floor, when
+// too few launches are long enough to be cut or lose types to a filter, or when fewer than
+// run.Reserved cases launch into reserved capacity.
 func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) LaunchOutcome, run Run) {
 	t.Helper()
 	rng := rand.New(rand.NewSource(run.Seed))
 	cases, launched, failed, cut, bad := 0, 0, 0, 0, 0
+	withRes, reserved, blocks, fellBack, crashed := 0, 0, 0, 0, 0
 	for range run.Cases {
 		cat, prices := randomCatalog(rng)
 		reqs := randomLaunchRequirements(rng)
-		want := karpenter(LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones})
-		got := providerLaunch(cat, prices, reqs)
+		var rs []reservations.Reservation
+		now := launchEpoch.Add(time.Duration(rng.Intn(90*24*60)) * time.Minute)
+		if rng.Intn(5) < 2 {
+			rs = randomReservations(rng, cat, reqs, now)
+			reqs = withReservedRequirement(rng, reqs)
+		}
+		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones, OnDemand: prices.OnDemand,
+			Reservations: rs, Now: now}
+		want := karpenter(c)
+		got := providerLaunch(minor, cat, prices, reqs, rs, now)
 		cases++
+		if len(rs) > 0 {
+			withRes++
+		}
 		switch {
+		case want.Crashed != "":
+			if crashed++; crashed <= maxReported {
+				t.Logf("Karpenter %s panics on its launch (no launch; the provider plans %v as %s): %s: %s", minor, got.Types,
+					got.CapacityType, describeCase(c), want.Crashed)
+			}
+			continue
 		case want.Failed:
 			failed++
 		case len(want.Types) == launchplan.MaxInstanceTypes:
@@ -250,28 +302,56 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 			fallthrough
 		default:
 			launched++
+			switch {
+			case want.CapacityType == requirements.CapacityTypeReserved:
+				reserved++
+				if want.OneOf != nil {
+					blocks++
+				}
+			case len(rs) > 0:
+				fellBack++
+			}
 		}
 		if d := launchDiff(want, got); d != "" {
 			if bad++; bad <= maxReported {
-				t.Errorf("Karpenter %s: requirements %s: %s", minor, describeRequirements(reqs), d)
+				t.Errorf("Karpenter %s: %s: %s", minor, describeCase(c), d)
 			}
 		}
 	}
 	t.Logf("Karpenter %s: %d pools compared (%d launch, %d of them cut to %d types; %d do not launch), %d disagreements", minor, cases,
 		launched, cut, launchplan.MaxInstanceTypes, failed, bad)
+	t.Logf("Karpenter %s: %d pools with reservations: %d launch reserved (%d into a Capacity Block), %d launch on-demand or spot; "+
+		"Karpenter panics on %d", minor, withRes, reserved, blocks, fellBack, crashed)
 	if bad > 0 {
 		t.Fatalf("%d of %d cases disagree", bad, cases)
 	}
-	if cases < run.Floor || launched < cases/2 || cut < cases/20 || failed < cases/20 {
-		t.Fatalf("compared %d cases (%d launch, %d cut, %d fail): under the floor of %d, or the draw misses a side", cases, launched, cut,
-			failed, run.Floor)
+	if crashed > run.Crashes {
+		t.Fatalf("Karpenter %s panics on %d cases, more than the %d expected of it", minor, crashed, run.Crashes)
+	}
+	if cases < run.Floor || launched < cases/2 || cut < cases/20 || failed < cases/20 || reserved < run.Reserved ||
+		blocks < run.Reserved/10 || fellBack < run.Reserved/10 {
+		t.Fatalf("compared %d cases (%d launch, %d cut, %d fail; %d reserved, %d into a block, %d with reservations fall back): under "+
+			"the floor of %d (%d reserved), or the draw misses a side", cases, launched, cut, failed, reserved, blocks, fellBack,
+			run.Floor, run.Reserved)
 	}
 }
 
 func launchDiff(want, got LaunchOutcome) string {
 	if want.Failed || got.Failed {
 		if want.Failed != got.Failed {
-			return fmt.Sprintf("Karpenter launches %v, the provider %v (failed: Karpenter %v, the provider %v)", want.Types, got.Types, want.Failed, got.Failed)
+			return fmt.Sprintf("Karpenter launches %v %v as %s, the provider %v %v as %s (failed: Karpenter %v, the provider %v)",
+				want.Types, want.Prices, want.CapacityType, got.Types, got.Prices, got.CapacityType, want.Failed, got.Failed)
+		}
+		return ""
+	}
+	if want.CapacityType != got.CapacityType {
+		return fmt.Sprintf("capacity types differ: Karpenter launches %v %v as %s, the provider %v %v as %s", want.Types, want.Prices,
+			want.CapacityType, got.Types, got.Prices, got.CapacityType)
+	}
+	if want.OneOf != nil {
+		if len(got.Types) != 1 || !slices.Contains(want.OneOf, got.Types[0]) || !slices.Equal(want.Prices, got.Prices) {
+			return fmt.Sprintf("Karpenter launches one Capacity Block type, one of %v at %v; the provider %v %v", want.OneOf, want.Prices,
+				got.Types, got.Prices)
 		}
 		return ""
 	}
@@ -293,6 +373,32 @@ func launchDiff(want, got LaunchOutcome) string {
 		i = j
 	}
 	return ""
+}
+
+// describeCase names a case's requirements, reservations and clock for a report.
+func describeCase(c LaunchCase) string {
+	s := "requirements " + describeRequirements(c.Requirements)
+	if len(c.Reservations) == 0 {
+		return s
+	}
+	var rs []string
+	for _, r := range c.Reservations {
+		d := r.String()
+		if r.MatchCriteria == "targeted" {
+			d += " targeted"
+		}
+		if !r.Start.IsZero() {
+			d += fmt.Sprintf(" start %+v", r.Start.Sub(c.Now))
+		}
+		if !r.End.IsZero() {
+			d += fmt.Sprintf(" end %+v", r.End.Sub(c.Now))
+		}
+		if od, ok := c.OnDemand[r.InstanceType]; ok {
+			d += fmt.Sprintf(" on-demand %v", od)
+		}
+		rs = append(rs, d)
+	}
+	return s + "; reservations (start and end from now) " + strings.Join(rs, ", ")
 }
 
 func describeRequirements(reqs []requirements.Requirement) string {
