@@ -23,8 +23,13 @@ const (
 	InstanceMatchTargeted = "targeted"
 )
 
-// CapacityReservationStateActive is the only reservation state Karpenter launches into.
-const CapacityReservationStateActive = "active"
+// Capacity reservation states the plan reads: Karpenter launches only into active
+// reservations; a reservation bought ahead (a Capacity Block, or a future-dated reservation) is
+// scheduled until its start date.
+const (
+	CapacityReservationStateActive    = "active"
+	CapacityReservationStateScheduled = "scheduled"
+)
 
 // PlacementGroupStateAvailable is the only placement group state Karpenter launches into.
 const PlacementGroupStateAvailable = "available"
@@ -110,9 +115,11 @@ func (q CapacityReservationQuery) Key() string {
 
 // CapacityReservationQueries turns the terms into calls the way Karpenter does: an id term asks
 // for that reservation (all id terms share one call here), every other term is one filtered
-// call for active reservations with its owner, instance match criteria and tags. The id call
-// carries no state filter so that the caller can tell an expired reservation from a missing
-// one; the caller keeps only active reservations. Terms must be valid.
+// call for active and scheduled reservations with its owner, instance match criteria and tags.
+// Karpenter asks for active ones only; scheduled ones are asked for too so that the plan can say
+// which Capacity Blocks are still to start. The id call carries no state filter so that the
+// caller can tell an expired reservation from a missing one; the caller keeps only active and
+// scheduled reservations. Terms must be valid.
 func CapacityReservationQueries(terms []CapacityReservationTerm) []CapacityReservationQuery {
 	var ids []string
 	var idTerms []int
@@ -124,7 +131,7 @@ func CapacityReservationQueries(terms []CapacityReservationTerm) []CapacityReser
 			idTerms = append(idTerms, i)
 			continue
 		}
-		fs := FilterSet{{Name: "state", Values: []string{CapacityReservationStateActive}}}
+		fs := FilterSet{{Name: "state", Values: []string{CapacityReservationStateActive, CapacityReservationStateScheduled}}}
 		if t.OwnerID != "" {
 			fs = append(fs, Filter{Name: "owner-id", Values: []string{t.OwnerID}})
 		}

@@ -15,7 +15,7 @@ func TestCapacityReservationQueries(t *testing.T) {
 		{Tags: map[string]string{"env": "*", "team": "ml"}, OwnerID: "123456789012"}, // same as term 1
 	}
 	got := CapacityReservationQueries(terms)
-	active := Filter{Name: "state", Values: []string{"active"}}
+	active := Filter{Name: "state", Values: []string{"active", "scheduled"}}
 	want := []CapacityReservationQuery{
 		{IDs: []string{"cr-a", "cr-b"}, Terms: []int{0, 2, 4}},
 		{Filters: FilterSet{active, {Name: "owner-id", Values: []string{"123456789012"}},

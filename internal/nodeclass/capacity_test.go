@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 var testNow = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
@@ -124,7 +125,7 @@ func TestResolveCapacityReservations(t *testing.T) {
 		{"capacity_reservation_selector_terms[1]", "capacity reservation cr-missing not found"},
 		{"capacity_reservation_selector_terms[2]", "cr-expired is expired"},
 		{"capacity_reservation_selector_terms[3]", "cr-ended ended at 2026-03-01T11:59:00Z"},
-		{"capacity_reservation_selector_terms[5]", "no active capacity reservation matched tags {team=none}, instance match criteria open, owner 123456789012"},
+		{"capacity_reservation_selector_terms[5]", "no active or scheduled capacity reservation matched tags {team=none}, instance match criteria open, owner 123456789012"},
 		{"capacity_reservation_selector_terms[6]", "cr-far (m5.large) is in zone-c, where the class has no subnet"},
 	})
 	// One id call for every id term, one call per filter term.
@@ -138,7 +139,7 @@ func TestReservationTermWithOnlyUnusableMatches(t *testing.T) {
 	s.CapacityReservationTerms = []discovery.CapacityReservationTerm{{InstanceMatchCriteria: "open"}}
 	q := discovery.CapacityReservationQueries(s.CapacityReservationTerms)[0]
 	c, f := CapacityOutcome(s, []ReservationAnswer{{Query: q, Found: []discovery.CapacityReservation{
-		reservation("cr-x", "a", func(r *discovery.CapacityReservation) { r.State = "cancelled" })}}}, nil, nil, testNow)
+		reservation("cr-x", "a", func(r *discovery.CapacityReservation) { r.State = "cancelled" })}}}, nil, nil, testNow, reservations.DefaultHorizon)
 	if c.Reservations == nil || len(c.Reservations) != 0 {
 		t.Errorf("want an empty, non-nil selection with terms: %#v", c.Reservations)
 	}

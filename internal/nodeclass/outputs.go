@@ -70,6 +70,12 @@ type CapacityReservationOutput struct {
 	ReservationType        string  `tfsdk:"reservation_type"`
 	EndDate                *string `tfsdk:"end_date"`
 	AvailableInstanceCount int64   `tfsdk:"available_instance_count"`
+	TotalInstanceCount     int64   `tfsdk:"total_instance_count"`
+	StartDate              *string `tfsdk:"start_date"`
+	Interruptible          bool    `tfsdk:"interruptible"`
+	// State is `active`, or `scheduled` for a reservation still to start ("" when recorded
+	// before states were: active).
+	State string `tfsdk:"state"`
 }
 
 // PlacementGroupOutput is the `placement_group` object.
@@ -127,11 +133,12 @@ func Record(r Resolved, c *Capacity) Recorded {
 		for i, cr := range c.Reservations {
 			o := CapacityReservationOutput{ID: cr.ID, InstanceType: cr.InstanceType, AvailabilityZone: cr.Zone,
 				InstanceMatchCriteria: cr.InstanceMatchCriteria, OwnerID: cr.OwnerID, ReservationType: cr.ReservationType,
-				AvailableInstanceCount: int64(cr.AvailableInstanceCount)}
-			if !cr.EndDate.IsZero() {
-				end := cr.EndDate.UTC().Format(time.RFC3339)
-				o.EndDate = &end
+				AvailableInstanceCount: int64(cr.AvailableInstanceCount), TotalInstanceCount: int64(cr.TotalInstanceCount),
+				Interruptible: cr.Interruptible, State: cr.State}
+			if isActive(o.State) {
+				o.State = discovery.CapacityReservationStateActive
 			}
+			o.EndDate, o.StartDate = rfc3339(cr.EndDate), rfc3339(cr.StartDate)
 			out.CapacityReservations[i] = o
 		}
 	}
@@ -178,13 +185,17 @@ func (r Recorded) Capacity() (Capacity, bool) {
 		for _, o := range r.CapacityReservations {
 			cr := discovery.CapacityReservation{ID: o.ID, InstanceType: o.InstanceType, Zone: o.AvailabilityZone,
 				InstanceMatchCriteria: o.InstanceMatchCriteria, OwnerID: o.OwnerID, ReservationType: o.ReservationType,
-				AvailableInstanceCount: int(o.AvailableInstanceCount), State: discovery.CapacityReservationStateActive}
-			if o.EndDate != nil {
-				end, err := time.Parse(time.RFC3339, *o.EndDate)
-				if err != nil {
-					return Capacity{}, false
-				}
-				cr.EndDate = end
+				AvailableInstanceCount: int(o.AvailableInstanceCount), TotalInstanceCount: int(o.TotalInstanceCount),
+				Interruptible: o.Interruptible, State: o.State}
+			if isActive(cr.State) {
+				cr.State = discovery.CapacityReservationStateActive
+			}
+			var ok bool
+			if cr.EndDate, ok = parseRFC3339(o.EndDate); !ok {
+				return Capacity{}, false
+			}
+			if cr.StartDate, ok = parseRFC3339(o.StartDate); !ok {
+				return Capacity{}, false
 			}
 			c.Reservations = append(c.Reservations, cr)
 		}
@@ -207,13 +218,34 @@ func (r Recorded) PlacementGroupID() string {
 	return r.PlacementGroup.ID
 }
 
-// ReservationIDs are the recorded reservations' ids (nil without any).
+// ReservationIDs are the ids of the recorded reservations Karpenter launches into now (nil
+// without any): those still to start (scheduled) are left out, as Karpenter does not see them.
 func (r Recorded) ReservationIDs() []string {
 	var out []string
 	for _, cr := range r.CapacityReservations {
-		out = append(out, cr.ID)
+		if isActive(cr.State) {
+			out = append(out, cr.ID)
+		}
 	}
 	return out
+}
+
+// rfc3339 is t in UTC as RFC 3339, nil for the zero time.
+func rfc3339(t time.Time) *string {
+	if t.IsZero() {
+		return nil
+	}
+	s := t.UTC().Format(time.RFC3339)
+	return &s
+}
+
+// parseRFC3339 reads what rfc3339 wrote (nil: the zero time); false when it is not RFC 3339.
+func parseRFC3339(s *string) (time.Time, bool) {
+	if s == nil {
+		return time.Time{}, true
+	}
+	t, err := time.Parse(time.RFC3339, *s)
+	return t, err == nil
 }
 
 // ConnectivityReport is `connectivity_report` for the checks that ran (nil when none did): a

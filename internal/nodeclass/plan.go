@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // PlanAPI is every AWS answer a class's plan reads: the selectors, the images, capacity
@@ -24,6 +25,9 @@ type PlanInput struct {
 	Spec              Spec
 	KubernetesVersion string
 	Now               time.Time
+	// Horizon is how far ahead of Now a Capacity Block's end is a warning (the provider's
+	// capacity_block_horizon); 0 means reservations.DefaultHorizon.
+	Horizon time.Duration
 	// Profile checks the IAM inputs and names the instance profile (fleet.Profiles.Plan); it
 	// runs alongside the EC2 resolution, so the plan waits for the slower of the two.
 	Profile func(context.Context) (string, []attrpath.Finding)
@@ -200,7 +204,11 @@ func (r *PlanResult) planCapacity(ctx context.Context, api PlanAPI, in PlanInput
 	if len(s.CapacityReservationTerms) == 0 && s.PlacementGroupSelector == nil {
 		return
 	}
-	c, findings, err := ResolveCapacity(ctx, api, s, r.Resolved.Zones, in.Now)
+	horizon := in.Horizon
+	if horizon <= 0 {
+		horizon = reservations.DefaultHorizon
+	}
+	c, findings, err := ResolveCapacityWithin(ctx, api, s, r.Resolved.Zones, in.Now, horizon)
 	if err != nil {
 		r.add(failure(attrpath.Path{}, "Cannot resolve the capacity reservation and placement group selectors against EC2", err.Error()+
 			"\n\nThe selectors need ec2:DescribeCapacityReservations and ec2:DescribePlacementGroups."), nil, "", "")

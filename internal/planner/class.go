@@ -53,6 +53,9 @@ type ClassFacts struct {
 	// class does).
 	CABundle string
 	Now      time.Time
+	// CapacityBlockHorizon is how far ahead of Now a selected Capacity Block's end is a warning
+	// on the class (the provider's capacity_block_horizon; 0: reservations.DefaultHorizon).
+	CapacityBlockHorizon time.Duration
 }
 
 // ClassInput is a class's configuration as the plan reads it, with what the state recorded.
@@ -137,7 +140,7 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	class := launchplan.ClassOf(s, p.Resolved, p.InstanceProfile)
 	class.Hash, class.HashVersion = res.hash(facts, doc)
 	class.CapacityReservationIDs, class.PlacementGroupID = res.ReservationIDs(), res.PlacementGroupID()
-	if recorded, ok := res.Recorded.Capacity(); ok {
+	if recorded, ok := res.Capacity(); ok {
 		class.Reservations = nodeclass.ReservationsOf(recorded.Reservations)
 	}
 	res.Resolved = class.Value()
@@ -199,7 +202,8 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 // classPlanInput is what nodeclass.Plan reads besides EC2: the state's answers, the profile
 // stage (a new class owns nothing yet) and the node-role check.
 func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodeclass.Spec) nodeclass.PlanInput {
-	out := nodeclass.PlanInput{Spec: s, KubernetesVersion: facts.KubernetesVersion, Now: facts.Now, NodeRole: classNodeRole(ports, in)}
+	out := nodeclass.PlanInput{Spec: s, KubernetesVersion: facts.KubernetesVersion, Now: facts.Now, Horizon: facts.CapacityBlockHorizon,
+		NodeRole: classNodeRole(ports, in)}
 	c := ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile}
 	if in.Prior != nil {
 		c.Owner = in.Prior.OwnerID

@@ -96,6 +96,8 @@ resource "karpenter_node_class" "test" {
 			"availability_zone": knownvalue.StringExact(r.Zone), "instance_match_criteria": knownvalue.StringExact(r.InstanceMatchCriteria),
 			"owner_id": knownvalue.StringExact(r.OwnerID), "reservation_type": knownvalue.StringExact(r.ReservationType),
 			"end_date": endDate, "available_instance_count": knownvalue.Int64Exact(int64(r.Available)),
+			"total_instance_count": knownvalue.Int64Exact(int64(r.Total)), "start_date": knownvalue.Null(),
+			"interruptible": knownvalue.Bool(false), "state": knownvalue.StringExact(r.State),
 		})
 	}
 	moved := targeted

@@ -491,23 +491,7 @@ func classLaunchOptionAttributes() map[string]schema.Attribute {
 // classOutputAttributes are node class attributes of one group (nodeClassSchema).
 func classOutputAttributes() map[string]schema.Attribute {
 	return map[string]schema.Attribute{
-		"capacity_reservations": schema.ListNestedAttribute{
-			Computed: true,
-			MarkdownDescription: "The capacity reservations `capacity_reservation_selector_terms` selects, as Karpenter would use " +
-				"them (active, not ended, `open` or `targeted`), sorted by id and known at plan time. Null without terms. The " +
-				"counts are those of the last plan that changed the selection: a change of counts alone keeps the recorded " +
-				"value, so launches into a reservation do not make every plan an update.",
-			NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
-				"id":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Reservation id, `cr-…`."},
-				"instance_type":            schema.StringAttribute{Computed: true, MarkdownDescription: "Reserved instance type."},
-				"availability_zone":        schema.StringAttribute{Computed: true, MarkdownDescription: "Zone of the reservation."},
-				"instance_match_criteria":  schema.StringAttribute{Computed: true, MarkdownDescription: "`open` or `targeted`."},
-				"owner_id":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Account that owns the reservation."},
-				"reservation_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "`default` or `capacity-block`."},
-				"end_date":                 schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation ends (RFC 3339); null when it does not."},
-				"available_instance_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free instances when the selection last changed."},
-			}},
-		},
+		"capacity_reservations": capacityReservationsOutputAttribute(),
 		"placement_group": schema.SingleNestedAttribute{
 			Computed: true,
 			MarkdownDescription: "The placement group `placement_group_selector` selects, known at plan time; null without a " +
@@ -563,5 +547,33 @@ func classOutputAttributes() map[string]schema.Attribute {
 				"While `role` is known only after apply, only `spec.role` is unknown in it, so `kubernetes_manifest` still plans the " +
 				"rest.",
 		},
+	}
+}
+
+// capacityReservationsOutputAttribute is the class's computed `capacity_reservations`.
+func capacityReservationsOutputAttribute() schema.ListNestedAttribute {
+	return schema.ListNestedAttribute{
+		Computed: true,
+		MarkdownDescription: "The capacity reservations `capacity_reservation_selector_terms` selects, as Karpenter would use " +
+			"them (active, not ended, `open` or `targeted`), and beside them those still to start (`state = \"scheduled\"`, such " +
+			"as Capacity Blocks bought ahead, which Karpenter sees once they start; each is a warning), sorted by id and known " +
+			"at plan time. Null without terms. The counts are those of the last plan that changed the selection: a change of " +
+			"counts alone keeps the recorded value, so launches into a reservation do not make every plan an update; a " +
+			"reservation that starts, or a new start date or interruptible flag, is a change. A selected Capacity Block that " +
+			"ends within the provider's `capacity_block_horizon` is a warning.",
+		NestedObject: schema.NestedAttributeObject{Attributes: map[string]schema.Attribute{
+			"id":                       schema.StringAttribute{Computed: true, MarkdownDescription: "Reservation id, `cr-…`."},
+			"instance_type":            schema.StringAttribute{Computed: true, MarkdownDescription: "Reserved instance type."},
+			"availability_zone":        schema.StringAttribute{Computed: true, MarkdownDescription: "Zone of the reservation."},
+			"instance_match_criteria":  schema.StringAttribute{Computed: true, MarkdownDescription: "`open` or `targeted`."},
+			"owner_id":                 schema.StringAttribute{Computed: true, MarkdownDescription: "Account that owns the reservation."},
+			"reservation_type":         schema.StringAttribute{Computed: true, MarkdownDescription: "`default` or `capacity-block`."},
+			"end_date":                 schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation ends (RFC 3339); null when it does not."},
+			"available_instance_count": schema.Int64Attribute{Computed: true, MarkdownDescription: "Free instances when the selection last changed."},
+			"total_instance_count":     schema.Int64Attribute{Computed: true, MarkdownDescription: "Instances the reservation holds."},
+			"start_date":               schema.StringAttribute{Computed: true, MarkdownDescription: "When the reservation starts or started (RFC 3339); null when EC2 does not report it."},
+			"interruptible":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether the reservation is interruptible: its instances can be interrupted when the owner reclaims the capacity."},
+			"state":                    schema.StringAttribute{Computed: true, MarkdownDescription: "`active`, or `scheduled` for a reservation still to start, which Karpenter does not use before its start."},
+		}},
 	}
 }
