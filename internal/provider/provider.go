@@ -5,7 +5,10 @@ package provider
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
@@ -29,6 +32,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
@@ -85,8 +89,12 @@ type Meta struct {
 	KubernetesVersion string
 	// KarpenterVersion is the Karpenter minor manifests are rendered and admitted for ("1.15").
 	KarpenterVersion string
-	// KarpenterFeatureGates are the feature gates the cluster's Karpenter enables (NodeClassCEL).
+	// KarpenterFeatureGates are karpenter_feature_gates as configured: `Name`, `Name=true` or
+	// `Name=false` (read them with reservations.GateOn).
 	KarpenterFeatureGates []string
+	// CapacityBlockHorizon is capacity_block_horizon: how far ahead of a plan a selected Capacity
+	// Block's end is a warning (reservations.DefaultHorizon when unset).
+	CapacityBlockHorizon time.Duration
 	// Controller is Karpenter's controller as the cluster runs it (nil: not read).
 	Controller *installation.Controller
 	// Kube is the read-only cluster access (nil without the provider's `kubernetes`).
@@ -138,9 +146,13 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	var gates types.List // a list as the framework reads it: an element not known yet is its error
 	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_feature_gates"), &gates)...)
+	horizon, errs := cfg.Horizon()
+	if addFindings(&resp.Diagnostics, errs, nil); resp.Diagnostics.HasError() {
+		return
+	}
 	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
-		Cluster: c.Cluster, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+		Cluster: c.Cluster, CapacityBlockHorizon: horizon, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
@@ -346,14 +358,23 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			"`deployments.apps` and `get` on `serviceaccounts`. See the guide Checking the Karpenter installation."},
 		"karpenter_feature_gates": schema.ListAttribute{
 			Optional: true, ElementType: types.StringType,
-			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`), by name. `NodeClassCEL` " +
+			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`): `Name` or " +
+				"`Name=true` turns a gate on, `Name=false` off; a gate not listed has its default, and the last entry naming a gate " +
+				"wins. `NodeClassCEL` " +
 				"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
 				"without it Karpenter refuses a class that has one, and so does the plan. `NodeOverlay` (alpha, off by default) makes " +
 				"Karpenter apply NodeOverlays; without it `karpenter_node_overlay` and a pool's `node_overlays` are refused, as Karpenter " +
-				"would ignore them. `StaticCapacity` (alpha) makes Karpenter keep static NodePools; a pool with `launcher = \"karpenter\"` " +
-				"needs it.",
-			Validators: []validator.List{listvalidator.ValueStringsAre(stringvalidator.OneOf(kubeletconfig.FeatureGate, nodeoverlay.FeatureGate,
-				nodepool.StaticCapacityGate))},
+				"would ignore them. `StaticCapacity` (alpha, off by default) makes Karpenter keep static NodePools; a pool with " +
+				"`launcher = \"karpenter\"` needs it. `ReservedCapacity` is on by default in Karpenter 1.9–1.15 (pools with " +
+				"`reserved` launch into the classes' capacity reservations); `ReservedCapacity=false` says the cluster runs it off.",
+			Validators: []validator.List{listvalidator.ValueStringsAre(featureGateValidator{})},
+		},
+		"capacity_block_horizon": schema.StringAttribute{
+			Optional: true,
+			MarkdownDescription: "How far ahead of the plan a Capacity Block a node class selects is a warning when it ends, a Go " +
+				"duration greater than zero such as `24h`, `90m` or `2h30m`. Default `24h`. Karpenter stops launching into a block 40 " +
+				"minutes before its end (it calls it `expiring`) and the block's nodes are reclaimed at the end.",
+			Validators: []validator.String{horizonValidator{}},
 		},
 		"lookup_cluster": schema.BoolAttribute{
 			Optional: true,
@@ -363,5 +384,53 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 				"from the cluster's. Looked-up values are checked as the settings are; what EKS does not report (a cluster still " +
 				"creating, an IPv6 service range) stays unset. Default `false`.",
 		},
+	}
+}
+
+// knownFeatureGates are the Karpenter feature gates karpenter_feature_gates may set.
+var knownFeatureGates = []string{kubeletconfig.FeatureGate, nodeoverlay.FeatureGate, nodepool.StaticCapacityGate, reservations.Gate}
+
+// featureGateValidator checks a karpenter_feature_gates entry: a known gate, as `Name`,
+// `Name=true` or `Name=false` (reservations.ParseGate).
+type featureGateValidator struct{}
+
+func (featureGateValidator) Description(context.Context) string {
+	return "a known feature gate (" + strings.Join(knownFeatureGates, ", ") + "), as Name, Name=true or Name=false"
+}
+func (v featureGateValidator) MarkdownDescription(ctx context.Context) string {
+	return v.Description(ctx)
+}
+
+func (featureGateValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	entry := req.ConfigValue.ValueString()
+	name, _, ok := reservations.ParseGate(entry)
+	switch {
+	case !ok:
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid feature gate", fmt.Sprintf("%q is not a feature gate setting: write "+
+			"`Name` or `Name=true` to turn a gate on, `Name=false` to turn it off", entry))
+	case !slices.Contains(knownFeatureGates, name):
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid feature gate", fmt.Sprintf("%q is not a Karpenter feature gate the "+
+			"provider plans for; known gates: %s", name, strings.Join(knownFeatureGates, ", ")))
+	}
+}
+
+// horizonValidator checks capacity_block_horizon (settings.ParseCapacityBlockHorizon) at
+// validation time, on its own path.
+type horizonValidator struct{}
+
+func (horizonValidator) Description(context.Context) string {
+	return "a Go duration greater than zero such as 24h or 90m"
+}
+func (v horizonValidator) MarkdownDescription(ctx context.Context) string { return v.Description(ctx) }
+
+func (horizonValidator) ValidateString(_ context.Context, req validator.StringRequest, resp *validator.StringResponse) {
+	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
+		return
+	}
+	if _, err := settings.ParseCapacityBlockHorizon(req.ConfigValue.ValueString()); err != nil {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid capacity_block_horizon", err.Error())
 	}
 }

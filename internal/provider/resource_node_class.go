@@ -113,7 +113,8 @@ func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagno
 func (r *nodeClassResource) classFacts() planner.ClassFacts {
 	m := r.meta
 	return planner.ClassFacts{ClusterName: m.ClusterName, Region: m.Client.Region, KubernetesVersion: m.KubernetesVersion,
-		KarpenterVersion: m.KarpenterVersion, FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now()}
+		KarpenterVersion: m.KarpenterVersion, FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now(),
+		CapacityBlockHorizon: m.CapacityBlockHorizon}
 }
 
 // knownBesides reports whether an object value is fully known once its top-level attributes

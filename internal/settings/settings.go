@@ -64,6 +64,8 @@ type ProviderConfig struct {
 	SkipRequestingAccountID   bool                          `tfsdk:"skip_requesting_account_id"`
 	CatalogCache              Setting[CatalogCacheSettings] `tfsdk:"catalog_cache"`
 	Kubernetes                Setting[KubernetesAccess]     `tfsdk:"kubernetes"`
+	// CapacityBlockHorizon is capacity_block_horizon, a Go duration (CapacityBlockHorizon).
+	CapacityBlockHorizon Setting[string] `tfsdk:"capacity_block_horizon"`
 }
 
 // Endpoints are the endpoints block ("": the SDK's own, or AWS_ENDPOINT_URL_<SERVICE>).
