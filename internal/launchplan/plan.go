@@ -129,7 +129,11 @@ func (b *builder) build() (Plan, []Problem) {
 	}
 	plan.Capacity, plan.NodesByIPs, plan.NodesByLimits = b.capacity(launch)
 	plan.Reservations = b.reservationUses(types)
-	plan.Cost = b.cost(launch, plan.Reservations)
+	rest := launch
+	if b.res.kind != "" {
+		rest = b.restLaunch(types)
+	}
+	plan.Cost = b.cost(rest, plan.Reservations)
 	plan.ReservationsLine = b.reservationsLine(plan.Reservations)
 	b.reservationFindings(plan.Reservations)
 	plan.Workloads = b.workloads(launch)

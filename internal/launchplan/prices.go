@@ -46,10 +46,10 @@ func sortByPrice(types []*eligible) {
 // default) a shortfall fails the plan, since Karpenter would not launch; with BestEffort it
 // launches the cut anyway, and the plan warns.
 func (b *builder) truncate(types []*eligible) []*eligible {
-	if len(types) <= MaxInstanceTypes {
+	if len(types) <= MaxInstanceTypes && b.res.kind == "" {
 		return types // min_values was checked on every eligible type
 	}
-	launch := types[:MaxInstanceTypes]
+	launch := types[:min(len(types), MaxInstanceTypes)]
 	i, got, short := minValuesShortfall(b.in.Requirements, launch)
 	if !short {
 		return launch
@@ -58,6 +58,10 @@ func (b *builder) truncate(types []*eligible) []*eligible {
 	at := pathRequirements.Index(i).Attr("min_values")
 	msg := fmt.Sprintf("the %d cheapest of %d eligible instance types, which Karpenter sends to CreateFleet, offer only %d distinct values "+
 		"of %q, below min_values %d", MaxInstanceTypes, len(types), got, r.Key, *r.MinValues)
+	if b.res.kind != "" {
+		msg = fmt.Sprintf("the %d instance types Karpenter launches into reserved capacity first (reservations of kind %s), which it sends "+
+			"to CreateFleet alone, offer only %d distinct values of %q, below min_values %d", len(launch), b.res.kind, got, r.Key, *r.MinValues)
+	}
 	if b.in.MinValuesBestEffort {
 		b.warn(SummaryMinValuesAtRisk, at, "%s; with the BestEffort min-values policy Karpenter launches them anyway", msg)
 		return launch
@@ -101,10 +105,10 @@ func (b *builder) priceWarning() {
 // static pool's remaining replicas at the cheapest offering of the first capacity type it
 // launches as after reserved (EC2 Fleet's lowest-price choice among the overrides); a dynamic
 // pool's nodes the limits leave, at its cheapest type's cheapest offering that is not reserved.
+//
+// launch is the launch once the reservations are full (restLaunch): the types and offerings the
+// rest of the nodes launch as.
 func (b *builder) cost(launch []*eligible, uses []reservations.Use) Cost {
-	if len(launch) == 0 {
-		return Cost{}
-	}
 	var c Cost
 	for _, u := range uses {
 		if u.Nodes == 0 {
@@ -124,16 +128,16 @@ func (b *builder) cost(launch []*eligible, uses []reservations.Use) Cost {
 			}
 		}
 		if best == nil {
-			return Cost{}
+			return c // reserved capacity only, or nothing priced
 		}
 		c.Bounded, c.Nodes, c.InstanceType, c.CapacityType, c.Price, c.Basis = true, max(0, *r-c.ReservedNodes), best.it.Name, ct, bestPrice, "replicas"
 		c.Hourly = float64(c.Nodes) * bestPrice
 		return c
 	}
-	first, price, ct := b.cheapestRest(launch)
-	if first == nil {
+	if len(launch) == 0 {
 		return c // reserved capacity only
 	}
+	first, price, ct := launch[0], launch[0].price, launch[0].priceCT
 	c.InstanceType, c.CapacityType, c.Price = first.it.Name, ct, price
 	limits := b.limitsAfter(uses, launch)
 	nodes, basis := -1, ""
@@ -166,27 +170,6 @@ func (b *builder) restCapacityType() string {
 		}
 	}
 	return b.capTypes[0]
-}
-
-// cheapestRest is the launch type whose cheapest offering that is not reserved is the cheapest,
-// with that price and capacity type; nil when the pool launches only reserved capacity.
-func (b *builder) cheapestRest(launch []*eligible) (*eligible, float64, string) {
-	if !b.res.on {
-		return launch[0], launch[0].price, launch[0].priceCT
-	}
-	var best *eligible
-	bestPrice, bestCT := 0.0, ""
-	for _, t := range launch {
-		for _, ct := range t.capacityTypes {
-			if ct == requirements.CapacityTypeReserved {
-				continue
-			}
-			if v := b.cheapestOf(t, ct); v != nil && (best == nil || *v < bestPrice) {
-				best, bestPrice, bestCT = t, *v, ct
-			}
-		}
-	}
-	return best, bestPrice, bestCT
 }
 
 // limitsAfter are the pool's limits less what its reserved nodes take.
@@ -312,6 +295,14 @@ func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
 //
 // types stay the pool's eligible types, repriced and reordered; the result is the launch's.
 func (b *builder) launchSet(types []*eligible) []*eligible {
+	if set, ok := b.reservedLaunch(types); ok {
+		return set
+	}
+	return b.openLaunchSet(types)
+}
+
+// openLaunchSet is launchSet for a launch that is not into reserved capacity.
+func (b *builder) openLaunchSet(types []*eligible) []*eligible {
 	if hasMinValues(b.in.Requirements) {
 		return types
 	}

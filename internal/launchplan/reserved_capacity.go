@@ -1,6 +1,7 @@
 package launchplan
 
 import (
+	"cmp"
 	"fmt"
 	"math/big"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
@@ -28,9 +30,36 @@ type reserved struct {
 	on bool
 	// whyNot says why reserved offerings are not planned ("" when on).
 	whyNot string
-	// offers are the reserved offerings: per type and zone, the reservation Karpenter launches
-	// into (its ReservedOfferingFilter keeps, per zone, the one with the most free instances).
-	offers map[string]map[string]reservations.Reservation
+	// offers are the usable reservations per type and zone: Karpenter's reserved offerings.
+	offers map[string]map[string][]reservations.Reservation
+	// kind is the kind of reservation the launch goes into (launchKind; "" before it is chosen,
+	// or when no eligible type has a reserved offering): Karpenter launches one kind at a time.
+	kind string
+}
+
+// Kinds of reservation Karpenter launches one at a time (its CapacityReservationTypeFilter and
+// CapacityBlockFilter), in the order it breaks a tie of prices.
+const (
+	kindDefault       = reservations.TypeDefault
+	kindBlock         = reservations.TypeCapacityBlock
+	kindInterruptible = "interruptible"
+)
+
+var kindOrder = []string{kindDefault, kindBlock, kindInterruptible}
+
+// interruptibleSince is the first Karpenter minor that tells interruptible reservations apart;
+// before it they launch as default ones.
+const interruptibleSince = "1.10"
+
+// kindOf is the kind Karpenter launches r as.
+func (b *builder) kindOf(r reservations.Reservation) string {
+	switch {
+	case r.IsBlock():
+		return kindBlock
+	case r.Interruptible && manifest.AtLeast(cmp.Or(b.in.KarpenterVersion, manifest.DefaultVersion), interruptibleSince):
+		return kindInterruptible
+	}
+	return kindDefault
 }
 
 // now is the plan's clock; zero when the caller gave none (time findings are then skipped).
@@ -40,7 +69,7 @@ func (b *builder) now() time.Time { return b.in.Now }
 // not expiring and has a free instance.
 func (b *builder) usableNow(r reservations.Reservation) bool {
 	now := b.now()
-	if !now.IsZero() && (r.Upcoming(now) || r.Expiring(now)) {
+	if !now.IsZero() && (r.Upcoming(now) || r.Expiring(now) || r.Ended(now)) {
 		return false
 	}
 	return r.Available > 0
@@ -66,16 +95,14 @@ func (b *builder) resolveReservations(first int) {
 				continue
 			}
 			if rs.offers == nil {
-				rs.offers = map[string]map[string]reservations.Reservation{}
+				rs.offers = map[string]map[string][]reservations.Reservation{}
 			}
 			byZone := rs.offers[r.InstanceType]
 			if byZone == nil {
-				byZone = map[string]reservations.Reservation{}
+				byZone = map[string][]reservations.Reservation{}
 				rs.offers[r.InstanceType] = byZone
 			}
-			if cur, ok := byZone[r.Zone]; !ok || r.Available > cur.Available || (r.Available == cur.Available && r.ID < cur.ID) {
-				byZone[r.Zone] = r
-			}
+			byZone[r.Zone] = append(byZone[r.Zone], r)
 		}
 		if rs.offers == nil {
 			rs.whyNot = fmt.Sprintf("none of node class %q's reservations has a free instance Karpenter can launch into now", b.in.Class.Name)
@@ -93,10 +120,78 @@ func (b *builder) resolveReservations(first int) {
 	}
 }
 
-// reservedOffer is the reservation a launch of name in zone goes into, if any.
+// reservedOffer is the reservation a launch of name in zone goes into, if any: of the launch's
+// kind once it is chosen, the one with the most free instances (Karpenter's
+// ReservedOfferingFilter), ties by id.
 func (b *builder) reservedOffer(name, zone string) (reservations.Reservation, bool) {
-	r, ok := b.res.offers[name][zone]
-	return r, ok
+	var best reservations.Reservation
+	found := false
+	for _, r := range b.res.offers[name][zone] {
+		if b.res.kind != "" && b.kindOf(r) != b.res.kind {
+			continue
+		}
+		if !found || r.Available > best.Available || (r.Available == best.Available && r.ID < best.ID) {
+			best, found = r, true
+		}
+	}
+	return best, found
+}
+
+// reservedLaunch is the launch Karpenter makes while reserved capacity takes it: the types with
+// an offering of the cheapest kind of reservation (ties: default, Capacity Block,
+// interruptible), reserved only, before the exotic filter (its spot filter has no spot left to
+// judge); a Capacity Block launch is of its cheapest type alone. false when no eligible type has
+// a reserved offering in its zones (the launch is then on-demand or spot).
+func (b *builder) reservedLaunch(types []*eligible) ([]*eligible, bool) {
+	if !b.res.on {
+		return nil, false
+	}
+	best := map[string]float64{}
+	for _, t := range types {
+		for _, z := range t.zones {
+			for _, r := range b.res.offers[t.it.Name][z] {
+				k, v := b.kindOf(r), b.reservedPrice(t.it.Name, z)
+				if cur, ok := best[k]; !ok || v < cur {
+					best[k] = v
+				}
+			}
+		}
+	}
+	if len(best) == 0 {
+		return nil, false
+	}
+	chosen := ""
+	for _, k := range kindOrder {
+		if v, ok := best[k]; ok && (chosen == "" || v < best[chosen]) {
+			chosen = k
+		}
+	}
+	b.res.kind = chosen
+	var set []*eligible
+	for _, t := range types {
+		c := *t
+		c.capacityTypes = []string{requirements.CapacityTypeReserved}
+		if !b.price(&c) {
+			continue // no offering of the chosen kind in its zones
+		}
+		set = append(set, &c)
+	}
+	sortByPrice(set)
+	if chosen == kindBlock {
+		set = set[:1] // Karpenter's CapacityBlockFilter launches one type into one block
+	}
+	if !hasMinValues(b.in.Requirements) {
+		var generic []*eligible
+		for _, t := range set {
+			if !isExotic(t) {
+				generic = append(generic, t)
+			}
+		}
+		if len(generic) > 0 {
+			set = generic
+		}
+	}
+	return set, true
 }
 
 // reservedPrice is Karpenter's price of a reserved offering: its type's on-demand price in the
@@ -214,6 +309,8 @@ func (b *builder) reservationReason(r reservations.Reservation, t *eligible) str
 		return reservations.ReasonUpcoming
 	case !now.IsZero() && r.Expiring(now):
 		return reservations.ReasonExpiring
+	case !now.IsZero() && r.Ended(now):
+		return reservations.ReasonEnded
 	case t == nil:
 		return reservations.ReasonTypeIneligible
 	case !slices.Contains(t.zones, r.Zone):
@@ -371,4 +468,22 @@ func (b *builder) afterBlock() string {
 		return "stay pending: the pool allows only reserved capacity"
 	}
 	return "launch as " + strings.TrimPrefix(b.fallbackTypes(), "it falls to ")
+}
+
+// restLaunch is the launch once the pool's reservations are full, or while reserved capacity is
+// not planned: the eligible types without their reserved offerings, through the launch filters
+// and the cut.
+func (b *builder) restLaunch(types []*eligible) []*eligible {
+	rest := make([]*eligible, 0, len(types))
+	for _, t := range types {
+		c := *t
+		c.capacityTypes = slices.DeleteFunc(slices.Clone(t.capacityTypes), func(ct string) bool { return ct == requirements.CapacityTypeReserved })
+		if len(c.capacityTypes) == 0 || !b.price(&c) {
+			continue
+		}
+		rest = append(rest, &c)
+	}
+	sortByPrice(rest)
+	set := b.openLaunchSet(rest)
+	return set[:min(len(set), MaxInstanceTypes)]
 }

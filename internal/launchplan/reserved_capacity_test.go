@@ -209,3 +209,46 @@ func TestProviderLauncherReservations(t *testing.T) {
 		t.Errorf("cost %+v: 2 of 3 replicas in the open reservation", c)
 	}
 }
+
+// Karpenter launches one kind of reservation at a time, the kind with the cheapest offering,
+// and a Capacity Block launch is of one type; the launch carries the reserved types alone.
+func TestReservedLaunchOneKind(t *testing.T) {
+	blk := reservation("cr-block", "m5.large", zoneA, 2)
+	blk.Type = reservations.TypeCapacityBlock
+	blk2 := reservation("cr-block2", "m4.large", zoneB, 2)
+	blk2.Type = reservations.TypeCapacityBlock
+	in := reservedInput(reservation("cr-default", "m5.xlarge", zoneA, 2), blk, blk2)
+	p := mustBuild(t, in)
+	if strings.Join(p.LaunchTypes, ",") != "m5.large" {
+		t.Errorf("launch types %v: the cheapest block's type alone", p.LaunchTypes)
+	}
+	for _, o := range p.LaunchPlan {
+		if o.CapacityType != "reserved" || o.InstanceType != "m5.large" || o.Zone != zoneA {
+			t.Errorf("option %+v", o)
+		}
+	}
+	// The rest of the nodes launch on-demand, priced by the cheapest on-demand type.
+	if c := p.Cost; c.CapacityType != "on-demand" || c.InstanceType != "m5.large" {
+		t.Errorf("cost %+v", c)
+	}
+
+	// Default reservations alone: every type with one launches, cheapest first, reserved only.
+	in = reservedInput(reservation("cr-x", "m5.xlarge", zoneA, 2), reservation("cr-l", "m5.large", zoneB, 1))
+	p = mustBuild(t, in)
+	if strings.Join(p.LaunchTypes, ",") != "m5.large,m5.xlarge" {
+		t.Errorf("launch types %v: the reserved types only, by on-demand price", p.LaunchTypes)
+	}
+
+	// Interruptible reservations are a kind of their own from Karpenter 1.10; 1.9 launches them
+	// as default ones.
+	intr := reservation("cr-int", "m5.large", zoneA, 2)
+	intr.Interruptible = true
+	in = reservedInput(reservation("cr-x", "m5.xlarge", zoneA, 2), intr)
+	if p = mustBuild(t, in); strings.Join(p.LaunchTypes, ",") != "m5.large" {
+		t.Errorf("1.15: launch types %v, want the interruptible kind (cheapest) alone", p.LaunchTypes)
+	}
+	in.KarpenterVersion = "1.9"
+	if p = mustBuild(t, in); strings.Join(p.LaunchTypes, ",") != "m5.large,m5.xlarge" {
+		t.Errorf("1.9: launch types %v, want both as default reservations", p.LaunchTypes)
+	}
+}

@@ -59,6 +59,8 @@ type PoolFacts struct {
 	Controller *installation.Controller
 	Bootstrap  launchplan.Bootstrap
 	Now        time.Time
+	// CapacityBlockHorizon is how far ahead a Capacity Block's end is a finding (0: 24 hours).
+	CapacityBlockHorizon time.Duration
 	// AutoMode is the cluster's EKS Auto Mode compute as lookup_cluster read it (nil: not looked
 	// up, or EKS reported none).
 	AutoMode *settings.AutoModeFacts
@@ -344,6 +346,7 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 		KarpenterReplicas: replicasIf(in.KarpenterLaunched(), in.Replicas), Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
 		Overlays: launchOverlays(in), TemplateLabels: templateLabels,
+		ReservedCapacityOff: !reservations.GateEnabled(facts.FeatureGates), Now: facts.Now, CapacityBlockHorizon: facts.CapacityBlockHorizon,
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)

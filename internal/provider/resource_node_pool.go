@@ -181,7 +181,7 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 func (r *nodePoolResource) facts() planner.PoolFacts {
 	return planner.PoolFacts{ClusterName: r.meta.ClusterName, Region: r.meta.Client.Region, KarpenterVersion: r.meta.KarpenterVersion,
 		FeatureGates: r.meta.KarpenterFeatureGates, Controller: r.meta.Controller, Bootstrap: r.meta.Bootstrap, Now: time.Now(),
-		AutoMode: r.meta.clusterAutoMode()}
+		AutoMode: r.meta.clusterAutoMode(), CapacityBlockHorizon: r.meta.CapacityBlockHorizon}
 }
 
 // poolPlannable reports whether a pool's configuration is known enough to plan: fully, or but

@@ -120,6 +120,7 @@ const (
 	ReasonUpcoming        = "the Capacity Block has not started"
 	ReasonExpiring        = "the Capacity Block is in its last 40 minutes, which Karpenter calls expiring"
 	ReasonFull            = "no instance of it is free"
+	ReasonEnded           = "it has ended (Karpenter drops a reservation past its end date)"
 	ReasonLimitsMet       = "the pool's limits are met by reservations Karpenter launches into first"
 	ReasonLauncher        = "the provider's own launcher (launcher = \"provider\") launches on-demand and spot only"
 )
