@@ -241,3 +241,24 @@ func TestPlacementGroupAndStaticInterfaces(t *testing.T) {
 		t.Errorf("the class value's static addresses: %+v", v.AutoMode)
 	}
 }
+
+// A pool on an Auto Mode class plans its reservations from the class's value: they travel in
+// full, and their free counts keep the state's while the same reservations are selected.
+func TestValueCarriesReservations(t *testing.T) {
+	c := config()
+	res := Resolution{Reservations: []discovery.CapacityReservation{{ID: "cr-1", InstanceType: "p5.48xlarge", Zone: "us-west-2a",
+		State: "active", InstanceMatchCriteria: "targeted", ReservationType: "capacity-block", AvailableInstanceCount: 2, TotalInstanceCount: 4,
+		EndDate: time.Date(2026, 12, 7, 11, 30, 0, 0, time.UTC)}}}
+	prior := res.Value(c, nil)
+	if len(prior.CapacityReservations) != 1 || prior.CapacityReservations[0].Available != 2 || prior.CapacityReservations[0].End != "2026-12-07T11:30:00Z" {
+		t.Fatalf("reservations %+v", prior.CapacityReservations)
+	}
+	res.Reservations[0].AvailableInstanceCount = 1
+	if got := res.Value(c, &prior).CapacityReservations[0].Available; got != 2 {
+		t.Errorf("free %d, want the state's 2 for the same reservation", got)
+	}
+	res.Reservations[0].EndDate = res.Reservations[0].EndDate.Add(time.Hour) // extended: another selection
+	if got := res.Value(c, &prior).CapacityReservations[0].Available; got != 1 {
+		t.Errorf("free %d, want EC2's 1 once the reservation changed", got)
+	}
+}

@@ -3,6 +3,7 @@ package automode
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -215,6 +216,7 @@ func (r Resolution) Value(c Config, prior *launchplan.ClassValue) launchplan.Cla
 	for _, cr := range r.Reservations {
 		v.CapacityReservationIDs = append(v.CapacityReservationIDs, cr.ID)
 	}
+	v.CapacityReservations = launchplan.ClassReservationsOf(nodeclass.ReservationsOf(r.Reservations))
 	if len(c.Tags) > 0 {
 		v.Tags = c.Tags
 	}
@@ -229,7 +231,19 @@ func (r Resolution) Value(c Config, prior *launchplan.ClassValue) launchplan.Cla
 			v.PodSubnets[z] = p
 		}
 	}
+	if prior != nil && sameReservations(v.CapacityReservations, prior.CapacityReservations) {
+		v.CapacityReservations = prior.CapacityReservations
+	}
 	return v
+}
+
+// sameReservations reports whether two selections hold the same reservations, whatever their
+// free counts (which move with every launch).
+func sameReservations(a, b []launchplan.ClassReservation) bool {
+	return slices.EqualFunc(a, b, func(x, y launchplan.ClassReservation) bool {
+		x.Available, y.Available = 0, 0
+		return x == y
+	})
 }
 
 // sameSelection reports whether two values select the same subnets (ids and zones) and pod
