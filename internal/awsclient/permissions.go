@@ -22,7 +22,7 @@ var Capabilities = []Capability{
 	{"prefix-blocks", "Prefix delegation /28 blocks", "pools whose node class has `networking.prefix_delegation`: the free /28 blocks of the subnets they launch in (without them the plan warns)"},
 	{"instance-profiles", "Node classes with role", "a class with `role`: the provider creates its instance profile"},
 	{"static-pools", "Static pools", "pools with `replicas`: launch templates and instances through EC2 Fleet"},
-	{"capacity-reservations", "Capacity reservations", "`capacity_reservation_selector_terms`"},
+	{"capacity-reservations", "Capacity reservations", "`capacity_reservation_selector_terms`, the `karpenter_capacity_reservations` data source"},
 	{"placement-groups", "Placement groups", "`placement_group_selector`"},
 	{"cluster-lookup", "Cluster lookup", "`lookup_cluster = true`"},
 	{"auto-mode-access-entries", "Auto Mode node access entries", "with `lookup_cluster = true`, an EKS Auto Mode NodeClass with `role`: the role's EKS access entry and its access policies (without them the plan warns)"},
