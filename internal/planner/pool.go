@@ -346,7 +346,9 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 		KarpenterReplicas: replicasIf(in.KarpenterLaunched(), in.Replicas), Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
 		Overlays: launchOverlays(in), TemplateLabels: templateLabels,
-		ReservedCapacityOff: !in.autoMode() && !reservations.GateEnabled(facts.FeatureGates), // AWS runs Auto Mode's Karpenter Now: facts.Now, CapacityBlockHorizon: facts.CapacityBlockHorizon,
+		// AWS runs Auto Mode's Karpenter with reserved capacity on.
+		ReservedCapacityOff: !in.autoMode() && !reservations.GateEnabled(facts.FeatureGates), Now: facts.Now,
+		CapacityBlockHorizon: facts.CapacityBlockHorizon,
 	})
 	res.Errors = append(res.Errors, attrpath.WithSummary("Node pool cannot launch nodes", errs)...)
 	res.Warnings = append(res.Warnings, attrpath.WithSummary("Node pool warning", p.Warnings)...)

@@ -106,8 +106,16 @@ resource "karpenter_node_pool" "block" {
   }
   limits = { nodes = "7" }
 }
+
+data "karpenter_capacity_reservations" "all" {
+  node_classes = { reserved = karpenter_node_class.test.capacity_reservations[*].id }
+  node_pools = {
+    general  = karpenter_node_pool.test.reservations
+    training = karpenter_node_pool.block.reservations
+  }
+}
 `, cluster, za, zb)
-	const blockRes = "karpenter_node_pool.block"
+	const blockRes, dataRes = "karpenter_node_pool.block", "data.karpenter_capacity_reservations.all"
 	resource.Test(t, resource.TestCase{
 		PreCheck:                 func() { acctest.PreCheck(t) },
 		ProtoV6ProviderFactories: factories(nil),
@@ -131,6 +139,17 @@ resource "karpenter_node_pool" "block" {
 				plancheck.ExpectKnownValue(blockRes, tfjsonpath.New("reservations").AtSliceIndex(3), verdict(block, 4, knownvalue.Null())),
 			}},
 			Check: resource.ComposeAggregateTestCheckFunc(
+				// The configuration's pools together: the zone and type reservations sit idle, with
+				// their hourly cost (on-demand price × free instances) and each pool's reason.
+				resource.TestCheckResourceAttr(dataRes, "idle_ids.#", "2"),
+				resource.TestCheckResourceAttr(dataRes, "idle_ids.0", zone.ID),
+				resource.TestCheckResourceAttr(dataRes, "idle_ids.1", typ.ID),
+				resource.TestCheckResourceAttr(dataRes, "reservations.0.used_by.0", "general"),
+				resource.TestCheckResourceAttr(dataRes, "reservations.3.used_by.0", "training"),
+				resource.TestCheckResourceAttr(dataRes, "reservations.1.idle_reasons.0", "general: "+reservations.ReasonZoneNotAllowed),
+				resource.TestCheckResourceAttr(dataRes, "reservations.2.idle_reasons.0", "general: "+reservations.ReasonTypeIneligible),
+				resource.TestMatchResourceAttr(dataRes, "reservations.1.idle_hourly_cost", regexp.MustCompile(`^0\.[0-9]+$`)),
+				resource.TestMatchResourceAttr(dataRes, "reservations.2.idle_hourly_cost", regexp.MustCompile(`^0\.[0-9]+$`)),
 				checkListHas(blockRes, "warnings", regexp.MustCompile(`^replicas: replicas 6 exceed the 4 instances the pool's Capacity Blocks hold now \(`+
 					block.ID+` \(Capacity Block m5\.xlarge in `+zb+`, 4 of 4 free\)\): the other 2 stay pending`)),
 				checkListHas(blockRes, "warnings", regexp.MustCompile(`^Capacity Block `+block.ID+` .* ends at `+
