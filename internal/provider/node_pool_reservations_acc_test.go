@@ -121,6 +121,19 @@ data "karpenter_capacity_reservations" "all" {
 		ProtoV6ProviderFactories: factories(nil),
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{{
+			// The cluster's Karpenter runs with ReservedCapacity off: no reserved offering, and the
+			// targeted reservations are no pool's.
+			Config: strings.NewReplacer(`karpenter_feature_gates = ["StaticCapacity"]`, `karpenter_feature_gates = ["StaticCapacity", "ReservedCapacity=false"]`,
+				`values = ["reserved"] }`, `values = ["reserved", "on-demand"] }`).Replace(cfg),
+			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("reservations").AtSliceIndex(0).AtMapKey("reason"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^`+regexp.QuoteMeta(reservations.ReasonGateOff)+`, and only launches that target it`))),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("first_instance_types"),
+					knownvalue.StringRegexp(regexp.MustCompile(`^m5\.large [0-9.]+ on-demand \(USD/h\)$`))),
+				plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("summary").AtMapKey("reservations"),
+					knownvalue.StringRegexp(regexp.MustCompile(`ReservedCapacity is off: Karpenter plans no reserved offering`))),
+			}},
+		}, {
 			Config: cfg,
 			ConfigPlanChecks: resource.ConfigPlanChecks{PreApply: []plancheck.PlanCheck{
 				// Karpenter's order: reserved offerings by their type's on-demand price, m5.large first.
