@@ -340,10 +340,11 @@ func poolDetailAttributes() map[string]schema.Attribute {
 				"`max_pods`, type → Karpenter's number (null otherwise; `summary.karpenter_disagrees` counts them)."},
 		"launch_plan": computedList("With `details`: the CreateFleet overrides Karpenter would send (at most 60 instance types), grouped by "+
 			"zone and capacity type: each group's subnet and the instance types offered there (null otherwise). Karpenter launches a dynamic "+
-			"pool's nodes as one capacity type, spot when the pool allows it (no capacity-type requirement allows it) and a type of the launch "+
-			"offers it, else on-demand, and sends only its overrides; a static pool's CreateFleet, the provider's own, offers every allowed one.", map[string]schema.Attribute{
+			"pool's nodes as one capacity type: `reserved` while a capacity reservation of the class takes the launch (the reserved types "+
+			"alone, see `summary.reservations`), else spot when the pool allows it (no capacity-type requirement allows it) and a type of the "+
+			"launch offers it, else on-demand, and sends only its overrides; a static pool's CreateFleet, the provider's own, offers every allowed one.", map[string]schema.Attribute{
 			"zone": cStr("Zone."), "subnet_id": cStr("Subnet Karpenter would launch into in that zone."),
-			"capacity_type":  cStr("`on-demand` or `spot`."),
+			"capacity_type":  cStr("`reserved`, `on-demand` or `spot`."),
 			"instance_types": cStrList("Instance types of the overrides for this zone and capacity type."),
 		}),
 		"launch_templates": computedList("Launch template groups of the pool, one per (max pods, interface layout, image) group. A static "+
