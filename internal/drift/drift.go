@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
 // Side is a pool and its class as Karpenter sees them, before or after the change.
@@ -36,11 +37,14 @@ type Side struct {
 	CapacityTypes  []string // the capacity types the requirements allow
 	// Labels are the requirements and template labels, for the label checks (labels.go).
 	Labels Labels
+	// Reservations are the capacity reservations the class selects, in full: Karpenter's reserved
+	// offerings, for InstanceTypeNotFound on reserved nodes.
+	Reservations []reservations.Reservation
 	// Catalog is the region's instance types, for InstanceTypeNotFound on counted nodes (nil:
 	// not judged).
 	Catalog *catalog.Catalog
-	// ClassAllows is the class's filter on instance types (Karpenter's class-filtered list), for
-	// InstanceTypeNotFound; nil: every type of the catalog.
+	// ClassAllows narrows the types Karpenter lists for the pool's class, for
+	// InstanceTypeNotFound; nil: every type of the catalog Karpenter lists (an EC2NodeClass).
 	ClassAllows func(instanceType string) bool
 }
 

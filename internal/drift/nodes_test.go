@@ -1,13 +1,9 @@
 package drift
 
 import (
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"reflect"
 	"strings"
 	"testing"
-
-	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
 func nodes() []Node {
@@ -107,72 +103,6 @@ func TestCapacityReservationDriftAndOrder(t *testing.T) {
 	}
 	if got := Compare(prior, planned).Reasons(); !reflect.DeepEqual(got, []string{ReasonNodeClass, ReasonAMI}) {
 		t.Errorf("reasons %v, want the class hash first", got)
-	}
-}
-
-// A counted node whose instance type left the region's catalog, or whose capacity type the type
-// no longer offers, drifts with InstanceTypeNotFound (after the NodePool's own reasons).
-func TestCountNodesInstanceTypeNotFound(t *testing.T) {
-	types := []catalog.InstanceType{
-		{Name: "m5.large", UsageClasses: []string{"on-demand", "spot"}, Zones: []string{"z1", "z2"}},
-		{Name: "m5.xlarge", UsageClasses: []string{"on-demand"}, Zones: []string{"z1", "z2"}}, // no longer offered as spot
-	}
-	prior, planned := base(), base()
-	planned.Catalog = catalog.New(types)
-	ns := nodes() // n1 m5.large on-demand, n2 m5.xlarge spot, n3 c5.large (not in the catalog)
-	c := CountNodes(ns, &prior, planned, Compare(prior, planned))
-	if want := "drifts 2 of 3 nodes: InstanceTypeNotFound 2 (n2, n3)"; c.Summary() != want {
-		t.Errorf("summary %q, want %q", c.Summary(), want)
-	}
-	ns[0].CapacityType = "reserved" // a reservation may be demoted to on-demand: still offered
-	prior.CapacityTypes = append(prior.CapacityTypes, "reserved")
-	planned.CapacityTypes = prior.CapacityTypes
-	if c = CountNodes(ns[:1], &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
-		t.Errorf("a reserved m5.large: %s", c.Summary())
-	}
-	planned.Catalog = nil // not judged without the catalog
-	if c = CountNodes(ns, &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
-		t.Errorf("without a catalog: %s", c.Summary())
-	}
-}
-
-// Karpenter's three other InstanceTypeNotFound cases: a NodeClaim without an instance-type label,
-// a type the pool's class no longer launches (a1 under AL2023), and a type no longer offered in
-// the node's zone.
-func TestCountNodesInstanceTypeNotFoundAsKarpenter(t *testing.T) {
-	types := []catalog.InstanceType{
-		{Name: "m5.large", UsageClasses: []string{"on-demand", "spot"}, Zones: []string{"z1"}},
-		{Name: "a1.large", UsageClasses: []string{"on-demand", "spot"}, Zones: []string{"z1", "z2"}},
-	}
-	prior, planned := base(), base()
-	prior.InstanceTypes = append(prior.InstanceTypes, "a1.large") // the requirements allow it
-	planned.InstanceTypes = prior.InstanceTypes
-	planned.Catalog = catalog.New(types)
-	planned.ClassAllows = func(name string) bool { return name != "a1.large" }
-	ns := []Node{
-		{Name: "kept", InstanceType: "m5.large", Zone: "z1", CapacityType: "on-demand", ImageID: "ami-a", SubnetID: "subnet-1", NodePoolHash: "111"},
-		{Name: "unlabelled", Zone: "z1", CapacityType: "on-demand", ImageID: "ami-a", SubnetID: "subnet-1", NodePoolHash: "111"},
-		{Name: "class", InstanceType: "a1.large", Zone: "z1", CapacityType: "on-demand", ImageID: "ami-a", SubnetID: "subnet-1", NodePoolHash: "111"},
-		{Name: "zone", InstanceType: "m5.large", Zone: "z2", CapacityType: "on-demand", ImageID: "ami-a", SubnetID: "subnet-2", NodePoolHash: "111"},
-	}
-	c := CountNodes(ns, &prior, planned, Compare(prior, planned))
-	if want := "drifts 3 of 4 nodes: InstanceTypeNotFound 3 (class, unlabelled, zone)"; c.Summary() != want {
-		t.Errorf("summary %q, want %q", c.Summary(), want)
-	}
-	planned.ClassAllows = nil // every type of the catalog
-	if c = CountNodes(ns[2:3], &prior, planned, Compare(prior, planned)); c.Drifted != 0 {
-		t.Errorf("a1.large with no class filter: %s", c.Summary())
-	}
-}
-
-func TestClassAllows(t *testing.T) {
-	al2023 := launchplan.Class{AMIFamily: capacity.FamilyAL2023}
-	if classAllows(al2023, "1.15")("a1.large") || !classAllows(al2023, "1.15")("m5.large") || !classAllows(al2023, "1.10")("a1.large") {
-		t.Error("AL2023's a1 rule by release")
-	}
-	auto := launchplan.Class{AutoMode: &capacity.AutoMode{}}
-	if classAllows(auto, "")("a1.large") || !classAllows(auto, "")("m5.large") {
-		t.Error("Auto Mode's families")
 	}
 }
 

@@ -2,7 +2,6 @@ package drift
 
 import (
 	"fmt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
@@ -20,7 +19,7 @@ import (
 func SideOf(poolHash string, c launchplan.Class, a launchplan.Allowed) Side {
 	s := Side{NodePoolHash: poolHash, NodeClassHash: c.Hash, NodeClassHashVersion: c.HashVersion, SecurityGroups: c.SecurityGroupIDs,
 		CapacityReservations: c.CapacityReservationIDs, PlacementGroup: c.PlacementGroupID, InstanceTypes: a.InstanceTypes, Zones: a.Zones,
-		CapacityTypes: a.CapacityTypes}
+		CapacityTypes: a.CapacityTypes, Reservations: c.Reservations}
 	if c.AMIUnresolved == "" && len(c.AMIs) > 0 {
 		for _, img := range c.AMIs {
 			s.AMIs = append(s.AMIs, img.ID)
@@ -112,8 +111,9 @@ type PoolPlan struct {
 	Prior   *PriorPool
 	Catalog *catalog.Catalog
 	Region  string
-	// KarpenterVersion is the release whose class filters decide which types the class can
-	// launch (InstanceTypeNotFound); "" is manifest.DefaultVersion.
+	// KarpenterVersion is the cluster's release ("" is manifest.DefaultVersion). Releases 1.9
+	// through 1.15 decide InstanceTypeNotFound alike, on every type the region lists whatever
+	// the class's AMI family (typenotfound.go), so no check reads it yet.
 	KarpenterVersion string
 	Budgets          []nodepool.Budget
 	Nodes            int // the most nodes the pool's subnets and limits allow
@@ -149,7 +149,7 @@ func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
 	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
 	planned.Labels = Labels{Requirements: p.Requirements, Template: p.TemplateLabels}
 	planned.Catalog = p.Catalog
-	planned.ClassAllows = classAllows(p.Class, p.KarpenterVersion)
+	planned.ClassAllows = classAllows(p.Class)
 	prior.Labels = Labels{Requirements: p.Prior.Requirements, Template: p.TemplateLabels}
 	change := Change{Prior: prior, Planned: planned, Budgets: p.Budgets, Nodes: p.Nodes, Now: p.Now}
 	if p.Count != nil {
@@ -181,17 +181,14 @@ func emptyNil(s string) *string {
 	return &s
 }
 
-// classAllows is Karpenter's class filter on instance types, as InstanceTypeNotFound reads it
-// (GetInstanceTypes of the NodePool's class): an EKS Auto Mode class launches the families the
-// user guide lists; an EC2NodeClass what its AMI family is offered (AL2023 no a1 from v1.11).
-func classAllows(c launchplan.Class, version string) func(string) bool {
+// classAllows narrows the types InstanceTypeNotFound looks a node's type up in to those the
+// pool's class can have: an EKS Auto Mode class the families the user guide lists (Auto Mode's
+// cloud provider is not public); nil for an EC2NodeClass, whose GetInstanceTypes lists every type
+// of the region: its compatibility checks (AL2023 and a1 from v1.11, network interfaces, ...) mark
+// a type's offerings unavailable, which drift does not read, and keep the type in the list.
+func classAllows(c launchplan.Class) func(string) bool {
 	if c.AutoMode != nil {
 		return launchplan.AutoModeFamily
 	}
-	family := c.AMIFamily
-	if family == "" {
-		family = c.CNI.AMIFamily
-	}
-	family = capacity.ResolveFamily(family)
-	return func(name string) bool { return launchplan.OfferedForFamily(version, family, name) }
+	return nil
 }

@@ -2,10 +2,8 @@ package drift
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
-	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -53,30 +51,23 @@ var checks = []check{
 		pool: requirementsFinding,
 		node: func(n Node, t *target) bool {
 			p := t.planned
-			return len(p.InstanceTypes) > 0 && n.InstanceType != "" && !t.types[n.InstanceType] ||
+			// A type the catalog no longer has is judged by the node's labels alone, as
+			// Karpenter reads them (its instance-type label may still meet the requirements: the
+			// node then drifts with InstanceTypeNotFound).
+			gone := false
+			if n.Labels != nil && p.Catalog != nil {
+				_, known := p.Catalog.Get(n.InstanceType)
+				gone = !known
+			}
+			return len(p.InstanceTypes) > 0 && n.InstanceType != "" && !t.types[n.InstanceType] && !gone ||
 				len(p.Zones) > 0 && n.Zone != "" && !t.zones[n.Zone] ||
 				len(p.CapacityTypes) > 0 && n.CapacityType != "" && !t.capacityTypes[n.CapacityType] ||
 				n.Labels != nil && !requirements.LabelsCompatible(n.Labels, p.Labels.Requirements)
 		}},
-	{reason: ReasonTypeNotFound, compares: "the node's instance type, zone and capacity type with the types its class can launch and their offerings (counted nodes only)",
+	{reason: ReasonTypeNotFound, compares: "the node's instance type, zone, capacity type and reservation labels with the types Karpenter lists for the region and their offerings (counted nodes only)",
 		// A catalog change between two plans is not a change of the pool: only the nodes tell.
 		pool: func(Side, Side) (Finding, bool) { return Finding{}, false },
-		node: func(n Node, t *target) bool {
-			// Karpenter looks the NodeClaim's instance-type label up among the types of the
-			// pool's class and asks for an offering compatible with all its labels: a NodeClaim
-			// without the label, a type the class no longer launches (a1 under AL2023 after an
-			// upgrade) and a type with no offering in the node's zone and capacity type all drift.
-			if t.planned.Catalog == nil {
-				return false
-			}
-			if n.InstanceType == "" {
-				return true
-			}
-			if allows := t.planned.ClassAllows; allows != nil && !allows(n.InstanceType) {
-				return true
-			}
-			return !offered(t.planned.Catalog, n)
-		}},
+		node: func(n Node, t *target) bool { return typeNotFound(n, t.planned) }},
 	{reason: ReasonNodeClass, compares: "the karpenter.k8s.aws/ec2nodeclass-hash annotation with the EC2NodeClass's hash (same hash version)",
 		pool: func(prior, planned Side) (Finding, bool) {
 			// Karpenter re-annotates its nodes when the hash version changes (a new Karpenter, or
@@ -239,21 +230,4 @@ func (t *target) firstReason(n Node) string {
 		}
 	}
 	return ""
-}
-
-// offered reports whether the region still has the node's instance type with an offering in its
-// zone and of its capacity type, as Karpenter's InstanceTypeNotFound reads it: a reserved node
-// counts as on-demand too (a reservation can be demoted).
-func offered(cat *catalog.Catalog, n Node) bool {
-	it, ok := cat.Get(n.InstanceType)
-	if !ok || n.Zone != "" && !slices.Contains(it.Zones, n.Zone) {
-		return false
-	}
-	switch n.CapacityType {
-	case "":
-		return true
-	case requirements.CapacityTypeReserved:
-		return slices.Contains(it.UsageClasses, requirements.CapacityTypeOnDemand) || slices.Contains(it.UsageClasses, "capacity-block")
-	}
-	return slices.Contains(it.UsageClasses, n.CapacityType)
 }
