@@ -133,6 +133,15 @@ func convertInstanceType(info *ec2types.InstanceTypeInfo) catalog.InstanceType {
 		}
 		it.CPUManufacturer = aws.ToString(p.Manufacturer)
 		it.SustainedClockGHz = aws.ToFloat64(p.SustainedClockSpeedInGhz)
+		for _, f := range p.SupportedFeatures {
+			it.ProcessorFeatures = append(it.ProcessorFeatures, string(f))
+		}
+	}
+	it.NitroEnclavesSupport = string(info.NitroEnclavesSupport)
+	if pg := info.PlacementGroupInfo; pg != nil {
+		for _, s := range pg.SupportedStrategies {
+			it.PlacementGroupStrategies = append(it.PlacementGroupStrategies, string(s))
+		}
 	}
 	if e := info.EbsInfo; e != nil {
 		it.EBSOptimizedByDefault = e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault

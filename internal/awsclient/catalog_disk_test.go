@@ -221,9 +221,10 @@ func typeSignature(t reflect.Type) string {
 // matches and leaves new fields zero). This test pins the shape of the current version.
 func TestCatalogFileVersionMatchesInstanceTypeShape(t *testing.T) {
 	sum := sha256.Sum256([]byte(typeSignature(reflect.TypeFor[catalog.InstanceType]())))
-	const version1Shape = "242dcb61627fd129"
-	if got := hex.EncodeToString(sum[:8]); catalogFileVersion != 1 || got != version1Shape {
-		t.Fatalf("catalog.InstanceType has shape %s (catalogFileVersion %d); version 1 was %s: bump catalogFileVersion and pin the new shape here",
-			got, catalogFileVersion, version1Shape)
+	// Version 2 added the processor features, Nitro Enclaves support and placement strategies.
+	const version2Shape = "2a841933dbc0ab37"
+	if got := hex.EncodeToString(sum[:8]); catalogFileVersion != 2 || got != version2Shape {
+		t.Fatalf("catalog.InstanceType has shape %s (catalogFileVersion %d); version 2 was %s: bump catalogFileVersion and pin the new shape here",
+			got, catalogFileVersion, version2Shape)
 	}
 }

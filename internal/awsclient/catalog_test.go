@@ -343,11 +343,14 @@ func TestConvertInstanceType(t *testing.T) {
 		BareMetal:                    aws.Bool(false),
 		SupportedVirtualizationTypes: []ec2types.VirtualizationType{ec2types.VirtualizationTypeHvm},
 		SupportedUsageClasses:        []ec2types.UsageClassType{"capacity-block", ec2types.UsageClassTypeOnDemand, ec2types.UsageClassTypeSpot},
-		ProcessorInfo:                &ec2types.ProcessorInfo{SupportedArchitectures: []ec2types.ArchitectureType{ec2types.ArchitectureTypeX8664}, Manufacturer: aws.String("AMD"), SustainedClockSpeedInGhz: aws.Float64(3.6)},
-		VCpuInfo:                     &ec2types.VCpuInfo{DefaultVCpus: aws.Int32(192)},
-		MemoryInfo:                   &ec2types.MemoryInfo{SizeInMiB: aws.Int64(2097152)},
-		InstanceStorageInfo:          &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(30400), NvmeSupport: ec2types.EphemeralNvmeSupportRequired},
-		GpuInfo:                      &ec2types.GpuInfo{Gpus: []ec2types.GpuDeviceInfo{{Name: aws.String("H100"), Manufacturer: aws.String("NVIDIA"), Count: aws.Int32(8), MemoryInfo: &ec2types.GpuDeviceMemoryInfo{SizeInMiB: aws.Int32(81920)}}}},
+		ProcessorInfo: &ec2types.ProcessorInfo{SupportedArchitectures: []ec2types.ArchitectureType{ec2types.ArchitectureTypeX8664}, Manufacturer: aws.String("AMD"), SustainedClockSpeedInGhz: aws.Float64(3.6),
+			SupportedFeatures: []ec2types.SupportedAdditionalProcessorFeature{ec2types.SupportedAdditionalProcessorFeatureAmdSevSnp}},
+		NitroEnclavesSupport: ec2types.NitroEnclavesSupportSupported,
+		PlacementGroupInfo:   &ec2types.PlacementGroupInfo{SupportedStrategies: []ec2types.PlacementGroupStrategy{ec2types.PlacementGroupStrategyCluster, ec2types.PlacementGroupStrategySpread}},
+		VCpuInfo:             &ec2types.VCpuInfo{DefaultVCpus: aws.Int32(192)},
+		MemoryInfo:           &ec2types.MemoryInfo{SizeInMiB: aws.Int64(2097152)},
+		InstanceStorageInfo:  &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(30400), NvmeSupport: ec2types.EphemeralNvmeSupportRequired},
+		GpuInfo:              &ec2types.GpuInfo{Gpus: []ec2types.GpuDeviceInfo{{Name: aws.String("H100"), Manufacturer: aws.String("NVIDIA"), Count: aws.Int32(8), MemoryInfo: &ec2types.GpuDeviceMemoryInfo{SizeInMiB: aws.Int32(81920)}}}},
 		NetworkInfo: &ec2types.NetworkInfo{
 			NetworkPerformance: aws.String("3200 Gigabit"), MaximumNetworkInterfaces: aws.Int32(64),
 			DefaultNetworkCardIndex: aws.Int32(0), Ipv4AddressesPerInterface: aws.Int32(50), Ipv6AddressesPerInterface: aws.Int32(50),
@@ -368,6 +371,15 @@ func TestConvertInstanceType(t *testing.T) {
 		!slices.Equal(it.UsageClasses, []string{"capacity-block", "on-demand", "spot"}) || it.CPUManufacturer != "AMD" {
 		t.Errorf("p5.48xlarge: %+v", it)
 	}
+	if !slices.Equal(it.ProcessorFeatures, []string{"amd-sev-snp"}) || it.NestedVirtualization() || !it.NitroEnclaves() ||
+		!it.SupportsPlacementStrategy("cluster") || it.SupportsPlacementStrategy("partition") || !it.SupportsPlacementStrategy("spread") {
+		t.Errorf("p5.48xlarge compatibility features: %v, enclaves %q, placement %v", it.ProcessorFeatures, it.NitroEnclavesSupport,
+			it.PlacementGroupStrategies)
+	}
+	p5.ProcessorInfo.SupportedFeatures = append(p5.ProcessorInfo.SupportedFeatures, ec2types.SupportedAdditionalProcessorFeatureNestedVirtualization)
+	if it := convertInstanceType(&p5); !it.NestedVirtualization() {
+		t.Errorf("nested virtualization not read: %v", it.ProcessorFeatures)
+	}
 	r, err := capacity.Compute(catalog.ToNetwork(&it), capacity.Settings{})
 	if err != nil || r.ENILimitedPods != 100 {
 		t.Errorf("p5.48xlarge capacity: %+v, %v", r, err)
@@ -378,7 +390,8 @@ func TestConvertInstanceType(t *testing.T) {
 		InstanceType:        "x1.odd",
 		InstanceStorageInfo: &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(100), NvmeSupport: ec2types.EphemeralNvmeSupportUnsupported},
 	}
-	if it := convertInstanceType(&bare); it.Name != "x1.odd" || it.LocalNVMeGB != 0 || it.NetworkCards != nil || it.SupportsHVM {
+	if it := convertInstanceType(&bare); it.Name != "x1.odd" || it.LocalNVMeGB != 0 || it.NetworkCards != nil || it.SupportsHVM ||
+		it.ProcessorFeatures != nil || it.NitroEnclaves() || it.PlacementGroupStrategies != nil {
 		t.Errorf("sparse: %+v", it)
 	}
 }

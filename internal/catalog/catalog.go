@@ -61,6 +61,14 @@ type InstanceType struct {
 	UsageClasses          []string // on-demand, spot, capacity-block, ...
 	EBSOptimizedByDefault bool
 	EBSBandwidthMbps      int // EbsOptimizedInfo.MaximumBandwidthInMbps; 0 when unknown
+	// ProcessorFeatures are ProcessorInfo.SupportedFeatures, EC2's values: "nested-virtualization",
+	// "amd-sev-snp", ...; nil when EC2 reports none.
+	ProcessorFeatures []string
+	// NitroEnclavesSupport is EC2's value: "supported", "unsupported", or "" when not reported.
+	NitroEnclavesSupport string
+	// PlacementGroupStrategies are PlacementGroupInfo.SupportedStrategies, EC2's values: "cluster",
+	// "partition", "spread"; nil when EC2 reports none.
+	PlacementGroupStrategies []string
 
 	// Networking.
 	MaxENIs             int           // NetworkInfo.MaximumNetworkInterfaces, all cards together
@@ -88,6 +96,33 @@ type InstanceType struct {
 
 	// Zones are the availability zones that offer the type, sorted.
 	Zones []string
+}
+
+// EC2's values of the compatibility features a node class can require.
+const (
+	HypervisorNitro             = "nitro"
+	FeatureNestedVirtualization = "nested-virtualization"
+	NitroEnclavesSupported      = "supported"
+	PlacementStrategyCluster    = "cluster"
+	PlacementStrategyPartition  = "partition"
+	PlacementStrategySpread     = "spread"
+)
+
+// NestedVirtualization reports whether the type supports nested virtualization (a class's
+// cpuOptions.nestedVirtualization "enabled").
+func (it *InstanceType) NestedVirtualization() bool {
+	return slices.Contains(it.ProcessorFeatures, FeatureNestedVirtualization)
+}
+
+// NitroEnclaves reports whether the type supports Nitro Enclaves (a class's enclaveOptions).
+func (it *InstanceType) NitroEnclaves() bool {
+	return it.NitroEnclavesSupport == NitroEnclavesSupported
+}
+
+// SupportsPlacementStrategy reports whether the type can launch into a placement group of
+// strategy ("cluster", "partition" or "spread").
+func (it *InstanceType) SupportsPlacementStrategy(strategy string) bool {
+	return slices.Contains(it.PlacementGroupStrategies, strategy)
 }
 
 // Family is the part of the name before the first '.', e.g. "m5" for m5.large.
