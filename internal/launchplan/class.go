@@ -30,9 +30,12 @@ func ClassOf(s nodeclass.Spec, r nodeclass.Resolved, instanceProfile string) Cla
 			KubeReserved: s.Kubelet.KubeReserved, EvictionHard: s.Kubelet.EvictionHard},
 		MetadataOptions: MetadataOptions{HTTPEndpoint: s.MetadataOptions.HTTPEndpoint, HTTPProtocolIPv6: s.MetadataOptions.HTTPProtocolIPv6,
 			HTTPTokens: s.MetadataOptions.HTTPTokens, HTTPPutResponseHopLimit: s.MetadataOptions.HTTPPutResponseHopLimit},
-		DetailedMonitoring: s.DetailedMonitoring != nil && *s.DetailedMonitoring,
-		Tags:               s.Tags,
-		InstanceProfile:    instanceProfile,
+		DetailedMonitoring:   s.DetailedMonitoring != nil && *s.DetailedMonitoring,
+		NestedVirtualization: s.CPUOptions != nil && s.CPUOptions.NestedVirtualization == "enabled",
+		NitroEnclaves:        s.EnclaveOptions != nil && *s.EnclaveOptions,
+		ConnectionTracking:   s.ConnectionTracking != nil && *s.ConnectionTracking != (nodeclass.ConnectionTracking{}),
+		Tags:                 s.Tags,
+		InstanceProfile:      instanceProfile,
 	}
 	if s.UserData != nil {
 		c.UserData = *s.UserData

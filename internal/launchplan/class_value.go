@@ -46,6 +46,12 @@ type ClassValue struct {
 	// carries them (json); the pre-reference object shape of `node_class` never had them (tfsdk "-").
 	CapacityReservations []ClassReservation `tfsdk:"-" json:"capacity_reservations,omitempty"`
 	PlacementGroupID     *string            `tfsdk:"placement_group_id" json:"placement_group_id,omitempty"`
+	// The settings that narrow the types Karpenter offers the class (settingDrop): in the
+	// resolution only (json), like CapacityReservations.
+	PlacementGroupStrategy string `tfsdk:"-" json:"placement_group_strategy,omitempty"`
+	NestedVirtualization   bool   `tfsdk:"-" json:"nested_virtualization,omitempty"`
+	NitroEnclaves          bool   `tfsdk:"-" json:"nitro_enclaves,omitempty"`
+	ConnectionTracking     bool   `tfsdk:"-" json:"connection_tracking,omitempty"`
 	// AutoMode is what a pool reads of an EKS Auto Mode NodeClass; nil for Karpenter's EC2NodeClass.
 	AutoMode *ClassAutoMode `tfsdk:"auto_mode" json:"auto_mode,omitempty"`
 }
@@ -160,6 +166,8 @@ func (c Class) Value() ClassValue {
 		DetailedMonitoring: trueNil(c.DetailedMonitoring), UserData: emptyNil(c.UserData), InstanceProfile: emptyNil(c.InstanceProfile),
 		Hash: emptyNil(c.Hash), HashVersion: emptyNil(c.HashVersion), CapacityReservationIDs: nilIfEmpty(c.CapacityReservationIDs),
 		PlacementGroupID: emptyNil(c.PlacementGroupID), CapacityReservations: ClassReservationsOf(c.Reservations),
+		PlacementGroupStrategy: c.PlacementGroupStrategy, NestedVirtualization: c.NestedVirtualization, NitroEnclaves: c.NitroEnclaves,
+		ConnectionTracking: c.ConnectionTracking,
 	}
 	if len(c.Tags) > 0 {
 		out.Tags = c.Tags
@@ -228,7 +236,8 @@ func (rc ClassValue) Class() Class {
 		MetadataOptions: defaultMetadataOptions(), DetailedMonitoring: rc.DetailedMonitoring != nil && *rc.DetailedMonitoring,
 		UserData: deref(rc.UserData), Tags: rc.Tags, InstanceProfile: deref(rc.InstanceProfile), Hash: deref(rc.Hash),
 		HashVersion: deref(rc.HashVersion), CapacityReservationIDs: rc.CapacityReservationIDs, PlacementGroupID: deref(rc.PlacementGroupID),
-		Reservations: reservationsOf(rc.CapacityReservations),
+		Reservations: reservationsOf(rc.CapacityReservations), PlacementGroupStrategy: rc.PlacementGroupStrategy,
+		NestedVirtualization: rc.NestedVirtualization, NitroEnclaves: rc.NitroEnclaves, ConnectionTracking: rc.ConnectionTracking,
 	}
 	if c.Hash != "" && c.HashVersion == "" { // recorded before the version was: only v5 was computed then
 		c.HashVersion = "v5"

@@ -15,6 +15,10 @@ const (
 	dropNoEFA = iota
 	dropAutoMode
 	dropAMIFamily
+	dropNestedVirtualization
+	dropNitroEnclaves
+	dropPlacementGroup
+	dropConnectionTracking
 	dropNoAMI
 	dropInterfaces
 	dropNoPodENI
@@ -37,6 +41,8 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 	case dropAMIFamily:
 		return fmt.Sprintf("%s that Karpenter %s does not offer to an %s node class (%s): AL2023 does not support a1 instances; an AL2 or "+
 			"Bottlerocket class launches them", n, cmp.Or(b.in.KarpenterVersion, manifest.DefaultVersion), b.family, names)
+	case dropNestedVirtualization, dropNitroEnclaves, dropPlacementGroup, dropConnectionTracking:
+		return b.settingDropMessage(reason, n, names)
 	case dropNoAMI:
 		return fmt.Sprintf("%s of a kind no image of node class %q serves, %s (%s); its images serve %s", n, b.in.Class.Name,
 			strings.Join(b.noImage, ", "), names, amiSummary(b.in.Class.AMIs))
@@ -55,6 +61,27 @@ func (b *builder) dropMessage(reason, count int, names string) string {
 			strings.Join(b.capTypes, " or "), names, b.priceSource())
 	default:
 		return fmt.Sprintf("%s whose pod capacity could not be computed (%s)", n, names)
+	}
+}
+
+// settingDropMessage says which setting of the class drops the types (settingDrop) and that
+// Karpenter, from its version on, does not offer them to the class.
+func (b *builder) settingDropMessage(reason int, n, names string) string {
+	k := "Karpenter " + cmp.Or(b.in.KarpenterVersion, manifest.DefaultVersion)
+	c := b.in.Class.Name
+	switch reason {
+	case dropNestedVirtualization:
+		return fmt.Sprintf("%s without nested virtualization support, which %s does not offer to node class %q: its "+
+			"cpu_options.nested_virtualization is \"enabled\" (%s)", n, k, c, names)
+	case dropNitroEnclaves:
+		return fmt.Sprintf("%s without Nitro Enclaves support, which %s does not offer to node class %q: its enclave_options.enabled "+
+			"is true (%s)", n, k, c, names)
+	case dropPlacementGroup:
+		return fmt.Sprintf("%s that cannot launch into a %s placement group, which %s does not offer to node class %q: its "+
+			"placement_group_selector selects one (%s)", n, b.in.Class.PlacementGroupStrategy, k, c, names)
+	default:
+		return fmt.Sprintf("%s not on the Nitro hypervisor (Xen and bare metal), which %s does not offer to node class %q: it sets "+
+			"connection_tracking (%s)", n, k, c, names)
 	}
 }
 

@@ -185,6 +185,9 @@ func (b *builder) admit(e *eligible, sel catalog.Selected, memo *computeMemo, zo
 	} else if !OfferedForFamily(b.in.KarpenterVersion, b.family, it.Name) {
 		return dropAMIFamily, false
 	}
+	if reason, dropped := settingDrop(b.in.KarpenterVersion, &b.in.Class, it); dropped {
+		return reason, false
+	}
 	ami, served := b.imageFor(it)
 	if !served {
 		return dropNoAMI, false

@@ -102,6 +102,14 @@ type Class struct {
 	// PlacementGroupID is the placement group the class selects ("" without one; drift only:
 	// Karpenter's PlacementGroupDrift compares it with the node's placement-group-id label).
 	PlacementGroupID string
+	// PlacementGroupStrategy is that group's strategy ("cluster", "partition" or "spread"; "" without
+	// one): Karpenter offers the class only the types that support it.
+	PlacementGroupStrategy string
+	// NestedVirtualization is cpuOptions.nestedVirtualization "enabled", NitroEnclaves
+	// enclaveOptions.enabled, and ConnectionTracking a connectionTracking with a timeout set (as
+	// rendered: an empty one is left out): Karpenter offers such a class only the types with
+	// nested virtualization, with Nitro Enclaves, and on the Nitro hypervisor (settingDrop).
+	NestedVirtualization, NitroEnclaves, ConnectionTracking bool
 	// AutoMode is an EKS Auto Mode NodeClass's networking; nil for an EC2NodeClass. Its nodes
 	// run Auto Mode's own images and networking: no AMIs, user data, launch templates or VPC CNI.
 	AutoMode *capacity.AutoMode

@@ -140,6 +140,9 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	class := launchplan.ClassOf(s, p.Resolved, p.InstanceProfile)
 	class.Hash, class.HashVersion = res.hash(facts, doc)
 	class.CapacityReservationIDs, class.PlacementGroupID = res.ReservationIDs(), res.PlacementGroupID()
+	if g := res.PlacementGroup; g != nil {
+		class.PlacementGroupStrategy = g.Strategy
+	}
 	if recorded, ok := res.Capacity(); ok {
 		class.Reservations = nodeclass.ReservationsOf(recorded.Reservations)
 	}
