@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
@@ -37,6 +38,11 @@ type ReservationsPorts struct {
 	List func(ctx context.Context, instanceTypes, zones []string) ([]discovery.CapacityReservation, error)
 	// Prices are the prices pools plan with (their on-demand side prices an idle reservation).
 	Prices func(context.Context) *pricing.Prices
+	// NodePools lists the cluster's karpenter.sh/v1 NodePools, JSON decoded
+	// (kubeclient.Client.Objects); nil without the provider's kubernetes access.
+	NodePools func(context.Context) ([]map[string]any, error)
+	// Catalog is the region's instance types, on whose labels the cluster's NodePools are judged.
+	Catalog func(context.Context) (*catalog.Catalog, error)
 }
 
 // ReservationValue is one entry of the data source's `reservations`.
@@ -113,9 +119,12 @@ func CheckReservationsQuery(q ReservationsQuery) []attrpath.Finding {
 }
 
 // Reservations lists the region's reservations with the classes that select them and the pools
-// that use them, and judges which selected ones sit idle while billed (reservations.FindIdle): a
-// warning on the first class that selects each, naming what it costs per hour unused.
-func Reservations(ctx context.Context, q ReservationsQuery, ports ReservationsPorts) (ReservationsResult, []attrpath.Finding, []attrpath.Finding) {
+// that use them (those of node_pools and, with cluster access, the cluster's other NodePools on
+// the classes: ClusterPoolUses), and judges which selected ones sit idle while billed
+// (reservations.FindIdle): a warning on the first class that selects each, naming what it costs
+// per hour unused.
+func Reservations(ctx context.Context, q ReservationsQuery, ports ReservationsPorts, facts ReservationsFacts) (ReservationsResult, []attrpath.Finding,
+	[]attrpath.Finding) {
 	if errs := CheckReservationsQuery(q); len(errs) > 0 {
 		return ReservationsResult{}, errs, nil
 	}
@@ -132,10 +141,10 @@ func Reservations(ctx context.Context, q ReservationsQuery, ports ReservationsPo
 		}
 		return prices.Price(instanceType, pricing.OnDemand, zone)
 	}
-	out, idle := JudgeReservations(listed, q, price)
-	var warnings []attrpath.Finding
+	cluster, clusterRead, warnings := ClusterPoolUses(ctx, q, nodeclass.ReservationsOf(activeOf(listed)), ports, facts)
+	out, idle := JudgeReservations(listed, q, cluster, price)
 	for _, i := range idle {
-		warnings = append(warnings, idleWarning(i, prices))
+		warnings = append(warnings, idleWarning(i, prices, clusterRead))
 	}
 	return out, nil, warnings
 }
@@ -143,8 +152,11 @@ func Reservations(ctx context.Context, q ReservationsQuery, ports ReservationsPo
 // JudgeReservations is the listing's answer for the listed reservations: each with the classes
 // that select it, the pools that use it and, when it is active with free instances and no pool
 // uses it, what it costs per hour; and the selected ones that sit idle (reservations.FindIdle).
-// price gives a type's on-demand hourly price in a zone.
-func JudgeReservations(listed []discovery.CapacityReservation, q ReservationsQuery, price func(instanceType, zone string) (float64, bool)) (ReservationsResult, []reservations.Idle) {
+// cluster are the verdicts of the cluster's NodePools outside node_pools (ClusterPoolUses),
+// judged after node_pools' and named after them in `used_by`. price gives a type's on-demand
+// hourly price in a zone.
+func JudgeReservations(listed []discovery.CapacityReservation, q ReservationsQuery, cluster []reservations.PoolUses,
+	price func(instanceType, zone string) (float64, bool)) (ReservationsResult, []reservations.Idle) {
 	listed = slices.SortedFunc(slices.Values(listed), func(a, b discovery.CapacityReservation) int { return strings.Compare(a.ID, b.ID) })
 	listed = slices.CompactFunc(listed, func(a, b discovery.CapacityReservation) bool { return a.ID == b.ID })
 
@@ -169,14 +181,16 @@ func JudgeReservations(listed []discovery.CapacityReservation, q ReservationsQue
 		}
 		pools = append(pools, p)
 	}
-
-	var active []discovery.CapacityReservation
-	for _, r := range listed {
-		if r.State == discovery.CapacityReservationStateActive {
-			active = append(active, r)
+	for _, p := range cluster {
+		for _, u := range p.Uses {
+			if u.Reason == "" && !slices.Contains(usedBy[u.ID], p.Pool) {
+				usedBy[u.ID] = append(usedBy[u.ID], p.Pool)
+			}
 		}
+		pools = append(pools, p)
 	}
-	idle := reservations.FindIdle(selected, nodeclass.ReservationsOf(active), pools, price)
+
+	idle := reservations.FindIdle(selected, nodeclass.ReservationsOf(activeOf(listed)), pools, price)
 	idleByID := map[string]reservations.Idle{}
 	for _, i := range idle {
 		idleByID[i.ID] = i
@@ -211,12 +225,28 @@ func JudgeReservations(listed []discovery.CapacityReservation, q ReservationsQue
 	return out, idle
 }
 
+// activeOf are the active reservations of listed.
+func activeOf(listed []discovery.CapacityReservation) []discovery.CapacityReservation {
+	var active []discovery.CapacityReservation
+	for _, r := range listed {
+		if r.State == discovery.CapacityReservationStateActive {
+			active = append(active, r)
+		}
+	}
+	return active
+}
+
 // idleWarning names an idle reservation, what it costs per hour unused and why no pool takes
-// it, on the first class that selects it.
-func idleWarning(i reservations.Idle, prices *pricing.Prices) attrpath.Finding {
+// it, on the first class that selects it. clusterRead says the cluster's other NodePools were
+// judged too.
+func idleWarning(i reservations.Idle, prices *pricing.Prices, clusterRead bool) attrpath.Finding {
+	pools := "pool in node_pools"
+	if clusterRead {
+		pools = "pool in node_pools or NodePool of the cluster"
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s, %s of %s in %s selected by %s, has %d of %d instances free and no pool in node_pools launches into it",
-		i.ID, withArticle(i.Kind()), i.InstanceType, i.Zone, classesPhrase(i.Classes), i.Available, i.Total)
+	fmt.Fprintf(&b, "%s, %s of %s in %s selected by %s, has %d of %d instances free and no %s launches into it",
+		i.ID, withArticle(i.Kind()), i.InstanceType, i.Zone, classesPhrase(i.Classes), i.Available, i.Total, pools)
 	if i.Priced {
 		fmt.Fprintf(&b, ": %s USD/h unused (%d × %s USD/h, its on-demand price", launchplan.FormatPrice(i.HourlyCost()), i.Available,
 			launchplan.FormatPrice(i.HourlyPrice))
@@ -233,7 +263,7 @@ func idleWarning(i reservations.Idle, prices *pricing.Prices) attrpath.Finding {
 			b.WriteString("\n  - " + r)
 		}
 	} else {
-		fmt.Fprintf(&b, " No pool in node_pools is on %s.", classesPhrase(i.Classes))
+		fmt.Fprintf(&b, " No %s is on %s.", pools, classesPhrase(i.Classes))
 	}
 	return attrpath.Finding{Path: attrpath.Of("node_classes").Key(i.Classes[0]), Summary: summaryIdleReservation,
 		Message: b.String(), Standalone: true}

@@ -84,7 +84,7 @@ func TestReservationsIdleWithReasons(t *testing.T) {
 	prices := &pricing.Prices{Region: "us-east-1", OnDemand: map[string]float64{"m5.large": 0.096, "p5.48xlarge": 98.32, "c5.large": 0.085},
 		OnDemandSource: pricing.SourcePricingAPI}
 	loads := 0
-	out, errs, warnings := Reservations(context.Background(), q, reservationPorts(listed, prices, &loads))
+	out, errs, warnings := Reservations(context.Background(), q, reservationPorts(listed, prices, &loads), ReservationsFacts{})
 	if len(errs) != 0 {
 		t.Fatalf("errors: %v", errs)
 	}
@@ -171,7 +171,7 @@ func TestReservationsUnpricedAndUnjudged(t *testing.T) {
 
 	loads := 0
 	fallback := pricing.Fallback("us-east-1", "the Pricing API was denied")
-	out, errs, warnings := Reservations(context.Background(), q, reservationPorts(listed, fallback, &loads))
+	out, errs, warnings := Reservations(context.Background(), q, reservationPorts(listed, fallback, &loads), ReservationsFacts{})
 	if len(errs) != 0 || len(warnings) != 2 {
 		t.Fatalf("errors %v, warnings %v", errs, warnings)
 	}
@@ -198,13 +198,13 @@ func TestReservationsUnpricedAndUnjudged(t *testing.T) {
 	// Nothing selected, nothing free to price: no price load at all.
 	loads = 0
 	full := listedReservation("cr-full", "m5.large", "us-east-1a", "active", 0)
-	out, _, warnings = Reservations(context.Background(), ReservationsQuery{}, reservationPorts([]discovery.CapacityReservation{full}, fallback, &loads))
+	out, _, warnings = Reservations(context.Background(), ReservationsQuery{}, reservationPorts([]discovery.CapacityReservation{full}, fallback, &loads), ReservationsFacts{})
 	if loads != 0 || len(warnings) != 0 || len(out.IdleIDs) != 0 || len(out.UnselectedIDs) != 0 || out.Reservations[0].SelectedBy == nil {
 		t.Errorf("loads %d, warnings %v, out %+v", loads, warnings, out)
 	}
 
 	// A nil Prices (no price source at all) prices nothing.
-	out, _, warnings = Reservations(context.Background(), q, reservationPorts(listed, nil, &loads))
+	out, _, warnings = Reservations(context.Background(), q, reservationPorts(listed, nil, &loads), ReservationsFacts{})
 	if len(warnings) != 2 || byID(t, out, "cr-int").IdleHourlyCost != nil {
 		t.Errorf("nil prices: %+v, %v", out, warnings)
 	}
@@ -217,14 +217,14 @@ func TestReservationsErrors(t *testing.T) {
 		},
 		Prices: func(context.Context) *pricing.Prices { return nil },
 	}
-	_, errs, _ := Reservations(context.Background(), ReservationsQuery{}, ports)
+	_, errs, _ := Reservations(context.Background(), ReservationsQuery{}, ports, ReservationsFacts{})
 	if len(errs) != 1 || !strings.Contains(errs[0].Error(), "UnauthorizedOperation") || !strings.Contains(errs[0].Error(), "ec2:DescribeCapacityReservations") {
 		t.Errorf("list error: %v", errs)
 	}
 
 	q := ReservationsQuery{NodeClasses: map[string][]string{"a": {"cr-1", " "}},
 		NodePools: map[string][]launchplan.ReservationUseValue{"p": {{ID: ""}}}, InstanceTypes: []string{""}, Zones: []string{"us-east-1a", ""}}
-	_, errs, _ = Reservations(context.Background(), q, ports)
+	_, errs, _ = Reservations(context.Background(), q, ports, ReservationsFacts{})
 	var paths []string
 	for _, e := range errs {
 		paths = append(paths, e.Path.String())

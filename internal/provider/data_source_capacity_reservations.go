@@ -2,12 +2,14 @@ package provider
 
 import (
 	"context"
+	"time"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
 	"github.com/hashicorp/terraform-plugin-framework/datasource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
@@ -37,10 +39,18 @@ func (d *capacityReservationsDataSource) Schema(_ context.Context, _ datasource.
 		MarkdownDescription: "The region's active and scheduled capacity reservations and Capacity Blocks, read live with " +
 			"`ec2:DescribeCapacityReservations` (shared ones included), with the node classes of the configuration that select " +
 			"each and the node pools that launch into each. A reservation a class selects that has free instances and that no " +
-			"pool in `node_pools` uses is idle but billed: a warning on `node_classes` names it, its type, zone and free " +
+			"pool uses (in `node_pools`, or of the cluster as below) is idle but billed: a warning on `node_classes` names it, its type, zone and free " +
 			"instances, what they cost per hour unused (the type's on-demand price, from the prices pools plan with) and why " +
 			"each pool does not take it. An active reservation with free instances that no class selects is in " +
-			"`unselected_ids`, for a `check` block to fail on.",
+			"`unselected_ids`, for a `check` block to fail on.\n\n" +
+			"With the provider's `kubernetes` access the cluster's other NodePools on the classes count too: each NodePool whose " +
+			"`nodeClassRef` names an `EC2NodeClass` of `node_classes` and whose name is not a key of `node_pools` is judged on " +
+			"its class's reservations as `NodePool <name> (cluster)` in `used_by` and `idle_reasons`. A cluster NodePool is " +
+			"judged by its requirements, zones and capacity type only: its requirements on the reservation's type (the type's " +
+			"labels from the instance-type catalog), its `topology.kubernetes.io/zone` requirements, and a " +
+			"`karpenter.sh/capacity-type` that allows `reserved`, with Karpenter's `ReservedCapacity` gate on " +
+			"(`karpenter_feature_gates`; with it off, no cluster NodePool takes a reservation); its limits are not. Listing them needs list on `nodepools.karpenter.sh`; when the " +
+			"listing fails, a warning says so and `node_pools` alone count.",
 		Attributes: map[string]schema.Attribute{
 			"node_classes": schema.MapAttribute{
 				Optional: true, ElementType: types.ListType{ElemType: types.StringType},
@@ -51,7 +61,8 @@ func (d *capacityReservationsDataSource) Schema(_ context.Context, _ datasource.
 				Optional: true, ElementType: types.ListType{ElemType: types.ObjectType{AttrTypes: attrTypesOf(launchplan.ReservationUseValue{})}},
 				MarkdownDescription: "Node pool name → the pool's `reservations` (its verdict on each reservation of its class), e.g. " +
 					"`{ training = karpenter_node_pool.training.reservations }`. A reservation is used when a pool's verdict " +
-					"has no `reason`.",
+					"has no `reason`. With `kubernetes` access, the cluster's NodePools on the classes that are not keys here are judged " +
+					"from the cluster.",
 			},
 			"instance_types": schema.ListAttribute{Optional: true, ElementType: types.StringType,
 				MarkdownDescription: "List only reservations of these instance types."},
@@ -75,12 +86,14 @@ func (d *capacityReservationsDataSource) Schema(_ context.Context, _ datasource.
 					"interruptible":            schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it is an interruptible capacity reservation."},
 					"tags":                     schema.MapAttribute{Computed: true, ElementType: types.StringType, MarkdownDescription: "Tags of the reservation."},
 					"selected_by":              strList("Names in `node_classes` that select it, sorted."),
-					"used_by":                  strList("Names in `node_pools` whose verdict on it has no reason, sorted."),
+					"used_by": strList("Names in `node_pools` whose verdict on it has no reason, sorted, then the cluster's other " +
+						"NodePools that can launch into it, `NodePool <name> (cluster)`, sorted (with `kubernetes` access)."),
 					"idle": schema.BoolAttribute{Computed: true, MarkdownDescription: "Whether it is idle but billed: active, " +
-						"selected by a class, with free instances, and used by no pool in `node_pools`."},
-					"idle_reasons": strList("For an idle reservation, why each pool that judged it does not take it, `pool: reason`, sorted."),
+						"selected by a class, with free instances, and used by no pool (`used_by` empty)."},
+					"idle_reasons": strList("For an idle reservation, why each pool that judged it does not take it, `pool: reason` " +
+						"(a cluster NodePool's pool is `NodePool <name> (cluster)`), sorted."),
 					"idle_hourly_cost": schema.Float64Attribute{Computed: true, MarkdownDescription: "For an active reservation " +
-						"with free instances that no pool in `node_pools` uses: its type's on-demand price × its free instances, " +
+						"with free instances that no pool uses (`used_by` empty): its type's on-demand price × its free instances, " +
 						"per hour (USD); null otherwise, or when the price is not known."},
 				}},
 			},
@@ -106,7 +119,14 @@ func (d *capacityReservationsDataSource) Read(ctx context.Context, req datasourc
 	var q planner.ReservationsQuery
 	if decodeInto(req.Config.Raw, &q, "configuration", &resp.Diagnostics) && requireMeta(d.meta, &resp.Diagnostics) {
 		c := d.meta.Client
-		out, errs, warnings := planner.Reservations(ctx, q, planner.ReservationsPorts{List: c.Discovery().ListCapacityReservations, Prices: c.Prices})
+		ports := planner.ReservationsPorts{List: c.Discovery().ListCapacityReservations, Prices: c.Prices, Catalog: c.Catalog}
+		if kube := d.meta.Kube; kube != nil {
+			ports.NodePools = func(ctx context.Context) ([]map[string]any, error) {
+				return kube.Objects(ctx, manifest.NodePoolAPIVersion, "nodepools", "")
+			}
+		}
+		facts := planner.ReservationsFacts{FeatureGates: d.meta.KarpenterFeatureGates, Now: time.Now()}
+		out, errs, warnings := planner.Reservations(ctx, q, ports, facts)
 		answer(resp, req.Config.Raw, out, errs, warnings)
 	}
 }

@@ -23,6 +23,8 @@ resource "karpenter_node_pool" "training" {
 # The region's active and scheduled reservations, with the classes that select each and the
 # pools that launch into each. A selected reservation with free instances that no pool uses is
 # a plan warning on node_classes, with what it costs per hour unused and why each pool skips it.
+# With the provider's `kubernetes` access the cluster's other NodePools on class gpu (written
+# with kubectl, say) count too, judged by their requirements, zones and capacity types.
 data "karpenter_capacity_reservations" "all" {
   node_classes = {
     gpu = karpenter_node_class.gpu.capacity_reservations[*].id
