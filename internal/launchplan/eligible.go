@@ -251,7 +251,7 @@ func (b *builder) allowedCapacityTypes(it *catalog.InstanceType, zones []string)
 	var out []string
 	for _, ct := range b.capTypes {
 		if ct == requirements.CapacityTypeReserved {
-			if slices.ContainsFunc(zones, func(z string) bool { _, ok := b.reservedOffer(it.Name, z); return ok }) {
+			if slices.ContainsFunc(zones, func(z string) bool { return b.hasReservedOffer(it.Name, z) }) {
 				out = append(out, ct)
 			}
 			continue

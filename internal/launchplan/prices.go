@@ -270,7 +270,7 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 // on-demand one).
 func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
 	if ct == requirements.CapacityTypeReserved {
-		if _, ok := b.reservedOffer(name, zone); ok {
+		if b.hasReservedOffer(name, zone) {
 			return b.reservedPrice(name, zone), true
 		}
 		return 0, false

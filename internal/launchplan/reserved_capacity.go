@@ -120,21 +120,13 @@ func (b *builder) resolveReservations(first int) {
 	}
 }
 
-// reservedOffer is the reservation a launch of name in zone goes into, if any: of the launch's
-// kind once it is chosen, the one with the most free instances (Karpenter's
-// ReservedOfferingFilter), ties by id.
-func (b *builder) reservedOffer(name, zone string) (reservations.Reservation, bool) {
-	var best reservations.Reservation
-	found := false
-	for _, r := range b.res.offers[name][zone] {
-		if b.res.kind != "" && b.kindOf(r) != b.res.kind {
-			continue
-		}
-		if !found || r.Available > best.Available || (r.Available == best.Available && r.ID < best.ID) {
-			best, found = r, true
-		}
-	}
-	return best, found
+// hasReservedOffer reports whether a launch of name in zone can go into a reservation: one of
+// the launch's kind once it is chosen (Karpenter's ReservedOfferingFilter then takes, per zone,
+// the one with the most free instances).
+func (b *builder) hasReservedOffer(name, zone string) bool {
+	return slices.ContainsFunc(b.res.offers[name][zone], func(r reservations.Reservation) bool {
+		return b.res.kind == "" || b.kindOf(r) == b.res.kind
+	})
 }
 
 // reservedLaunch is the launch Karpenter makes while reserved capacity takes it: the types with

@@ -189,7 +189,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 
 // ListResources are what `terraform query` lists (Terraform >= 1.14).
 func (p *karpenterProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{newNodeClassList, newAutoModeNodeClassList, newNodePoolList}
+	return []func() list.ListResource{newNodeClassList, newAutoModeNodeClassList, newNodePoolList, newNodeOverlayList}
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {
@@ -282,7 +282,8 @@ func providerClusterAttributes() map[string]schema.Attribute {
 				"(`get` on `customresourcedefinitions.apiextensions.k8s.io`) and every manifest is checked against them as well: a " +
 				"missing CRD, or a field an older CRD would drop or refuse, is an error (see the installation guide). Import by name reads " +
 				"the live EC2NodeClass or NodePool (`get` on `ec2nodeclasses.karpenter.k8s.aws` and `nodepools.karpenter.sh`; see the " +
-				"guide \"From YAML to the provider\"). Nothing is ever " +
+				"guide \"From YAML to the provider\"). `karpenter_capacity_reservations` lists the cluster's NodePools (`list` on " +
+				"`nodepools.karpenter.sh`) to judge the ones on its classes. Nothing is ever " +
 				"written to the cluster.",
 			Attributes: map[string]schema.Attribute{
 				"host": schema.StringAttribute{Required: true, MarkdownDescription: "The API server's URL, e.g. `module.eks.cluster_endpoint`."},
