@@ -85,6 +85,9 @@ type Client struct {
 	Events    EventsAPI  // EventBridge rules that feed it
 	Region    string
 	AccountID string
+	// Partition is the AWS partition (aws, aws-cn, aws-us-gov) of the caller identity's ARN, or
+	// of the region when STS was not asked: every ARN the provider builds uses it.
+	Partition string
 	Calls     *CallCounter
 	// Retries counts retried attempts by service operation (EC2.CreateLaunchTemplate, ...).
 	Retries *CallCounter
@@ -172,6 +175,7 @@ func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
 		SQS:            sqs.NewFromConfig(cfg, func(o *sqs.Options) { overrideEndpoint(&o.BaseEndpoint, s.SQSEndpoint) }),
 		Events:         eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { overrideEndpoint(&o.BaseEndpoint, s.EventsEndpoint) }),
 		Region:         cfg.Region,
+		Partition:      PartitionOfRegion(cfg.Region),
 		discoveryCache: NewDiscoveryCache(),
 		CatalogDisk:    s.CatalogCache,
 	}
@@ -200,6 +204,7 @@ func withCallerIdentity(ctx context.Context, cfg aws.Config, s Settings, c *Clie
 		return nil, credentialsError(s, err)
 	}
 	c.AccountID = aws.ToString(out.Account)
+	c.Partition = Partition(aws.ToString(out.Arn), c.Region)
 	return c, nil
 }
 
