@@ -1,12 +1,6 @@
 package awsclient
 
-import (
-	"encoding/json"
-	"slices"
-	"strings"
-
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
-)
+import "strings"
 
 // Capability is a part of the provider a user enables, with the IAM permissions it needs.
 type Capability struct {
@@ -32,18 +26,15 @@ var Capabilities = []Capability{
 }
 
 // Permission is one IAM action the provider's code calls (or that a call needs, Implied), in
-// the capability that needs it, with the narrowest resource and condition the API allows.
+// the capability that needs it. The resources and conditions it is granted on are the
+// Statements of the capability that name it.
 type Permission struct {
 	Capability string
 	Action     string
-	Resources  []string
-	Condition  map[string]map[string]any
 	// Implied is set for an action no API call of the provider names, which one of its calls
 	// needs (CreateFleet launches with ec2:RunInstances and tags with ec2:CreateTags).
 	Implied string
 }
-
-var ownedByProvider = map[string]map[string]any{"Null": {"aws:ResourceTag/" + nodeclass.TagOwner: "false"}}
 
 // Permissions are every IAM action the provider needs.
 var Permissions = []Permission{
@@ -55,7 +46,7 @@ var Permissions = []Permission{
 	{Capability: "plan", Action: "ec2:DescribeLaunchTemplates"},
 	{Capability: "plan", Action: "ec2:DescribeLaunchTemplateVersions"},
 	{Capability: "plan", Action: "ec2:DescribeInstances"},
-	{Capability: "plan", Action: "ssm:GetParameter", Resources: []string{"arn:aws:ssm:*::parameter/aws/service/*", "arn:aws:ssm:*:*:parameter/*"}},
+	{Capability: "plan", Action: "ssm:GetParameter"},
 	{Capability: "plan", Action: "iam:GetInstanceProfile"},
 	{Capability: "plan", Action: "iam:GetRole"},
 	{Capability: "prices", Action: "pricing:GetProducts"},
@@ -68,23 +59,21 @@ var Permissions = []Permission{
 	{Capability: "security-group-checks", Action: "ec2:DescribeSecurityGroupRules"},
 	{Capability: "prefix-blocks", Action: "ec2:DescribeNetworkInterfaces"},
 	{Capability: "prefix-blocks", Action: "ec2:GetSubnetCidrReservations"},
-	{Capability: "instance-profiles", Action: "iam:CreateInstanceProfile", Resources: profileARNs},
-	{Capability: "instance-profiles", Action: "iam:TagInstanceProfile", Resources: profileARNs},
-	{Capability: "instance-profiles", Action: "iam:AddRoleToInstanceProfile", Resources: profileARNs},
-	{Capability: "instance-profiles", Action: "iam:RemoveRoleFromInstanceProfile", Resources: profileARNs},
-	{Capability: "instance-profiles", Action: "iam:DeleteInstanceProfile", Resources: profileARNs},
-	{Capability: "instance-profiles", Action: "iam:PassRole", Resources: []string{"arn:aws:iam::*:role/*"},
-		Condition: map[string]map[string]any{"StringEquals": {"iam:PassedToService": "ec2.amazonaws.com"}},
-		Implied:   "AddRoleToInstanceProfile, and CreateFleet with a template naming the profile, pass the node role to EC2"},
+	{Capability: "instance-profiles", Action: "iam:CreateInstanceProfile"},
+	{Capability: "instance-profiles", Action: "iam:TagInstanceProfile"},
+	{Capability: "instance-profiles", Action: "iam:AddRoleToInstanceProfile"},
+	{Capability: "instance-profiles", Action: "iam:RemoveRoleFromInstanceProfile"},
+	{Capability: "instance-profiles", Action: "iam:DeleteInstanceProfile"},
+	{Capability: "instance-profiles", Action: "iam:PassRole",
+		Implied: "AddRoleToInstanceProfile, and CreateFleet with a template naming the profile, pass the node role to EC2"},
 	{Capability: "static-pools", Action: "ec2:CreateLaunchTemplate"},
-	{Capability: "static-pools", Action: "ec2:CreateLaunchTemplateVersion", Condition: ownedByProvider},
-	{Capability: "static-pools", Action: "ec2:ModifyLaunchTemplate", Condition: ownedByProvider},
-	{Capability: "static-pools", Action: "ec2:DeleteLaunchTemplate", Condition: ownedByProvider},
+	{Capability: "static-pools", Action: "ec2:CreateLaunchTemplateVersion"},
+	{Capability: "static-pools", Action: "ec2:ModifyLaunchTemplate"},
+	{Capability: "static-pools", Action: "ec2:DeleteLaunchTemplate"},
 	{Capability: "static-pools", Action: "ec2:CreateFleet"},
 	{Capability: "static-pools", Action: "ec2:RunInstances", Implied: "CreateFleet (type instant) launches with RunInstances"},
-	{Capability: "static-pools", Action: "ec2:CreateTags", Implied: "CreateLaunchTemplate and CreateFleet tag what they create",
-		Condition: map[string]map[string]any{"StringEquals": {"ec2:CreateAction": []string{"CreateLaunchTemplate", "CreateFleet", "RunInstances"}}}},
-	{Capability: "static-pools", Action: "ec2:TerminateInstances", Condition: ownedByProvider},
+	{Capability: "static-pools", Action: "ec2:CreateTags", Implied: "CreateLaunchTemplate and CreateFleet tag what they create"},
+	{Capability: "static-pools", Action: "ec2:TerminateInstances"},
 	{Capability: "capacity-reservations", Action: "ec2:DescribeCapacityReservations"},
 	{Capability: "placement-groups", Action: "ec2:DescribePlacementGroups"},
 	{Capability: "cluster-lookup", Action: "eks:DescribeCluster"},
@@ -100,9 +89,6 @@ var Permissions = []Permission{
 	{Capability: "identity", Action: "sts:GetCallerIdentity"},
 }
 
-// profileARNs are the instance profiles the provider creates (under its own IAM path).
-var profileARNs = []string{"arn:aws:iam::*:instance-profile" + nodeclass.InstanceProfilePath + "*"}
-
 // ActionOf is the IAM action of an operation as CallCounter names it ("EC2.DescribeSubnets" →
 // "ec2:DescribeSubnets").
 func ActionOf(op string) string {
@@ -112,53 +98,4 @@ func ActionOf(op string) string {
 		prefix = "events"
 	}
 	return prefix + ":" + name
-}
-
-// PolicyDocument is the IAM policy of one capability, as JSON.
-func PolicyDocument(capability string) ([]byte, error) {
-	type statement struct {
-		Sid       string                    `json:"Sid"`
-		Effect    string                    `json:"Effect"`
-		Action    []string                  `json:"Action"`
-		Resource  []string                  `json:"Resource"`
-		Condition map[string]map[string]any `json:"Condition,omitempty"`
-	}
-	var stmts []statement
-	for _, p := range Permissions {
-		if p.Capability != capability {
-			continue
-		}
-		res := p.Resources
-		if res == nil {
-			res = []string{"*"}
-		}
-		key, _ := json.Marshal([]any{res, p.Condition})
-		i := slices.IndexFunc(stmts, func(s statement) bool {
-			k, _ := json.Marshal([]any{s.Resource, s.Condition})
-			return string(k) == string(key)
-		})
-		if i < 0 {
-			stmts = append(stmts, statement{Effect: "Allow", Resource: res, Condition: p.Condition})
-			i = len(stmts) - 1
-		}
-		stmts[i].Action = append(stmts[i].Action, p.Action)
-	}
-	for i := range stmts {
-		stmts[i].Sid = sid(capability, i)
-	}
-	return json.MarshalIndent(struct {
-		Version   string      `json:"Version"`
-		Statement []statement `json:"Statement"`
-	}{"2012-10-17", stmts}, "", "  ")
-}
-
-func sid(capability string, i int) string {
-	var b strings.Builder
-	for _, part := range strings.Split(capability, "-") {
-		b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-	}
-	if i > 0 {
-		b.WriteString(string(rune('0' + i)))
-	}
-	return b.String()
 }
