@@ -21,6 +21,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
 	iamtypes "github.com/aws/aws-sdk-go-v2/service/iam/types"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 )
 
 const seedTag = "nodeplane.io/seed"
@@ -75,7 +76,9 @@ func seedRole(ctx context.Context, c *iam.Client, cluster string) error {
 
 // attachNodePolicies attaches nodePolicies to the role (attaching twice changes nothing).
 func attachNodePolicies(ctx context.Context, c *iam.Client, role string) error {
-	for _, arn := range nodePolicies {
+	partition := awsclient.PartitionOfRegion(c.Options().Region)
+	for _, name := range nodePolicies {
+		arn := awsclient.ManagedPolicyARN(partition, name)
 		if _, err := c.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(role), PolicyArn: aws.String(arn)}); err != nil {
 			return fmt.Errorf("AttachRolePolicy %s: %w", arn, err)
 		}
@@ -94,12 +97,8 @@ func seeded(tags []iamtypes.Tag) bool {
 }
 
 // nodePolicies are the AWS managed policies of an EKS node role, which the node class's
-// node-role check looks for.
-var nodePolicies = []string{
-	"arn:aws:iam::aws:policy/AmazonEKSWorkerNodePolicy",
-	"arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy",
-	"arn:aws:iam::aws:policy/AmazonEC2ContainerRegistryReadOnly",
-}
+// node-role check looks for (names: their ARNs are in the region's partition).
+var nodePolicies = []string{"AmazonEKSWorkerNodePolicy", "AmazonEKS_CNI_Policy", "AmazonEC2ContainerRegistryReadOnly"}
 
 func envOr(k, def string) string {
 	if v := os.Getenv(k); v != "" {

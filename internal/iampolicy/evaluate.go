@@ -48,7 +48,7 @@ type StatementRef struct {
 func (r StatementRef) Limited() bool { return r.Conditional || r.SomeResources }
 
 // String is the policy's source and the statement, e.g. `inline:nodes (statement "NoENI")` or
-// `arn:aws:iam::123456789012:policy/x (statement 2)`.
+// `arn:<partition>:iam::123456789012:policy/x (statement 2)`.
 func (r StatementRef) String() string {
 	src := r.Source
 	if src == "" {
@@ -104,7 +104,7 @@ func (e Evaluation) NotEvaluated() bool {
 }
 
 // Note says why an allowed action is not evaluated, e.g. "ec2:CreateTags: granted only for some
-// resources by arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy (statement 2): not evaluated"; ""
+// resources by arn:<partition>:iam::aws:policy/AmazonEKS_CNI_Policy (statement 2): not evaluated"; ""
 // when NotEvaluated is false.
 func (e Evaluation) Note() string {
 	if !e.NotEvaluated() {

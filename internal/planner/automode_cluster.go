@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
@@ -19,9 +18,14 @@ const (
 	SummaryNodeRoleAccessNotChecked = "Node role access entry not checked"
 )
 
-// AutoModeNodePolicy is the access policy EKS Auto Mode's node role needs, in the aws partition
+// AutoModeNodePolicyARN is the access policy EKS Auto Mode's node role needs, in the partition
 // (https://docs.aws.amazon.com/eks/latest/userguide/create-node-class.html).
-const AutoModeNodePolicy = "arn:aws:eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"
+func AutoModeNodePolicyARN(partition string) string {
+	return "arn:" + partition + ":eks::aws:cluster-access-policy/AmazonEKSAutoNodePolicy"
+}
+
+// AutoModeNodePolicy is AutoModeNodePolicyARN in the aws partition.
+var AutoModeNodePolicy = AutoModeNodePolicyARN("aws")
 
 // AccessEntries reads a cluster's EKS access entries (awsclient.Client).
 type AccessEntries interface {
@@ -98,7 +102,7 @@ func nodeRoleAccessFindings(ctx context.Context, c *AutoModeCluster, role string
 		return nil
 	}
 	fix := accessEntryFix{cluster: c.Name, role: settings.RoleARN(partition, account, role),
-		policy: strings.Replace(AutoModeNodePolicy, "arn:aws:", "arn:"+partition+":", 1)}
+		policy: AutoModeNodePolicyARN(partition)}
 	principals, err := c.Entries.AccessEntryPrincipals(ctx, c.Name)
 	if err != nil {
 		return fix.notChecked(err)
