@@ -2,6 +2,7 @@ package planner
 
 import (
 	"fmt"
+	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -29,6 +30,7 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 			Message: "the pool launches in no zone, so there is no NodePool to render per zone"})
 		return nil
 	}
+	zoneNodeLimits(in, specs)
 	res.Warnings = append(res.Warnings, spreadOverCap(in, specs)...)
 	out := make(map[string]string, len(specs))
 	for _, z := range specs {
@@ -51,9 +53,35 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 	return out
 }
 
-// spreadOverCap warns when the zones' NodePools together allow more nodes than limits.nodes: each
-// zone keeps at least one node of headroom (to replace a drifted node), so three zones of a pool
-// with replicas 3 and nodes 4 allow 6 between them. Karpenter caps each NodePool alone.
+// zoneNodeLimits sets each zone's limits.nodes so that the zones' caps sum to the pool's
+// limits.nodes: a zone's replicas plus its share of the headroom (limits.nodes above replicas),
+// shared over the zones that get a NodePool (a zone of no replica has none to give its share to),
+// evenly with the remainder to the first zones. Each zone keeps at least one node of headroom
+// when there is any, so that a drifted node can be replaced there (Karpenter launches the new
+// node first: aws/karpenter-provider-aws#8873): with fewer headroom nodes than zones every zone
+// gets one and the sum exceeds limits.nodes, which spreadOverCap says.
+func zoneNodeLimits(in PoolInput, specs []nodepool.ZoneSpec) {
+	limit, ok := nodepool.NodeLimit(in.Limits)
+	if !ok || in.Replicas == nil {
+		return
+	}
+	headroom := max(limit-*in.Replicas, 0)
+	for i, z := range specs {
+		share := headroom / len(specs)
+		if i < headroom%len(specs) {
+			share++
+		}
+		if headroom > 0 {
+			share = max(share, 1)
+		}
+		z.Spec.Limits["nodes"] = strconv.Itoa(*z.Spec.Replicas + share)
+	}
+}
+
+// spreadOverCap warns when the zones' NodePools together allow more nodes than limits.nodes:
+// with fewer headroom nodes (limits.nodes above replicas) than zones, each zone still keeps one
+// (zoneNodeLimits), so three zones of a pool with replicas 3 and nodes 4 allow 6 between them.
+// Karpenter caps each NodePool alone.
 func spreadOverCap(in PoolInput, specs []nodepool.ZoneSpec) []attrpath.Finding {
 	limit, ok := nodepool.NodeLimit(in.Limits)
 	if !ok {
@@ -67,9 +95,18 @@ func spreadOverCap(in PoolInput, specs []nodepool.ZoneSpec) []attrpath.Finding {
 	if total <= limit {
 		return nil
 	}
+	replicas := 0
+	if in.Replicas != nil {
+		replicas = *in.Replicas
+	}
+	why := fmt.Sprintf("limits.nodes = %d leaves a headroom of %d above replicas = %d for %d zones, so each zone's cap is its "+
+		"replicas plus one node of headroom to replace a drifted node", limit, limit-replicas, replicas, len(specs))
+	if limit <= replicas {
+		why = fmt.Sprintf("limits.nodes = %d is below replicas = %d, and each zone's cap is its replicas", limit, replicas)
+	}
 	return []attrpath.Finding{{Summary: "Zones allow more nodes than limits.nodes", Path: pathLimits.Key("nodes"),
-		Message: fmt.Sprintf("spread = \"zones\" renders %d NodePools, each capped at its replicas plus at least one node of headroom "+
-			"to replace a drifted node: together they allow %d nodes, above limits.nodes = %d. Karpenter caps each NodePool alone, so "+
-			"during replacements the pool can run %d nodes. Raise limits.nodes to %d to say so, or spread over fewer zones",
-			len(specs), total, limit, total, total)}}
+		Message: fmt.Sprintf("spread = \"zones\" renders %d NodePools whose limits.nodes sum to limits.nodes when it can: %s. "+
+			"Together they allow %d nodes, above limits.nodes = %d. Karpenter caps each NodePool alone, so during replacements "+
+			"the pool can run %d nodes. Raise limits.nodes to %d to say so, or spread over fewer zones",
+			len(specs), why, total, limit, total, total)}}
 }

@@ -199,9 +199,10 @@ func poolStaticAttributes() map[string]schema.Attribute {
 		"spread": schema.StringAttribute{Optional: true, MarkdownDescription: "`\"zones\"`: a static pool Karpenter launches " +
 			"(`launcher = \"karpenter\"`) becomes one NodePool per zone it can launch in, named `<name>-<zone>`, each with " +
 			"`topology.kubernetes.io/zone` narrowed to its zone and `replicas` split evenly (the remainder to the first zones), as the " +
-			"provider's own launcher spreads its nodes: Karpenter's static capacity has no zone spread of its own. A `limits.nodes` " +
-			"above `replicas` is split the same way (at least one node of headroom per zone, so drift can proceed in each; when " +
-			"the zones' caps together exceed `limits.nodes`, a warning names the total). The " +
+			"provider's own launcher spreads its nodes: Karpenter's static capacity has no zone spread of its own. The zones' " +
+			"`limits.nodes` sum to `limits.nodes`: each zone's replicas plus a share of the headroom above `replicas`, split " +
+			"evenly over the zones that get a NodePool, at least one node per zone so that drift can proceed in each; with " +
+			"fewer headroom nodes than zones each still gets one, and a warning on `limits.nodes` names the total. The " +
 			"NodePools are in `manifests`, by zone, and `manifest` is null. A zone whose free IPs hold fewer nodes than its share " +
 			"warns. The drift verdict is per pool (no node count: each node carries its zone NodePool's hash).",
 			Validators: []validator.String{stringvalidator.OneOf(nodepool.SpreadZones)}},
