@@ -10,13 +10,15 @@
 // implicitly denied. Actions are matched case-insensitively with the * and ? wildcards on the
 // whole "service:Action" string, and NotAction matches every action it does not list.
 //
-// Resources are not evaluated, and conditions only as far as the caller knows the request
+// Evaluate and EvaluateIn do not evaluate resources, and conditions only as far as the caller knows the request
 // (EvaluateIn's Context: e.g. aws:RequestedRegion) and the operator is a string comparison. A
 // statement with a Condition that cannot be decided, or with a Resource other than "*" (or any
 // NotResource), is "limited": a limited Allow still counts as allowed but is reported as not
 // evaluated, and a limited Deny is reported as "may deny" and never counts as a definite deny. A
 // statement whose Condition is decided false does not apply. Permission boundaries, SCPs and
-// session policies are not considered.
+// session policies are not considered. Authorize decides one whole request instead: its resource
+// ARN and its condition keys (request and resource tags, aws:TagKeys, ec2:CreateAction,
+// iam:PassedToService) against every statement.
 package iampolicy
 
 import (
