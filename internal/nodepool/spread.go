@@ -19,18 +19,20 @@ type ZoneSpec struct {
 
 // ZoneSpecs splits a Karpenter-launched static pool over zones (in that order): one NodePool
 // per zone named <name>-<zone>, its zone requirement narrowed to that zone, replicas split evenly
-// with the remainder to the first zones, as the provider's own launcher spreads its nodes. A
-// limits.nodes above replicas leaves room to replace drifted nodes (#8873): that headroom is split
-// the same way, at least one node per zone. Zones that would get no replica get no NodePool.
+// with the remainder to the first zones, as the provider's own launcher spreads its nodes. Zones
+// that would get no replica get no NodePool.
+//
+// A limits.nodes above replicas leaves room to replace drifted nodes (Karpenter launches the new
+// node first: aws/karpenter-provider-aws#8873). Each zone's limits.nodes is its replicas plus a
+// share of that headroom, shared over the zones that get a NodePool, evenly with the remainder to
+// the first zones, so that the zones' caps sum to the pool's limits.nodes. Each zone keeps at
+// least one node of headroom when there is any: with fewer headroom nodes than zones, every zone
+// gets one and the sum exceeds limits.nodes (the planner says so).
 func ZoneSpecs(s Spec, zones []string) []ZoneSpec {
 	if s.Replicas == nil || len(zones) == 0 {
 		return nil
 	}
 	replicas := split(*s.Replicas, len(zones))
-	headroom := -1 // no limits.nodes
-	if n, ok := NodeLimit(s.Limits); ok {
-		headroom = max(n-*s.Replicas, 0)
-	}
 	var out []ZoneSpec
 	for i, zone := range zones {
 		if replicas[i] == 0 {
@@ -41,21 +43,22 @@ func ZoneSpecs(s Spec, zones []string) []ZoneSpec {
 		r := replicas[i]
 		z.Replicas = &r
 		z.Requirements = withZone(s.Requirements, zone)
-		if headroom >= 0 {
-			z.Limits = maps.Clone(s.Limits)
-			z.Limits["nodes"] = strconv.Itoa(r + zoneHeadroom(headroom, len(zones), i))
-		}
 		out = append(out, ZoneSpec{Zone: zone, Spec: z})
 	}
-	return out
-}
-
-// zoneHeadroom is zone i's share of the headroom: split evenly, at least 1 when there is any.
-func zoneHeadroom(headroom, zones, i int) int {
-	if headroom == 0 {
-		return 0
+	n, ok := NodeLimit(s.Limits)
+	if !ok {
+		return out
 	}
-	return max(split(headroom, zones)[i], 1)
+	headroom := max(n-*s.Replicas, 0)
+	shares := split(headroom, len(out))
+	for i := range out {
+		if headroom > 0 {
+			shares[i] = max(shares[i], 1)
+		}
+		out[i].Spec.Limits = maps.Clone(s.Limits)
+		out[i].Spec.Limits["nodes"] = strconv.Itoa(*out[i].Spec.Replicas + shares[i])
+	}
+	return out
 }
 
 // split divides n into parts as evenly as possible, the remainder to the first parts.

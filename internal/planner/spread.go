@@ -2,7 +2,6 @@ package planner
 
 import (
 	"fmt"
-	"strconv"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -30,7 +29,6 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 			Message: "the pool launches in no zone, so there is no NodePool to render per zone"})
 		return nil
 	}
-	zoneNodeLimits(in, specs)
 	res.Warnings = append(res.Warnings, spreadOverCap(in, specs)...)
 	out := make(map[string]string, len(specs))
 	for _, z := range specs {
@@ -53,34 +51,9 @@ func (res *PoolResult) spread(ports PoolPorts, in PoolInput, p launchplan.Plan) 
 	return out
 }
 
-// zoneNodeLimits sets each zone's limits.nodes so that the zones' caps sum to the pool's
-// limits.nodes: a zone's replicas plus its share of the headroom (limits.nodes above replicas),
-// shared over the zones that get a NodePool (a zone of no replica has none to give its share to),
-// evenly with the remainder to the first zones. Each zone keeps at least one node of headroom
-// when there is any, so that a drifted node can be replaced there (Karpenter launches the new
-// node first: aws/karpenter-provider-aws#8873): with fewer headroom nodes than zones every zone
-// gets one and the sum exceeds limits.nodes, which spreadOverCap says.
-func zoneNodeLimits(in PoolInput, specs []nodepool.ZoneSpec) {
-	limit, ok := nodepool.NodeLimit(in.Limits)
-	if !ok || in.Replicas == nil {
-		return
-	}
-	headroom := max(limit-*in.Replicas, 0)
-	for i, z := range specs {
-		share := headroom / len(specs)
-		if i < headroom%len(specs) {
-			share++
-		}
-		if headroom > 0 {
-			share = max(share, 1)
-		}
-		z.Spec.Limits["nodes"] = strconv.Itoa(*z.Spec.Replicas + share)
-	}
-}
-
 // spreadOverCap warns when the zones' NodePools together allow more nodes than limits.nodes:
 // with fewer headroom nodes (limits.nodes above replicas) than zones, each zone still keeps one
-// (zoneNodeLimits), so three zones of a pool with replicas 3 and nodes 4 allow 6 between them.
+// (nodepool.ZoneSpecs), so three zones of a pool with replicas 3 and nodes 4 allow 6 between them.
 // Karpenter caps each NodePool alone.
 func spreadOverCap(in PoolInput, specs []nodepool.ZoneSpec) []attrpath.Finding {
 	limit, ok := nodepool.NodeLimit(in.Limits)

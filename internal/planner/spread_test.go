@@ -11,11 +11,7 @@ import (
 var threeZones = []string{"us-west-2a", "us-west-2b", "us-west-2c"}
 
 // zoneSpecs are the zones' NodePools of a pool spread over threeZones, with their limits.nodes set.
-func zoneSpecs(in PoolInput) []nodepool.ZoneSpec {
-	specs := nodepool.ZoneSpecs(in.Spec(), threeZones)
-	zoneNodeLimits(in, specs)
-	return specs
-}
+func zoneSpecs(in PoolInput) []nodepool.ZoneSpec { return nodepool.ZoneSpecs(in.Spec(), threeZones) }
 
 // The zones' limits.nodes sum to the pool's: each zone its replicas plus a share of the headroom,
 // over the zones that get a NodePool; with fewer headroom nodes than zones, one each.
