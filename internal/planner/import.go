@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
@@ -19,8 +21,9 @@ type LiveObject func(ctx context.Context, apiVersion, resource, name string) (ma
 
 // The resources of the Karpenter kinds the provider imports.
 const (
-	classResource = "ec2nodeclasses"
-	poolResource  = "nodepools"
+	classResource   = "ec2nodeclasses"
+	poolResource    = "nodepools"
+	overlayResource = "nodeoverlays"
 )
 
 // NoClusterAccess is what importing by name says without the provider's kubernetes access.
@@ -37,6 +40,8 @@ func kindResource(kind string) string {
 		return classResource + ".karpenter.k8s.aws"
 	case manifest.AutoModeNodeClassKind:
 		return autoModeClassResource + "." + manifest.AutoModeNodeClassGroup
+	case manifest.NodeOverlayKind:
+		return overlayResource + ".karpenter.sh"
 	}
 	return poolResource + ".karpenter.sh"
 }
@@ -135,6 +140,34 @@ func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt
 	return p, class, true, nil, append(adoptedWarnings(manifest.NodePoolKind, name, p.Adopted, note), warnings...)
 }
 
+// ValidateOverlayImportID checks a node overlay's import ID: a Kubernetes object name.
+func ValidateOverlayImportID(id string) []attrpath.Finding {
+	if msgs := validation.IsDNS1123Subdomain(id); len(msgs) > 0 {
+		return []attrpath.Finding{{Summary: "Invalid import ID", Message: fmt.Sprintf("The import ID is the overlay name, `metadata.name` "+
+			"of the NodeOverlay, and must equal `name` in the configuration: %q is not a valid Kubernetes object name (lower-case DNS "+
+			"subdomain): %s.", id, strings.Join(msgs, "; "))}}
+	}
+	return nil
+}
+
+// ImportOverlay adopts a node overlay by name: through read, the live NodeOverlay as a
+// karpenter_node_overlay configuration, what it cannot carry a warning. Without read (no cluster
+// access) it finds nothing (nil), with a warning: the state holds the name only.
+func ImportOverlay(ctx context.Context, read LiveObject, name string) (*adopt.Overlay, []attrpath.Finding, []attrpath.Finding) {
+	if read == nil {
+		return nil, nil, []attrpath.Finding{NoClusterAccess(manifest.NodeOverlayKind)}
+	}
+	obj, err := read(ctx, manifest.NodeOverlayAPIVersion, overlayResource, name)
+	if err != nil {
+		return nil, []attrpath.Finding{importError(manifest.NodeOverlayKind, name, err)}, nil
+	}
+	o, err := adopt.ReadOverlay(obj)
+	if err != nil {
+		return nil, []attrpath.Finding{importError(manifest.NodeOverlayKind, name, err)}, nil
+	}
+	return &o, nil, adoptedWarnings(manifest.NodeOverlayKind, name, o.Adopted, "")
+}
+
 // importError is a failed import of kind name: the object missing, unreadable or not adoptable.
 func importError(kind, name string, err error) attrpath.Finding {
 	summary := "Cannot import " + kind + " " + name
@@ -143,6 +176,11 @@ func importError(kind, name string, err error) attrpath.Finding {
 			return attrpath.Finding{Summary: summary, Message: strings.TrimSpace(autoModeImportFix(err))}
 		}
 		return attrpath.Finding{Summary: summary, Message: err.Error() + "." + autoModeImportFix(err)}
+	}
+	if kind == manifest.NodeOverlayKind && errors.Is(err, kubeclient.ErrNotInstalled) { // the error names Karpenter's NodeClaim CRD
+		return attrpath.Finding{Summary: summary, Message: fmt.Sprintf("the cluster does not serve %s (%s): its Karpenter CRDs have no "+
+			"NodeOverlay. Install the CRDs of a Karpenter release with NodeOverlay, or point the provider's kubernetes block at the "+
+			"cluster that runs Karpenter.", kindResource(kind), manifest.NodeOverlayAPIVersion)}
 	}
 	fix := ""
 	switch {

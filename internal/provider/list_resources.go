@@ -20,13 +20,14 @@ import (
 )
 
 // List resources (Terraform >= 1.14, `terraform query`): the cluster's EC2NodeClasses, EKS Auto
-// Mode NodeClasses and NodePools, and the provider's static pools in EC2, each with its identity
-// and, for -generate-config-out, the value an import by name would give.
+// Mode NodeClasses, NodePools and NodeOverlays, and the provider's static pools in EC2, each with
+// its identity and, for -generate-config-out, the value an import by name would give.
 
 var (
 	_ list.ListResourceWithConfigure = (*nodeClassList)(nil)
 	_ list.ListResourceWithConfigure = (*autoModeNodeClassList)(nil)
 	_ list.ListResourceWithConfigure = (*nodePoolList)(nil)
+	_ list.ListResourceWithConfigure = (*nodeOverlayList)(nil)
 )
 
 // listFilter is a list block's config.
@@ -215,4 +216,57 @@ func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *l
 			}
 		}
 	}
+}
+
+type nodeOverlayList struct{ meta *Meta }
+
+func newNodeOverlayList() list.ListResource { return &nodeOverlayList{} }
+
+func (l *nodeOverlayList) Metadata(_ context.Context, req resource.MetadataRequest, resp *resource.MetadataResponse) {
+	resp.TypeName = req.ProviderTypeName + "_node_overlay"
+}
+
+func (l *nodeOverlayList) Configure(_ context.Context, req resource.ConfigureRequest, resp *resource.ConfigureResponse) {
+	l.meta = metaFrom(req.ProviderData, &resp.Diagnostics)
+}
+
+func (l *nodeOverlayList) ListResourceConfigSchema(_ context.Context, _ list.ListResourceSchemaRequest, resp *list.ListResourceSchemaResponse) {
+	resp.Schema = listFilterSchema(manifest.NodeOverlayKind, "")
+}
+
+// List streams the cluster's NodeOverlays by name, each written as an import writes it. One that
+// cannot be adopted fails alone: Terraform ends a query at a result's error, so its errors become
+// a warning that names it, with no result, and the others are listed.
+func (l *nodeOverlayList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
+	var diags diag.Diagnostics
+	_, names := listed(ctx, l.meta, manifest.NodeOverlayAPIVersion, "nodeoverlays", req, &diags)
+	if diags.HasError() {
+		stream.Results = list.ListResultsStreamDiagnostics(diags)
+		return
+	}
+	adopt := (&nodeOverlayResource{meta: l.meta}).adopt
+	stream.Results = func(push func(list.ListResult) bool) {
+		for _, name := range names {
+			r := result(ctx, req, name, name, adopt, name)
+			if r.Diagnostics.HasError() {
+				r = notListed(manifest.NodeOverlayKind, name, r.Diagnostics)
+			}
+			if !push(r) {
+				return
+			}
+		}
+	}
+}
+
+// notListed is the result of an object that cannot be adopted: its errors as one warning, and no
+// identity, so that Terraform skips it and lists the others.
+func notListed(kind, name string, errs diag.Diagnostics) list.ListResult {
+	var parts []string
+	for _, e := range errs.Errors() {
+		parts = append(parts, e.Summary()+": "+e.Detail())
+	}
+	var out list.ListResult
+	out.Diagnostics.AddWarning(kind+" "+name+" not listed", fmt.Sprintf("%s cannot be adopted, so the query leaves it out: %s\n\n"+
+		"Fix it in the cluster, or import it by name to see the error on its attribute.", name, strings.Join(parts, "\n")))
+	return out
 }

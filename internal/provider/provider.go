@@ -189,7 +189,7 @@ func (p *karpenterProvider) Resources(context.Context) []func() resource.Resourc
 
 // ListResources are what `terraform query` lists (Terraform >= 1.14).
 func (p *karpenterProvider) ListResources(context.Context) []func() list.ListResource {
-	return []func() list.ListResource{newNodeClassList, newAutoModeNodeClassList, newNodePoolList}
+	return []func() list.ListResource{newNodeClassList, newAutoModeNodeClassList, newNodePoolList, newNodeOverlayList}
 }
 
 func (p *karpenterProvider) DataSources(context.Context) []func() datasource.DataSource {

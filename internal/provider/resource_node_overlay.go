@@ -6,7 +6,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework-validators/int64validator"
 	"github.com/hashicorp/terraform-plugin-framework-validators/listvalidator"
 	"github.com/hashicorp/terraform-plugin-framework/diag"
-	"github.com/hashicorp/terraform-plugin-framework/path"
 	"github.com/hashicorp/terraform-plugin-framework/resource"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema"
 	"github.com/hashicorp/terraform-plugin-framework/resource/schema/planmodifier"
@@ -26,6 +25,7 @@ var (
 	_ resource.ResourceWithModifyPlan     = (*nodeOverlayResource)(nil)
 	_ resource.ResourceWithValidateConfig = (*nodeOverlayResource)(nil)
 	_ resource.ResourceWithImportState    = (*nodeOverlayResource)(nil)
+	_ resource.ResourceWithIdentity       = (*nodeOverlayResource)(nil)
 )
 
 type nodeOverlayResource struct{ meta *Meta }
@@ -56,6 +56,10 @@ func (r *nodeOverlayResource) Schema(_ context.Context, _ resource.SchemaRequest
 	resp.Schema = nodeOverlaySchema()
 }
 
+func (r *nodeOverlayResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
+	resp.IdentitySchema = nameIdentitySchema(manifest.NodeOverlayKind)
+}
+
 func nodeOverlaySchema() schema.Schema {
 	return schema.Schema{
 		MarkdownDescription: "A Karpenter `NodeOverlay` (`karpenter.sh/v1alpha1`, behind Karpenter's `NodeOverlay` feature gate): a change " +
@@ -65,7 +69,18 @@ func nodeOverlaySchema() schema.Schema {
 			"The provider renders and admits the `manifest` (apply it with `kubernetes_manifest` or `kubectl_manifest`) and creates " +
 			"nothing in AWS. Pools take the overlays' `resolved` values in `node_overlays`, and plan with them as Karpenter launches: " +
 			"the launch order, the cost and `summary.node_overlays` show what they change. List every overlay of the cluster in every " +
-			"pool (a module can pass one list to all).",
+			"pool (a module can pass one list to all).\n\n" +
+			"**Import** by name (the import ID is `name`). With the provider's `kubernetes` access the live NodeOverlay is read: its " +
+			"requirements, `price` or `priceAdjustment`, `capacity`, `weight` and its own labels and annotations become the " +
+			"configuration (kubectl's last-applied configuration stays with the cluster), and the overlay is planned at import, so " +
+			"that `terraform plan -generate-config-out` writes it and the next plan is clean. Fields the configuration cannot carry " +
+			"are named in the import's warning; an overlay the plan would refuse (or the `NodeOverlay` gate missing from " +
+			"`karpenter_feature_gates`) fails the import on its attribute. Without cluster access the state holds `id` and `name`, " +
+			"and the next plan records the configuration. See the guide \"From YAML to the provider\".\n\n" +
+			"**Identity and query.** The resource's identity (Terraform >= 1.12) is `name`: an import block may write " +
+			"`identity = { name = \"…\" }`. A list resource of the same type (Terraform >= 1.14) lets `terraform query` find the " +
+			"cluster's NodeOverlays to adopt (`name_prefix`, `labels`), and `-generate-config-out` writes each as an import by " +
+			"identity with its configuration; one that cannot be adopted is left out with a warning naming why.",
 		Attributes: map[string]schema.Attribute{
 			"id": schema.StringAttribute{Computed: true, MarkdownDescription: "The overlay name.",
 				PlanModifiers: []planmodifier.String{stringplanmodifier.UseStateForUnknown()}},
@@ -133,24 +148,22 @@ func (r *nodeOverlayResource) ModifyPlan(ctx context.Context, req resource.Modif
 }
 
 // Create records the plan: a NodeOverlay is applied to the cluster by its manifest, not here.
-func (r *nodeOverlayResource) Create(_ context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+func (r *nodeOverlayResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	resp.State.Raw = req.Plan.Raw
 }
 
 // Read keeps the recorded overlay.
-func (r *nodeOverlayResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse) {}
+func (r *nodeOverlayResource) Read(ctx context.Context, _ resource.ReadRequest, resp *resource.ReadResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
+}
 
 // Update records the plan.
-func (r *nodeOverlayResource) Update(_ context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+func (r *nodeOverlayResource) Update(ctx context.Context, req resource.UpdateRequest, resp *resource.UpdateResponse) {
+	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	resp.State.Raw = req.Plan.Raw
 }
 
 // Delete forgets the overlay; nothing outside the state holds it.
 func (r *nodeOverlayResource) Delete(context.Context, resource.DeleteRequest, *resource.DeleteResponse) {
-}
-
-// ImportState adopts an overlay by name; the next plan renders it from the configuration.
-func (r *nodeOverlayResource) ImportState(ctx context.Context, req resource.ImportStateRequest, resp *resource.ImportStateResponse) {
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("id"), req.ID)...)
-	resp.Diagnostics.Append(resp.State.SetAttribute(ctx, path.Root("name"), req.ID)...)
 }
