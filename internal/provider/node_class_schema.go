@@ -108,7 +108,9 @@ func placementGroupSelectorAttribute() schema.SingleNestedAttribute {
 		Optional: true,
 		MarkdownDescription: "`placementGroupSelector`: the EC2 placement group nodes launch into, by `id` or by `name` (exactly " +
 			"one). Resolved at plan time into `placement_group`; the plan fails when no group matches or the group is not " +
-			"`available`, since Karpenter would launch nothing from the class. Needs `ec2:DescribePlacementGroups`.",
+			"`available`, since Karpenter would launch nothing from the class. Karpenter (1.11+) then launches only instance types " +
+			"that support the group's strategy (T, flex and some previous-generation types cannot join a `cluster` group); a node " +
+			"pool plan drops the others and names them. Needs `ec2:DescribePlacementGroups`.",
 		Attributes: map[string]schema.Attribute{
 			"id":   optStr("Placement group id, `pg-…` (required for groups shared with your account)."),
 			"name": optStr("Placement group name (groups your account owns)."),
@@ -463,14 +465,15 @@ func classLaunchOptionAttributes() map[string]schema.Attribute {
 			Optional:            true,
 			MarkdownDescription: "`cpuOptions` of the launched instances.",
 			Attributes: map[string]schema.Attribute{
-				"nested_virtualization": optStr("`nestedVirtualization`: `enabled` or `disabled`. With `enabled`, Karpenter only " +
-					"launches instance types that support nested virtualization (the node pool plan does not apply that filter)."),
+				"nested_virtualization": optStr("`nestedVirtualization`: `enabled` or `disabled`. With `enabled`, Karpenter (1.13+) " +
+					"only launches instance types that support nested virtualization; a node pool plan drops the others and names them."),
 			},
 		},
 		"enclave_options": schema.SingleNestedAttribute{
 			Optional: true,
 			MarkdownDescription: "`enclaveOptions` (Karpenter v1.15, `karpenter_version = \"1.15\"`): AWS Nitro Enclaves on the launched " +
-				"instances. Karpenter then launches only types that support enclaves; the node pool plan does not apply that filter.",
+				"instances. With `enabled`, Karpenter only launches types that support Nitro Enclaves; a node pool plan drops the " +
+				"others and names them.",
 			Attributes: map[string]schema.Attribute{
 				"enabled": schema.BoolAttribute{Required: true, MarkdownDescription: "`enabled`: turn Nitro Enclaves on."},
 			},
@@ -478,7 +481,9 @@ func classLaunchOptionAttributes() map[string]schema.Attribute {
 		"connection_tracking": schema.SingleNestedAttribute{
 			Optional: true,
 			MarkdownDescription: "`connectionTracking`: idle timeouts of connection tracking, in seconds, on the network interfaces " +
-				"of the launch template (efa-only interfaces excluded). Set at least one; unset ones keep EC2's defaults.",
+				"of the launch template (efa-only interfaces excluded). Set at least one; unset ones keep EC2's defaults. Karpenter " +
+				"(1.13+) then launches only Nitro instance types (no Xen or bare-metal ones); a node pool plan drops the others and " +
+				"names them.",
 			Attributes: map[string]schema.Attribute{
 				"tcp_established_timeout": optInt("`tcpEstablishedTimeout`: idle established TCP flows, 60 to 432000."),
 				"udp_stream_timeout":      optInt("`udpStreamTimeout`: idle UDP flows that saw more than one request-response exchange, 60 to 180."),
