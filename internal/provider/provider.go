@@ -121,7 +121,11 @@ func (m *Meta) autoModeCluster() *planner.AutoModeCluster {
 	if m.Cluster == nil {
 		return nil
 	}
-	return &planner.AutoModeCluster{Name: m.ClusterName, Facts: *m.Cluster, AccountID: m.Client.AccountID, Entries: m.Client}
+	facts := *m.Cluster
+	if facts.ARN == "" { // EKS reported no ARN: the cluster is the caller's, in the caller's partition
+		facts.ARN = awsclient.ARN(m.Client.Partition, "eks", m.Client.Region, m.Client.AccountID, "cluster/"+m.ClusterName)
+	}
+	return &planner.AutoModeCluster{Name: m.ClusterName, Facts: facts, AccountID: m.Client.AccountID, Entries: m.Client}
 }
 
 // providerSettings is the provider's configuration as Configure decodes it: what configures the
