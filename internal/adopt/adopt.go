@@ -1,9 +1,9 @@
 // Package adopt reads live Karpenter objects, as the API server returns them, into the
 // configuration of the provider's resources: an EC2NodeClass into a karpenter_node_class, a
 // NodePool into a karpenter_node_pool, a NodeOverlay into a karpenter_node_overlay. What the
-// configuration cannot carry is named, never
-// dropped silently: the configuration is rendered back and compared with the live spec, so a
-// field from a newer Karpenter or one the provider does not model shows up by its path.
+// configuration cannot carry is named, never dropped silently: the configuration is rendered
+// back and compared with the live spec, so a field from a newer Karpenter or one the provider
+// does not model shows up by its path.
 //
 // The package is pure: it imports neither Terraform nor the AWS SDK.
 package adopt
