@@ -54,6 +54,9 @@ type NodeRole struct {
 	Policies func(context.Context) (role string, docs []iampolicy.Document, err error)
 	// CNIOwnRole: the VPC CNI runs with a role of its own (IRSA or EKS Pod Identity).
 	CNIOwnRole bool
+	// Partition is the AWS partition of the managed policy ARNs the findings name (the
+	// provider's Client.Partition; "" is "aws").
+	Partition string
 }
 
 // PlanResult is the resolved class.
@@ -169,7 +172,7 @@ func (r *PlanResult) checkNodeRole(nr NodeRole, a roleAnswer) {
 			"get no AWS credentials, so the VPC CNI cannot assign pod IPs and the node cannot register with the cluster."), "", "")
 		return
 	}
-	rep := iampolicy.Check(a.docs, iampolicy.Options{Path: nr.At, CNIHasOwnRole: nr.CNIOwnRole})
+	rep := iampolicy.Check(a.docs, iampolicy.Options{Path: nr.At, CNIHasOwnRole: nr.CNIOwnRole, Partition: nr.Partition})
 	r.NodeRole = &rep
 	r.add(nil, rep.Findings, "", "")
 	for _, err := range rep.Errors {

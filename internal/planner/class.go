@@ -42,6 +42,9 @@ type ClassPorts struct {
 type ClassFacts struct {
 	// ClusterName and Region name the instance profile of a class with `role`.
 	ClusterName, Region string
+	// Partition is the AWS partition (awsclient.Client.Partition) of the ARNs the node-role
+	// check names ("" is "aws").
+	Partition string
 	// KubernetesVersion is the cluster's major.minor ("" when not set): AMI aliases resolve with it.
 	KubernetesVersion string
 	// KarpenterVersion and FeatureGates are the Karpenter the manifest is rendered, admitted
@@ -206,7 +209,7 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 // stage (a new class owns nothing yet) and the node-role check.
 func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodeclass.Spec) nodeclass.PlanInput {
 	out := nodeclass.PlanInput{Spec: s, KubernetesVersion: facts.KubernetesVersion, Now: facts.Now, Horizon: facts.CapacityBlockHorizon,
-		NodeRole: classNodeRole(ports, in)}
+		NodeRole: classNodeRole(ports, facts, in)}
 	c := ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile}
 	if in.Prior != nil {
 		c.Owner = in.Prior.OwnerID
@@ -223,8 +226,8 @@ func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodecla
 
 // classNodeRole is the node-role readiness check of a class (nil when the role is known only
 // after apply): the policies of `role`, or of the role `instance_profile` holds.
-func classNodeRole(ports ClassPorts, in ClassInput) *nodeclass.NodeRole {
-	nr := &nodeclass.NodeRole{At: attrpath.Of("role"), CNIOwnRole: in.Networking.CNIOwnRole()}
+func classNodeRole(ports ClassPorts, facts ClassFacts, in ClassInput) *nodeclass.NodeRole {
+	nr := &nodeclass.NodeRole{At: attrpath.Of("role"), CNIOwnRole: in.Networking.CNIOwnRole(), Partition: facts.Partition}
 	switch role, profile := in.Role, in.InstanceProfile; {
 	case in.Late.Role || in.Late.InstanceProfile:
 		return nil

@@ -112,7 +112,7 @@ func planLateClass(config tftypes.Value, plan *tftypes.Value, diags *diag.Diagno
 // classFacts are the provider's settings a class plans with.
 func (r *nodeClassResource) classFacts() planner.ClassFacts {
 	m := r.meta
-	return planner.ClassFacts{ClusterName: m.ClusterName, Region: m.Client.Region, KubernetesVersion: m.KubernetesVersion,
+	return planner.ClassFacts{ClusterName: m.ClusterName, Region: m.Client.Region, Partition: m.Client.Partition, KubernetesVersion: m.KubernetesVersion,
 		KarpenterVersion: m.KarpenterVersion, FeatureGates: m.KarpenterFeatureGates, CABundle: m.Bootstrap.CABundle, Now: time.Now(),
 		CapacityBlockHorizon: m.CapacityBlockHorizon}
 }
