@@ -26,6 +26,7 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/placementgroup"
 	gocache "github.com/patrickmn/go-cache"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -202,11 +203,15 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 4500, Floor: 4000, Reserved: 500})
+	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 4500, Floor: 4000, Reserved: 500,
+		Settings: []string{oraclegen.SettingNetworkInterfaces, oraclegen.SettingCPUOptions, oraclegen.SettingEnclaveOptions,
+			oraclegen.SettingPlacementGroup, oraclegen.SettingConnectionTracking}})
 }
 
 // karpenterLaunch is Karpenter 1.15's launch of a NodeClaim of generic pods over the case's
-// types: their reserved offerings as Karpenter's ReservedCapacityResolver builds them from the
+// types: its compatibility check on the case's class (compatibility.IsCompatibleWithNodeClass,
+// which its BaseResolver and ReservedCapacityResolver read: a type it refuses has no available
+// offering), their reserved offerings as Karpenter's ReservedCapacityResolver builds them from the
 // class's reservations (karpenterReservations), the instance provider's filters in
 // filterInstanceTypes' order (compatible and launchable, capacity reservation type, Capacity
 // Block, reserved offering, exotic, spot offerings) and Truncate to 60, which orders by price and
@@ -234,8 +239,15 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		UnavailableOfferings: unavailableOfferings, ZonalshiftProvider: arczonalshift.NewNoopProvider()}
 	rc := &offering.ResolveContext{ZoneInfo: nc.ZoneInfo()}
 	allZones := sets.New(c.Zones...)
+	pg := karpenterClass(nc, c.Class)
 	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	var refused []string
 	for _, lt := range c.Types {
+		info := instanceTypeInfo(lt)
+		compatible := compatibility.IsCompatibleWithNodeClass(info, nc, pg)
+		if !compatible {
+			refused = append(refused, lt.Name)
+		}
 		r := scheduling.NewLabelRequirements(lt.Labels)
 		cts := map[string]bool{}
 		it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
@@ -246,7 +258,7 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		}
 		for _, of := range lt.Offerings {
 			cts[of.CapacityType] = true
-			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available,
+			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available && compatible,
 				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
 					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
 		}
@@ -273,8 +285,7 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		}
 		r.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
 		it.Requirements = r
-		it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(lt.Name)},
-			nc, allZones, sets.New[string](), nil, rc)
+		it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, info, nc, allZones, sets.New[string](), pg, rc)
 		its = append(its, it)
 	}
 	var oneOf []string
@@ -286,7 +297,7 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 			candidates = blockCandidates(reqs, its)
 		}
 		if its, _ = f.FilterReject(its); len(its) == 0 {
-			return oraclegen.LaunchOutcome{Failed: true}
+			return oraclegen.LaunchOutcome{Failed: true, Refused: refused}
 		}
 		if len(candidates) > 0 && len(its) == 1 && slices.Contains(candidates, its[0].Name) {
 			oneOf = candidates
@@ -294,9 +305,9 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	}
 	launch, err := cloudprovider.InstanceTypes(its).Truncate(ctx, reqs, 60)
 	if err != nil {
-		return oraclegen.LaunchOutcome{Failed: true}
+		return oraclegen.LaunchOutcome{Failed: true, Refused: refused}
 	}
-	out = oraclegen.LaunchOutcome{CapacityType: launchCapacityType(np, launch), OneOf: oneOf}
+	out = oraclegen.LaunchOutcome{CapacityType: launchCapacityType(np, launch), OneOf: oneOf, Refused: refused}
 	for _, it := range launch {
 		price := math.MaxFloat64
 		for _, of := range it.Offerings {
@@ -310,6 +321,53 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
 	}
 	return out
+}
+
+// karpenterClass sets the case's class settings on Karpenter's EC2NodeClass nc (a connection
+// tracking block with its UDP timeout), and is the placement group its selector resolves to: one
+// of the case's strategy, nil without one.
+func karpenterClass(nc *awsv1.EC2NodeClass, c oraclegen.LaunchClass) *placementgroup.PlacementGroup {
+	for _, ni := range c.Interfaces {
+		nc.Spec.NetworkInterfaces = append(nc.Spec.NetworkInterfaces, &awsv1.NetworkInterface{NetworkCardIndex: int32(ni.NetworkCardIndex),
+			DeviceIndex: int32(ni.DeviceIndex), InterfaceType: awsv1.InterfaceType(ni.InterfaceType)})
+	}
+	if c.NestedVirtualization != "" {
+		nc.Spec.CPUOptions = &awsv1.CPUOptions{NestedVirtualization: aws.String(c.NestedVirtualization)}
+	}
+	if c.Enclaves != nil {
+		nc.Spec.EnclaveOptions = &awsv1.EnclaveOptions{Enabled: *c.Enclaves}
+	}
+	if c.ConnectionTracking {
+		nc.Spec.ConnectionTracking = &awsv1.ConnectionTracking{UDPTimeout: aws.Int32(60)}
+	}
+	if c.PlacementStrategy == "" {
+		return nil
+	}
+	return &placementgroup.PlacementGroup{ID: "pg-0123456789abcdef0", Name: "oracle", Strategy: placementgroup.Strategy(c.PlacementStrategy)}
+}
+
+// instanceTypeInfo is the type as DescribeInstanceTypes describes it to Karpenter, with what its
+// compatibility check reads (no EfaInfo without EFA, as EC2 reports it).
+func instanceTypeInfo(lt oraclegen.LaunchType) ec2types.InstanceTypeInfo {
+	i := lt.Info
+	info := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(lt.Name), Hypervisor: ec2types.InstanceTypeHypervisor(i.Hypervisor),
+		NitroEnclavesSupport: ec2types.NitroEnclavesSupport(i.NitroEnclavesSupport), ProcessorInfo: &ec2types.ProcessorInfo{},
+		PlacementGroupInfo: &ec2types.PlacementGroupInfo{}, NetworkInfo: &ec2types.NetworkInfo{EnaSupport: ec2types.EnaSupport(i.ENASupport),
+			Ipv4AddressesPerInterface: aws.Int32(int32(i.IPv4PerENI)), EfaSupported: aws.Bool(i.EFASupported)}}
+	for _, f := range i.ProcessorFeatures {
+		info.ProcessorInfo.SupportedFeatures = append(info.ProcessorInfo.SupportedFeatures, ec2types.SupportedAdditionalProcessorFeature(f))
+	}
+	for _, st := range i.PlacementStrategies {
+		info.PlacementGroupInfo.SupportedStrategies = append(info.PlacementGroupInfo.SupportedStrategies, ec2types.PlacementGroupStrategy(st))
+	}
+	for idx, n := range i.CardENIs {
+		info.NetworkInfo.NetworkCards = append(info.NetworkInfo.NetworkCards, ec2types.NetworkCardInfo{NetworkCardIndex: aws.Int32(int32(idx)),
+			MaximumNetworkInterfaces: aws.Int32(int32(n))})
+	}
+	if i.EFASupported {
+		info.NetworkInfo.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: aws.Int32(int32(i.MaxEFAInterfaces))}
+	}
+	return info
 }
 
 // unavailableOfferings is Karpenter's ICE cache, empty: no case marks an offering unavailable.

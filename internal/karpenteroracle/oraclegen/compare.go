@@ -33,6 +33,10 @@ type Run struct {
 	// Reserved is the launch comparison's floor on cases that launch into reserved capacity;
 	// Crashes how many cases Karpenter's launch may panic on (a known bug of its release).
 	Reserved, Crashes int
+	// Settings are the class settings (SettingNetworkInterfaces, ...) the release's instance-type
+	// compatibility check reads: the launch comparison draws network interfaces only for a
+	// release that has them, and requires each listed setting to decide launches.
+	Settings []string
 }
 
 // maxReported is how many disagreements a comparison prints in full (all are counted).

@@ -33,6 +33,8 @@ type LaunchCase struct {
 	// them (active, or scheduled while Start is after Now), in no order; Now is the case's clock.
 	Reservations []reservations.Reservation
 	Now          time.Time
+	// Class is what the class sets of the settings Karpenter's compatibility checks read.
+	Class LaunchClass
 }
 
 // LaunchType is an instance type as Karpenter's cloud provider describes it to the launch: its
@@ -46,6 +48,8 @@ type LaunchType struct {
 	VCPUs       int
 	MemoryMiB   int
 	OfferedZone []string
+	// Info is what EC2 describes of the type that Karpenter's compatibility checks read.
+	Info LaunchInfo
 }
 
 // LaunchOffering is one (zone, capacity type) of a type; Available when it has a price.
@@ -69,25 +73,31 @@ type LaunchOutcome struct {
 	Failed bool
 	// Crashed is Karpenter's panic, when its launch panics on the case (no launch).
 	Crashed string
+	// Refused are the types Karpenter's compatibility check refuses to the case's class (Karpenter's
+	// side only).
+	Refused []string
 }
 
-var launchFamilies = []struct {
-	family, arch string
-	gpus         int
-	sizes        []string
-}{
-	{"m5", "x86_64", 0, []string{"large", "xlarge", "2xlarge", "4xlarge", "metal"}},
-	{"c5", "x86_64", 0, []string{"large", "xlarge", "2xlarge"}},
-	{"r6i", "x86_64", 0, []string{"large", "xlarge", "2xlarge", "metal"}},
-	{"c6g", "arm64", 0, []string{"medium", "large", "xlarge"}},
-	{"m7g", "arm64", 0, []string{"large", "xlarge", "metal"}},
-	{"g5", "x86_64", 1, []string{"xlarge", "2xlarge"}},
-	{"p4d", "x86_64", 8, []string{"24xlarge"}},
-	{"t3", "x86_64", 0, []string{"micro", "small", "medium", "large"}},
+// launchFamilies are the families of every case's catalog: Nitro, Xen (r4, t2, which has no ENA)
+// and bare-metal types, nested virtualization (m8i, c7i-flex), T and flex types, EFA (one interface on the
+// largest sizes, four on four cards on p4d).
+var launchFamilies = []launchFamily{
+	{family: "m5", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge", "4xlarge", "metal"}, ena: "required"},
+	{family: "c5", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, ena: "required"},
+	{family: "r6i", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge", "metal"}, ena: "required", efa: 1},
+	{family: "c6g", arch: "arm64", sizes: []string{"medium", "large", "xlarge"}, ena: "required"},
+	{family: "m7g", arch: "arm64", sizes: []string{"large", "xlarge", "metal"}, ena: "required", efa: 1},
+	{family: "g5", arch: "x86_64", gpus: 1, sizes: []string{"xlarge", "2xlarge"}, ena: "required", efa: 1},
+	{family: "p4d", arch: "x86_64", gpus: 8, sizes: []string{"24xlarge"}, ena: "required", efa: 4},
+	{family: "t3", arch: "x86_64", sizes: []string{"micro", "small", "medium", "large"}, flexible: true, ena: "required"},
+	{family: "m8i", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, nested: true, ena: "required"},
+	{family: "c7i-flex", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, nested: true, flexible: true, ena: "required"},
+	{family: "r4", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, xen: true, ena: "supported"},
+	{family: "t2", arch: "x86_64", sizes: []string{"micro", "small", "medium", "large"}, xen: true, flexible: true, ena: "unsupported"},
 }
 
 // launchExtra are families a large catalog adds, so that more than 60 types qualify and the cut
-// (Truncate) decides.
+// (Truncate) decides; c7i has nested virtualization, the rest EFA on their 16xlarge.
 var launchExtra = []string{"m6i", "c6i", "r5", "c7i", "m6a", "r7g", "c7g", "m6g", "i4i", "x2idn"}
 
 var launchZones = []string{"us-west-2a", "us-west-2b", "us-west-2c"}
@@ -105,11 +115,8 @@ func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices) {
 			if strings.HasSuffix(f, "g") {
 				arch = "arm64"
 			}
-			families = append(families, struct {
-				family, arch string
-				gpus         int
-				sizes        []string
-			}{f, arch, 0, []string{"large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge"}})
+			families = append(families, launchFamily{family: f, arch: arch, sizes: []string{"large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge"},
+				nested: f == "c7i", ena: "required", efa: 1})
 		}
 	}
 	for _, f := range families {
@@ -123,9 +130,7 @@ func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices) {
 				SupportsHVM: true, CurrentGeneration: true, UsageClasses: []string{"on-demand", "spot"}, MaxENIs: 4,
 				NetworkCards: []catalog.NetworkCard{{MaxENIs: 4}}, IPv4PerENI: 15, IPv6PerENI: 15, ENASupport: "required",
 				BareMetal: size == "metal"}
-			if size == "metal" {
-				it.Hypervisor = ""
-			}
+			describeFamilyType(&it, f)
 			if f.gpus > 0 {
 				it.GPUs = []catalog.Device{{Name: "A10G", Manufacturer: "NVIDIA", Count: f.gpus, MemoryMiB: 24576}}
 			}
@@ -191,27 +196,27 @@ func randomLaunchRequirements(rng *rand.Rand) []requirements.Requirement {
 	return out
 }
 
-// providerPlan is the provider's plan of the case's pool: launchplan.Build on the case's
-// catalog, prices, reservations and clock, for Karpenter minor; failed when Build fails.
-func providerPlan(minor string, cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement, rs []reservations.Reservation,
-	now time.Time) (launchplan.Plan, bool) {
+// providerPlan is the provider's plan of case c's pool: launchplan.Build on the case's catalog,
+// prices, requirements, reservations, clock and class settings, for Karpenter minor; failed when
+// Build fails.
+func providerPlan(minor string, cat *catalog.Catalog, prices *pricing.Prices, c LaunchCase) (launchplan.Plan, bool) {
 	var subnets []launchplan.Subnet
 	for i, z := range launchZones {
 		subnets = append(subnets, launchplan.Subnet{ID: fmt.Sprintf("subnet-%d", i), Zone: z, ZoneID: fmt.Sprintf("usw2-az%d", i+1), AvailableIPs: 4000})
 	}
+	class := launchplan.Class{Name: "default", AMIFamily: capacity.FamilyAL2023, Subnets: subnets, SecurityGroupIDs: []string{"sg-1"},
+		MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
+		InstanceProfile: "demo-node", Reservations: c.Reservations}
+	c.Class.apply(&class)
 	p, errs := launchplan.Build(launchplan.Input{PoolName: "general", ClusterName: "demo", Region: "us-west-2", Catalog: cat, Prices: prices,
-		Requirements: reqs, KarpenterVersion: minor, Now: now,
-		Class: launchplan.Class{Name: "default", AMIFamily: capacity.FamilyAL2023, Subnets: subnets, SecurityGroupIDs: []string{"sg-1"},
-			MetadataOptions: launchplan.MetadataOptions{HTTPEndpoint: "enabled", HTTPProtocolIPv6: "disabled", HTTPTokens: "required", HTTPPutResponseHopLimit: 1},
-			InstanceProfile: "demo-node", Reservations: rs}})
+		Requirements: c.Requirements, KarpenterVersion: minor, Now: c.Now, Class: class})
 	return p, len(errs) > 0
 }
 
 // providerLaunch is the provider's launch (providerPlan): its LaunchTypes with their prices, and
 // the capacity type of its launch plan's first option, the one Karpenter launches as.
-func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, reqs []requirements.Requirement, rs []reservations.Reservation,
-	now time.Time) LaunchOutcome {
-	p, failed := providerPlan(minor, cat, prices, reqs, rs, now)
+func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, c LaunchCase) LaunchOutcome {
+	p, failed := providerPlan(minor, cat, prices, c)
 	if failed {
 		return LaunchOutcome{Failed: true}
 	}
@@ -235,7 +240,7 @@ func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, 
 func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices) []LaunchType {
 	var out []LaunchType
 	for _, it := range cat.Types() {
-		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB}
+		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB, Info: launchInfo(it)}
 		for _, g := range it.GPUs {
 			lt.GPUs += g.Count
 		}
@@ -257,20 +262,23 @@ func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices) []LaunchType {
 }
 
 // CompareLaunches draws random pools and compares the launch of a NodeClaim of generic pods
-// for Karpenter minor (karpenter: its instance provider's filters — compatible and launchable,
-// capacity reservation type, Capacity Block, reserved offering, exotic, spot — and Truncate,
-// which orders by price and keeps 60, checking min values) with the provider's launch plan
-// (LaunchTypes, and the capacity type of LaunchPlan's first option). Two cases in five give
-// the class random capacity reservations (randomReservations) and, often, a capacity-type
-// requirement on `reserved`. Orders are compared modulo ties: the same prices in the same order
-// and, within each price, the same types. It fails on any disagreement, below the floor, when
-// too few launches are long enough to be cut or lose types to a filter, or when fewer than
-// run.Reserved cases launch into reserved capacity.
+// for Karpenter minor (karpenter: its instance-type compatibility check on the case's class,
+// its instance provider's filters — compatible and launchable, capacity reservation type,
+// Capacity Block, reserved offering, exotic, spot — and Truncate, which orders by price and keeps
+// 60, checking min values) with the provider's launch plan (LaunchTypes, and the capacity type of
+// LaunchPlan's first option). Two cases in five give the class random capacity reservations
+// (randomReservations) and, often, a capacity-type requirement on `reserved`; six in ten give it
+// settings Karpenter's compatibility check reads (randomLaunchClass: network interfaces only
+// where run.Settings has them). Orders are compared modulo ties: the same prices in the same
+// order and, within each price, the same types. It fails on any disagreement, below the floor,
+// when too few launches are long enough to be cut or lose types to a filter, when fewer than
+// run.Reserved cases launch into reserved capacity, or when a setting of run.Settings decides
+// fewer than one launch in 50 of the kind (settingTally).
 func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) LaunchOutcome, run Run) {
 	t.Helper()
 	rng := rand.New(rand.NewSource(run.Seed))
-	cases, launched, failed, cut, bad := 0, 0, 0, 0, 0
-	withRes, reserved, blocks, fellBack, crashed := 0, 0, 0, 0, 0
+	var n launchTally
+	settings := newSettingTally()
 	for range run.Cases {
 		cat, prices := randomCatalog(rng)
 		reqs := randomLaunchRequirements(rng)
@@ -281,59 +289,81 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 			reqs = withReservedRequirement(rng, reqs)
 		}
 		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones, OnDemand: prices.OnDemand,
-			Reservations: rs, Now: now}
+			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
 		want := karpenter(c)
-		got := providerLaunch(minor, cat, prices, reqs, rs, now)
-		cases++
-		if len(rs) > 0 {
-			withRes++
-		}
-		switch {
-		case want.Crashed != "":
-			if crashed++; crashed <= maxReported {
-				t.Logf("Karpenter %s panics on its launch (no launch; the provider plans %v as %s): %s: %s", minor, got.Types,
-					got.CapacityType, describeCase(c), want.Crashed)
-			}
+		got := providerLaunch(minor, cat, prices, c)
+		if !n.count(t, minor, c, want, got) {
 			continue
-		case want.Failed:
-			failed++
-		case len(want.Types) == launchplan.MaxInstanceTypes:
-			cut++
-			fallthrough
-		default:
-			launched++
-			switch {
-			case want.CapacityType == requirements.CapacityTypeReserved:
-				reserved++
-				if want.OneOf != nil {
-					blocks++
-				}
-			case len(rs) > 0:
-				fellBack++
-			}
 		}
+		settings.count(c, allowedNames(cat.Types(), c), want)
 		if d := launchDiff(want, got); d != "" {
-			if bad++; bad <= maxReported {
+			if n.bad++; n.bad <= maxReported {
 				t.Errorf("Karpenter %s: %s: %s", minor, describeCase(c), d)
 			}
 		}
 	}
-	t.Logf("Karpenter %s: %d pools compared (%d launch, %d of them cut to %d types; %d do not launch), %d disagreements", minor, cases,
-		launched, cut, launchplan.MaxInstanceTypes, failed, bad)
+	t.Logf("Karpenter %s: %d pools compared (%d launch, %d of them cut to %d types; %d do not launch), %d disagreements", minor, n.cases,
+		n.launched, n.cut, launchplan.MaxInstanceTypes, n.failed, n.bad)
 	t.Logf("Karpenter %s: %d pools with reservations: %d launch reserved (%d into a Capacity Block), %d launch on-demand or spot; "+
-		"Karpenter panics on %d", minor, withRes, reserved, blocks, fellBack, crashed)
-	if bad > 0 {
-		t.Fatalf("%d of %d cases disagree", bad, cases)
+		"Karpenter panics on %d", minor, n.withRes, n.reserved, n.blocks, n.fellBack, n.crashed)
+	t.Logf("Karpenter %s: pools with class settings compared %v, of them launches a setting decided %v", minor, settings.compared,
+		settings.decided)
+	if n.bad > 0 {
+		t.Fatalf("%d of %d cases disagree", n.bad, n.cases)
 	}
-	if crashed > run.Crashes {
-		t.Fatalf("Karpenter %s panics on %d cases, more than the %d expected of it", minor, crashed, run.Crashes)
+	if n.crashed > run.Crashes {
+		t.Fatalf("Karpenter %s panics on %d cases, more than the %d expected of it", minor, n.crashed, run.Crashes)
 	}
-	if cases < run.Floor || launched < cases/2 || cut < cases/20 || failed < cases/20 || reserved < run.Reserved ||
-		blocks < run.Reserved/10 || fellBack < run.Reserved/10 {
+	if n.cases < run.Floor || n.launched < n.cases/2 || n.cut < n.cases/20 || n.failed < n.cases/20 || n.reserved < run.Reserved ||
+		n.blocks < run.Reserved/10 || n.fellBack < run.Reserved/10 {
 		t.Fatalf("compared %d cases (%d launch, %d cut, %d fail; %d reserved, %d into a block, %d with reservations fall back): under "+
-			"the floor of %d (%d reserved), or the draw misses a side", cases, launched, cut, failed, reserved, blocks, fellBack,
+			"the floor of %d (%d reserved), or the draw misses a side", n.cases, n.launched, n.cut, n.failed, n.reserved, n.blocks, n.fellBack,
 			run.Floor, run.Reserved)
 	}
+	if msg := settings.check(minor, run.Settings, run.Cases/50); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
+// launchTally counts a launch comparison's cases by what Karpenter did with them.
+type launchTally struct {
+	cases, launched, failed, cut, bad            int
+	withRes, reserved, blocks, fellBack, crashed int
+}
+
+// count records case c, Karpenter's outcome want and the provider's got; false when Karpenter
+// panicked on the case (logged, not compared).
+func (n *launchTally) count(t *testing.T, minor string, c LaunchCase, want, got LaunchOutcome) bool {
+	t.Helper()
+	n.cases++
+	if len(c.Reservations) > 0 {
+		n.withRes++
+	}
+	switch {
+	case want.Crashed != "":
+		if n.crashed++; n.crashed <= maxReported {
+			t.Logf("Karpenter %s panics on its launch (no launch; the provider plans %v as %s): %s: %s", minor, got.Types,
+				got.CapacityType, describeCase(c), want.Crashed)
+		}
+		return false
+	case want.Failed:
+		n.failed++
+	case len(want.Types) == launchplan.MaxInstanceTypes:
+		n.cut++
+		fallthrough
+	default:
+		n.launched++
+		switch {
+		case want.CapacityType == requirements.CapacityTypeReserved:
+			n.reserved++
+			if want.OneOf != nil {
+				n.blocks++
+			}
+		case len(c.Reservations) > 0:
+			n.fellBack++
+		}
+	}
+	return true
 }
 
 func launchDiff(want, got LaunchOutcome) string {
@@ -378,6 +408,9 @@ func launchDiff(want, got LaunchOutcome) string {
 // describeCase names a case's requirements, reservations and clock for a report.
 func describeCase(c LaunchCase) string {
 	s := "requirements " + describeRequirements(c.Requirements)
+	if c.Class.Kind != "" {
+		s += "; class " + c.Class.String()
+	}
 	if len(c.Reservations) == 0 {
 		return s
 	}

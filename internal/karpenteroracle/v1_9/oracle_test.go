@@ -200,7 +200,10 @@ func TestLaunchMatchesKarpenter(t *testing.T) {
 }
 
 // karpenterLaunch is Karpenter 1.9's launch of a NodeClaim of generic pods over the case's
-// types: their reserved offerings as Karpenter's ReservedCapacityResolver builds them (available
+// types (its EC2NodeClass has none of the settings a case's class may draw — no
+// networkInterfaces, cpuOptions, enclaveOptions, placementGroupSelector or connectionTracking,
+// which the API server prunes — and it has no instance-type compatibility check, so the class
+// refuses no type): their reserved offerings as Karpenter's ReservedCapacityResolver builds them (available
 // only with a free instance in 1.14) from the
 // class's reservations (karpenterReservations), the instance provider's filters in
 // filterInstanceTypes' order (compatible and available, capacity reservation type, Capacity

@@ -1,0 +1,260 @@
+package oraclegen
+
+import (
+	"fmt"
+	"math/rand"
+	"slices"
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
+)
+
+// The EC2NodeClass settings Karpenter's instance-type compatibility checks read besides the AMI
+// family, as a launch case's class draws them and Run.Settings names them.
+const (
+	SettingNetworkInterfaces  = "networkInterfaces"
+	SettingCPUOptions         = "cpuOptions"
+	SettingEnclaveOptions     = "enclaveOptions"
+	SettingPlacementGroup     = "placementGroup"
+	SettingConnectionTracking = "connectionTracking"
+	settingMixed              = "mixed"
+)
+
+// LaunchClass is what a launch case's node class sets of those settings; the zero value sets
+// none. Kind names the setting the class was drawn for ("" none, settingMixed several).
+type LaunchClass struct {
+	Kind string
+	// Interfaces is spec.networkInterfaces; nil when not set.
+	Interfaces []capacity.Interface
+	// NestedVirtualization is spec.cpuOptions.nestedVirtualization ("enabled", "disabled"; "" no
+	// cpuOptions).
+	NestedVirtualization string
+	// Enclaves is spec.enclaveOptions.enabled; nil when not set.
+	Enclaves *bool
+	// ConnectionTracking is a spec.connectionTracking with its UDP timeout set.
+	ConnectionTracking bool
+	// PlacementStrategy is the strategy of the placement group the class's selector resolves to
+	// ("cluster", "partition", "spread"; "" no group).
+	PlacementStrategy string
+}
+
+// LaunchInfo is what DescribeInstanceTypes says of a type that Karpenter's compatibility checks
+// read: the hypervisor ("" on bare metal), processor features, Nitro Enclaves support, placement
+// strategies, ENA support, the ENIs of each network card (by index), IPv4 addresses per ENI and
+// EFA (MaxEFAInterfaces is EfaInfo's, reported only when EFASupported).
+type LaunchInfo struct {
+	Hypervisor           string
+	ProcessorFeatures    []string
+	NitroEnclavesSupport string
+	PlacementStrategies  []string
+	ENASupport           string
+	CardENIs             []int
+	IPv4PerENI           int
+	EFASupported         bool
+	MaxEFAInterfaces     int
+}
+
+// launchInfo is the type's LaunchInfo.
+func launchInfo(it *catalog.InstanceType) LaunchInfo {
+	li := LaunchInfo{Hypervisor: it.Hypervisor, ProcessorFeatures: it.ProcessorFeatures, NitroEnclavesSupport: it.NitroEnclavesSupport,
+		PlacementStrategies: it.PlacementGroupStrategies, ENASupport: it.ENASupport, IPv4PerENI: it.IPv4PerENI,
+		EFASupported: it.EFASupported, MaxEFAInterfaces: it.MaxEFAInterfaces}
+	for _, c := range it.NetworkCards {
+		li.CardENIs = append(li.CardENIs, c.MaxENIs)
+	}
+	return li
+}
+
+// launchFamily is a family of the cases' catalogs with what EC2 reports of it that the
+// compatibility checks read (the values of its real sizes, us-west-2).
+type launchFamily struct {
+	family, arch string
+	gpus         int
+	sizes        []string
+	xen          bool // the Xen hypervisor (not Nitro)
+	nested       bool // nested virtualization (the 8th-generation Intel types)
+	flexible     bool // T and flex types: no cluster placement group, no Nitro Enclaves
+	ena          string
+	efa          int // EFA interfaces of the largest sizes; p4d: 4, on four cards
+}
+
+// describeFamilyType fills in what EC2 reports of size i of family f: the hypervisor (none on
+// bare metal), nested virtualization, Nitro Enclaves (Nitro types of 4 or more vCPUs, or 2 on
+// Graviton, but no T or bare-metal type), placement strategies, ENA, cards and EFA.
+func describeFamilyType(it *catalog.InstanceType, f launchFamily) {
+	metal := it.BareMetal
+	switch {
+	case metal:
+		it.Hypervisor = ""
+	case f.xen:
+		it.Hypervisor = "xen"
+	}
+	if f.nested && !metal {
+		it.ProcessorFeatures = []string{catalog.FeatureNestedVirtualization, "metal-compatibility"}
+	}
+	it.NitroEnclavesSupport = "unsupported"
+	if it.Hypervisor == catalog.HypervisorNitro && !f.flexible && (it.VCPUs >= 4 || f.arch == "arm64" && it.VCPUs >= 2) {
+		it.NitroEnclavesSupport = catalog.NitroEnclavesSupported
+	}
+	it.PlacementGroupStrategies = []string{catalog.PlacementStrategyCluster, catalog.PlacementStrategyPartition, catalog.PlacementStrategySpread}
+	if f.flexible {
+		it.PlacementGroupStrategies = it.PlacementGroupStrategies[1:]
+	}
+	it.ENASupport = f.ena
+	size := it.Name[strings.IndexByte(it.Name, '.')+1:]
+	switch {
+	case f.efa > 1:
+		it.NetworkCards = []catalog.NetworkCard{{Index: 0, MaxENIs: 15}, {Index: 1, MaxENIs: 15}, {Index: 2, MaxENIs: 15}, {Index: 3, MaxENIs: 15}}
+		it.MaxENIs, it.IPv4PerENI, it.IPv6PerENI = 60, 50, 50
+		it.EFASupported, it.MaxEFAInterfaces = true, f.efa
+	case f.efa == 1 && (metal || size == "16xlarge"):
+		it.EFASupported, it.MaxEFAInterfaces = true, 1
+	}
+}
+
+// randomLaunchClass draws the case's class: none of the settings in four cases of ten, else one
+// of them, or several (interfaces only where the release has them). A class with reservations
+// (reserved) draws them half as often, so that as many cases as before launch reserved capacity.
+func randomLaunchClass(rng *rand.Rand, interfaces, reserved bool) LaunchClass {
+	var c LaunchClass
+	if reserved && rng.Intn(2) == 0 {
+		return c
+	}
+	switch k := rng.Intn(10); {
+	case k < 4, k == 4 && !interfaces:
+	case k == 4:
+		c.Kind, c.Interfaces = SettingNetworkInterfaces, randomInterfaces(rng)
+	case k == 5:
+		c.Kind, c.NestedVirtualization = SettingCPUOptions, []string{"enabled", "enabled", "enabled", "disabled"}[rng.Intn(4)]
+	case k == 6:
+		c.Kind, c.Enclaves = SettingEnclaveOptions, new(rng.Intn(4) > 0)
+	case k == 7:
+		c.Kind, c.PlacementStrategy = SettingPlacementGroup, randomStrategy(rng)
+	case k == 8:
+		c.Kind, c.ConnectionTracking = SettingConnectionTracking, true
+	default:
+		c.Kind = settingMixed
+		if interfaces && rng.Intn(3) == 0 {
+			c.Interfaces = randomInterfaces(rng)
+		}
+		if rng.Intn(2) == 0 {
+			c.NestedVirtualization = "enabled"
+		}
+		if rng.Intn(2) == 0 {
+			c.Enclaves = new(true)
+		}
+		if rng.Intn(2) == 0 {
+			c.PlacementStrategy = randomStrategy(rng)
+		}
+		c.ConnectionTracking = rng.Intn(2) == 0
+	}
+	return c
+}
+
+// randomStrategy draws a placement group's strategy, cluster half the time: only cluster refuses
+// types (EC2 reports partition and spread for every type).
+func randomStrategy(rng *rand.Rand) string {
+	return []string{catalog.PlacementStrategyCluster, catalog.PlacementStrategyCluster, catalog.PlacementStrategyPartition,
+		catalog.PlacementStrategySpread}[rng.Intn(4)]
+}
+
+// launchLayouts are the interface layouts a class draws: the primary interface alone (ENA
+// decides), with an efa-only interface on its card or on the second card, or with a second
+// interface at device 2.
+var launchLayouts = [][]capacity.Interface{
+	{{InterfaceType: capacity.InterfaceTypeInterface}},
+	{{InterfaceType: capacity.InterfaceTypeInterface}, {DeviceIndex: 1, InterfaceType: capacity.InterfaceTypeEFAOnly}},
+	{{InterfaceType: capacity.InterfaceTypeInterface}, {NetworkCardIndex: 1, InterfaceType: capacity.InterfaceTypeEFAOnly}},
+	{{InterfaceType: capacity.InterfaceTypeInterface}, {DeviceIndex: 2, InterfaceType: capacity.InterfaceTypeInterface}},
+}
+
+func randomInterfaces(rng *rand.Rand) []capacity.Interface {
+	return slices.Clone(launchLayouts[rng.Intn(len(launchLayouts))])
+}
+
+// apply sets the class's settings on the provider's class.
+func (c LaunchClass) apply(pc *launchplan.Class) {
+	if c.Interfaces != nil {
+		pc.NetworkInterfaces, pc.CNI.NetworkInterfaces = c.Interfaces, c.Interfaces
+	}
+	pc.NestedVirtualization = c.NestedVirtualization == "enabled"
+	pc.NitroEnclaves = c.Enclaves != nil && *c.Enclaves
+	pc.ConnectionTracking = c.ConnectionTracking
+	pc.PlacementGroupStrategy = c.PlacementStrategy
+}
+
+func (c LaunchClass) String() string {
+	var parts []string
+	if c.Interfaces != nil {
+		parts = append(parts, fmt.Sprintf("networkInterfaces %v", c.Interfaces))
+	}
+	if c.NestedVirtualization != "" {
+		parts = append(parts, "nestedVirtualization "+c.NestedVirtualization)
+	}
+	if c.Enclaves != nil {
+		parts = append(parts, fmt.Sprintf("enclaves %v", *c.Enclaves))
+	}
+	if c.PlacementStrategy != "" {
+		parts = append(parts, c.PlacementStrategy+" placement group")
+	}
+	if c.ConnectionTracking {
+		parts = append(parts, "connectionTracking")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// settingTally counts, per kind of class, the compared cases (compared) and among them those
+// where Karpenter's compatibility check refused a type the requirements allow and the pool still
+// launched (decided): the cases where the setting decided part of a launch both sides made.
+type settingTally struct{ compared, decided map[string]int }
+
+func newSettingTally() settingTally {
+	return settingTally{compared: map[string]int{}, decided: map[string]int{}}
+}
+
+// count records case c with Karpenter's outcome want.
+func (t settingTally) count(c LaunchCase, allowed []string, want LaunchOutcome) {
+	if c.Class.Kind == "" || want.Crashed != "" {
+		return
+	}
+	t.compared[c.Class.Kind]++
+	if want.Failed {
+		return
+	}
+	for _, name := range want.Refused {
+		if slices.Contains(allowed, name) {
+			t.decided[c.Class.Kind]++
+			return
+		}
+	}
+}
+
+// check says why the run fails ("" when it does not): a setting the release reads (settings)
+// decided fewer than floor launches, Karpenter refused a type for a setting the release does not
+// read, or fewer than floor cases of a setting drawn for every release were compared.
+func (t settingTally) check(minor string, settings []string, floor int) string {
+	for _, s := range []string{SettingNetworkInterfaces, SettingCPUOptions, SettingEnclaveOptions, SettingPlacementGroup, SettingConnectionTracking} {
+		reads := slices.Contains(settings, s)
+		switch {
+		case reads && t.decided[s] < floor:
+			return fmt.Sprintf("Karpenter %s: the %s setting decided %d launches, under the floor of %d", minor, s, t.decided[s], floor)
+		case !reads && t.decided[s] > 0:
+			return fmt.Sprintf("Karpenter %s: its harness says it does not read %s, yet its check refused types for it in %d launches",
+				minor, s, t.decided[s])
+		case (reads || s != SettingNetworkInterfaces) && t.compared[s] < floor:
+			return fmt.Sprintf("Karpenter %s: %d cases of a class with %s compared, under the floor of %d", minor, t.compared[s], s, floor)
+		}
+	}
+	return ""
+}
+
+// allowedNames are the names of allowedTypes.
+func allowedNames(types []*catalog.InstanceType, c LaunchCase) []string {
+	var out []string
+	for _, it := range allowedTypes(types, c.Requirements) {
+		out = append(out, it.Name)
+	}
+	return out
+}
