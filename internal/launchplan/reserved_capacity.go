@@ -297,20 +297,12 @@ func (b *builder) reservationReason(r reservations.Reservation, t *eligible) str
 	switch {
 	case !b.res.allowed:
 		return reservations.ReasonReservedAllowed
-	case !now.IsZero() && r.Upcoming(now):
-		return reservations.ReasonUpcoming
 	case !now.IsZero() && r.Expiring(now):
 		return reservations.ReasonExpiring
-	case !now.IsZero() && r.Ended(now):
+	case !now.IsZero() && r.Ended(now) && !r.Upcoming(now):
 		return reservations.ReasonEnded
-	case t == nil:
-		return reservations.ReasonTypeIneligible
-	case !slices.Contains(t.zones, r.Zone):
-		return reservations.ReasonZoneNotAllowed
-	case r.Available == 0:
-		return reservations.ReasonFull
 	}
-	return ""
+	return b.placeReason(r, t)
 }
 
 // openReservationReason judges r for launches that are not reserved ones (the provider's own
@@ -321,7 +313,6 @@ func (b *builder) openReservationReason(r reservations.Reservation, t *eligible)
 	if b.in.Replicas != nil {
 		why = reservations.ReasonLauncher
 	}
-	now := b.now()
 	switch {
 	case r.MatchCriteria != "open":
 		return why + ", and only launches that target it reach a targeted reservation"
@@ -329,6 +320,15 @@ func (b *builder) openReservationReason(r reservations.Reservation, t *eligible)
 		return why + ", and the pool launches no on-demand node that EC2 could match to this open reservation"
 	case b.capTypes[0] != requirements.CapacityTypeOnDemand:
 		return why + ", and the pool launches " + b.capTypes[0] + " first; only on-demand launches use an open reservation"
+	}
+	return b.placeReason(r, t)
+}
+
+// placeReason is what rules r out for any launch into it: not started, its type not eligible,
+// its zone not the pool's, no free instance ("" when none does).
+func (b *builder) placeReason(r reservations.Reservation, t *eligible) string {
+	now := b.now()
+	switch {
 	case !now.IsZero() && r.Upcoming(now):
 		return reservations.ReasonUpcoming
 	case t == nil:
