@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
@@ -80,6 +81,9 @@ func Validate(c Config) []attrpath.Finding {
 	var out []attrpath.Finding
 	add := func(at attrpath.Path, format string, args ...any) {
 		out = append(out, attrpath.Finding{Path: at, Message: fmt.Sprintf(format, args...)})
+	}
+	if msgs := validation.IsDNS1123Subdomain(c.Name); len(msgs) > 0 {
+		add(attrpath.Of("name"), "%q is not a valid Kubernetes object name (lower-case DNS subdomain): %s", c.Name, strings.Join(msgs, "; "))
 	}
 	if len(c.Requirements) == 0 {
 		add(pathRequirements, "an overlay needs at least one requirement: Karpenter's CRD requires spec.requirements")
