@@ -48,7 +48,6 @@ type runCounts struct {
 	configs, fromExamples, validated, planned, cleanPlans    int
 	examplesPlanned, examplesClean                           int
 	errors, warnings, panics, mutating, pathless, unresolved int
-	knownPathless                                            int
 	byType                                                   map[string]int
 	mutations                                                map[string]int // mutating calls by operation
 	pathlessSummaries, errorKinds                            map[string]int
@@ -271,11 +270,6 @@ func (r *randomRun) tally(i int, typeName, call string, diags []*tfprotov6.Diagn
 		case d.Summary == crashSummary:
 			r.n.panics++
 			r.n.panicDetails = append(r.n.panicDetails, fmt.Sprintf("config %d (%s %s): %s\n%s", i, typeName, call, d.Detail, showConfig(v)))
-		case (d.Attribute == nil || len(d.Attribute.Steps()) == 0) && knownPathless(d):
-			r.n.knownPathless++
-			if r.n.knownPathless <= 3 {
-				r.n.pathlessDetails = append(r.n.pathlessDetails, "(known) "+typeName+" "+call+": "+d.Summary+": "+d.Detail)
-			}
 		case d.Attribute == nil || len(d.Attribute.Steps()) == 0:
 			r.n.pathless++
 			key := typeName + " " + call + ": " + d.Summary
@@ -327,15 +321,6 @@ func (r *randomRun) keepResolved(typeName string, planned *tfprotov6.DynamicValu
 	}
 }
 
-// knownPathless tells the error diagnostics without a path that are known and reported, not
-// failed on: a number with a fraction (or beyond int64) in an integer attribute fails the
-// decoding of the whole configuration (values.go decodeInto, tfvalue.Decode), whose error
-// names the attribute only in its text ("kubelet.max_pods: 1.5 is not a whole number in
-// range"), so Terraform shows it on the resource, not the attribute.
-func knownPathless(d *tfprotov6.Diagnostic) bool {
-	return strings.HasPrefix(d.Summary, "Cannot read the ") && strings.HasSuffix(d.Detail, " is not a whole number in range")
-}
-
 // attributesOf are an object's attributes, in a map of their own (tftypes.Value.As hands out
 // the value's own map, which a change would write through).
 func attributesOf(v tftypes.Value) map[string]tftypes.Value {
@@ -381,8 +366,8 @@ func (r *randomRun) report() {
 		len(r.seeds[typeClass]), len(r.seeds[typePool]))
 	r.t.Logf("validated %d, planned %d, plans without error %d (of examples: %d, %d); AWS calls %d", n.validated, n.planned,
 		n.cleanPlans, n.examplesPlanned, n.examplesClean, n.awsCalls)
-	r.t.Logf("diagnostics: errors %d, warnings %d; panics %d, mutating calls %d, errors without path %d (and %d known), errors off the schema %d",
-		n.errors, n.warnings, n.panics, n.mutating, n.pathless, n.knownPathless, n.unresolved)
+	r.t.Logf("diagnostics: errors %d, warnings %d; panics %d, mutating calls %d, errors without path %d, errors off the schema %d",
+		n.errors, n.warnings, n.panics, n.mutating, n.pathless, n.unresolved)
 	for _, s := range slices.Sorted(maps.Keys(n.pathlessSummaries)) {
 		r.t.Logf("  without path: %dx %s", n.pathlessSummaries[s], s)
 	}

@@ -1,9 +1,13 @@
 package provider
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/hashicorp/terraform-plugin-framework/diag"
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -13,11 +17,19 @@ import (
 // decodeInto reads raw into dst, a pointer to a tagged struct (unknown values read as unset);
 // false, with an error naming what was read, when it does not decode.
 func decodeInto(raw tftypes.Value, dst any, what string, diags *diag.Diagnostics) bool {
-	if err := tfvalue.Decode(raw, dst); err != nil {
+	err := tfvalue.Decode(raw, dst)
+	var bad *tfvalue.NumberError
+	switch {
+	case err == nil:
+		return true
+	case errors.As(err, &bad) && !bad.Path().IsEmpty():
+		// The configuration's number, not the provider: the error goes on its attribute.
+		addFindings(diags, []attrpath.Finding{{Path: bad.Path(), Summary: "Invalid number",
+			Message: fmt.Sprintf("%s is not a whole number in range for this attribute", bad.Value)}}, nil)
+	default:
 		diags.AddError("Cannot read the "+what, err.Error())
-		return false
 	}
-	return true
+	return false
 }
 
 // setRaw writes the tagged fields of src into a plan or state value.

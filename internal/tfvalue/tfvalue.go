@@ -157,7 +157,7 @@ func decode(v tftypes.Value, dst reflect.Value, at string) error {
 		}
 		i, acc := n.Int64()
 		if acc != big.Exact || dst.OverflowInt(i) {
-			return fmt.Errorf("%s: %s is not a whole number in range", at, n.String())
+			return &NumberError{At: at, Value: n.String()}
 		}
 		dst.SetInt(i)
 	case reflect.Float64:
