@@ -84,7 +84,7 @@ func TestReservedFirstAndIdleReasons(t *testing.T) {
 	if s := c.String(); !strings.Contains(s, "3 nodes in capacity reservations, paid for already (0.29 USD/h") || !strings.Contains(s, "at most 7 × m5.large") {
 		t.Errorf("cost line %q", s)
 	}
-	line := p.Summary().Reservations
+	line := p.ReservationsLine
 	for _, want := range []string{"reserved first: cr-used m5.large in " + zoneA + " covers 3", "3 nodes before it falls to on-demand",
 		"2 more of the class's reservations not used", "opt out of open reservations"} {
 		if !strings.Contains(line, want) {
@@ -128,7 +128,7 @@ func TestReservedCapacityGateOff(t *testing.T) {
 	if u := useOf(t, p, "cr-targeted"); !strings.HasPrefix(u.Reason, reservations.ReasonGateOff) {
 		t.Errorf("targeted reservation %+v", u)
 	}
-	if line := p.Summary().Reservations; !strings.Contains(line, "ReservedCapacity is off") {
+	if line := p.ReservationsLine; !strings.Contains(line, "ReservedCapacity is off") {
 		t.Errorf("summary %q", line)
 	}
 
@@ -147,8 +147,8 @@ func TestReservedOnlyPool(t *testing.T) {
 	if len(p.InstanceTypes) != 1 || p.InstanceTypes[0].Name != "m5.large" {
 		t.Errorf("reserved only: types %v, want the reservation's type alone", typeNames(p))
 	}
-	if !strings.Contains(p.Cost.String(), "the pool launches nothing beyond them") || !strings.Contains(p.Summary().Reservations, "2 nodes in all; the pool allows only reserved capacity") {
-		t.Errorf("cost %q, summary %q", p.Cost.String(), p.Summary().Reservations)
+	if !strings.Contains(p.Cost.String(), "the pool launches nothing beyond them") || !strings.Contains(p.ReservationsLine, "2 nodes in all; the pool allows only reserved capacity") {
+		t.Errorf("cost %q, summary %q", p.Cost.String(), p.ReservationsLine)
 	}
 	// Without a usable reservation the pool can launch nothing: an error on the requirement.
 	in.Class.Reservations[0].Available = 0
@@ -250,5 +250,16 @@ func TestReservedLaunchOneKind(t *testing.T) {
 	in.KarpenterVersion = "1.9"
 	if p = mustBuild(t, in); strings.Join(p.LaunchTypes, ",") != "m5.large,m5.xlarge" {
 		t.Errorf("1.9: launch types %v, want both as default reservations", p.LaunchTypes)
+	}
+}
+
+// The summary's reservations line is null (not shown in a plan) when the class selects none.
+func TestSummaryReservationsNullWithoutReservations(t *testing.T) {
+	if got := mustBuild(t, baseInput()).Summary().Reservations; got != nil {
+		t.Errorf("summary reservations %q, want null", *got)
+	}
+	p := mustBuild(t, reservedInput(reservation("cr-1", "m5.large", zoneA, 1)))
+	if got := p.Summary().Reservations; got == nil || *got != p.ReservationsLine {
+		t.Errorf("summary reservations %v, want the line", got)
 	}
 }

@@ -25,8 +25,8 @@ type Summary struct {
 	// NodeOverlays says which overlays change which types ("" without any).
 	NodeOverlays string `tfsdk:"node_overlays"`
 	// Reservations says which of the class's capacity reservations the pool launches into first
-	// and the nodes each covers ("" when the class selects none).
-	Reservations string `tfsdk:"reservations"`
+	// and the nodes each covers (nil when the class selects none).
+	Reservations *string `tfsdk:"reservations"`
 }
 
 // FirstTypesShown is how many instance types Summary.FirstInstanceTypes names.
@@ -36,7 +36,11 @@ const FirstTypesShown = 5
 // range, and how many types Karpenter assumes another max pods for.
 func (p Plan) Summary() Summary {
 	s := Summary{InstanceTypes: int64(len(p.InstanceTypes)), LaunchTemplates: int64(len(p.LaunchTemplates)), NodesByIPs: int64(p.NodesByIPs),
-		Cost: p.Cost.String(), Prices: p.PriceSource, Reservations: p.ReservationsLine}
+		Cost: p.Cost.String(), Prices: p.PriceSource}
+	if p.ReservationsLine != "" {
+		line := p.ReservationsLine
+		s.Reservations = &line
+	}
 	byName := make(map[string]*TypePlan, len(p.InstanceTypes))
 	for i := range p.InstanceTypes {
 		byName[p.InstanceTypes[i].Name] = &p.InstanceTypes[i]

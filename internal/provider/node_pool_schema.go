@@ -243,7 +243,7 @@ func poolSummaryAttributes() map[string]schema.Attribute {
 				"reservations": cStr("The class's capacity reservations and Capacity Blocks the pool launches into, in Karpenter's order " +
 					"(a reserved offering is priced at its type's on-demand price / 10,000,000, so reservations come first, cheapest type " +
 					"first), with the nodes each covers before the pool falls to on-demand or spot, and how the pool's other launches treat " +
-					"open reservations under the `ReservedCapacity` feature gate; empty when the class selects none. `reservations` has " +
+					"open reservations under the `ReservedCapacity` feature gate; null when the class selects none. `reservations` has " +
 					"the verdict on each."),
 			}},
 		"reservations": schema.ListNestedAttribute{Computed: true, MarkdownDescription: "Each capacity reservation or Capacity Block " +

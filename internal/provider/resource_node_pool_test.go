@@ -49,9 +49,9 @@ resource "karpenter_node_pool" "test" {
 }
 
 // staticPoolConfig is poolConfig with what a static pool's node class needs: an AMI id (and its
-// family) instead of the alias.
+// family) instead of the alias, and the provider's instance profile for the role.
 func staticPoolConfig(cluster, classBody, poolBody string) string {
-	return strings.Replace(poolConfig(cluster, "  ami_family = \"AL2023\"\n"+classBody, poolBody),
+	return strings.Replace(poolConfig(cluster, "  ami_family = \"AL2023\"\n  instance_profile_for_static_pools = true\n"+classBody, poolBody),
 		`[{ alias = "al2023@latest" }]`, fmt.Sprintf(`[{ id = %q }]`, testAMI()), 1)
 }
 
@@ -389,6 +389,7 @@ func TestAccNodePool_general(t *testing.T) {
 						"nodes_by_ips":        int64Above(0),
 						"nodes_by_limits":     int64Above(0),              // cpu and memory limits bound the nodes
 						"node_overlays":       knownvalue.StringExact(""), // no node_overlays
+						"reservations":        knownvalue.Null(),          // the class selects none
 					})),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones"), knownvalue.MapSizeExact(2)),
 					plancheck.ExpectKnownValue(nodePoolRes, tfjsonpath.New("zones").AtMapKey(a.Zone).AtMapKey("subnet_id"), knownvalue.StringExact(a.ID)),
