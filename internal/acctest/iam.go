@@ -51,6 +51,7 @@ var NodePolicies = []string{
 
 // createRole creates a node role tagged with TagKey = id; created is false when the name exists.
 func createRole(ctx context.Context, name, id string) (created bool, err error) {
+	noteFixture("role", name)
 	_, err = newIAM().CreateRole(ctx, &iam.CreateRoleInput{
 		RoleName: aws.String(name), AssumeRolePolicyDocument: aws.String(NodeTrustPolicy),
 		Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String(id)}},

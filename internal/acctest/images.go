@@ -98,6 +98,7 @@ func CopyImage(t testing.TB, arch, name string, tags map[string]string) string {
 func PutParameter(t testing.TB, name, value string) {
 	t.Helper()
 	PreCheck(t)
+	noteFixture("parameter", name)
 	c := ssm.NewFromConfig(sdkConfig())
 	if _, err := c.PutParameter(Context(t), &ssm.PutParameterInput{Name: aws.String(name), Value: aws.String(value),
 		Type: ssmtypes.ParameterTypeString, Overwrite: aws.Bool(true)}); err != nil {
