@@ -36,6 +36,10 @@ func TestMain(m *testing.M) {
 			fmt.Fprintf(os.Stderr, "--- FAIL: the published IAM policy against the calls the suite made\n%v\n", err)
 			code = 1
 		}
+		if err := checkPublishedPolicyDecisions(); err != nil {
+			fmt.Fprintf(os.Stderr, "--- FAIL: the filled published IAM policy's decisions on the suite's calls\n%v\n", err)
+			code = 1
+		}
 	}
 	os.Exit(code)
 }
@@ -214,6 +218,7 @@ func factories(rec *callRecorder) map[string]func() (tfprotov6.ProviderServer, e
 						return c, err
 					}
 				}
+				p.newClient = policyRecorded(p, p.newClient) // the published policy decides its calls
 				return p
 			})()
 		},
