@@ -94,9 +94,15 @@ func listed(ctx context.Context, m *Meta, apiVersion, resourceName string, req l
 	return f, names
 }
 
-// result is one listed instance: its identity, display name and, when asked, its value (adopt
-// writes it; the adoption's warnings stay with the import, errors are the result's).
-func result(ctx context.Context, req list.ListRequest, name, display string, adopt func(context.Context, string, *tftypes.Value, *diag.Diagnostics), id string) list.ListResult {
+// adoptFunc writes the object an import ID names into raw, a null value of its resource's type
+// (the resource's adopt).
+type adoptFunc func(ctx context.Context, id string, raw *tftypes.Value, diags *diag.Diagnostics)
+
+// result is one listed instance of kind: its identity, display name and, when asked, its value
+// (adopt writes it from id; the adoption's warnings stay with the import). An object that cannot
+// be adopted fails alone: Terraform ends a query at a result's error, so its errors become a
+// warning that names it, with no result (notListed), and the others are listed.
+func result(ctx context.Context, req list.ListRequest, kind, name, display string, adopt adoptFunc, id string) list.ListResult {
 	r := req.NewListResult(ctx)
 	r.DisplayName = display
 	r.Diagnostics.Append(r.Identity.SetAttribute(ctx, path.Root("name"), name)...)
@@ -104,6 +110,9 @@ func result(ctx context.Context, req list.ListRequest, name, display string, ado
 		var diags diag.Diagnostics
 		adopt(ctx, id, &r.Resource.Raw, &diags)
 		r.Diagnostics.Append(diags.Errors()...)
+	}
+	if r.Diagnostics.HasError() {
+		return notListed(kind, display, r.Diagnostics)
 	}
 	return r
 }
@@ -125,13 +134,14 @@ func (l *nodeClassList) ListResourceConfigSchema(_ context.Context, _ list.ListR
 }
 
 func (l *nodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	listClasses(ctx, l.meta, manifest.EC2NodeClassAPIVersion, "ec2nodeclasses", req, stream, nil, (&nodeClassResource{meta: l.meta}).adopt)
+	listClasses(ctx, l.meta, manifest.EC2NodeClassKind, manifest.EC2NodeClassAPIVersion, "ec2nodeclasses", req, stream, nil,
+		(&nodeClassResource{meta: l.meta}).adopt)
 }
 
 // listClasses streams the cluster's node classes of one kind by name, but those skip names, each
-// written as its resource's import (adopt) writes it.
-func listClasses(ctx context.Context, meta *Meta, apiVersion, resource string, req list.ListRequest, stream *list.ListResultsStream,
-	skip func(string) bool, adopt func(context.Context, string, *tftypes.Value, *diag.Diagnostics)) {
+// written as its resource's import (adopt) writes it, or left out alone with a warning (result).
+func listClasses(ctx context.Context, meta *Meta, kind, apiVersion, resource string, req list.ListRequest, stream *list.ListResultsStream,
+	skip func(string) bool, adopt adoptFunc) {
 	var diags diag.Diagnostics
 	_, names := listed(ctx, meta, apiVersion, resource, req, &diags)
 	if diags.HasError() {
@@ -143,7 +153,7 @@ func listClasses(ctx context.Context, meta *Meta, apiVersion, resource string, r
 	}
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, name := range names {
-			if !push(result(ctx, req, name, name, adopt, name)) {
+			if !push(result(ctx, req, kind, name, name, adopt, name)) {
 				return
 			}
 		}
@@ -168,7 +178,7 @@ func (l *autoModeNodeClassList) ListResourceConfigSchema(_ context.Context, _ li
 }
 
 func (l *autoModeNodeClassList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
-	listClasses(ctx, l.meta, manifest.AutoModeNodeClassAPIVersion, "nodeclasses", req, stream,
+	listClasses(ctx, l.meta, "EKS Auto Mode "+manifest.AutoModeNodeClassKind, manifest.AutoModeNodeClassAPIVersion, "nodeclasses", req, stream,
 		func(n string) bool { return n == automode.ReservedName }, (&autoModeNodeClassResource{meta: l.meta}).adopt)
 }
 
@@ -189,6 +199,8 @@ func (l *nodePoolList) ListResourceConfigSchema(_ context.Context, _ list.ListRe
 		"ownership tags (`name_prefix` applies to them; `labels` does not, as they have no NodePool)")
 }
 
+// List streams the cluster's NodePools by name, then the provider's static pools found in EC2,
+// each written as an import writes it, or left out alone with a warning (result).
 func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	f, names := listed(ctx, l.meta, manifest.NodePoolAPIVersion, "nodepools", req, &diags)
@@ -206,12 +218,13 @@ func (l *nodePoolList) List(ctx context.Context, req list.ListRequest, stream *l
 	adopt := (&nodePoolResource{meta: l.meta}).adopt
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, name := range names {
-			if !push(result(ctx, req, name, name, adopt, name)) {
+			if !push(result(ctx, req, manifest.NodePoolKind, name, name, adopt, name)) {
 				return
 			}
 		}
 		for _, s := range static {
-			if !push(result(ctx, req, s.Name, fmt.Sprintf("%s (static, owner %s)", s.Name, s.Owner), adopt, s.Name+"/"+s.Owner)) {
+			display := fmt.Sprintf("%s (static, owner %s)", s.Name, s.Owner)
+			if !push(result(ctx, req, "static pool", s.Name, display, adopt, s.Name+"/"+s.Owner)) {
 				return
 			}
 		}
@@ -234,9 +247,8 @@ func (l *nodeOverlayList) ListResourceConfigSchema(_ context.Context, _ list.Lis
 	resp.Schema = listFilterSchema(manifest.NodeOverlayKind, "")
 }
 
-// List streams the cluster's NodeOverlays by name, each written as an import writes it. One that
-// cannot be adopted fails alone: Terraform ends a query at a result's error, so its errors become
-// a warning that names it, with no result, and the others are listed.
+// List streams the cluster's NodeOverlays by name, each written as an import writes it, or left
+// out alone with a warning (result).
 func (l *nodeOverlayList) List(ctx context.Context, req list.ListRequest, stream *list.ListResultsStream) {
 	var diags diag.Diagnostics
 	_, names := listed(ctx, l.meta, manifest.NodeOverlayAPIVersion, "nodeoverlays", req, &diags)
@@ -247,11 +259,7 @@ func (l *nodeOverlayList) List(ctx context.Context, req list.ListRequest, stream
 	adopt := (&nodeOverlayResource{meta: l.meta}).adopt
 	stream.Results = func(push func(list.ListResult) bool) {
 		for _, name := range names {
-			r := result(ctx, req, name, name, adopt, name)
-			if r.Diagnostics.HasError() {
-				r = notListed(manifest.NodeOverlayKind, name, r.Diagnostics)
-			}
-			if !push(r) {
+			if !push(result(ctx, req, manifest.NodeOverlayKind, name, name, adopt, name)) {
 				return
 			}
 		}
