@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 )
 
-// The instance profile of a node class with `role`: the provider creates it (name, path and
-// tags from nodeclass.InstanceProfileName / InstanceProfileTags) so that the launch templates of
-// static pools start nodes with the role's credentials; Karpenter keeps creating its own
-// profile for the nodes it launches from the EC2NodeClass. The class owns the profile through
-// its owner id and changes or deletes no profile without its ownership tags.
+// The instance profile of a node class with `role` for the static pools the provider launches:
+// the provider creates it (name, path and tags from nodeclass.InstanceProfileName /
+// InstanceProfileTags) only when the class asks for it (`instance_profile_for_static_pools`), so
+// that the launch templates of those pools start nodes with the role's credentials; Karpenter
+// creates its own profile for the nodes it launches from the EC2NodeClass, so a class whose pools
+// Karpenter launches needs no IAM write. The class owns the profile through its owner id and
+// changes or deletes no profile without its ownership tags.
 
 // ProfileAPI is what the profile stage needs of IAM (awsclient.InstanceProfiles).
 type ProfileAPI interface {
@@ -37,8 +40,11 @@ type ClassProfile struct {
 	Role            string
 	RoleUnknown     bool   // a role known only after apply
 	InstanceProfile string // the configured instance_profile
-	Owner           string // the owner id ("" for a class that owns nothing yet)
-	Recorded        string // resolved.instance_profile of the plan or state ("" when unknown or null)
+	// ForStaticPools: with `role`, the provider creates the class's profile for the static pools
+	// it launches (`instance_profile_for_static_pools`); otherwise the class has none of its own.
+	ForStaticPools bool
+	Owner          string // the owner id ("" for a class that owns nothing yet)
+	Recorded       string // resolved.instance_profile of the plan or state ("" when unknown or null)
 }
 
 // IAMPermissionsHint names the read permissions planning a class needs.
@@ -56,9 +62,10 @@ func (p Profiles) NameFor(class string) string {
 }
 
 // Plan checks the class's IAM inputs and returns the instance profile the launch templates
-// will name ("" with `instance_profile`: resolved keeps the configured one). With
-// `instance_profile`, the profile must exist. With `role`, the role must exist and the
-// provider's profile name must be free or already this class's. It makes no mutating call.
+// will name ("" with `instance_profile`: resolved keeps the configured one; "" with `role` and
+// no profile for static pools). With `instance_profile`, the profile must exist. With `role`,
+// the role must exist and, for static pools, the provider's profile name must be free or
+// already this class's. It makes no mutating call.
 func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.Finding) {
 	fail := func(at attrpath.Path, summary, msg string) (string, []attrpath.Finding) {
 		return "", []attrpath.Finding{{Path: at, Summary: summary, Message: msg}}
@@ -78,6 +85,9 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 	if c.Role == "" && !c.RoleUnknown {
 		return "", nil // validation requires one of the two
 	}
+	if !c.ForStaticPools { // no profile of the provider's: the role alone is checked
+		return "", p.roleFindings(ctx, c)
+	}
 	// The role and the profile's name are two independent reads: both go out at once, and the
 	// role's answer is reported first.
 	name := p.NameFor(c.Class)
@@ -90,15 +100,8 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 		got, err := p.IAM.Get(ctx, name)
 		profile <- profileAnswer{got, err}
 	}()
-	if !c.RoleUnknown { // a role known only after apply is checked when apply adds it to the profile
-		ok, err := p.IAM.RoleExists(ctx, c.Role)
-		switch {
-		case err != nil:
-			return fail(pathRole, "Cannot read the IAM role", err.Error()+"\n\n"+IAMPermissionsHint)
-		case !ok:
-			return fail(pathRole, "IAM role not found",
-				fmt.Sprintf("role %s not found in this account: the instance profile of this class needs it (and so does Karpenter).", c.Role))
-		}
+	if errs := p.roleFindings(ctx, c); len(errs) > 0 {
+		return "", errs
 	}
 	a := <-profile
 	got, err := a.got, a.err
@@ -111,6 +114,24 @@ func (p Profiles) Plan(ctx context.Context, c ClassProfile) (string, []attrpath.
 	return name, nil
 }
 
+// roleFindings check that the class's role exists; a role known only after apply is checked
+// when apply adds it to the profile (or, without one, by Karpenter).
+func (p Profiles) roleFindings(ctx context.Context, c ClassProfile) []attrpath.Finding {
+	if c.RoleUnknown {
+		return nil
+	}
+	ok, err := p.IAM.RoleExists(ctx, c.Role)
+	switch {
+	case err != nil:
+		return []attrpath.Finding{{Path: pathRole, Summary: "Cannot read the IAM role", Message: err.Error() + "\n\n" + IAMPermissionsHint}}
+	case !ok:
+		return []attrpath.Finding{{Path: pathRole, Summary: "IAM role not found",
+			Message: fmt.Sprintf("role %s not found in this account: Karpenter's instance profile for this class needs it (and so does the "+
+				"provider's, for static pools).", c.Role)}}
+	}
+	return nil
+}
+
 // takenDetail explains a profile of the class's name that is not the class's own.
 func (p Profiles) takenDetail(prof InstanceProfile, class string) string {
 	who := "was not created by this provider"
@@ -120,27 +141,31 @@ func (p Profiles) takenDetail(prof InstanceProfile, class string) string {
 		adopt = fmt.Sprintf("To take it over on purpose, import the class: `terraform import <address> %s` (or an `import { id = %q }` "+
 			"block). Otherwise give the class another name.", class, class)
 	}
-	return fmt.Sprintf("The provider creates instance profile %s (path %s) for node class %q%s with `role`, but a profile of that name "+
+	return fmt.Sprintf("The provider creates instance profile %s (path %s) for the static pools of node class %q%s, but a profile of that name "+
 		"already exists and %s. The provider never changes or deletes it. %s", prof.Name, nodeclass.InstanceProfilePath, class,
 		Cluster{Name: p.Cluster}.suffix(), who, adopt)
 }
 
-// Owned are the profiles a class with `role` may have created: the recorded one and the one of
-// its name under the current provider settings (refresh clears the recorded name when the
-// profile drifted).
+// Owned are the profiles a class with `role` may have created: the recorded one and, for static
+// pools, the one of its name under the current provider settings (refresh clears the recorded
+// name when the profile drifted).
 func (p Profiles) Owned(c ClassProfile) []string {
 	if c.Role == "" || c.Owner == "" {
 		return nil
 	}
-	names := []string{p.NameFor(c.Class)}
-	if c.Recorded != "" && c.Recorded != names[0] {
+	var names []string
+	if c.ForStaticPools {
+		names = append(names, p.NameFor(c.Class))
+	}
+	if c.Recorded != "" && !slices.Contains(names, c.Recorded) {
 		names = append(names, c.Recorded)
 	}
 	return names
 }
 
 // Unused are the profiles the class owned before (was) that it no longer uses now (role
-// replaced by instance_profile, or a new name after a provider setting changed).
+// replaced by instance_profile, no profile for static pools any more, or a new name after a
+// provider setting changed).
 func (p Profiles) Unused(was, now ClassProfile) []string {
 	keep := now.InstanceProfile // a profile the class now names is never unused
 	if now.Role != "" {

@@ -124,31 +124,31 @@ func TestProfilesPlan(t *testing.T) {
 			name: "neither role nor instance_profile", class: fleet.ClassProfile{Class: "default"}, noCalls: true,
 		},
 		{
-			name: "role missing", class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			name: "role missing", class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"},
 			path: "role", summary: "IAM role not found", msg: []string{"role KarpenterNodeRole not found"},
 			calls: []string{"RoleExists " + testRole},
 		},
 		{
 			name: "role unreadable", iam: fakeIAM{errs: map[string]error{"RoleExists " + testRole: denied}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true},
 			path:  "role", summary: "Cannot read the IAM role", msg: []string{"AccessDenied", fleet.IAMPermissionsHint},
 		},
 		{
 			name: "role, no profile yet", iam: fakeIAM{roles: map[string]bool{testRole: true}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole}, want: name,
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true}, want: name,
 			calls: []string{"RoleExists " + testRole, "Get " + name},
 		},
 		{
 			name: "own profile",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
 				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o1", launchplan.TagNodeClass, "default")}}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, want: name,
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"}, want: name,
 		},
 		{
 			name: "another owner's profile",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
 				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o2")}}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"},
 			path:  "role", summary: "Instance profile name already taken",
 			msg: []string{name, "path /nodeplane/", `node class "default" in cluster c1`, "belongs to owner o2", "terraform import <address> default"},
 		},
@@ -156,30 +156,46 @@ func TestProfilesPlan(t *testing.T) {
 			name: "a class without owner meets a profile of its name",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
 				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o1")}}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true},
 			path:  "role", summary: "Instance profile name already taken", msg: []string{"belongs to owner o1"},
 		},
 		{
 			name: "a class without owner meets a provider profile with an empty owner tag",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
 				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("")}}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true},
 			path:  "role", summary: "Instance profile name already taken",
 		},
 		{
 			name: "a profile created outside the provider",
 			iam: fakeIAM{roles: map[string]bool{testRole: true},
 				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: map[string]string{"team": "x"}}}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"},
 			path:  "role", summary: "Instance profile name already taken", msg: []string{"was not created by this provider", "set `instance_profile`"},
 		},
 		{
 			name: "profile unreadable", iam: fakeIAM{roles: map[string]bool{testRole: true}, errs: map[string]error{"Get " + name: denied}},
-			class: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"},
+			class: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"},
 			path:  "role", summary: "Cannot read the class's instance profile", msg: []string{"AccessDenied"},
 		},
 		{
-			name: "role known only after apply", class: fleet.ClassProfile{Class: "default", RoleUnknown: true, Owner: "o1"},
+			// Karpenter keeps its own profile for the pools it launches: without static pools
+			// the class has none of the provider's, and the plan reads the role only.
+			name: "role, no profile for static pools", iam: fakeIAM{roles: map[string]bool{testRole: true},
+				profiles: map[string]fleet.InstanceProfile{name: {Name: name, Tags: ownTags("o2")}}},
+			class: fleet.ClassProfile{Class: "default", Role: testRole}, calls: []string{"RoleExists " + testRole},
+		},
+		{
+			name: "role missing, no profile for static pools", class: fleet.ClassProfile{Class: "default", Role: testRole},
+			path: "role", summary: "IAM role not found", msg: []string{"role KarpenterNodeRole not found"},
+			calls: []string{"RoleExists " + testRole},
+		},
+		{
+			name: "role known only after apply, no profile for static pools", class: fleet.ClassProfile{Class: "default", RoleUnknown: true},
+			noCalls: true,
+		},
+		{
+			name: "role known only after apply", class: fleet.ClassProfile{Class: "default", RoleUnknown: true, ForStaticPools: true, Owner: "o1"},
 			want: name, calls: []string{"Get " + name},
 		},
 	} {
@@ -230,10 +246,13 @@ func TestProfilesOwned(t *testing.T) {
 		c    fleet.ClassProfile
 		want []string
 	}{
-		{"role, its name recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}, []string{name}},
-		{"role, nothing recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, []string{name}},
-		{"role, an older name recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: old}, []string{name, old}},
-		{"no owner yet", fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}, nil},
+		{"role, its name recorded", fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1", Recorded: name}, []string{name}},
+		{"role, nothing recorded", fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"}, []string{name}},
+		{"role, an older name recorded", fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1", Recorded: old}, []string{name, old}},
+		{"role, no profile for static pools", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, nil},
+		{"role, no profile for static pools now, its name recorded", fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name},
+			[]string{name}},
+		{"no owner yet", fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Recorded: name}, nil},
 		{"instance_profile", fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}, nil},
 	} {
 		if got := p.Owned(tc.c); !slices.Equal(got, tc.want) {
@@ -247,7 +266,7 @@ func TestProfilesUnused(t *testing.T) {
 	name := p.NameFor("default")
 	const old = "nodeplane-old-0123456789"
 	role := func(recorded string) fleet.ClassProfile {
-		return fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: recorded}
+		return fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1", Recorded: recorded}
 	}
 	custom := fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}
 	for _, tc := range []struct {
@@ -260,7 +279,8 @@ func TestProfilesUnused(t *testing.T) {
 		{"role replaced, an older name recorded too", role(old), custom, []string{name, old}},
 		{"a new name after a provider setting changed", role(old), role(name), []string{old}},
 		{"instance_profile replaced by role: nothing was owned", custom, role(name), nil},
-		{"no owner before: nothing was owned", fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}, role(name), nil},
+		{"no profile for static pools any more", role(name), fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}, []string{name}},
+		{"no owner before: nothing was owned", fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Recorded: name}, role(name), nil},
 		{"role replaced by instance_profile naming the provider's profile: kept", role(name),
 			fleet.ClassProfile{Class: "default", InstanceProfile: name, Owner: "o1", Recorded: name}, nil},
 	} {
@@ -272,7 +292,7 @@ func TestProfilesUnused(t *testing.T) {
 
 func TestProfilesEnsure(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
-	c := fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
+	c := fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1", Recorded: name}
 	for _, tc := range []struct {
 		name    string
 		c       fleet.ClassProfile
@@ -347,7 +367,7 @@ func TestProfilesDelete(t *testing.T) {
 
 func TestProfilesDrifted(t *testing.T) {
 	name := nodeclass.InstanceProfileName("c1", testRegion, "default")
-	c := fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1", Recorded: name}
+	c := fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1", Recorded: name}
 	for _, tc := range []struct {
 		name    string
 		c       fleet.ClassProfile
@@ -359,9 +379,9 @@ func TestProfilesDrifted(t *testing.T) {
 		{name: "as applied", c: c, current: true, want: false, calls: 1},
 		{name: "changed", c: c, current: false, want: true, calls: 1},
 		{name: "unreadable", c: c, err: errors.New("throttled"), calls: 1}, // the answer is the error
-		{name: "nothing recorded", c: fleet.ClassProfile{Class: "default", Role: testRole, Owner: "o1"}},
+		{name: "nothing recorded", c: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Owner: "o1"}},
 		{name: "no role", c: fleet.ClassProfile{Class: "default", InstanceProfile: "custom", Owner: "o1", Recorded: "custom"}},
-		{name: "no owner", c: fleet.ClassProfile{Class: "default", Role: testRole, Recorded: name}},
+		{name: "no owner", c: fleet.ClassProfile{Class: "default", Role: testRole, ForStaticPools: true, Recorded: name}},
 	} {
 		f := &fakeIAM{current: tc.current, errs: map[string]error{"Current " + name + " " + testRole: tc.err}}
 		got, err := profilesOf(f).Drifted(t.Context(), tc.c)

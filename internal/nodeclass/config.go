@@ -12,26 +12,29 @@ import (
 // Config is a karpenter_node_class resource's inputs as its schema shapes them (the provider
 // decodes the plan straight into it by the tfsdk tags); Spec reads it.
 type Config struct {
-	Name                       string                        `tfsdk:"name"`
-	AMIFamily                  string                        `tfsdk:"ami_family"`
-	AMISelectorTerms           []AMITerm                     `tfsdk:"ami_selector_terms"`
-	Role                       string                        `tfsdk:"role"`
-	InstanceProfile            string                        `tfsdk:"instance_profile"`
-	SubnetSelectorTerms        []discovery.SubnetTerm        `tfsdk:"subnet_selector_terms"`
-	SecurityGroupSelectorTerms []discovery.SecurityGroupTerm `tfsdk:"security_group_selector_terms"`
-	AssociatePublicIPAddress   *bool                         `tfsdk:"associate_public_ip_address"`
-	IPPrefixCount              *int                          `tfsdk:"ip_prefix_count"`
-	NetworkInterfaces          []capacity.Interface          `tfsdk:"network_interfaces"`
-	EFA                        bool                          `tfsdk:"efa"`
-	Networking                 *NetworkingConfig             `tfsdk:"networking"`
-	Kubelet                    *KubeletConfig                `tfsdk:"kubelet"`
-	MetadataOptions            *MetadataOptionsConfig        `tfsdk:"metadata_options"`
-	BlockDeviceMappings        []BlockDeviceMapping          `tfsdk:"block_device_mappings"`
-	InstanceStorePolicy        string                        `tfsdk:"instance_store_policy"`
-	DetailedMonitoring         *bool                         `tfsdk:"detailed_monitoring"`
-	UserData                   *string                       `tfsdk:"user_data"`
-	Tags                       map[string]string             `tfsdk:"tags"`
-	Connectivity               *ConnectivityConfig           `tfsdk:"connectivity"`
+	Name             string    `tfsdk:"name"`
+	AMIFamily        string    `tfsdk:"ami_family"`
+	AMISelectorTerms []AMITerm `tfsdk:"ami_selector_terms"`
+	Role             string    `tfsdk:"role"`
+	InstanceProfile  string    `tfsdk:"instance_profile"`
+	// InstanceProfileForStaticPools: with Role, the provider creates an instance profile of its
+	// own for the static pools it launches (fleet.Profiles); nil or false, the class has none.
+	InstanceProfileForStaticPools *bool                         `tfsdk:"instance_profile_for_static_pools"`
+	SubnetSelectorTerms           []discovery.SubnetTerm        `tfsdk:"subnet_selector_terms"`
+	SecurityGroupSelectorTerms    []discovery.SecurityGroupTerm `tfsdk:"security_group_selector_terms"`
+	AssociatePublicIPAddress      *bool                         `tfsdk:"associate_public_ip_address"`
+	IPPrefixCount                 *int                          `tfsdk:"ip_prefix_count"`
+	NetworkInterfaces             []capacity.Interface          `tfsdk:"network_interfaces"`
+	EFA                           bool                          `tfsdk:"efa"`
+	Networking                    *NetworkingConfig             `tfsdk:"networking"`
+	Kubelet                       *KubeletConfig                `tfsdk:"kubelet"`
+	MetadataOptions               *MetadataOptionsConfig        `tfsdk:"metadata_options"`
+	BlockDeviceMappings           []BlockDeviceMapping          `tfsdk:"block_device_mappings"`
+	InstanceStorePolicy           string                        `tfsdk:"instance_store_policy"`
+	DetailedMonitoring            *bool                         `tfsdk:"detailed_monitoring"`
+	UserData                      *string                       `tfsdk:"user_data"`
+	Tags                          map[string]string             `tfsdk:"tags"`
+	Connectivity                  *ConnectivityConfig           `tfsdk:"connectivity"`
 
 	CapacityReservationSelectorTerms []discovery.CapacityReservationTerm `tfsdk:"capacity_reservation_selector_terms"`
 	PlacementGroupSelector           *discovery.PlacementGroupSelector   `tfsdk:"placement_group_selector"`
@@ -41,6 +44,12 @@ type Config struct {
 	EnclaveOptions                   *EnclaveOptionsConfig               `tfsdk:"enclave_options"`
 	// Metadata is the EC2NodeClass object's own labels and annotations.
 	Metadata *manifest.ObjectMetadata `tfsdk:"metadata"`
+}
+
+// ProfileForStaticPools reports whether the provider creates the class's instance profile for
+// the static pools it launches (`instance_profile_for_static_pools`).
+func (c Config) ProfileForStaticPools() bool {
+	return c.InstanceProfileForStaticPools != nil && *c.InstanceProfileForStaticPools
 }
 
 // NetworkingConfig is the provider-only `networking` attribute.

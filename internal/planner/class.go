@@ -111,6 +111,7 @@ type ClassUnknown struct {
 func ValidateClass(c nodeclass.Config) []attrpath.Finding {
 	s, out := c.Spec()
 	out = append(out, attrpath.WithSummary("Invalid node class", nodeclass.Validate(s))...)
+	out = append(out, profileFlagFindings(c)...)
 	if c.Connectivity != nil {
 		out = append(out, nodeclass.ValidateConnectivity(c.Connectivity.Setting())...)
 	}
@@ -181,6 +182,17 @@ func checkConnectivityOf(ctx context.Context, api nodeclass.ConnectivityAPI, c n
 	return out
 }
 
+// profileFlagFindings refuse `instance_profile_for_static_pools` on a class without `role`: with
+// `instance_profile` the static pools' launch templates use that profile.
+func profileFlagFindings(c nodeclass.Config) []attrpath.Finding {
+	if !c.ProfileForStaticPools() || c.Role != "" || c.InstanceProfile == "" { // both set: Validate's "exactly one"
+		return nil
+	}
+	return []attrpath.Finding{{Path: attrpath.Of("instance_profile_for_static_pools"), Summary: "Invalid node class",
+		Message: "instance_profile_for_static_pools asks the provider to create an instance profile for `role`; with `instance_profile` " +
+			"the static pools' launch templates use that profile as it is. Remove instance_profile_for_static_pools."}}
+}
+
 // admit is the part of a plan the config alone decides: the spec, every rule on it, and the
 // manifest the API server and Karpenter would admit.
 func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput) (nodeclass.Spec, string, bool) {
@@ -188,6 +200,7 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 	in.Late.Substitute(&s) // validated and rendered as placeholders
 	res.Errors = append(findings, nodeclass.ApplyDefaultTerms(&s, facts.ClusterName)...)
 	res.Errors = append(res.Errors, attrpath.WithSummary("Invalid node class", nodeclass.Validate(s))...)
+	res.Errors = append(res.Errors, profileFlagFindings(in.Config)...)
 	res.Errors = append(res.Errors, attrpath.WithSummary("Invalid kubelet configuration",
 		nodeclass.ValidateForVersion(s, facts.KarpenterVersion, facts.FeatureGates))...)
 	if len(res.Errors) > 0 {
@@ -210,7 +223,8 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 func classPlanInput(ports ClassPorts, facts ClassFacts, in ClassInput, s nodeclass.Spec) nodeclass.PlanInput {
 	out := nodeclass.PlanInput{Spec: s, KubernetesVersion: facts.KubernetesVersion, Now: facts.Now, Horizon: facts.CapacityBlockHorizon,
 		NodeRole: classNodeRole(ports, facts, in)}
-	c := ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile}
+	c := ClassProfile{Class: in.Name, Role: in.Role, RoleUnknown: in.Late.Role, InstanceProfile: in.InstanceProfile,
+		ForStaticPools: in.ProfileForStaticPools()}
 	if in.Prior != nil {
 		c.Owner = in.Prior.OwnerID
 		if prior, ok := in.Prior.Resolution(); ok {
@@ -309,16 +323,17 @@ type ClassApplied struct {
 	Errors, Warnings []attrpath.Finding
 }
 
-// CreateClass gives a new class an owner id and, for a class with `role`, creates its instance
-// profile. A failed create leaves nothing of the new owner behind.
+// CreateClass gives a new class an owner id and, for a class with `role` and
+// `instance_profile_for_static_pools`, creates its instance profile. A failed create leaves nothing of the new owner behind.
 func CreateClass(ctx context.Context, ports ClassPorts, facts ClassFacts, c ClassProfile) ClassApplied {
 	c.Owner = fleet.NewOwnerID()
 	return classEnsure(ctx, profiles(ports, facts), c, true)
 }
 
 // UpdateClass makes IAM match the updated class (now): the instance profile of a class with
-// `role` is ensured, and a profile the class no longer uses (role replaced by instance_profile,
-// or a new name after a provider setting changed) is deleted. A class whose plan and state have
+// `role` for static pools is ensured, and a profile the class no longer uses (role replaced by
+// instance_profile, no profile for static pools any more, or a new name after a provider setting
+// changed) is deleted. A class whose plan and state have
 // no owner id (written before the class had one) gets one: it owned nothing until now.
 func UpdateClass(ctx context.Context, ports ClassPorts, facts ClassFacts, was, now ClassProfile) ClassApplied {
 	profiles, fresh := profiles(ports, facts), false

@@ -211,8 +211,40 @@ func (f *fixture) awsCalls() []string {
 	return append(append(f.ec2.all(), f.iam.all()...), f.policies.all()...)
 }
 
+// testConfig is a class with `role` and the provider's instance profile for static pools.
 func testConfig() nodeclass.Config {
-	return nodeclass.Config{Name: "default", AMIFamily: "AL2023", Role: "NodeRole", AMISelectorTerms: []nodeclass.AMITerm{{ID: "ami-1"}}}
+	forStatic := true
+	return nodeclass.Config{Name: "default", AMIFamily: "AL2023", Role: "NodeRole", InstanceProfileForStaticPools: &forStatic,
+		AMISelectorTerms: []nodeclass.AMITerm{{ID: "ami-1"}}}
+}
+
+// A class with `role` but no profile for static pools (the default) has none of the provider's:
+// its plan reads the role and its policies, never the profile's name, even when a profile of that
+// name is another owner's, and resolved names no profile. With `instance_profile` the attribute
+// is refused.
+func TestClassWithoutStaticPoolProfile(t *testing.T) {
+	f := newFixture()
+	f.iam.profiles[profileName()] = fleet.InstanceProfile{Name: profileName(), Roles: []string{"NodeRole"},
+		Tags: nodeclass.InstanceProfileTags(testCluster, testRegion, "default", "owner-2")}
+	c := testConfig()
+	c.InstanceProfileForStaticPools = nil
+	res := f.plan(ClassInput{Config: c})
+	if len(res.Errors) != 0 {
+		t.Fatalf("errors %s", dump(res.Errors))
+	}
+	if res.Resolved.InstanceProfile != nil {
+		t.Errorf("resolved instance profile %q, want none", *res.Resolved.InstanceProfile)
+	}
+	if f.iam.count("RoleExists NodeRole") != 1 || f.iam.count("Get "+profileName()) != 0 || f.policies.count("RolePolicies NodeRole") != 1 {
+		t.Errorf("IAM calls %v %v", f.iam.all(), f.policies.all())
+	}
+	c = testConfig()
+	c.Role, c.InstanceProfile = "", "custom"
+	for _, errs := range [][]attrpath.Finding{ValidateClass(c), f.plan(ClassInput{Config: c}).Errors} {
+		if len(errs) != 1 || errs[0].Path.String() != "instance_profile_for_static_pools" {
+			t.Errorf("instance_profile with instance_profile_for_static_pools: %s", dump(errs))
+		}
+	}
 }
 
 func profileName() string { return nodeclass.InstanceProfileName(testCluster, testRegion, "default") }
@@ -434,7 +466,7 @@ func TestClassNodeRoleThroughInstanceProfile(t *testing.T) {
 	f := newFixture()
 	f.iam.profiles["custom"] = fleet.InstanceProfile{Name: "custom", Roles: []string{"OtherRole"}}
 	c := testConfig()
-	c.Role, c.InstanceProfile = "", "custom"
+	c.Role, c.InstanceProfile, c.InstanceProfileForStaticPools = "", "custom", nil
 	res := f.plan(ClassInput{Config: c})
 	if len(res.Errors) != 0 || len(res.Warnings) != 0 {
 		t.Fatalf("errors %s warnings %s", dump(res.Errors), dump(res.Warnings))

@@ -55,9 +55,11 @@ func PoolNotFound(name string) attrpath.Finding {
 }
 
 // ClassFromCluster reads the cluster's EC2NodeClass name as a karpenter_node_class
-// configuration; what it cannot carry is a warning, and so is the one update the import plans
-// for a class with `role` whose instance profile the provider does not hold yet (hasProfile).
-func ClassFromCluster(ctx context.Context, read LiveObject, name string, hasProfile bool) (adopt.Class, []attrpath.Finding, []attrpath.Finding) {
+// configuration; what it cannot carry is a warning. A class with `role` has no instance profile
+// of the provider's (Karpenter keeps its own for the nodes it launches), unless the provider's
+// profile for static pools already exists under profileOwner (a class's owner id, "" for none):
+// then the configuration keeps it (`instance_profile_for_static_pools`), with a note saying so.
+func ClassFromCluster(ctx context.Context, read LiveObject, name, profileOwner string) (adopt.Class, []attrpath.Finding, []attrpath.Finding) {
 	obj, err := read(ctx, manifest.EC2NodeClassAPIVersion, classResource, name)
 	if err != nil {
 		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
@@ -67,10 +69,12 @@ func ClassFromCluster(ctx context.Context, read LiveObject, name string, hasProf
 		return adopt.Class{}, []attrpath.Finding{importError(manifest.EC2NodeClassKind, name, err)}, nil
 	}
 	note := ""
-	if c.Config.Role != "" && !hasProfile {
-		note = "the class names `role`: besides the profile Karpenter keeps, the provider creates one of its own for the launch " +
-			"templates of static pools (`resolved.instance_profile`), so the import plans one in-place update that creates it; " +
-			"the plan after it is clean"
+	if c.Config.Role != "" && profileOwner != "" {
+		keep := true
+		c.Config.InstanceProfileForStaticPools = &keep
+		note = fmt.Sprintf("the provider's instance profile for the class's static pools exists (owner id %s): the import keeps it, "+
+			"with `instance_profile_for_static_pools = true`; remove that if no static pool of the provider's launcher uses the class, "+
+			"and the next apply deletes the profile", profileOwner)
 	}
 	return c, nil, adoptedWarnings(manifest.EC2NodeClassKind, name, c.Adopted, note)
 }
@@ -82,6 +86,9 @@ type ClassImported struct {
 	// class read from the cluster, a new one, chosen now rather than at the next apply so that
 	// the next plan is clean ("" when the cluster is not read).
 	OwnerID string
+	// Adopted: OwnerID is that of an existing profile, which the import's plan must be made
+	// with (the profile is this class's, not a name already taken).
+	Adopted bool
 	// Class is the cluster's EC2NodeClass as a configuration (ClassFromCluster); nil when the
 	// cluster is not read.
 	Class *adopt.Class
@@ -96,11 +103,11 @@ func ImportClass(ctx context.Context, ports ClassPorts, facts ClassFacts, read L
 		return ClassImported{}, []attrpath.Finding{{Summary: "Cannot read the class's instance profile",
 			Message: err.Error() + "\n\n" + fleet.IAMPermissionsHint}}, nil
 	}
-	out := ClassImported{OwnerID: owner}
+	out := ClassImported{OwnerID: owner, Adopted: owner != ""}
 	if read == nil {
 		return out, nil, []attrpath.Finding{NoClusterAccess(manifest.EC2NodeClassKind)}
 	}
-	c, errs, warnings := ClassFromCluster(ctx, read, name, owner != "")
+	c, errs, warnings := ClassFromCluster(ctx, read, name, owner)
 	if len(errs) > 0 {
 		return out, errs, warnings
 	}
@@ -129,7 +136,7 @@ func PoolFromCluster(ctx context.Context, read LiveObject, name string) (p adopt
 		errs, warnings = autoModePoolClass(ctx, read, name, &p)
 		return p, class, true, errs, warnings
 	}
-	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass, true) // the pool's value only
+	class, errs, warnings = ClassFromCluster(ctx, read, p.NodeClass, "") // the pool's value only: no profile of the provider's
 	if len(errs) > 0 {
 		errs[0].Message = fmt.Sprintf("NodePool %q names EC2NodeClass %q in its nodeClassRef, whose values become the pool's `node_class`: %s",
 			name, p.NodeClass, errs[0].Message)

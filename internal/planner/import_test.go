@@ -31,20 +31,22 @@ var (
 			"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": "default"}}}}}
 )
 
-// TestImportFromCluster: a class with role says the import plans the provider's own profile
-// (unless it holds one already); a pool brings its class's values and says to replace them; a
-// pool not in the cluster is not found without a finding (EC2 is asked next); a pool whose class
-// is missing fails naming both.
+// TestImportFromCluster: a class with role has no profile of the provider's, unless the
+// provider's profile for it exists (then the configuration keeps it and says so); a pool brings
+// its class's values and says to replace them; a pool not in the cluster is not found without a
+// finding (EC2 is asked next); a pool whose class is missing fails naming both.
 func TestImportFromCluster(t *testing.T) {
 	ctx := context.Background()
 	read := liveObjects(map[string]map[string]any{"ec2nodeclasses/default": liveRoleClass, "nodepools/general": livePool,
 		"nodepools/orphan": withClassRef(livePool, "gone")})
-	c, errs, warnings := ClassFromCluster(ctx, read, "default", false)
-	if len(errs) > 0 || c.Config.Role != "KarpenterNodeRole" || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "creates one of its own") {
+	c, errs, warnings := ClassFromCluster(ctx, read, "default", "")
+	if len(errs) > 0 || c.Config.Role != "KarpenterNodeRole" || c.Config.ProfileForStaticPools() || len(warnings) != 0 {
 		t.Errorf("class: %+v %v %v", c.Config, errs, warnings)
 	}
-	if _, _, warnings := ClassFromCluster(ctx, read, "default", true); len(warnings) != 0 {
-		t.Errorf("class with the provider's profile: %v", warnings)
+	c, _, warnings = ClassFromCluster(ctx, read, "default", "owner-1")
+	if !c.Config.ProfileForStaticPools() || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "owner id owner-1") ||
+		!strings.Contains(warnings[0].Message, "instance_profile_for_static_pools = true") {
+		t.Errorf("class with the provider's profile: %+v %v", c.Config, warnings)
 	}
 	p, class, found, errs, warnings := PoolFromCluster(ctx, read, "general")
 	if !found || len(errs) > 0 || p.NodeClass != "default" || class.Config.Name != "default" || len(warnings) != 1 ||
@@ -67,8 +69,9 @@ func withClassRef(pool map[string]any, class string) map[string]any {
 			"nodeClassRef": map[string]any{"group": "karpenter.k8s.aws", "kind": "EC2NodeClass", "name": class}}}}}
 }
 
-// TestImportClass: the provider's profile for the class name gives the owner id; without one, a
-// class read from the cluster gets a new owner id and the import says it plans the profile;
+// TestImportClass: the provider's profile for the class name gives the owner id, which the
+// import's plan is made with, and the configuration keeps the profile; without one, a class read
+// from the cluster gets a new owner id and no profile (nothing to say);
 // without the cluster, the owner id (or none) and a warning; an unreadable profile is an error
 // naming the IAM permissions.
 func TestImportClass(t *testing.T) {
@@ -77,11 +80,12 @@ func TestImportClass(t *testing.T) {
 	held := &fakeIAM{profiles: map[string]fleet.InstanceProfile{profileName(): {Name: profileName(), Roles: []string{"KarpenterNodeRole"},
 		Tags: map[string]string{launchplan.TagManagedBy: launchplan.ManagedBy, launchplan.TagNodeClass: "default", launchplan.TagOwner: "owner-1"}}}}
 	got, errs, warnings := ImportClass(ctx, ClassPorts{Profiles: held}, profileFacts, read, "default")
-	if len(errs) > 0 || len(warnings) != 0 || got.OwnerID != "owner-1" || got.Class == nil || got.Class.Config.Role != "KarpenterNodeRole" {
+	if len(errs) > 0 || len(warnings) != 1 || got.OwnerID != "owner-1" || !got.Adopted || got.Class == nil ||
+		got.Class.Config.Role != "KarpenterNodeRole" || !got.Class.Config.ProfileForStaticPools() {
 		t.Errorf("held profile: %+v %v %v", got, errs, warnings)
 	}
 	got, errs, warnings = ImportClass(ctx, ClassPorts{Profiles: &fakeIAM{}}, profileFacts, read, "default")
-	if len(errs) > 0 || got.OwnerID == "" || got.Class == nil || len(warnings) != 1 || !strings.Contains(warnings[0].Message, "creates one of its own") {
+	if len(errs) > 0 || got.OwnerID == "" || got.Adopted || got.Class == nil || got.Class.Config.ProfileForStaticPools() || len(warnings) != 0 {
 		t.Errorf("no profile: %+v %v %v", got, errs, warnings)
 	}
 	got, errs, warnings = ImportClass(ctx, ClassPorts{Profiles: held}, profileFacts, nil, "default")

@@ -212,7 +212,7 @@ func Pool(ctx context.Context, ports PoolPorts, facts PoolFacts, in PoolInput) P
 	if err != nil {
 		return res.fail("Cannot render the NodePool manifest", err)
 	}
-	if !res.admit(ports, doc) || !res.ownable(ctx, ports, facts, in) {
+	if !res.admit(ports, doc) || !res.staticProfile(in) || !res.ownable(ctx, ports, facts, in) {
 		return res
 	}
 	cat, p, ok := res.launchPlan(ctx, ports, facts, in)

@@ -14,5 +14,5 @@ func (r *nodeClassResource) profilePorts() planner.ClassPorts {
 // classProfile is what the profile stage reads of a class.
 func classProfile(v *classValue) planner.ClassProfile {
 	return planner.ClassProfile{Class: v.Name, Role: v.Role, RoleUnknown: v.unknown("role"), InstanceProfile: v.InstanceProfile,
-		Owner: v.OwnerID, Recorded: v.recordedProfile()}
+		ForStaticPools: v.ProfileForStaticPools(), Owner: v.OwnerID, Recorded: v.recordedProfile()}
 }

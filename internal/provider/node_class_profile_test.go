@@ -119,8 +119,9 @@ func templatesUseProfile(t *testing.T, cluster, pool, profile string) resource.T
 	}
 }
 
-// TestAccNodeClass_roleInstanceProfile: a class with `role` creates its instance profile, whose
-// name the plan already shows, and the static pool's launch templates name it. A profile changed
+// TestAccNodeClass_roleInstanceProfile: a class with `role` and instance_profile_for_static_pools
+// creates its instance profile, whose name the plan already shows, and the static pool's launch
+// templates name it. A profile changed
 // outside Terraform is restored; switching to `instance_profile` deletes the class's profile and
 // leaves the named one alone; destroy removes the profile.
 func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
@@ -132,7 +133,7 @@ func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
 	acctest.NewRole(t, role)
 	discoveryNetwork(t, cluster)
 	profile := nodeclass.InstanceProfileName(cluster, acctest.Region(), "static")
-	withRole := roleClassConfig(cluster, pool, fmt.Sprintf("role = %q", role))
+	withRole := roleClassConfig(cluster, pool, fmt.Sprintf("role = %q\n  instance_profile_for_static_pools = true", role))
 	resolvedProfile := tfjsonpath.New("resolved").AtMapKey("instance_profile")
 
 	resource.Test(t, resource.TestCase{
@@ -222,8 +223,8 @@ func TestAccNodeClass_roleInstanceProfile(t *testing.T) {
 }
 
 // TestAccNodeClass_iamPlanErrors: a missing instance profile, a missing role, and a profile name
-// another owner holds fail the plan on the attribute, with no mutating call; the other owner's
-// profile is untouched.
+// another owner holds (for a class with instance_profile_for_static_pools) fail the plan on the
+// attribute, with no mutating call; the other owner's profile is untouched.
 func TestAccNodeClass_iamPlanErrors(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -267,12 +268,13 @@ resource "karpenter_node_class" "test" {
 }
 `, name, iamLine)
 	}
+	const forStatic = "role = \"KarpenterNodeRole\"\n  instance_profile_for_static_pools = true"
 	runBadInputs(t, providerConfig(cluster), []badCase{
 		{"missing instance profile", class("default", `instance_profile = "missing"`), "instance_profile", "instance profile missing not found"},
 		{"missing role", class("default", fmt.Sprintf("role = %q", missingRole)), "role", "role " + missingRole + " not found"},
-		{"profile name of a profile made outside the provider", class("foreign", `role = "KarpenterNodeRole"`), "role",
-			"instance profile " + foreign + " (path /nodeplane/) for node class \"foreign\" in cluster " + cluster + " with `role`, but a profile of that name already exists and was not created by this provider"},
-		{"profile name of another owner", class("other-owner", `role = "KarpenterNodeRole"`), "role",
+		{"profile name of a profile made outside the provider", class("foreign", forStatic), "role",
+			"instance profile " + foreign + " (path /nodeplane/) for the static pools of node class \"foreign\" in cluster " + cluster + ", but a profile of that name already exists and was not created by this provider"},
+		{"profile name of another owner", class("other-owner", forStatic), "role",
 			"already exists and belongs to owner 0123456789abcdef"},
 	})
 	for name, tags := range map[string]map[string]string{foreign: {"team": "someone-else"}, otherOwner: otherTags} {
@@ -290,15 +292,16 @@ resource "karpenter_node_class" "test" {
 }
 
 // TestAccNodeClass_importAdoptsProfile: a class imported by name takes over the instance
-// profile of an earlier state of the same class (its owner id), and the plan after the import
-// changes nothing in IAM. Without a profile with the provider's tags the import takes none.
+// profile for static pools of an earlier state of the same class (its owner id), and the plan
+// after the import changes nothing in IAM. Without a profile with the provider's tags the import
+// takes none.
 func TestAccNodeClass_importAdoptsProfile(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
 	cluster := acctest.RandomName("cluster")
 	discoveryNetwork(t, cluster)
 	profile := nodeclass.InstanceProfileName(cluster, acctest.Region(), "default")
-	cfg := nodeClassConfig(cluster, "")
+	cfg := nodeClassConfig(cluster, "  instance_profile_for_static_pools = true")
 	var owner string
 
 	resource.Test(t, resource.TestCase{

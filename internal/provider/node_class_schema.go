@@ -229,10 +229,16 @@ func classSelectorAttributes() map[string]schema.Attribute {
 		},
 		"role": optStr("IAM role of the nodes (a name, or `path/name`); it must exist at plan, unless it is known only after apply (a role " +
 			"created in the same run): then the plan resolves everything else, `manifest` waits for the role, and apply checks it. Karpenter creates its own instance " +
-			"profile for the nodes it launches; the provider creates one more, `resolved.instance_profile`, for the launch templates of " +
-			"static pools (`replicas`): named `nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside " +
-			"Karpenter's `/karpenter/` garbage collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the " +
-			"class. A profile of that name that is not the class's fails the plan. Exactly one of `role` and `instance_profile`."),
+			"profile for the nodes it launches, so the class writes nothing to IAM, unless `instance_profile_for_static_pools` asks for a " +
+			"profile of the provider's. Exactly one of `role` and `instance_profile`."),
+		"instance_profile_for_static_pools": optBool("With `role`: the provider creates an instance profile of its own for the launch " +
+			"templates of the static pools it launches (`replicas` with `launcher = \"provider\"`), `resolved.instance_profile`: named " +
+			"`nodeplane-<cluster>-<class>-<hash>` (known at plan), under path `/nodeplane/` (outside Karpenter's `/karpenter/` garbage " +
+			"collection), tagged like Karpenter's plus the class's `owner_id`, and deleted with the class or when this is unset. A profile " +
+			"of that name that is not the class's fails the plan. Unset or false, the class has no profile of the provider's " +
+			"(`resolved.instance_profile` is null) and creates nothing in IAM: pools Karpenter launches use Karpenter's own profile, and a " +
+			"static pool of the provider's launcher on the class fails its plan naming this attribute. Only with `role`; an import sets it " +
+			"when the provider's profile for the class exists."),
 		"instance_profile": optStr("Existing instance profile name, used as it is by Karpenter and by the launch templates of static " +
 			"pools; it must exist at plan. Exactly one of `role` and `instance_profile`."),
 		"subnet_selector_terms": subnetTermsAttribute(descSubnetTerms+

@@ -47,6 +47,7 @@ provider "karpenter" {
 resource "karpenter_node_class" "static" {
   name               = "static"
   role               = "KarpenterNodeRole"
+  instance_profile_for_static_pools = true
   ami_family         = "AL2023"
   ami_selector_terms = [{ id = %[8]q }]
 }

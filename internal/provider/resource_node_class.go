@@ -140,8 +140,8 @@ type classOwner struct {
 	OwnerID string `tfsdk:"owner_id"`
 }
 
-// Create records the planned resolution under a new owner id and, for a class with `role`,
-// creates its instance profile (planner.CreateClass).
+// Create records the planned resolution under a new owner id and, for a class with `role` and
+// `instance_profile_for_static_pools`, creates its instance profile (planner.CreateClass).
 func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateRequest, resp *resource.CreateResponse) {
 	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
 	var v classValue
@@ -152,8 +152,8 @@ func (r *nodeClassResource) Create(ctx context.Context, req resource.CreateReque
 }
 
 // Read keeps the recorded resolution: the next plan resolves again and shows any change in
-// EC2 as an in-place update, which is how drift becomes visible. The instance profile of a
-// class with `role` is checked: when it is gone or changed outside Terraform, the recorded
+// EC2 as an in-place update, which is how drift becomes visible. The instance profile the class
+// created for static pools is checked: when it is gone or changed outside Terraform, the recorded
 // resolved.instance_profile is cleared, so the next plan shows an update that restores it.
 func (r *nodeClassResource) Read(ctx context.Context, req resource.ReadRequest, resp *resource.ReadResponse) {
 	defer setIdentity(ctx, resp.Identity, &resp.State, &resp.Diagnostics)
@@ -184,7 +184,7 @@ func (r *nodeClassResource) Update(ctx context.Context, req resource.UpdateReque
 	classApplied(res, req.Plan.Raw, &resp.State.Raw, &resp.Diagnostics)
 }
 
-// Delete removes the instance profile the class created for its `role` (planner.DeleteClass).
+// Delete removes the instance profile the class created for its static pools (planner.DeleteClass).
 func (r *nodeClassResource) Delete(ctx context.Context, req resource.DeleteRequest, resp *resource.DeleteResponse) {
 	var state classValue
 	if !decodeClass(req.State.Raw, &state, &resp.Diagnostics) || !requireMeta(r.meta, &resp.Diagnostics) {
@@ -241,20 +241,26 @@ func (r *nodeClassResource) adopt(ctx context.Context, name string, raw *tftypes
 		setRaw(raw, imported, "node class", diags)
 		return
 	}
-	r.planAdopted(ctx, got.Class.Config, imported, raw, diags)
+	var prior *classValue
+	if got.Adopted { // the profile found is this class's: planned under its owner id, it is not a name already taken
+		prior = &classValue{OwnerID: got.OwnerID}
+	}
+	r.planAdopted(ctx, got.Class.Config, imported, prior, raw, diags)
 }
 
 // planAdopted writes a class read from the cluster into raw (a null value of the resource's type)
 // as a user writes it (configValue), with what the import records beside it (nil: nothing),
-// planned as ModifyPlan plans it; what only an apply would learn is null.
-func (r *nodeClassResource) planAdopted(ctx context.Context, cfg nodeclass.Config, recorded any, raw *tftypes.Value, diags *diag.Diagnostics) {
+// planned as ModifyPlan plans it, for the prior state (nil: none; an adopted profile's owner id);
+// what only an apply would learn is null.
+func (r *nodeClassResource) planAdopted(ctx context.Context, cfg nodeclass.Config, recorded any, prior *classValue, raw *tftypes.Value,
+	diags *diag.Diagnostics) {
 	v := *raw
 	setRaw(&v, cfg, "node class", diags)
 	v = configValue(v)
 	if recorded != nil {
 		setRaw(&v, recorded, "node class", diags)
 	}
-	if r.planClass(ctx, v, &v, nil, diags); !diags.HasError() {
+	if r.planClass(ctx, v, &v, prior, diags); !diags.HasError() {
 		*raw = knownOrNull(v)
 	}
 }

@@ -17,9 +17,10 @@ import (
 
 // nodeClassImportUnknowable lists what `terraform import` cannot know for the config of
 // nodeClassConfig(cluster, ""). The import ID (the name) is all there is to read: the imported
-// state holds `id`, `name` and the `owner_id` of the class's instance profile (adopted, so it
-// verifies equal), and Read keeps it. The rest
-// appears at the next plan, which reads the configuration:
+// state holds `id` and `name`, and Read keeps them. The rest appears at the next plan, which
+// reads the configuration:
+//   - `owner_id`: the class has `role` but no instance profile for static pools, so no profile
+//     of the provider's names its owner id (with one, the import adopts it: TestAccNodeClass_importAdoptsProfile);
 //   - the arguments of that config: `role`, `ami_selector_terms`, and `metadata_options` (the
 //     schema default, applied at plan like any other default);
 //   - the resolution ModifyPlan computes from them and EC2: `vpc_id`, `subnets`,
@@ -29,7 +30,7 @@ import (
 // Null or empty attributes (pod_subnets, capacity_reservations, placement_group and the unset
 // arguments) compare equal without being listed.
 var nodeClassImportUnknowable = []string{
-	"role", "ami_selector_terms", "metadata_options",
+	"owner_id", "role", "ami_selector_terms", "metadata_options",
 	"vpc_id", "subnets", "security_groups", "zones", "resolved", "manifest", "connectivity_report", "node_role_report",
 }
 
@@ -110,8 +111,9 @@ func TestAccNodeClass_import(t *testing.T) {
 
 // TestAccNodeClass_importOnly adopts a class that Terraform never created: the configuration
 // carries an `import {}` block from the start. The plan is an in-place update that records the
-// resolution, applying it makes no mutating EC2 call (in IAM it creates the instance profile of
-// the class's role, which no earlier state holds), and the plan after it is empty.
+// resolution, applying it makes no mutating AWS call (a class with `role` and no static pools of
+// the provider's has no instance profile of the provider's: Karpenter keeps its own), and the
+// plan after it is empty.
 func TestAccNodeClass_importOnly(t *testing.T) {
 	t.Parallel()
 	acctest.PreCheck(t)
@@ -144,6 +146,7 @@ func TestAccNodeClass_importOnly(t *testing.T) {
 		},
 	})
 	noMutatingCallsOf(t, rec, "EC2.", "importing a node class")
+	noMutatingCallsOf(t, rec, "IAM.", "importing a node class")
 }
 
 // TestAccNodeClass_importInvalidName: an `import {}` block with an ID that is not a Kubernetes

@@ -402,7 +402,7 @@ func (r *nodePoolResource) importLive(ctx context.Context, live *livePool, raw *
 		(&autoModeNodeClassResource{meta: r.meta}).planAdopted(ctx, *live.autoMode, &classRaw, diags)
 	} else {
 		classRaw = tftypes.NewValue(nodeClassSchema().Type().TerraformType(ctx), nil)
-		(&nodeClassResource{meta: r.meta}).planAdopted(ctx, live.class, nil, &classRaw, diags)
+		(&nodeClassResource{meta: r.meta}).planAdopted(ctx, live.class, nil, nil, &classRaw, diags)
 	}
 	if diags.HasError() {
 		return

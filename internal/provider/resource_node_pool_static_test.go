@@ -62,6 +62,8 @@ resource "karpenter_node_class" "test" {
   name               = "static"
   role               = "KarpenterNodeRole"
   ami_family         = "AL2023"
+  # The provider launches the pool's nodes: they need its instance profile for the role.
+  instance_profile_for_static_pools = true
   ami_selector_terms = [{ id = %q }]
 %s
 }

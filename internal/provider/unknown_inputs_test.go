@@ -105,6 +105,7 @@ resource "karpenter_node_class" "test" {
   name               = "late"
   role               = terraform_data.late.output.role
   user_data          = terraform_data.late.output.user_data
+  instance_profile_for_static_pools = true
   tags               = { team = terraform_data.late.output.team, tier = "gpu" }
   ami_selector_terms = [{ alias = "al2023@latest" }]
 }
@@ -129,7 +130,8 @@ resource "karpenter_node_pool" "test" {
 				plancheck.ExpectUnknownValue(nodeClassRes, tfjsonpath.New("role")),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("subnets"), knownvalue.ListSizeExact(3)),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("zones"), knownvalue.ListSizeExact(3)),
-				// The instance profile the class creates for the role is named at plan, role or not.
+				// The instance profile the class creates for the role (for static pools) is named at
+				// plan, role or not.
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("instance_profile"),
 					knownvalue.StringRegexp(regexp.MustCompile(`^nodeplane-`+cluster+`-late-[0-9a-f]{10}$`))),
 				plancheck.ExpectKnownValue(nodeClassRes, tfjsonpath.New("resolved").AtMapKey("resolution"), knownvalue.NotNull()),
