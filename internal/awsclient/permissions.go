@@ -14,7 +14,7 @@ var Capabilities = []Capability{
 	{"node-role-check", "Node-role readiness", "the class's node-role check; without them it warns"},
 	{"security-group-checks", "Security-group checks", "connectivity checks (on by default; without them they are skipped with a warning)"},
 	{"prefix-blocks", "Prefix delegation /28 blocks", "pools whose node class has `networking.prefix_delegation`: the free /28 blocks of the subnets they launch in (without them the plan warns)"},
-	{"instance-profiles", "Node classes with role", "a class with `role`: the provider creates its instance profile"},
+	{"instance-profiles", "Instance profiles for static pools", "a class with `role` and `instance_profile_for_static_pools = true`: the provider creates its instance profile for the pools it launches itself"},
 	{"static-pools", "Static pools", "pools with `replicas`: launch templates and instances through EC2 Fleet"},
 	{"capacity-reservations", "Capacity reservations", "`capacity_reservation_selector_terms`, the `karpenter_capacity_reservations` data source"},
 	{"placement-groups", "Placement groups", "`placement_group_selector`"},
