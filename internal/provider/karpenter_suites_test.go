@@ -103,7 +103,8 @@ const (
   role               = "KarpenterNodeRole"`
 	poolClassStatic = `ami_family         = "AL2023"
   ami_selector_terms = [{ id = "ami-0123456789abcdef0" }]
-  role               = "KarpenterNodeRole"`
+  role               = "KarpenterNodeRole"
+  instance_profile_for_static_pools = true`
 )
 
 // suitePool is the upstream NodePool fixture (one requirement, karpenter.sh/capacity-type
