@@ -739,27 +739,21 @@ func ec2SpecTags(specs []ec2types.TagSpecification, rt ec2types.ResourceType) ma
 }
 
 func requestTemplateData(in *ec2types.RequestLaunchTemplateData) templateData {
-	var d templateData
 	if in == nil {
-		return d
+		return templateData{}
 	}
-	d.Image = aws.ToString(in.ImageId)
-	if in.IamInstanceProfile != nil {
-		d.Profile = aws.ToString(in.IamInstanceProfile.Name)
-		if d.Profile == "" {
-			d.Profile = profileNameOfARN(aws.ToString(in.IamInstanceProfile.Arn))
-		}
+	d := templateData{Image: aws.ToString(in.ImageId), Groups: slices.Clone(in.SecurityGroupIds), TagSpecs: map[string]map[string]string{}}
+	if p := in.IamInstanceProfile; p != nil {
+		d.setProfile(aws.ToString(p.Name), aws.ToString(p.Arn))
 	}
-	d.Groups = append(d.Groups, in.SecurityGroupIds...)
 	for _, ni := range in.NetworkInterfaces {
 		d.Groups = append(d.Groups, ni.Groups...)
 	}
 	for _, b := range in.BlockDeviceMappings {
-		if b.Ebs != nil && aws.ToString(b.Ebs.SnapshotId) != "" {
-			d.Snapshots = append(d.Snapshots, aws.ToString(b.Ebs.SnapshotId))
+		if b.Ebs != nil {
+			d.addSnapshot(aws.ToString(b.Ebs.SnapshotId))
 		}
 	}
-	d.TagSpecs = map[string]map[string]string{}
 	for _, s := range in.TagSpecifications {
 		d.TagSpecs[string(s.ResourceType)] = ec2Tags(s.Tags)
 	}
@@ -767,33 +761,41 @@ func requestTemplateData(in *ec2types.RequestLaunchTemplateData) templateData {
 	return d
 }
 
+// responseTemplateData is requestTemplateData for a template as EC2 describes it (its own SDK types).
 func responseTemplateData(in *ec2types.ResponseLaunchTemplateData) templateData {
-	var d templateData
 	if in == nil {
-		return d
+		return templateData{}
 	}
-	d.Image = aws.ToString(in.ImageId)
-	if in.IamInstanceProfile != nil {
-		d.Profile = aws.ToString(in.IamInstanceProfile.Name)
-		if d.Profile == "" {
-			d.Profile = profileNameOfARN(aws.ToString(in.IamInstanceProfile.Arn))
-		}
+	d := templateData{Image: aws.ToString(in.ImageId), Groups: slices.Clone(in.SecurityGroupIds), TagSpecs: map[string]map[string]string{}}
+	if p := in.IamInstanceProfile; p != nil {
+		d.setProfile(aws.ToString(p.Name), aws.ToString(p.Arn))
 	}
-	d.Groups = append(d.Groups, in.SecurityGroupIds...)
 	for _, ni := range in.NetworkInterfaces {
 		d.Groups = append(d.Groups, ni.Groups...)
 	}
 	for _, b := range in.BlockDeviceMappings {
-		if b.Ebs != nil && aws.ToString(b.Ebs.SnapshotId) != "" {
-			d.Snapshots = append(d.Snapshots, aws.ToString(b.Ebs.SnapshotId))
+		if b.Ebs != nil {
+			d.addSnapshot(aws.ToString(b.Ebs.SnapshotId))
 		}
 	}
-	d.TagSpecs = map[string]map[string]string{}
 	for _, s := range in.TagSpecifications {
 		d.TagSpecs[string(s.ResourceType)] = ec2Tags(s.Tags)
 	}
 	d.normalize()
 	return d
+}
+
+// setProfile names the template's instance profile, by name or else by its ARN.
+func (d *templateData) setProfile(name, arn string) {
+	if d.Profile = name; d.Profile == "" {
+		d.Profile = profileNameOfARN(arn)
+	}
+}
+
+func (d *templateData) addSnapshot(id string) {
+	if id != "" {
+		d.Snapshots = append(d.Snapshots, id)
+	}
 }
 
 func (d *templateData) normalize() {
