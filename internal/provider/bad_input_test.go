@@ -149,7 +149,11 @@ func badInputFactories(calls *callRecorder, diags *diagRecorder) map[string]func
 	return map[string]func() (tfprotov6.ProviderServer, error){
 		"karpenter": func() (tfprotov6.ProviderServer, error) {
 			// What Terraform gets: paths it can place (diagnostics.go).
-			srv, err := serverOf(func() *karpenterProvider { return &karpenterProvider{version: "test", newClient: calls.newClient} })()
+			srv, err := serverOf(func() *karpenterProvider {
+				p := &karpenterProvider{version: "test", newClient: calls.newClient}
+				p.newClient = policyRecorded(p, p.newClient) // the published policy decides these calls too
+				return p
+			})()
 			if err != nil {
 				return nil, err
 			}
