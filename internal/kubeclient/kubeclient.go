@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -72,6 +73,10 @@ type Client struct {
 	base  *url.URL
 	token string
 	http  *http.Client
+	// down is the first transport failure (no HTTP answer: a timeout, a refused connection, a
+	// TLS error): later requests fail at once with it, so a server that hangs costs one
+	// Timeout per provider process, not one per read.
+	down atomic.Pointer[error]
 }
 
 // NodeClaim is the part of a karpenter.sh/v1 NodeClaim the provider reads.
@@ -222,13 +227,18 @@ func (c *Client) getJSON(ctx context.Context, what, path string, q url.Values, d
 	if c.token != "" {
 		req.Header.Set("Authorization", "Bearer "+c.token)
 	}
+	if down := c.down.Load(); down != nil {
+		return fmt.Errorf("%w (not asked for %s: an earlier request got no answer)", *down, what)
+	}
 
 	resp, err := c.http.Do(req)
 	if err != nil {
 		if ctxErr := ctx.Err(); ctxErr != nil {
 			return fmt.Errorf("listing %s on %s: %w", what, c.base.Host, ctxErr)
 		}
-		return fmt.Errorf("%w: %s: %w", ErrUnreachable, c.base.Host, err)
+		err = fmt.Errorf("%w: %s: %w", ErrUnreachable, c.base.Host, err)
+		c.down.CompareAndSwap(nil, &err)
+		return err
 	}
 	defer resp.Body.Close()
 

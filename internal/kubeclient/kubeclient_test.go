@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -258,6 +259,35 @@ func TestNodeClaimsUnreachable(t *testing.T) {
 	_, err := c.NodeClaims(context.Background(), "general")
 	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), host) {
 		t.Errorf("err = %v, want ErrUnreachable naming %s", err, host)
+	}
+}
+
+// A server that does not answer costs one timeout: the next reads of the same client fail at
+// once, naming what they did not ask, and never reach the server.
+func TestUnansweredServerAskedOnce(t *testing.T) {
+	var requests atomic.Int32
+	release := make(chan struct{})
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		requests.Add(1)
+		select {
+		case <-release:
+		case <-r.Context().Done():
+		}
+	}))
+	defer srv.Close()
+	defer close(release)
+	c := newClient(t, srv)
+	c.http.Timeout = 200 * time.Millisecond
+	if _, err := c.NodeClaims(context.Background(), "general"); !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("first read: err = %v, want ErrUnreachable", err)
+	}
+	start := time.Now()
+	_, err := c.Deployments(context.Background(), "app=karpenter")
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "not asked for deployments: an earlier request got no answer") {
+		t.Errorf("second read: err = %v", err)
+	}
+	if d := time.Since(start); d > 100*time.Millisecond || requests.Load() != 1 {
+		t.Errorf("second read took %v and the server saw %d requests, want at once and 1", d, requests.Load())
 	}
 }
 
