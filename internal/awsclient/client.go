@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/middleware"
@@ -167,13 +168,19 @@ func loadConfig(ctx context.Context, s Settings, maxAttempts int) (aws.Config, e
 // the account id are New's to fill in.
 func serviceClients(cfg aws.Config, s Settings, maxAttempts int) *Client {
 	return &Client{
-		EC2:            ec2.NewFromConfig(cfg, func(o *ec2.Options) { overrideEndpoint(&o.BaseEndpoint, s.EC2Endpoint) }),
-		SSM:            ssm.NewFromConfig(cfg, func(o *ssm.Options) { overrideEndpoint(&o.BaseEndpoint, s.SSMEndpoint) }),
-		IAM:            iam.NewFromConfig(cfg, func(o *iam.Options) { overrideEndpoint(&o.BaseEndpoint, s.IAMEndpoint) }),
-		EKS:            eks.NewFromConfig(cfg, func(o *eks.Options) { overrideEndpoint(&o.BaseEndpoint, s.EKSEndpoint) }),
-		Pricing:        newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
-		SQS:            sqs.NewFromConfig(cfg, func(o *sqs.Options) { overrideEndpoint(&o.BaseEndpoint, s.SQSEndpoint) }),
-		Events:         eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) { overrideEndpoint(&o.BaseEndpoint, s.EventsEndpoint) }),
+		EC2:     ec2.NewFromConfig(cfg, func(o *ec2.Options) { overrideEndpoint(&o.BaseEndpoint, s.EC2Endpoint) }),
+		SSM:     ssm.NewFromConfig(cfg, func(o *ssm.Options) { overrideEndpoint(&o.BaseEndpoint, s.SSMEndpoint) }),
+		IAM:     iam.NewFromConfig(cfg, func(o *iam.Options) { overrideEndpoint(&o.BaseEndpoint, s.IAMEndpoint) }),
+		EKS:     eks.NewFromConfig(cfg, func(o *eks.Options) { overrideEndpoint(&o.BaseEndpoint, s.EKSEndpoint) }),
+		Pricing: newPricingClient(cfg, s.PricingEndpoint, maxAttempts),
+		SQS: sqs.NewFromConfig(cfg, func(o *sqs.Options) {
+			overrideEndpoint(&o.BaseEndpoint, s.SQSEndpoint)
+			o.RetryMaxAttempts, o.Retryer = 0, advisoryRetryer(maxAttempts)
+		}),
+		Events: eventbridge.NewFromConfig(cfg, func(o *eventbridge.Options) {
+			overrideEndpoint(&o.BaseEndpoint, s.EventsEndpoint)
+			o.RetryMaxAttempts, o.Retryer = 0, advisoryRetryer(maxAttempts)
+		}),
 		Region:         cfg.Region,
 		Partition:      PartitionOfRegion(cfg.Region),
 		discoveryCache: NewDiscoveryCache(),
@@ -230,6 +237,23 @@ func newRetryer(maxAttempts int) aws.Retryer {
 			so.MaxAttempts = maxAttempts
 			so.Retryables = append(so.Retryables, retry.RetryableErrorCode{Codes: retryableCodes})
 		})
+	})
+}
+
+// The budget of the reads only the installation check makes (the interruption queue in SQS and
+// EventBridge): a plan goes on without them, so a throttled or failing service costs seconds,
+// not the minutes the full attempt budget backs off for.
+const (
+	AdvisoryMaxAttempts = 3
+	advisoryMaxBackoff  = 2 * time.Second
+)
+
+// advisoryRetryer is the standard retryer (no client-side rate limiting) with the advisory
+// budget, or maxAttempts when that is lower.
+func advisoryRetryer(maxAttempts int) aws.Retryer {
+	return retry.NewStandard(func(so *retry.StandardOptions) {
+		so.MaxAttempts = min(max(maxAttempts, 1), AdvisoryMaxAttempts)
+		so.MaxBackoff = advisoryMaxBackoff
 	})
 }
 

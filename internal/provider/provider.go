@@ -266,7 +266,8 @@ func providerAWSAttributes() map[string]schema.Attribute {
 		"max_retries": schema.Int64Attribute{
 			Optional: true,
 			MarkdownDescription: fmt.Sprintf("Maximum attempts per AWS API call, with adaptive (client-side rate limited) retries "+
-				"on throttling and transient errors. Default `%d`.", awsclient.DefaultMaxRetries),
+				"on throttling and transient errors. Default `%d`. The interruption queue's SQS and EventBridge reads, which only the "+
+				"installation check makes, take at most %d.", awsclient.DefaultMaxRetries, awsclient.AdvisoryMaxAttempts),
 			Validators: []validator.Int64{int64validator.Between(1, 100)},
 		},
 	}
