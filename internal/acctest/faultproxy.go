@@ -31,10 +31,11 @@ const (
 	FaultUnavailable             // HTTP 503 Unavailable
 	FaultReset                   // connection reset before the request is forwarded
 	FaultResetAfterForward       // request forwarded, then the connection is reset instead of answering
+	FaultAccessDenied            // HTTP 403 AccessDenied: the caller's policy does not allow the action
 	faultKinds
 )
 
-var faultNames = [...]string{"none", "throttle", "internal_error", "unavailable", "reset", "reset_after_forward"}
+var faultNames = [...]string{"none", "throttle", "internal_error", "unavailable", "reset", "reset_after_forward", "access_denied"}
 
 func (f Fault) String() string {
 	if f >= 0 && int(f) < len(faultNames) {
@@ -52,12 +53,13 @@ type FaultRates struct {
 	Unavailable       float64
 	Reset             float64
 	ResetAfterForward float64
+	AccessDenied      float64
 	Latency           float64
 }
 
 // FailureRate is the chance that a request fails.
 func (r FaultRates) FailureRate() float64 {
-	return r.Throttle + r.InternalError + r.Unavailable + r.Reset + r.ResetAfterForward
+	return r.Throttle + r.InternalError + r.Unavailable + r.Reset + r.ResetAfterForward + r.AccessDenied
 }
 
 // FaultConfig configures a FaultProxy.
@@ -219,7 +221,7 @@ func StartFaultProxy(cfg FaultConfig) (*FaultProxy, error) {
 		return nil, err
 	}
 	check := func(name string, r FaultRates) error {
-		for _, v := range []float64{r.Throttle, r.InternalError, r.Unavailable, r.Reset, r.ResetAfterForward, r.Latency} {
+		for _, v := range []float64{r.Throttle, r.InternalError, r.Unavailable, r.Reset, r.ResetAfterForward, r.AccessDenied, r.Latency} {
 			if v < 0 || v > 1 {
 				return fmt.Errorf("fault proxy: %s rates must be within [0, 1]: %+v", name, r)
 			}
@@ -388,7 +390,7 @@ func (p *FaultProxy) decide(service, action string, attempt int) (Fault, bool) {
 			rate float64
 		}{
 			{FaultThrottle, rates.Throttle}, {FaultInternalError, rates.InternalError}, {FaultUnavailable, rates.Unavailable},
-			{FaultReset, rates.Reset}, {FaultResetAfterForward, rates.ResetAfterForward},
+			{FaultReset, rates.Reset}, {FaultResetAfterForward, rates.ResetAfterForward}, {FaultAccessDenied, rates.AccessDenied},
 		} {
 			if x < c.rate {
 				fault = c.f
@@ -473,6 +475,13 @@ func (p *FaultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	case FaultUnavailable:
 		writeAWSError(w, service, http.StatusServiceUnavailable, "Unavailable", "The server is overloaded or is not accepting requests.")
+		return
+	case FaultAccessDenied:
+		code := "AccessDenied"
+		if service != "ec2" && service != "iam" && service != "sts" { // JSON protocols
+			code = "AccessDeniedException"
+		}
+		writeAWSError(w, service, http.StatusForbidden, code, "User is not authorized to perform this action (injected by the fault proxy)")
 		return
 	case FaultReset:
 		resetConn(w)
@@ -572,6 +581,16 @@ func resetConn(w http.ResponseWriter) {
 // writeAWSError writes the error document of the service's protocol: EC2's <Response><Errors>
 // form, or the awsQuery <ErrorResponse> form of STS and others.
 func writeAWSError(w http.ResponseWriter, service string, status int, code, msg string) {
+	if jsonProtocol[service] { // the services whose SDK clients speak an AWS JSON protocol
+		body := fmt.Sprintf(`{"__type":%q,"message":%q}`, code, msg)
+		w.Header().Set("Content-Type", "application/x-amz-json-1.1")
+		w.Header().Set("X-Amzn-Errortype", code)
+		w.Header().Set("Content-Length", strconv.Itoa(len(body)))
+		w.Header().Set("X-Fault-Proxy", code)
+		w.WriteHeader(status)
+		_, _ = io.WriteString(w, body)
+		return
+	}
 	var body string
 	if service == "ec2" || service == "" {
 		body = fmt.Sprintf(`<?xml version="1.0" encoding="UTF-8"?>`+"\n"+
@@ -590,6 +609,10 @@ func writeAWSError(w http.ResponseWriter, service string, status int, code, msg 
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, body)
 }
+
+// jsonProtocol are the SigV4 service names whose clients use an AWS JSON protocol (errors as
+// {"__type": …}); EC2, IAM and STS use the query protocol (errors in XML).
+var jsonProtocol = map[string]bool{"sqs": true, "events": true, "pricing": true, "eks": true, "ssm": true}
 
 func containsFold(list []string, s string) bool {
 	for _, v := range list {
