@@ -4,8 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/iam"
@@ -87,66 +91,118 @@ func NewRole(t testing.TB, name string) {
 const sharedInlinePolicy = "node-extras"
 
 // SharedIAM makes the named roles and instance profiles exist for a whole test binary (fixed
-// names that many configurations use); call it from TestMain. The returned cleanup deletes only
-// what this call created: a role or profile that existed before is someone else's and stays.
+// names that many configurations use); call it from TestMain. Several test binaries may share an
+// emulator at once, so each holds a lease (a tag of its own) on every shared fixture while it
+// runs, and the returned cleanup deletes a fixture only when it is one the tests made (tagged
+// TagKey = "shared") and no other binary's lease is left on it. A role or profile the tests did
+// not make is someone else's and stays as it is.
 func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() error, err error) {
-	var madeRoles, madeProfiles []string
+	lease := fmt.Sprintf("%s-lease/%d-%d", TagKey, os.Getpid(), time.Now().UnixNano())
+	var leasedRoles, leasedProfiles []string
 	cleanup = func() error {
+		ctx := context.Background()
 		var errs []error
 		c := newIAM()
-		for _, p := range madeProfiles {
-			if _, err := c.DeleteInstanceProfile(context.Background(), &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(p)}); err != nil {
+		for _, p := range leasedProfiles {
+			if _, err := c.UntagInstanceProfile(ctx, &iam.UntagInstanceProfileInput{InstanceProfileName: aws.String(p), TagKeys: []string{lease}}); err != nil {
+				errs = append(errs, fmt.Errorf("UntagInstanceProfile %s: %w", p, err))
+				continue
+			}
+			tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
+			if err != nil || !lastLease(tags.Tags) {
+				errs = append(errs, err)
+				continue
+			}
+			if _, err := c.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(p)}); err != nil {
 				errs = append(errs, fmt.Errorf("DeleteInstanceProfile %s: %w", p, err))
 			}
 		}
-		for _, r := range madeRoles {
-			if _, err := c.DeleteRolePolicy(context.Background(), &iam.DeleteRolePolicyInput{RoleName: aws.String(r),
+		for _, r := range leasedRoles {
+			if _, err := c.UntagRole(ctx, &iam.UntagRoleInput{RoleName: aws.String(r), TagKeys: []string{lease}}); err != nil {
+				errs = append(errs, fmt.Errorf("UntagRole %s: %w", r, err))
+				continue
+			}
+			tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
+			if err != nil || !lastLease(tags.Tags) {
+				errs = append(errs, err)
+				continue
+			}
+			if _, err := c.DeleteRolePolicy(ctx, &iam.DeleteRolePolicyInput{RoleName: aws.String(r),
 				PolicyName: aws.String(sharedInlinePolicy)}); err != nil {
 				errs = append(errs, fmt.Errorf("DeleteRolePolicy %s: %w", r, err))
 			}
 			for _, arn := range NodePolicies {
-				if _, err := c.DetachRolePolicy(context.Background(), &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+				if _, err := c.DetachRolePolicy(ctx, &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
 					errs = append(errs, fmt.Errorf("DetachRolePolicy %s %s: %w", r, arn, err))
 				}
 			}
-			if _, err := c.DeleteRole(context.Background(), &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
+			if _, err := c.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
 				errs = append(errs, fmt.Errorf("DeleteRole %s: %w", r, err))
 			}
 		}
 		return errors.Join(errs...)
 	}
+	c := newIAM()
+	leaseTag := []iamtypes.Tag{{Key: aws.String(lease), Value: aws.String("held")}}
 	for _, r := range roles {
-		created, err := createRole(ctx, r, "shared")
-		if err != nil {
+		if _, err := createRole(ctx, r, "shared"); err != nil {
 			return cleanup, err
 		}
-		if !created {
+		tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
+		if err != nil {
+			return cleanup, fmt.Errorf("ListRoleTags %s: %w", r, err)
+		}
+		if !sharedFixture(tags.Tags) {
 			continue // someone else's: left as it is
 		}
-		madeRoles = append(madeRoles, r)
-		for _, arn := range NodePolicies { // a node role as EKS documents it: the plans' node-role check passes
-			if _, err := newIAM().AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+		if _, err := c.TagRole(ctx, &iam.TagRoleInput{RoleName: aws.String(r), Tags: leaseTag}); err != nil {
+			return cleanup, fmt.Errorf("TagRole %s: %w", r, err)
+		}
+		leasedRoles = append(leasedRoles, r)
+		// A node role as EKS documents it (the plans' node-role check passes), with an inline
+		// policy too, as node roles often carry one: set again by every binary, in case the one
+		// that created the role has not yet.
+		for _, arn := range NodePolicies {
+			if _, err := c.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
 				return cleanup, fmt.Errorf("AttachRolePolicy %s %s: %w", r, arn, err)
 			}
 		}
-		// An inline policy too, as node roles often carry one: the node-role check reads it.
-		if _, err := newIAM().PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy),
+		if _, err := c.PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy),
 			PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeTags","Resource":"*"}]}`)}); err != nil {
 			return cleanup, fmt.Errorf("PutRolePolicy %s: %w", r, err)
 		}
 	}
 	for _, p := range profiles {
-		_, err := newIAM().CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
+		_, err := c.CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
 			InstanceProfileName: aws.String(p), Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String("shared")}},
 		})
-		switch {
-		case err == nil:
-			madeProfiles = append(madeProfiles, p)
-		case apiCode(err) != "EntityAlreadyExists":
+		if err != nil && apiCode(err) != "EntityAlreadyExists" {
 			return cleanup, fmt.Errorf("CreateInstanceProfile %s: %w", p, err)
 		}
+		tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
+		if err != nil {
+			return cleanup, fmt.Errorf("ListInstanceProfileTags %s: %w", p, err)
+		}
+		if !sharedFixture(tags.Tags) {
+			continue
+		}
+		if _, err := c.TagInstanceProfile(ctx, &iam.TagInstanceProfileInput{InstanceProfileName: aws.String(p), Tags: leaseTag}); err != nil {
+			return cleanup, fmt.Errorf("TagInstanceProfile %s: %w", p, err)
+		}
+		leasedProfiles = append(leasedProfiles, p)
 	}
 	return cleanup, nil
+}
+
+// sharedFixture reports whether the tags are those of a fixture SharedIAM made.
+func sharedFixture(tags []iamtypes.Tag) bool {
+	return slices.ContainsFunc(tags, func(t iamtypes.Tag) bool { return aws.ToString(t.Key) == TagKey && aws.ToString(t.Value) == "shared" })
+}
+
+// lastLease reports whether a shared fixture carries no lease of a running test binary, and so
+// may go.
+func lastLease(tags []iamtypes.Tag) bool {
+	return sharedFixture(tags) && !slices.ContainsFunc(tags, func(t iamtypes.Tag) bool { return strings.HasPrefix(aws.ToString(t.Key), TagKey+"-lease/") })
 }
 
 // NewPolicy creates a customer managed policy with the document and deletes it when the test
