@@ -100,98 +100,133 @@ func SharedIAM(ctx context.Context, roles, profiles []string) (cleanup func() er
 	lease := fmt.Sprintf("%s-lease/%d-%d", TagKey, os.Getpid(), time.Now().UnixNano())
 	var leasedRoles, leasedProfiles []string
 	cleanup = func() error {
-		ctx := context.Background()
 		var errs []error
-		c := newIAM()
 		for _, p := range leasedProfiles {
-			if _, err := c.UntagInstanceProfile(ctx, &iam.UntagInstanceProfileInput{InstanceProfileName: aws.String(p), TagKeys: []string{lease}}); err != nil {
-				errs = append(errs, fmt.Errorf("UntagInstanceProfile %s: %w", p, err))
-				continue
-			}
-			tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
-			if err != nil || !lastLease(tags.Tags) {
-				errs = append(errs, err)
-				continue
-			}
-			if _, err := c.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(p)}); err != nil {
-				errs = append(errs, fmt.Errorf("DeleteInstanceProfile %s: %w", p, err))
-			}
+			errs = append(errs, releaseProfile(p, lease))
 		}
 		for _, r := range leasedRoles {
-			if _, err := c.UntagRole(ctx, &iam.UntagRoleInput{RoleName: aws.String(r), TagKeys: []string{lease}}); err != nil {
-				errs = append(errs, fmt.Errorf("UntagRole %s: %w", r, err))
-				continue
-			}
-			tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
-			if err != nil || !lastLease(tags.Tags) {
-				errs = append(errs, err)
-				continue
-			}
-			if _, err := c.DeleteRolePolicy(ctx, &iam.DeleteRolePolicyInput{RoleName: aws.String(r),
-				PolicyName: aws.String(sharedInlinePolicy)}); err != nil {
-				errs = append(errs, fmt.Errorf("DeleteRolePolicy %s: %w", r, err))
-			}
-			for _, arn := range NodePolicies {
-				if _, err := c.DetachRolePolicy(ctx, &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
-					errs = append(errs, fmt.Errorf("DetachRolePolicy %s %s: %w", r, arn, err))
-				}
-			}
-			if _, err := c.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
-				errs = append(errs, fmt.Errorf("DeleteRole %s: %w", r, err))
-			}
+			errs = append(errs, releaseRole(r, lease))
 		}
 		return errors.Join(errs...)
 	}
-	c := newIAM()
-	leaseTag := []iamtypes.Tag{{Key: aws.String(lease), Value: aws.String("held")}}
 	for _, r := range roles {
-		if _, err := createRole(ctx, r, "shared"); err != nil {
+		leased, err := leaseRole(ctx, r, lease)
+		if err != nil {
 			return cleanup, err
 		}
-		tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
-		if err != nil {
-			return cleanup, fmt.Errorf("ListRoleTags %s: %w", r, err)
-		}
-		if !sharedFixture(tags.Tags) {
-			continue // someone else's: left as it is
-		}
-		if _, err := c.TagRole(ctx, &iam.TagRoleInput{RoleName: aws.String(r), Tags: leaseTag}); err != nil {
-			return cleanup, fmt.Errorf("TagRole %s: %w", r, err)
-		}
-		leasedRoles = append(leasedRoles, r)
-		// A node role as EKS documents it (the plans' node-role check passes), with an inline
-		// policy too, as node roles often carry one: set again by every binary, in case the one
-		// that created the role has not yet.
-		for _, arn := range NodePolicies {
-			if _, err := c.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
-				return cleanup, fmt.Errorf("AttachRolePolicy %s %s: %w", r, arn, err)
-			}
-		}
-		if _, err := c.PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy),
-			PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeTags","Resource":"*"}]}`)}); err != nil {
-			return cleanup, fmt.Errorf("PutRolePolicy %s: %w", r, err)
+		if leased {
+			leasedRoles = append(leasedRoles, r)
 		}
 	}
 	for _, p := range profiles {
-		_, err := c.CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
-			InstanceProfileName: aws.String(p), Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String("shared")}},
-		})
-		if err != nil && apiCode(err) != "EntityAlreadyExists" {
-			return cleanup, fmt.Errorf("CreateInstanceProfile %s: %w", p, err)
-		}
-		tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
+		leased, err := leaseProfile(ctx, p, lease)
 		if err != nil {
-			return cleanup, fmt.Errorf("ListInstanceProfileTags %s: %w", p, err)
+			return cleanup, err
 		}
-		if !sharedFixture(tags.Tags) {
-			continue
+		if leased {
+			leasedProfiles = append(leasedProfiles, p)
 		}
-		if _, err := c.TagInstanceProfile(ctx, &iam.TagInstanceProfileInput{InstanceProfileName: aws.String(p), Tags: leaseTag}); err != nil {
-			return cleanup, fmt.Errorf("TagInstanceProfile %s: %w", p, err)
-		}
-		leasedProfiles = append(leasedProfiles, p)
 	}
 	return cleanup, nil
+}
+
+// leaseRole makes the shared role exist as a node role (EKS's managed policies and an inline
+// one, as node roles often carry: the plans' node-role check passes and reads it) and tags it
+// with the lease; leased is false for a role the tests did not make, left as it is. The policies
+// are set again by every binary, in case the one that created the role has not yet.
+func leaseRole(ctx context.Context, r, lease string) (leased bool, err error) {
+	if _, err := createRole(ctx, r, "shared"); err != nil {
+		return false, err
+	}
+	c := newIAM()
+	tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
+	if err != nil {
+		return false, fmt.Errorf("ListRoleTags %s: %w", r, err)
+	}
+	if !sharedFixture(tags.Tags) {
+		return false, nil
+	}
+	if _, err := c.TagRole(ctx, &iam.TagRoleInput{RoleName: aws.String(r), Tags: leaseTag(lease)}); err != nil {
+		return false, fmt.Errorf("TagRole %s: %w", r, err)
+	}
+	for _, arn := range NodePolicies {
+		if _, err := c.AttachRolePolicy(ctx, &iam.AttachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+			return true, fmt.Errorf("AttachRolePolicy %s %s: %w", r, arn, err)
+		}
+	}
+	if _, err := c.PutRolePolicy(ctx, &iam.PutRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy),
+		PolicyDocument: aws.String(`{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:DescribeTags","Resource":"*"}]}`)}); err != nil {
+		return true, fmt.Errorf("PutRolePolicy %s: %w", r, err)
+	}
+	return true, nil
+}
+
+// leaseProfile makes the shared instance profile exist and tags it with the lease; leased is
+// false for a profile the tests did not make.
+func leaseProfile(ctx context.Context, p, lease string) (leased bool, err error) {
+	c := newIAM()
+	_, err = c.CreateInstanceProfile(ctx, &iam.CreateInstanceProfileInput{
+		InstanceProfileName: aws.String(p), Tags: []iamtypes.Tag{{Key: aws.String(TagKey), Value: aws.String("shared")}},
+	})
+	if err != nil && apiCode(err) != "EntityAlreadyExists" {
+		return false, fmt.Errorf("CreateInstanceProfile %s: %w", p, err)
+	}
+	tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
+	if err != nil {
+		return false, fmt.Errorf("ListInstanceProfileTags %s: %w", p, err)
+	}
+	if !sharedFixture(tags.Tags) {
+		return false, nil
+	}
+	if _, err := c.TagInstanceProfile(ctx, &iam.TagInstanceProfileInput{InstanceProfileName: aws.String(p), Tags: leaseTag(lease)}); err != nil {
+		return false, fmt.Errorf("TagInstanceProfile %s: %w", p, err)
+	}
+	return true, nil
+}
+
+func leaseTag(lease string) []iamtypes.Tag {
+	return []iamtypes.Tag{{Key: aws.String(lease), Value: aws.String("held")}}
+}
+
+// releaseRole drops the lease and deletes the role when no other binary holds one.
+func releaseRole(r, lease string) error {
+	ctx, c := context.Background(), newIAM()
+	if _, err := c.UntagRole(ctx, &iam.UntagRoleInput{RoleName: aws.String(r), TagKeys: []string{lease}}); err != nil {
+		return fmt.Errorf("UntagRole %s: %w", r, err)
+	}
+	tags, err := c.ListRoleTags(ctx, &iam.ListRoleTagsInput{RoleName: aws.String(r)})
+	if err != nil || !lastLease(tags.Tags) {
+		return err
+	}
+	var errs []error
+	if _, err := c.DeleteRolePolicy(ctx, &iam.DeleteRolePolicyInput{RoleName: aws.String(r), PolicyName: aws.String(sharedInlinePolicy)}); err != nil {
+		errs = append(errs, fmt.Errorf("DeleteRolePolicy %s: %w", r, err))
+	}
+	for _, arn := range NodePolicies {
+		if _, err := c.DetachRolePolicy(ctx, &iam.DetachRolePolicyInput{RoleName: aws.String(r), PolicyArn: aws.String(arn)}); err != nil {
+			errs = append(errs, fmt.Errorf("DetachRolePolicy %s %s: %w", r, arn, err))
+		}
+	}
+	if _, err := c.DeleteRole(ctx, &iam.DeleteRoleInput{RoleName: aws.String(r)}); err != nil {
+		errs = append(errs, fmt.Errorf("DeleteRole %s: %w", r, err))
+	}
+	return errors.Join(errs...)
+}
+
+// releaseProfile drops the lease and deletes the profile when no other binary holds one.
+func releaseProfile(p, lease string) error {
+	ctx, c := context.Background(), newIAM()
+	if _, err := c.UntagInstanceProfile(ctx, &iam.UntagInstanceProfileInput{InstanceProfileName: aws.String(p), TagKeys: []string{lease}}); err != nil {
+		return fmt.Errorf("UntagInstanceProfile %s: %w", p, err)
+	}
+	tags, err := c.ListInstanceProfileTags(ctx, &iam.ListInstanceProfileTagsInput{InstanceProfileName: aws.String(p)})
+	if err != nil || !lastLease(tags.Tags) {
+		return err
+	}
+	if _, err := c.DeleteInstanceProfile(ctx, &iam.DeleteInstanceProfileInput{InstanceProfileName: aws.String(p)}); err != nil {
+		return fmt.Errorf("DeleteInstanceProfile %s: %w", p, err)
+	}
+	return nil
 }
 
 // sharedFixture reports whether the tags are those of a fixture SharedIAM made.
