@@ -154,6 +154,10 @@ func overlayFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.F
 	return errs, warnings
 }
 
+// TerminateFirstDriftGate is Karpenter 1.15's gate that lets drift delete a static pool's node
+// before its replacement when the pool cannot launch one first.
+const TerminateFirstDriftGate = "TerminateFirstDrift"
+
 var (
 	pathLauncher = attrpath.Of("launcher")
 	pathLimits   = attrpath.Of("limits")
@@ -175,10 +179,20 @@ func launcherFindings(facts PoolFacts, in PoolInput) (errs, warnings []attrpath.
 				"or use launcher = \"provider\""})
 	}
 	if n, ok := nodepool.NodeLimit(in.Limits); ok && n <= *in.Replicas {
-		warnings = append(warnings, attrpath.Finding{Summary: "No room to replace drifted nodes", Path: pathLimits.Key("nodes"),
-			Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d): Karpenter replaces a drifted static node by launching "+
-				"the new one first, so at the limit drift never proceeds (aws/karpenter-provider-aws#8873); set limits.nodes to at least %d",
-				n, *in.Replicas, *in.Replicas+1)})
+		if reservations.GateOn(facts.FeatureGates, TerminateFirstDriftGate, reservations.GateDefaultOf(TerminateFirstDriftGate)) {
+			// Karpenter 1.15's TerminateFirstDrift: at its node limit a static pool's drifted node
+			// is deleted first and the pool refilled after, paced by the disruption budget.
+			warnings = append(warnings, attrpath.Finding{Summary: "Drifted nodes go before their replacements", Path: pathLimits.Key("nodes"),
+				Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d), and with the TerminateFirstDrift feature gate Karpenter "+
+					"deletes a drifted static node before it launches the replacement: drift proceeds, with the pool one node short "+
+					"during each replacement (as many as the disruption budget allows at once); set limits.nodes to at least %d to "+
+					"replace nodes before removing them", n, *in.Replicas, *in.Replicas+1)})
+		} else {
+			warnings = append(warnings, attrpath.Finding{Summary: "No room to replace drifted nodes", Path: pathLimits.Key("nodes"),
+				Message: fmt.Sprintf("limits.nodes (%d) is not above replicas (%d): Karpenter replaces a drifted static node by launching "+
+					"the new one first, so at the limit drift never proceeds (aws/karpenter-provider-aws#8873); set limits.nodes to at "+
+					"least %d, or, with Karpenter 1.15, turn on the TerminateFirstDrift feature gate", n, *in.Replicas, *in.Replicas+1)})
+		}
 	}
 	return errs, warnings
 }

@@ -310,6 +310,12 @@ data "karpenter_pod_capacity" "x" {
 		{"cluster endpoint over http", block(`  cluster_endpoint = "http://example.eks.amazonaws.com"`), "cluster_endpoint", `"http://example.eks.amazonaws.com" is not an https URL`},
 		{"cluster CA not base64 PEM", block(`  cluster_certificate_authority_data = "not-a-bundle"`), "cluster_certificate_authority_data", "expected the base64 of a PEM certificate bundle"},
 		{"service CIDR not a CIDR", block(`  cluster_service_cidr = "172.20.0.0/33"`), "cluster_service_cidr", `"172.20.0.0/33" is not an IPv4 CIDR`},
+		{"feature gate of no release", block(`  karpenter_feature_gates = ["NodeOverlay", "NodeOverlays"]`), "karpenter_feature_gates[1]",
+			`"NodeOverlays" is not a feature gate of any Karpenter release`},
+		{"feature gate of a later release", block("  karpenter_version = \"1.14\"\n  karpenter_feature_gates = [\"NodeOverlay\", \"NodeClassCEL\"]"),
+			"karpenter_feature_gates[1]", "Karpenter 1.14 has no feature gate NodeClassCEL (a gate of Karpenter 1.15)"},
+		{"a 1.14–1.15 gate under 1.13", block("  karpenter_version = \"1.13\"\n  karpenter_feature_gates = [\"CapacityBuffer=false\"]"),
+			"karpenter_feature_gates[0]", "Karpenter 1.13 has no feature gate CapacityBuffer (a gate of Karpenter 1.14–1.15)"},
 	})
 }
 

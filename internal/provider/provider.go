@@ -5,7 +5,6 @@ package provider
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -24,15 +23,12 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/featuregates"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeletconfig"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
 
@@ -364,9 +360,12 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 			"`deployments.apps` and `get` on `serviceaccounts`. See the guide Checking the Karpenter installation."},
 		"karpenter_feature_gates": schema.ListAttribute{
 			Optional: true, ElementType: types.StringType,
-			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates`): `Name` or " +
-				"`Name=true` turns a gate on, `Name=false` off; a gate not listed has its default, and the last entry naming a gate " +
-				"wins. `NodeClassCEL` " +
+			MarkdownDescription: "Karpenter feature gates the cluster's controller runs with (its `--feature-gates` and " +
+				"`--aws-feature-gates`): `Name` or `Name=true` turns a gate on, `Name=false` off; a gate not listed has its default, " +
+				"and the last entry naming a gate wins. Every gate of Karpenter 1.9–1.15 is accepted (read from the releases' own " +
+				"options; see the Karpenter versions guide), and one that the release `karpenter_version` names lacks is refused " +
+				"on its entry, as that controller refuses to start with it. `TerminateFirstDrift` (1.15) changes the warning about " +
+				"a static pool at its node limit: drift then deletes first. `NodeClassCEL` " +
 				"(Karpenter 1.15, off by default) lets a class's `kubelet.max_pods_expression` and reserved-resource expressions through; " +
 				"without it Karpenter refuses a class that has one, and so does the plan. `NodeOverlay` (alpha, off by default) makes " +
 				"Karpenter apply NodeOverlays; without it `karpenter_node_overlay` and a pool's `node_overlays` are refused, as Karpenter " +
@@ -393,15 +392,10 @@ func providerKarpenterAttributes() map[string]schema.Attribute {
 	}
 }
 
-// knownFeatureGates are the Karpenter feature gates karpenter_feature_gates may set.
-var knownFeatureGates = []string{kubeletconfig.FeatureGate, nodeoverlay.FeatureGate, nodepool.StaticCapacityGate, reservations.Gate}
-
-// featureGateValidator checks a karpenter_feature_gates entry: a known gate, as `Name`,
-// `Name=true` or `Name=false` (reservations.ParseGate).
 type featureGateValidator struct{}
 
 func (featureGateValidator) Description(context.Context) string {
-	return "a known feature gate (" + strings.Join(knownFeatureGates, ", ") + "), as Name, Name=true or Name=false"
+	return "a feature gate of a Karpenter release (" + strings.Join(featuregates.Names(), ", ") + "), as Name, Name=true or Name=false"
 }
 func (v featureGateValidator) MarkdownDescription(ctx context.Context) string {
 	return v.Description(ctx)
@@ -411,16 +405,32 @@ func (featureGateValidator) ValidateString(_ context.Context, req validator.Stri
 	if req.ConfigValue.IsNull() || req.ConfigValue.IsUnknown() {
 		return
 	}
-	entry := req.ConfigValue.ValueString()
-	name, _, ok := reservations.ParseGate(entry)
-	switch {
-	case !ok:
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid feature gate", fmt.Sprintf("%q is not a feature gate setting: write "+
-			"`Name` or `Name=true` to turn a gate on, `Name=false` to turn it off", entry))
-	case !slices.Contains(knownFeatureGates, name):
-		resp.Diagnostics.AddAttributeError(req.Path, "Invalid feature gate", fmt.Sprintf("%q is not a Karpenter feature gate the "+
-			"provider plans for; known gates: %s", name, strings.Join(knownFeatureGates, ", ")))
+	if msg := featuregates.CheckEntry(req.ConfigValue.ValueString()); msg != "" {
+		resp.Diagnostics.AddAttributeError(req.Path, "Invalid feature gate", msg)
 	}
+}
+
+var _ provider.ProviderWithValidateConfig = (*karpenterProvider)(nil)
+
+// ValidateConfig refuses the feature gates the release karpenter_version names does not have,
+// each on its entry (planner.CheckFeatureGates); entries not known yet are left out.
+func (p *karpenterProvider) ValidateConfig(ctx context.Context, req provider.ValidateConfigRequest, resp *provider.ValidateConfigResponse) {
+	var version types.String
+	var list types.List
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_version"), &version)...)
+	resp.Diagnostics.Append(req.Config.GetAttribute(ctx, path.Root("karpenter_feature_gates"), &list)...)
+	if resp.Diagnostics.HasError() || version.IsUnknown() || list.IsNull() || list.IsUnknown() {
+		return
+	}
+	var gates []types.String
+	if resp.Diagnostics.Append(list.ElementsAs(ctx, &gates, false)...); resp.Diagnostics.HasError() {
+		return
+	}
+	entries := make([]string, len(gates))
+	for i, g := range gates {
+		entries[i] = g.ValueString() // "" when not known: not a gate setting, so not judged here
+	}
+	addFindings(&resp.Diagnostics, planner.CheckFeatureGates(version.ValueString(), entries), nil)
 }
 
 // horizonValidator checks capacity_block_horizon (settings.ParseCapacityBlockHorizon) at

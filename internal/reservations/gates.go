@@ -1,6 +1,10 @@
 package reservations
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/featuregates"
+)
 
 // ParseGate reads one karpenter_feature_gates entry: `Name` or `Name=true` turns the gate on,
 // `Name=false` turns it off. ok is false when the entry has another shape (an empty name, or a
@@ -36,7 +40,10 @@ func GateOn(gates []string, name string, def bool) bool {
 	return on
 }
 
-// GateDefaultOf is the default of a Karpenter feature gate the provider knows (1.9–1.15): on
-// for ReservedCapacity (Gate), off for the alpha gates (NodeClassCEL, NodeOverlay,
-// StaticCapacity) and for any other name.
-func GateDefaultOf(name string) bool { return name == Gate && GateDefault }
+// GateDefaultOf is the default of a Karpenter feature gate (featuregates: on for
+// ReservedCapacity, off for the others; no gate changes its default between 1.9 and 1.15), off
+// for a name no release declares.
+func GateDefaultOf(name string) bool {
+	minors := featuregates.Minors(name)
+	return len(minors) > 0 && featuregates.Default(minors[len(minors)-1], name)
+}
