@@ -89,6 +89,9 @@ type PolicyRecorder struct {
 	mu    sync.Mutex
 	calls map[string]*PolicyCall
 	order []string
+	// Sink, when set, is handed every call as it is recorded (Count 1), e.g. to keep the calls
+	// of a provider process that ends before the test reads them.
+	Sink func(PolicyCall)
 
 	instanceTags map[string]map[string]string // instance id → tags
 	templates    map[string]*templateFacts    // launch template id → facts
@@ -147,6 +150,11 @@ func (r *PolicyRecorder) Record(op string, s CallScope, input, output any, err e
 	d.derive(input, output, err)
 	call := PolicyCall{Op: op, Scope: d.s, Failed: err != nil, Requests: d.reqs, Unknown: d.unknown}
 	key, _ := json.Marshal(call)
+	if r.Sink != nil {
+		one := call
+		one.Count = 1
+		r.Sink(one)
+	}
 	if c, ok := r.calls[string(key)]; ok {
 		c.Count++
 		return
@@ -154,6 +162,24 @@ func (r *PolicyRecorder) Record(op string, s CallScope, input, output any, err e
 	call.Count = 1
 	r.calls[string(key)] = &call
 	r.order = append(r.order, string(key))
+}
+
+// Add records calls recorded elsewhere (another process's, read back), merging repeats.
+func (r *PolicyRecorder) Add(calls ...PolicyCall) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, call := range calls {
+		n := max(call.Count, 1)
+		call.Count = 0
+		key, _ := json.Marshal(call)
+		if c, ok := r.calls[string(key)]; ok {
+			c.Count += n
+			continue
+		}
+		call.Count = n
+		r.calls[string(key)] = &call
+		r.order = append(r.order, string(key))
+	}
 }
 
 // Calls are the distinct calls recorded, in the order first seen, each with its count.

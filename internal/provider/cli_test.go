@@ -8,13 +8,23 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest/policyrecord"
 )
 
 var (
 	cliProviderOnce sync.Once
 	cliProviderDir  string
 	cliProviderErr  error
+	// cliPolicyCalls are the AWS calls the CLI tests' provider processes recorded (the binary
+	// is built with the policyrecord tag), read back before cliProviderDir goes.
+	cliPolicyCalls []acctest.PolicyCall
+	cliPolicyErr   error
 )
+
+// cliCallsDir is where the CLI tests' provider processes write their calls.
+func cliCallsDir() string { return filepath.Join(cliProviderDir, "calls") }
 
 // providerOverride is another provider for cliConfig's dev overrides: its source address and
 // the directory that holds its binary.
@@ -39,10 +49,16 @@ func cliConfig(t *testing.T, others ...providerOverride) string {
 			cliProviderErr = err
 			return
 		}
-		build := exec.Command("go", "build", "-o", filepath.Join(dir, "terraform-provider-karpenter"), ".")
+		// With the policyrecord tag the binary records its AWS calls (policyrecord.EnvDir, set
+		// by runCLI) for the check of the published IAM policy.
+		build := exec.Command("go", "build", "-tags", "policyrecord", "-o", filepath.Join(dir, "terraform-provider-karpenter"), ".")
 		build.Dir = root
 		if out, err := build.CombinedOutput(); err != nil {
 			cliProviderErr = fmt.Errorf("building the provider: %v\n%s", err, out)
+			return
+		}
+		if err := os.MkdirAll(filepath.Join(dir, "calls"), 0o700); err != nil {
+			cliProviderErr = err
 			return
 		}
 		cliProviderDir = dir
@@ -77,6 +93,9 @@ func runCLI(t *testing.T, bin, dir, rc string, args ...string) (string, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "TF_CLI_CONFIG_FILE="+rc, "TF_IN_AUTOMATION=1")
+	if cliProviderDir != "" {
+		cmd.Env = append(cmd.Env, policyrecord.EnvDir+"="+cliCallsDir())
+	}
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

@@ -26,7 +26,13 @@ import (
 // NewServer is the provider's protocol 6 server as Terraform talks to it: the plugin
 // framework's, with diagnostic paths made resolvable (resolvableServer).
 func NewServer(version string) func() (tfprotov6.ProviderServer, error) {
-	return serverOf(func() *karpenterProvider { return &karpenterProvider{version: version, newClient: awsclient.New} })
+	return serverOf(func() *karpenterProvider {
+		p := &karpenterProvider{version: version, newClient: awsclient.New}
+		if wrapClients != nil {
+			p.newClient = wrapClients(p, p.newClient)
+		}
+		return p
+	})
 }
 
 // serverOf wraps the framework server of the provider newProvider builds.

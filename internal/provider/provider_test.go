@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tfprotov6"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest/policyrecord"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
@@ -144,7 +145,8 @@ func runWithSharedIAM(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "shared IAM fixtures: %v\n", err)
 	}
 	code := runWithFreshCatalogCache(m)
-	if cliProviderDir != "" { // the provider binary the CLI tests built
+	if cliProviderDir != "" { // the provider binary the CLI tests built, and the calls it recorded
+		cliPolicyCalls, cliPolicyErr = policyrecord.ReadDir(cliCallsDir())
 		_ = os.RemoveAll(cliProviderDir)
 	}
 	if err := cleanup(); err != nil {

@@ -13,15 +13,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/service/ec2"
-	"github.com/aws/aws-sdk-go-v2/service/eks"
-	"github.com/aws/aws-sdk-go-v2/service/eventbridge"
-	"github.com/aws/aws-sdk-go-v2/service/iam"
-	awspricing "github.com/aws/aws-sdk-go-v2/service/pricing"
-	"github.com/aws/aws-sdk-go-v2/service/sqs"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
-
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest/policyrecord"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/iampolicy"
 )
@@ -55,37 +48,10 @@ func policyRecorded(p *karpenterProvider, next awsclient.NewClientFunc) awsclien
 	}
 }
 
-// recordPolicyCalls rebuilds the client's SDK clients with the recorder's middleware (the same
-// options otherwise, so they stay the SDK's types), and records the STS call New made.
+// recordPolicyCalls records the client's calls into r (policyrecord.Wrap), each with the
+// cluster cluster names.
 func recordPolicyCalls(r *acctest.PolicyRecorder, c *awsclient.Client, cluster func() string) {
-	scope := func() acctest.CallScope {
-		return acctest.CallScope{Partition: c.Partition, Region: c.Region, Account: c.AccountID, Cluster: cluster()}
-	}
-	mw := r.Middleware(scope)
-	if x, ok := c.EC2.(*ec2.Client); ok {
-		c.EC2 = ec2.New(x.Options(), func(o *ec2.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.SSM.(*ssm.Client); ok {
-		c.SSM = ssm.New(x.Options(), func(o *ssm.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.IAM.(*iam.Client); ok {
-		c.IAM = iam.New(x.Options(), func(o *iam.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.EKS.(*eks.Client); ok {
-		c.EKS = eks.New(x.Options(), func(o *eks.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.SQS.(*sqs.Client); ok {
-		c.SQS = sqs.New(x.Options(), func(o *sqs.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.Events.(*eventbridge.Client); ok {
-		c.Events = eventbridge.New(x.Options(), func(o *eventbridge.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if x, ok := c.Pricing.(*awspricing.Client); ok {
-		c.Pricing = awspricing.New(x.Options(), func(o *awspricing.Options) { o.APIOptions = append(o.APIOptions, mw) })
-	}
-	if c.Calls != nil && c.Calls.Snapshot()["STS.GetCallerIdentity"] > 0 {
-		r.Record("STS.GetCallerIdentity", scope(), nil, nil, nil)
-	}
+	policyrecord.Wrap(r, c, cluster)
 }
 
 // policySample is the recorded calls with the fixtures that fill the policy for them.
@@ -253,6 +219,11 @@ func checkPublishedPolicyDecisions() error {
 	if filtered && os.Getenv("KARPENTER_POLICY_EVAL") == "" {
 		return nil
 	}
+	if cliPolicyErr != nil {
+		return fmt.Errorf("reading the calls of the CLI tests' provider processes: %w", cliPolicyErr)
+	}
+	suitePolicyCalls.Add(cliPolicyCalls...)
+	fmt.Printf("published IAM policy: %d calls of the CLI tests' provider processes decided beside the in-process ones\n", len(cliPolicyCalls))
 	s := policySample{NodeRoles: acctest.FixtureRoles(), SSMParameters: acctest.FixtureParameters(), Calls: suitePolicyCalls.Calls()}
 	s.SSMParameters = append(s.SSMParameters, missingParameters(s.Calls)...)
 	if out := os.Getenv("KARPENTER_POLICY_SAMPLE"); out != "" {
