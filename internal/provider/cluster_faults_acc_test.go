@@ -16,8 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
-
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/installation"
 )
@@ -112,14 +110,8 @@ func (p *kubeFaultProxy) asked(kind string) int {
 // and returns every warning of the provider's calls as "rpc path: summary: detail".
 func planFindings(t *testing.T, cfg string) []string {
 	t.Helper()
-	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: badInputFactories(&suiteCalls, diags),
-		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
-	})
 	var out []string
-	for _, w := range diags.warnings {
+	for _, w := range recordedPlanWarnings(t, cfg, &suiteCalls) {
 		out = append(out, w.rpc+" "+w.path+": "+w.text+": "+strings.Join(strings.Fields(w.detail), " "))
 	}
 	return out

@@ -23,14 +23,8 @@ import (
 // summary -> "path: detail" texts.
 func planWarnings(t *testing.T, cfg string) map[string][]string {
 	t.Helper()
-	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: badInputFactories(&callRecorder{}, diags),
-		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
-	})
 	got := map[string][]string{}
-	for _, w := range diags.warnings {
+	for _, w := range recordedPlanWarnings(t, cfg, &callRecorder{}) {
 		if w.rpc == "PlanResourceChange" || w.rpc == "ReadDataSource" {
 			got[w.text] = append(got[w.text], w.path+": "+w.detail)
 		}

@@ -84,17 +84,24 @@ func fragmentingInterface(id, subnetID, cidr string) acctest.StubInterface {
 // check sees the calls this plan makes.
 func suitePlanWarnings(t *testing.T, cfg string) map[string][]string {
 	t.Helper()
-	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
-	resource.Test(t, resource.TestCase{
-		PreCheck:                 func() { acctest.PreCheck(t) },
-		ProtoV6ProviderFactories: badInputFactories(&suiteCalls, diags),
-		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
-	})
 	got := map[string][]string{}
-	for _, w := range diags.warnings {
+	for _, w := range recordedPlanWarnings(t, cfg, &suiteCalls) {
 		if w.rpc == "PlanResourceChange" {
 			got[w.text] = append(got[w.text], w.path+": "+w.detail)
 		}
 	}
 	return got
+}
+
+// recordedPlanWarnings plans cfg once (PlanOnly: the plan must succeed) with the in-process
+// provider, its clients kept by calls, and returns the warnings of every call of the provider.
+func recordedPlanWarnings(t *testing.T, cfg string, calls *callRecorder) []recordedDiag {
+	t.Helper()
+	diags := &diagRecorder{diags: map[int][]recordedDiag{}}
+	resource.Test(t, resource.TestCase{
+		PreCheck:                 func() { acctest.PreCheck(t) },
+		ProtoV6ProviderFactories: badInputFactories(calls, diags),
+		Steps:                    []resource.TestStep{{Config: cfg, PlanOnly: true, ExpectNonEmptyPlan: true}},
+	})
+	return diags.warnings
 }
