@@ -26,13 +26,16 @@ type OverlayUse struct {
 // applyOverlays evaluates the cluster's NodeOverlays (Input.Overlays) as Karpenter's NodeOverlay
 // controller does for this pool: on every type Karpenter lists for it (all it can launch in the
 // pool's zones, before the pool's requirements narrow them), with the pool's name and template
-// labels, so that conflicts are judged on the same offerings. Prices then come through
-// offerPrice; a conflict is a warning, as Karpenter ignores the overlay.
+// labels, so that conflicts are judged on the same offerings. Karpenter judges conflicts over
+// every NodePool of the cluster and ignores a conflicting overlay in all of them: with the
+// class's other NodePools known (SiblingPools, the same types with their own labels), conflicts
+// are found over all of them first and the pool's overlays applied without those. Prices then
+// come through offerPrice; a conflict is a warning, as Karpenter ignores the overlay.
 func (b *builder) applyOverlays() {
 	if len(b.in.Overlays) == 0 {
 		return
 	}
-	var types []nodeoverlay.Type
+	var types, all []nodeoverlay.Type
 	for _, it := range b.in.Catalog.Types() {
 		if !it.KarpenterEligible() {
 			continue
@@ -46,22 +49,39 @@ func (b *builder) applyOverlays() {
 				offs = append(offs, nodeoverlay.Offering{CapacityType: ct, Zone: z.Zone})
 			}
 		}
-		if len(offs) > 0 {
-			types = append(types, nodeoverlay.Type{Name: it.Name, Labels: b.overlayLabels(it), Offerings: offs})
+		if len(offs) == 0 {
+			continue
+		}
+		types = append(types, nodeoverlay.Type{Name: it.Name, Labels: b.overlayLabels(it, b.in.PoolName, b.in.TemplateLabels), Offerings: offs})
+		for _, sp := range b.in.SiblingPools {
+			all = append(all, nodeoverlay.Type{Name: it.Name + " in NodePool " + sp.Name, Labels: b.overlayLabels(it, sp.Name, sp.TemplateLabels),
+				Offerings: offs})
 		}
 	}
-	b.overlays = nodeoverlay.Apply(b.in.Overlays, types)
+	overlays, scope := b.in.Overlays, "this pool's types alone: with the provider's kubernetes access, over every NodePool of the "+
+		"cluster on the same EC2NodeClass, as Karpenter judges them"
+	var conflicts []nodeoverlay.Conflict
+	if b.in.SiblingPools != nil {
+		scope = fmt.Sprintf("the types of this pool and of the cluster's %d other NodePools on the same EC2NodeClass", len(b.in.SiblingPools))
+		conflicts = nodeoverlay.Apply(overlays, append(slices.Clone(types), all...)).Conflicts
+		overlays = slices.DeleteFunc(slices.Clone(overlays), func(o nodeoverlay.Config) bool {
+			return slices.ContainsFunc(conflicts, func(c nodeoverlay.Conflict) bool { return c.Overlay == o.Name })
+		})
+	}
+	b.overlays = nodeoverlay.Apply(overlays, types)
+	b.overlays.Conflicts = append(conflicts, b.overlays.Conflicts...)
 	b.overlaid = true
 	for _, c := range b.overlays.Conflicts {
-		b.warn(SummaryOverlayConflict, pathNodeOverlays, "%s", c)
+		b.warn(SummaryOverlayConflict, pathNodeOverlays, "%s (judged over %s)", c, scope)
 	}
 }
 
-// overlayLabels are the labels a type's nodes get in this pool, as overlays select them.
-func (b *builder) overlayLabels(it *catalog.InstanceType) map[string]string {
+// overlayLabels are the labels a type's nodes get in a pool of this class, as overlays select
+// them: the type's, the pool's template labels and name.
+func (b *builder) overlayLabels(it *catalog.InstanceType, pool string, templateLabels map[string]string) map[string]string {
 	l := catalog.Labels(it)
-	maps.Copy(l, b.in.TemplateLabels)
-	l[requirements.LabelNodePool] = b.in.PoolName
+	maps.Copy(l, templateLabels)
+	l[requirements.LabelNodePool] = pool
 	l[requirements.LabelRegion] = b.in.Region
 	if capacity.IsWindows(b.family) {
 		l[requirements.LabelOS] = "windows"

@@ -87,6 +87,43 @@ func TestOverlayConflictWarns(t *testing.T) {
 	}
 }
 
+// Karpenter judges conflicts over every NodePool: two overlays of one weight that meet only on
+// another NodePool of the class (its template label) conflict there, and Karpenter ignores the
+// loser in this pool too. Without the cluster's NodePools the conflict is not seen, and the
+// warning of a conflict found on this pool alone says so.
+func TestOverlayConflictInAnotherPool(t *testing.T) {
+	in := baseInput()
+	in.Requirements = []requirements.Requirement{onlyTypes("m5.large", "m4.large"), req(requirements.LabelCapacityType, requirements.OpIn, "on-demand")}
+	in.Overlays = []nodeoverlay.Config{
+		overlay("a-half", "-50%", overlayIn(requirements.LabelInstanceType, "m5.large")),
+		overlay("b-batch", "0.5", overlayIn("team", "batch")),
+	}
+	alone := mustBuild(t, in)
+	if hasProblem(alone.Warnings, "node_overlays", "Karpenter ignores") {
+		t.Fatalf("no conflict on this pool's types: %v", alone.Warnings)
+	}
+	if got := findType(t, alone, "m5.large").OnDemandPrice; got == nil || math.Abs(*got-0.048) > 1e-12 {
+		t.Fatalf("m5.large on-demand %v, want a-half's 0.048", got)
+	}
+	in.SiblingPools = []SiblingPool{{Name: "batch", TemplateLabels: map[string]string{"team": "batch"}}, {Name: "web"}}
+	p := mustBuild(t, in)
+	if !hasProblem(p.Warnings, "node_overlays", "changes m5.large in NodePool batch too: Karpenter ignores a-half") ||
+		!hasProblem(p.Warnings, "node_overlays", "judged over the types of this pool and of the cluster's 2 other NodePools") {
+		t.Errorf("warnings %v", p.Warnings)
+	}
+	if got := findType(t, p, "m5.large").OnDemandPrice; got == nil || *got != 0.096 {
+		t.Errorf("m5.large on-demand %v, want its own 0.096: a-half is ignored in every pool", got)
+	}
+	if s := p.Summary(); strings.Contains(s.NodeOverlays, "a-half") {
+		t.Errorf("summary names the ignored overlay: %q", s.NodeOverlays)
+	}
+	in.SiblingPools = nil
+	in.Overlays = append(in.Overlays, overlay("c-m5", "0.2", overlayIn(requirements.LabelInstanceFamily, "m5")))
+	if p := mustBuild(t, in); !hasProblem(p.Warnings, "node_overlays", "judged over this pool's types alone") {
+		t.Errorf("a conflict judged without the cluster's NodePools must say so: %v", p.Warnings)
+	}
+}
+
 // Overlays select by the pool's name and its template labels; the capacity they add is on the
 // type's plan.
 func TestOverlaySelectsThePoolAndAddsCapacity(t *testing.T) {

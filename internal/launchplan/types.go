@@ -141,6 +141,13 @@ func (b Bootstrap) Missing() []string {
 	return out
 }
 
+// SiblingPool is another NodePool of the cluster on the pool's class, as overlays select its
+// nodes: its name and template labels.
+type SiblingPool struct {
+	Name           string
+	TemplateLabels map[string]string
+}
+
 // Input is everything one node pool plan depends on.
 type Input struct {
 	PoolName    string
@@ -175,6 +182,11 @@ type Input struct {
 	Overlays []nodeoverlay.Config
 	// TemplateLabels are the labels of the pool's nodes (template.labels), which overlays can select.
 	TemplateLabels map[string]string
+	// SiblingPools are the cluster's other NodePools on the same EC2NodeClass: Karpenter judges
+	// the overlays' conflicts over every NodePool's types, and ignores a conflicting overlay in
+	// every pool. Nil (no view of the cluster): conflicts are judged on this pool's types alone,
+	// which a conflict finding says.
+	SiblingPools []SiblingPool
 	// ReservedCapacityOff says the cluster's Karpenter runs with its ReservedCapacity feature
 	// gate off (it is on by default): no reserved offerings, and on-demand launches consume open
 	// reservations as EC2 applies them.

@@ -43,6 +43,9 @@ type PoolPorts struct {
 	InstanceSubnets func(ctx context.Context, ids []string) (map[string]string, error)
 	// NodeOverlays lists the names of the cluster's NodeOverlays; nil without a view of the cluster.
 	NodeOverlays func(ctx context.Context) ([]string, error)
+	// NodePools lists the cluster's karpenter.sh/v1 NodePools, JSON decoded; nil without a view
+	// of the cluster. The overlays' conflicts are judged over those on the pool's class too.
+	NodePools func(ctx context.Context) ([]map[string]any, error)
 	// SubnetBlocks reads what decides a subnet's free /28 blocks, for pools whose class has prefix
 	// delegation (prefixBlockWarnings); nil: not checked.
 	SubnetBlocks func(ctx context.Context, subnetID string) (prefixblocks.Subnet, error)
@@ -354,12 +357,13 @@ func (res *PoolResult) launchPlan(ctx context.Context, ports PoolPorts, facts Po
 	if in.Template != nil {
 		templateLabels = in.Template.Labels
 	}
+	siblings := res.siblingPools(ctx, ports, facts, in)
 	p, errs := launchplan.Build(launchplan.Input{
 		PoolName: in.Name, ClusterName: facts.ClusterName, OwnerID: in.OwnerID, Bootstrap: facts.Bootstrap, Region: facts.Region,
 		Class: in.Class, Requirements: in.Requirements(), Limits: in.Limits, Replicas: replicasIf(in.ProviderStatic(), in.Replicas),
 		KarpenterReplicas: replicasIf(in.KarpenterLaunched(), in.Replicas), Catalog: cat, Prices: <-prices,
 		MinValuesBestEffort: in.MinValuesBestEffort, Workloads: workloadfit.Requests(in.Workloads), KarpenterVersion: facts.KarpenterVersion,
-		Overlays: launchOverlays(in), TemplateLabels: templateLabels,
+		Overlays: launchOverlays(in), TemplateLabels: templateLabels, SiblingPools: siblings,
 		// AWS runs Auto Mode's Karpenter with reserved capacity on.
 		ReservedCapacityOff: !in.autoMode() && !reservations.GateEnabled(facts.FeatureGates), Now: facts.Now,
 		CapacityBlockHorizon: facts.CapacityBlockHorizon,

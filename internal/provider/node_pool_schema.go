@@ -120,7 +120,10 @@ func poolSpecAttributes() map[string]schema.Attribute {
 				"them as Karpenter does — heaviest first, a conflict of equal weights is a warning and one of the two is ignored — " +
 				"before it orders the launch and costs the pool; `summary.node_overlays` says which overlays change which types. Needs " +
 				"`NodeOverlay` in the provider's `karpenter_feature_gates`. With the provider's `kubernetes` access, NodeOverlays of the " +
-				"cluster that the list lacks are a warning (`list` on `nodeoverlays.karpenter.sh`). A static pool (`replicas`) is " +
+				"cluster that the list lacks are a warning (`list` on `nodeoverlays.karpenter.sh`), and conflicts are judged as Karpenter " +
+				"judges them, over the types of every NodePool of the cluster on the same class (`list` on `nodepools.karpenter.sh`): " +
+				"an overlay that conflicts in another NodePool is ignored in this one too. Without that access they are judged on this " +
+				"pool's types alone, which a conflict's warning says. A static pool (`replicas`) is " +
 				"launched by the provider, which overlays do not change (a warning).",
 		},
 		"template": schema.SingleNestedAttribute{

@@ -173,7 +173,11 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
 			BeforeClaim: r.meta.BeforeClaim}, SubnetBlocks: c.SubnetBlocks().Read}
 	if r.meta.Kube != nil {
-		p.NodeClaims, p.InstanceSubnets, p.NodeOverlays = r.meta.Kube.NodeClaims, c.InstanceSubnets, r.meta.Kube.NodeOverlays
+		kube := r.meta.Kube
+		p.NodeClaims, p.InstanceSubnets, p.NodeOverlays = kube.NodeClaims, c.InstanceSubnets, kube.NodeOverlays
+		p.NodePools = func(ctx context.Context) ([]map[string]any, error) {
+			return kube.Objects(ctx, manifest.NodePoolAPIVersion, "nodepools", "")
+		}
 	}
 	return p
 }
