@@ -87,7 +87,7 @@ resource "karpenter_node_pool" "test" {
 		CheckDestroy:             checkClusterClean(t, cluster),
 		Steps: []resource.TestStep{
 			{Config: config(providerConfig(cluster)), ConfigPlanChecks: price(`0\.048`)}, // judged on the pool alone
-			{Config: withCluster, ConfigPlanChecks: price(`0\.096`)},                    // a-half ignored everywhere
+			{Config: withCluster, ConfigPlanChecks: price(`0\.096`)},                     // a-half ignored everywhere
 		},
 	})
 }
