@@ -229,7 +229,11 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 			Values: r.Values, MinValues: r.MinValues})
 	}
 	reqs := scheduling.NewNodeSelectorRequirementsWithMinValues(np...)
-	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: options.MinValuesPolicyStrict,
+	policy := options.MinValuesPolicyStrict
+	if c.BestEffort {
+		policy = options.MinValuesPolicyBestEffort
+	}
+	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: policy,
 		FeatureGates: options.FeatureGates{ReservedCapacity: true}})
 	nc, crs, err := karpenterReservations(ctx, c)
 	if err != nil {

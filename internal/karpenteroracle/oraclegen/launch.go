@@ -35,6 +35,9 @@ type LaunchCase struct {
 	Now          time.Time
 	// Class is what the class sets of the settings Karpenter's compatibility checks read.
 	Class LaunchClass
+	// BestEffort is Karpenter's BestEffort min-values policy (Strict otherwise): a launch whose
+	// 60 cheapest types miss a requirement's min values goes ahead.
+	BestEffort bool
 }
 
 // LaunchType is an instance type as Karpenter's cloud provider describes it to the launch: its
@@ -209,7 +212,7 @@ func providerPlan(minor string, cat *catalog.Catalog, prices *pricing.Prices, c 
 		InstanceProfile: "demo-node", Reservations: c.Reservations}
 	c.Class.apply(&class)
 	p, errs := launchplan.Build(launchplan.Input{PoolName: "general", ClusterName: "demo", Region: "us-west-2", Catalog: cat, Prices: prices,
-		Requirements: c.Requirements, KarpenterVersion: minor, Now: c.Now, Class: class})
+		Requirements: c.Requirements, KarpenterVersion: minor, Now: c.Now, Class: class, MinValuesBestEffort: c.BestEffort})
 	return p, len(errs) > 0
 }
 
@@ -290,10 +293,19 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 		}
 		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones, OnDemand: prices.OnDemand,
 			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
+		c.BestEffort = hasMinValues(reqs) && rng.Intn(2) == 0
 		want := karpenter(c)
 		got := providerLaunch(minor, cat, prices, c)
 		if !n.count(t, minor, c, want, got) {
 			continue
+		}
+		if c.BestEffort && !want.Failed {
+			// Both policies on the same case: the ones Strict would refuse are what BestEffort decides.
+			strict := c
+			strict.BestEffort = false
+			if karpenter(strict).Failed {
+				n.bestEffort++
+			}
 		}
 		settings.count(c, allowedNames(cat.Types(), c), want)
 		if d := launchDiff(want, got); d != "" {
@@ -308,6 +320,7 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 		"Karpenter panics on %d", minor, n.withRes, n.reserved, n.blocks, n.fellBack, n.crashed)
 	t.Logf("Karpenter %s: pools with class settings compared %v, of them launches a setting decided %v", minor, settings.compared,
 		settings.decided)
+	t.Logf("Karpenter %s: %d launches go ahead under the BestEffort min-values policy that Strict refuses", minor, n.bestEffort)
 	if n.bad > 0 {
 		t.Fatalf("%d of %d cases disagree", n.bad, n.cases)
 	}
@@ -315,20 +328,30 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 		t.Fatalf("Karpenter %s panics on %d cases, more than the %d expected of it", minor, n.crashed, run.Crashes)
 	}
 	if n.cases < run.Floor || n.launched < n.cases/2 || n.cut < n.cases/20 || n.failed < n.cases/20 || n.reserved < run.Reserved ||
-		n.blocks < run.Reserved/10 || n.fellBack < run.Reserved/10 {
+		n.blocks < run.Reserved/10 || n.fellBack < run.Reserved/10 || n.bestEffort < run.Cases/minBestEffortShare {
 		t.Fatalf("compared %d cases (%d launch, %d cut, %d fail; %d reserved, %d into a block, %d with reservations fall back): under "+
-			"the floor of %d (%d reserved), or the draw misses a side", n.cases, n.launched, n.cut, n.failed, n.reserved, n.blocks, n.fellBack,
-			run.Floor, run.Reserved)
+			"the floor of %d (%d reserved), or the draw misses a side (%d decided by the BestEffort policy, floor %d)", n.cases, n.launched,
+			n.cut, n.failed, n.reserved, n.blocks, n.fellBack, run.Floor, run.Reserved, n.bestEffort, run.Cases/minBestEffortShare)
 	}
 	if msg := settings.check(minor, run.Settings, run.Cases/50); msg != "" {
 		t.Fatal(msg)
 	}
 }
 
+// minBestEffortShare: at least one case in this many must launch under the BestEffort
+// min-values policy where Strict refuses it.
+const minBestEffortShare = 500
+
+// hasMinValues reports whether a requirement sets min values.
+func hasMinValues(reqs []requirements.Requirement) bool {
+	return slices.ContainsFunc(reqs, func(r requirements.Requirement) bool { return r.MinValues != nil })
+}
+
 // launchTally counts a launch comparison's cases by what Karpenter did with them.
 type launchTally struct {
 	cases, launched, failed, cut, bad            int
 	withRes, reserved, blocks, fellBack, crashed int
+	bestEffort                                   int // launched under BestEffort, refused under Strict
 }
 
 // count records case c, Karpenter's outcome want and the provider's got; false when Karpenter
@@ -408,6 +431,9 @@ func launchDiff(want, got LaunchOutcome) string {
 // describeCase names a case's requirements, reservations and clock for a report.
 func describeCase(c LaunchCase) string {
 	s := "requirements " + describeRequirements(c.Requirements)
+	if c.BestEffort {
+		s += " (min values BestEffort)"
+	}
 	if c.Class.Kind != "" {
 		s += "; class " + c.Class.String()
 	}
