@@ -121,18 +121,30 @@ func CompareAllocatable(t *testing.T, minor string, karpenter func(AllocCase) Al
 		want := karpenter(c)
 		// Where the overheads exceed the capacity the provider's allocatable stops at 0 and no pod
 		// requesting the resource fits; Karpenter's goes negative, or (with mixed quantity
-		// scales, once in 5,000 draws) wraps to a large positive number: that resource is left
-		// out of the comparison.
-		if cpuOver, memOver := overdrawn(alloc); cpuOver || memOver {
+		// scales, once in 5,000 draws) wraps to a number above the capacity. Which resources are
+		// overdrawn is decided on each side by its own numbers and must agree; Karpenter's
+		// overdrawn value then compares as 0.
+		kCPUOver := want.CPUMilli < 0 || want.CPUMilli > int64(c.VCPUs)*1000
+		kMemOver := want.MemoryBytes < 0 || want.MemoryBytes > int64(c.MemoryMiB)<<20
+		pCPUOver, pMemOver := overdrawn(alloc)
+		if kCPUOver || kMemOver {
 			negative++
-			if cpuOver {
-				want.CPUMilli = 0
-			}
-			if memOver {
-				want.MemoryBytes = 0
-			}
+		}
+		if kCPUOver {
+			want.CPUMilli = 0
+		}
+		if kMemOver {
+			want.MemoryBytes = 0
 		}
 		cases++
+		if kCPUOver != pCPUOver || kMemOver != pMemOver {
+			if bad++; bad <= maxReported {
+				t.Errorf("Karpenter %s: %s %d vCPU %d MiB %s kube %v system %v eviction %v: overdrawn cpu/memory: Karpenter %v/%v, the "+
+					"provider %v/%v", minor, c.Name, c.VCPUs, c.MemoryMiB, c.Family, c.KubeReserved, c.SystemReserved, c.EvictionHard,
+					kCPUOver, kMemOver, pCPUOver, pMemOver)
+			}
+			continue
+		}
 		if got != want {
 			if bad++; bad <= maxReported {
 				t.Errorf("Karpenter %s: %s %d vCPU %d MiB arm64=%v %s maxPods %v podsPerCore %v kube %v system %v eviction %v: Karpenter %+v, the provider %+v",
@@ -146,8 +158,8 @@ func CompareAllocatable(t *testing.T, minor string, karpenter func(AllocCase) Al
 	if bad > 0 {
 		t.Fatalf("%d of %d cases disagree", bad, cases)
 	}
-	if cases < run.Floor {
-		t.Fatalf("compared %d cases, under the floor of %d", cases, run.Floor)
+	if cases < run.Floor || negative < run.Cases/100 {
+		t.Fatalf("compared %d cases (%d overdrawn), under the floor of %d (%d overdrawn)", cases, negative, run.Floor, run.Cases/100)
 	}
 }
 
