@@ -1,25 +1,20 @@
 package adopt_test
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io"
 	"os"
-	"path"
 	"slices"
 	"strings"
 	"testing"
 
-	yamlv3 "gopkg.in/yaml.v3"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterexamples"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
 )
@@ -45,43 +40,24 @@ type example struct {
 
 func examples(t *testing.T) []example {
 	t.Helper()
-	crds, err := manifest.CRDsFor(manifest.DefaultVersion)
+	module, files, err := karpenterexamples.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := crds[manifest.NodePoolKind].Source
-	module, version, _ := strings.Cut(src.Module, "@")
-	zipPath, sum, err := modzip.Download(module, version)
-	if err == nil && sum != src.ModuleSum {
-		err = fmt.Errorf("%s hashes to %s; the CRDs were generated from %s", src.Module, sum, src.ModuleSum)
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := modzip.Open(zipPath, src.ModuleSum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = z.Close() }()
 	var out []example
-	files := 0
-	for name, f := range z.Files {
-		if path.Dir(name) != src.Module+"/examples/v1" || path.Ext(name) != ".yaml" {
-			continue
-		}
-		files++
-		b, err := modzip.ReadFile(f)
+	for _, f := range files {
+		objs, err := karpenterexamples.Documents(f.Data)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", f.Name, err)
 		}
-		for _, obj := range documents(t, name, b) {
+		for _, obj := range objs {
 			if k := obj["kind"]; k == manifest.EC2NodeClassKind || k == manifest.NodePoolKind {
-				out = append(out, example{file: path.Base(name), obj: obj})
+				out = append(out, example{file: f.Name, obj: obj})
 			}
 		}
 	}
-	if files < minExampleFiles || len(out) < minExampleObjects {
-		t.Fatalf("%d example files with %d objects in %s; want at least %d and %d", files, len(out), src.Module, minExampleFiles, minExampleObjects)
+	if len(files) < minExampleFiles || len(out) < minExampleObjects {
+		t.Fatalf("%d example files with %d objects in %s; want at least %d and %d", len(files), len(out), module, minExampleFiles, minExampleObjects)
 	}
 	slices.SortFunc(out, func(a, b example) int { return strings.Compare(a.file+kindName(a.obj), b.file+kindName(b.obj)) })
 	return out
@@ -90,34 +66,6 @@ func examples(t *testing.T) []example {
 func kindName(obj map[string]any) string {
 	meta, _ := obj["metadata"].(map[string]any)
 	return fmt.Sprint(obj["kind"], "/", meta["name"])
-}
-
-// documents are the YAML documents of a file, JSON decoded.
-func documents(t *testing.T, name string, b []byte) []map[string]any {
-	t.Helper()
-	dec := yamlv3.NewDecoder(bytes.NewReader(b))
-	var out []map[string]any
-	for {
-		var node yamlv3.Node
-		err := dec.Decode(&node)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		doc, err := yamlv3.Marshal(&node)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var obj map[string]any
-		if err := yaml.Unmarshal(doc, &obj); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if obj != nil {
-			out = append(out, obj)
-		}
-	}
 }
 
 // rendered is the object's configuration rendered again, as the provider renders it.

@@ -2,21 +2,14 @@ package provider
 
 import (
 	"bytes"
-	"errors"
-	"io"
-	"path"
 	"reflect"
-	"slices"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
-	yamlv3 "gopkg.in/yaml.v3"
-	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterexamples"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/modzip"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -25,33 +18,16 @@ import (
 // the seeds the random run mutates. Objects adoption refuses are left out.
 func karpenterExamples(t *testing.T, classType, poolType tftypes.Object) (classes, pools []tftypes.Value) {
 	t.Helper()
-	crds, err := manifest.CRDsFor(manifest.DefaultVersion)
+	_, files, err := karpenterexamples.Files()
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := crds[manifest.NodePoolKind].Source
-	module, version, _ := strings.Cut(src.Module, "@")
-	zipPath, _, err := modzip.Download(module, version)
-	if err != nil {
-		t.Fatal(err)
-	}
-	z, err := modzip.Open(zipPath, src.ModuleSum)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = z.Close() }()
-	names := mapsKeys(z.Files)
-	slices.Sort(names)
-	for _, name := range names {
-		if path.Dir(name) != src.Module+"/examples/v1" || path.Ext(name) != ".yaml" {
-			continue
-		}
-		b, err := modzip.ReadFile(z.Files[name])
+	for _, f := range files {
+		objs, err := karpenterexamples.Documents(bytes.ReplaceAll(f.Data, []byte("${CLUSTER_NAME}"), []byte(worldCluster))) // the examples' placeholder
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", f.Name, err)
 		}
-		b = bytes.ReplaceAll(b, []byte("${CLUSTER_NAME}"), []byte(worldCluster)) // the examples' placeholder
-		for _, obj := range yamlObjects(t, name, b) {
+		for _, obj := range objs {
 			switch obj["kind"] {
 			case manifest.EC2NodeClassKind:
 				if c, err := adopt.ReadClass(obj); err == nil {
@@ -65,34 +41,6 @@ func karpenterExamples(t *testing.T, classType, poolType tftypes.Object) (classe
 		}
 	}
 	return classes, pools
-}
-
-// yamlObjects are the YAML documents of a file, JSON decoded.
-func yamlObjects(t *testing.T, name string, b []byte) []map[string]any {
-	t.Helper()
-	dec := yamlv3.NewDecoder(bytes.NewReader(b))
-	var out []map[string]any
-	for {
-		var node yamlv3.Node
-		err := dec.Decode(&node)
-		if errors.Is(err, io.EOF) {
-			return out
-		}
-		if err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		doc, err := yamlv3.Marshal(&node)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var obj map[string]any
-		if err := yaml.Unmarshal(doc, &obj); err != nil {
-			t.Fatalf("%s: %v", name, err)
-		}
-		if obj != nil {
-			out = append(out, obj)
-		}
-	}
 }
 
 // encodeConfig is a configuration struct as a value of the resource's type: the attributes the
