@@ -62,11 +62,7 @@ func run(out string, versions []string) error {
 
 // read downloads version's module zip and analyzes the controller's Go files in it.
 func read(version string) (release, error) {
-	zipPath, sum, err := modzip.Download(module, version)
-	if err != nil {
-		return release{}, err
-	}
-	z, err := modzip.Open(zipPath, sum)
+	z, err := modzip.Fetch(module, version, "")
 	if err != nil {
 		return release{}, err
 	}

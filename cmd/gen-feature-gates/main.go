@@ -119,11 +119,7 @@ func read(version string) (release, error) {
 
 // files downloads module@version and reads two of its files ("" for none).
 func files(module, version, a, b string) (aSrc, bSrc []byte, sum string, err error) {
-	path, want, err := modzip.Download(module, version)
-	if err != nil {
-		return nil, nil, "", err
-	}
-	z, err := modzip.Open(path, want)
+	z, err := modzip.Fetch(module, version, "")
 	if err != nil {
 		return nil, nil, "", err
 	}

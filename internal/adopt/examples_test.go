@@ -12,11 +12,11 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterexamples"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubetest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodeclass"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/nodepool"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/releasezip"
 )
 
 // The corpus: Karpenter's own examples/v1 of the newest supported release, read from its module
@@ -40,13 +40,13 @@ type example struct {
 
 func examples(t *testing.T) []example {
 	t.Helper()
-	module, files, err := karpenterexamples.Files()
+	module, files, err := releasezip.Examples()
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []example
 	for _, f := range files {
-		objs, err := karpenterexamples.Documents(f.Data)
+		objs, err := releasezip.Documents(f.Data)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}

@@ -44,6 +44,19 @@ func Download(module, version string) (zipPath, sum string, err error) {
 	return info.Zip, info.Sum, nil
 }
 
+// Fetch downloads module@version (Download) and opens its zip with the hash checked: against
+// wantSum when set (the hash a generator recorded), else against the go command's.
+func Fetch(module, version, wantSum string) (*Zip, error) {
+	path, sum, err := Download(module, version)
+	if err != nil {
+		return nil, err
+	}
+	if wantSum != "" && sum != wantSum {
+		return nil, fmt.Errorf("%s@%s hashes to %s; %s was recorded", module, version, sum, wantSum)
+	}
+	return Open(path, sum)
+}
+
 // Zip is an opened module zip: its files by name (module@version/path) and its h1: hash.
 type Zip struct {
 	Sum   string

@@ -8,8 +8,8 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/adopt"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenterexamples"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/releasezip"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/tfvalue"
 )
 
@@ -18,12 +18,12 @@ import (
 // the seeds the random run mutates. Objects adoption refuses are left out.
 func karpenterExamples(t *testing.T, classType, poolType tftypes.Object) (classes, pools []tftypes.Value) {
 	t.Helper()
-	_, files, err := karpenterexamples.Files()
+	_, files, err := releasezip.Examples()
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, f := range files {
-		objs, err := karpenterexamples.Documents(bytes.ReplaceAll(f.Data, []byte("${CLUSTER_NAME}"), []byte(worldCluster))) // the examples' placeholder
+		objs, err := releasezip.Documents(bytes.ReplaceAll(f.Data, []byte("${CLUSTER_NAME}"), []byte(worldCluster))) // the examples' placeholder
 		if err != nil {
 			t.Fatalf("%s: %v", f.Name, err)
 		}
