@@ -24,6 +24,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/sts"
 	smithymiddleware "github.com/aws/smithy-go/middleware"
 	"github.com/hashicorp/terraform-plugin-log/tflog"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 )
 
 // DefaultMaxRetries is the attempt budget of the adaptive retryer when max_retries is unset.
@@ -97,7 +99,7 @@ type Client struct {
 
 	discoveryCache *DiscoveryCache
 
-	listings memo // shared resource-read listings, see listing.go
+	listings memo.Memo // shared resource-read listings, see listing.go
 }
 
 // New loads the SDK config, builds the EC2, SSM, IAM, EKS, Pricing and STS clients, and (unless skipped) proves

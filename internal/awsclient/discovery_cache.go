@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 )
 
 // DiscoveryCache remembers, for one provider process (one Terraform command), the answer to
@@ -11,7 +12,7 @@ import (
 // share selectors cost one Describe call between them. Concurrent askers share one call; a
 // failed call is not remembered. A new command starts a new process and asks EC2 again, so a
 // tag changed between plans is always seen.
-type DiscoveryCache struct{ m memo }
+type DiscoveryCache struct{ m memo.Memo }
 
 // NewDiscoveryCache returns an empty cache.
 func NewDiscoveryCache() *DiscoveryCache { return &DiscoveryCache{} }
@@ -23,7 +24,7 @@ func (c *Client) Discovery() Discovery {
 
 // cachedSubnets answers FindSubnets from the cache when there is one.
 func (d Discovery) cachedSubnets(ctx context.Context, fs discovery.FilterSet) ([]discovery.Subnet, error) {
-	subnets, err := memoDo(ctx, &d.Cache.m, "subnets|"+fs.Key(), func() ([]discovery.Subnet, error) {
+	subnets, err := memo.Do(ctx, &d.Cache.m, "subnets|"+fs.Key(), func() ([]discovery.Subnet, error) {
 		return d.findSubnets(ctx, fs)
 	})
 	if err != nil {
@@ -34,7 +35,7 @@ func (d Discovery) cachedSubnets(ctx context.Context, fs discovery.FilterSet) ([
 
 // cachedSecurityGroups answers FindSecurityGroups from the cache when there is one.
 func (d Discovery) cachedSecurityGroups(ctx context.Context, fs discovery.FilterSet) ([]discovery.SecurityGroup, error) {
-	groups, err := memoDo(ctx, &d.Cache.m, "groups|"+fs.Key(), func() ([]discovery.SecurityGroup, error) {
+	groups, err := memo.Do(ctx, &d.Cache.m, "groups|"+fs.Key(), func() ([]discovery.SecurityGroup, error) {
 		return d.findSecurityGroups(ctx, fs)
 	})
 	if err != nil {

@@ -12,13 +12,14 @@ import (
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 )
 
 // FindImages paginates DescribeImages for one query: available images, deprecated ones
 // included, as Karpenter asks.
 func (d Discovery) FindImages(ctx context.Context, q discovery.ImageQuery) ([]discovery.Image, error) {
 	if d.Cache != nil {
-		images, err := memoDo(ctx, &d.Cache.m, "images|"+q.Key(), func() ([]discovery.Image, error) { return d.findImages(ctx, q) })
+		images, err := memo.Do(ctx, &d.Cache.m, "images|"+q.Key(), func() ([]discovery.Image, error) { return d.findImages(ctx, q) })
 		return append([]discovery.Image(nil), images...), err
 	}
 	return d.findImages(ctx, q)
@@ -56,7 +57,7 @@ func (d Discovery) GetParameter(ctx context.Context, name string) (string, error
 		return "", errors.New("no SSM client")
 	}
 	if d.Cache != nil {
-		return memoDo(ctx, &d.Cache.m, "ssm|"+name, func() (string, error) { return d.getParameter(ctx, name) })
+		return memo.Do(ctx, &d.Cache.m, "ssm|"+name, func() (string, error) { return d.getParameter(ctx, name) })
 	}
 	return d.getParameter(ctx, name)
 }

@@ -8,7 +8,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
 	"github.com/nodeplane/terraform-provider-karpenter/internal/fleet"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 )
 
 // Shared listings: a refresh reads every node pool, and each pool used to list its own launch
@@ -48,7 +50,7 @@ func (c *Client) ReadTemplates(ctx context.Context, scope, tags map[string]strin
 	if scope == nil {
 		return lts.FindByTags(ctx, tags, known)
 	}
-	listed, err := memoDo(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
+	listed, err := memo.Do(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
 		return lts.list(ctx, scope)
 	})
 	if err != nil {
@@ -72,7 +74,7 @@ func (c *Client) ListTemplates(ctx context.Context, scope, tags map[string]strin
 	if scope == nil {
 		listed, err = lts.list(ctx, tags)
 	} else {
-		listed, err = memoDo(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
+		listed, err = memo.Do(ctx, &c.listings, scopeKey("launch-templates", scope), func() ([]ec2types.LaunchTemplate, error) {
 			return lts.list(ctx, scope)
 		})
 	}
@@ -96,7 +98,7 @@ func (c *Client) ReadInstances(ctx context.Context, scope, tags map[string]strin
 	if scope == nil {
 		return x.FindByTags(ctx, tags)
 	}
-	listed, err := memoDo(ctx, &c.listings, scopeKey("instances", scope), func() ([]fleet.Instance, error) {
+	listed, err := memo.Do(ctx, &c.listings, scopeKey("instances", scope), func() ([]fleet.Instance, error) {
 		return x.FindByTags(ctx, scope)
 	})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 )
 
 var _ discovery.CapacityAPI = Discovery{}
@@ -19,7 +20,7 @@ var _ discovery.CapacityAPI = Discovery{}
 // one of them does not exist: the ids are then asked one by one and the missing ones dropped.
 func (d Discovery) FindCapacityReservations(ctx context.Context, q discovery.CapacityReservationQuery) ([]discovery.CapacityReservation, error) {
 	if d.Cache != nil {
-		found, err := memoDo(ctx, &d.Cache.m, "reservations|"+q.Key(), func() ([]discovery.CapacityReservation, error) {
+		found, err := memo.Do(ctx, &d.Cache.m, "reservations|"+q.Key(), func() ([]discovery.CapacityReservation, error) {
 			return d.findCapacityReservations(ctx, q)
 		})
 		return append([]discovery.CapacityReservation(nil), found...), err
@@ -106,7 +107,7 @@ func capacityReservationFromEC2(r ec2types.CapacityReservation) discovery.Capaci
 // group reads as such rather than as missing.
 func (d Discovery) FindPlacementGroups(ctx context.Context, sel discovery.PlacementGroupSelector) ([]discovery.PlacementGroup, error) {
 	if d.Cache != nil {
-		found, err := memoDo(ctx, &d.Cache.m, "placement-groups|"+sel.ID+"|"+sel.Name, func() ([]discovery.PlacementGroup, error) {
+		found, err := memo.Do(ctx, &d.Cache.m, "placement-groups|"+sel.ID+"|"+sel.Name, func() ([]discovery.PlacementGroup, error) {
 			return d.findPlacementGroups(ctx, sel)
 		})
 		return append([]discovery.PlacementGroup(nil), found...), err

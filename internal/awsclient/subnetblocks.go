@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/prefixblocks"
 )
 
@@ -41,7 +42,7 @@ func (s SubnetBlocks) Read(ctx context.Context, subnetID string) (prefixblocks.S
 	if s.Cache == nil {
 		return s.read(ctx, subnetID)
 	}
-	got, err := memoDo(ctx, &s.Cache.m, "prefixblocks|"+subnetID, func() (prefixblocks.Subnet, error) { return s.read(ctx, subnetID) })
+	got, err := memo.Do(ctx, &s.Cache.m, "prefixblocks|"+subnetID, func() (prefixblocks.Subnet, error) { return s.read(ctx, subnetID) })
 	return cloneBlocksInput(got), err
 }
 

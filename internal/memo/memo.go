@@ -1,16 +1,18 @@
-package awsclient
+// Package memo runs each keyed load once among the concurrent and later callers of one provider
+// process: the AWS reads (discovery, listings) and the cluster-wide Kubernetes lists share it.
+package memo
 
 import (
 	"context"
 	"sync"
 )
 
-// memo runs each keyed load once among the concurrent and later callers of one provider
+// Memo runs each keyed load once among the concurrent and later callers of one provider
 // configuration (one Terraform walk); a failed load is forgotten, so the next caller tries
 // again, while the callers that waited on it get its error. Discovery (one Describe per filter
-// set) and the resource-read listings (one listing per scope) share it. The zero value is
-// ready to use.
-type memo struct {
+// set), the resource-read listings (one listing per scope) and the cluster's NodePools and
+// NodeOverlays share it. The zero value is ready to use.
+type Memo struct {
 	mu      sync.Mutex
 	entries map[string]*memoEntry
 }
@@ -21,8 +23,8 @@ type memoEntry struct {
 	err  error
 }
 
-// memoDo returns the value of key, running load when no caller has yet (or the last load failed).
-func memoDo[T any](ctx context.Context, m *memo, key string, load func() (T, error)) (T, error) {
+// Do returns the value of key, running load when no caller has yet (or the last load failed).
+func Do[T any](ctx context.Context, m *Memo, key string, load func() (T, error)) (T, error) {
 	m.mu.Lock()
 	if m.entries == nil {
 		m.entries = map[string]*memoEntry{}
