@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 )
 
@@ -120,10 +119,8 @@ func (d *capacityReservationsDataSource) Read(ctx context.Context, req datasourc
 	if decodeInto(req.Config.Raw, &q, "configuration", &resp.Diagnostics) && requireMeta(d.meta, &resp.Diagnostics) {
 		c := d.meta.Client
 		ports := planner.ReservationsPorts{List: c.Discovery().ListCapacityReservations, Prices: c.Prices, Catalog: c.Catalog}
-		if kube := d.meta.Kube; kube != nil {
-			ports.NodePools = func(ctx context.Context) ([]map[string]any, error) {
-				return kube.Objects(ctx, manifest.NodePoolAPIVersion, "nodepools", "")
-			}
+		if d.meta.Kube != nil {
+			ports.NodePools = d.meta.clusterNodePools
 		}
 		facts := planner.ReservationsFacts{FeatureGates: d.meta.KarpenterFeatureGates, Now: time.Now()}
 		out, errs, warnings := planner.Reservations(ctx, q, ports, facts)

@@ -28,6 +28,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/kubeclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/memo"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/planner"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/settings"
 )
@@ -101,6 +102,22 @@ type Meta struct {
 	Cluster     *settings.ClusterFacts
 	AfterLaunch func(pool string) error // tests only
 	BeforeClaim func(pool string)       // tests only
+	// clusterLists keeps the cluster-wide lists every pool plan of the process asks for (the
+	// NodePools, the NodeOverlays' names): listed once, a snapshot for the whole walk.
+	clusterLists memo.Memo
+}
+
+// clusterNodePools lists the cluster's NodePools, once per configured provider (clusterLists).
+func (m *Meta) clusterNodePools(ctx context.Context) ([]map[string]any, error) {
+	return memo.Do(ctx, &m.clusterLists, "nodepools", func() ([]map[string]any, error) {
+		return m.Kube.Objects(ctx, manifest.NodePoolAPIVersion, "nodepools", "")
+	})
+}
+
+// clusterNodeOverlays lists the names of the cluster's NodeOverlays, once per configured
+// provider (clusterLists).
+func (m *Meta) clusterNodeOverlays(ctx context.Context) ([]string, error) {
+	return memo.Do(ctx, &m.clusterLists, "nodeoverlays", func() ([]string, error) { return m.Kube.NodeOverlays(ctx) })
 }
 
 // clusterAutoMode is the looked-up cluster's EKS Auto Mode compute (nil: not looked up).

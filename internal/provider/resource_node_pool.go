@@ -173,11 +173,8 @@ func (r *nodePoolResource) ports() planner.PoolPorts {
 		EC2: planner.PoolEC2{Listing: c, Templates: c.LaunchTemplates(), Instances: c.Instances(), AfterLaunch: r.meta.AfterLaunch,
 			BeforeClaim: r.meta.BeforeClaim}, SubnetBlocks: c.SubnetBlocks().Read}
 	if r.meta.Kube != nil {
-		kube := r.meta.Kube
-		p.NodeClaims, p.InstanceSubnets, p.NodeOverlays = kube.NodeClaims, c.InstanceSubnets, kube.NodeOverlays
-		p.NodePools = func(ctx context.Context) ([]map[string]any, error) {
-			return kube.Objects(ctx, manifest.NodePoolAPIVersion, "nodepools", "")
-		}
+		p.NodeClaims, p.InstanceSubnets = r.meta.Kube.NodeClaims, c.InstanceSubnets
+		p.NodeOverlays, p.NodePools = r.meta.clusterNodeOverlays, r.meta.clusterNodePools
 	}
 	return p
 }
