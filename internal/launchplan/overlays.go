@@ -52,11 +52,12 @@ func (b *builder) applyOverlays() {
 		if len(offs) == 0 {
 			continue
 		}
-		types = append(types, nodeoverlay.Type{Name: it.Name, Labels: b.overlayLabels(it, b.in.PoolName, b.in.TemplateLabels), Offerings: offs})
+		typeLabels := catalog.Labels(it) // derived once per type: the siblings' copies first, then the pool's own
 		for _, sp := range b.in.SiblingPools {
-			all = append(all, nodeoverlay.Type{Name: it.Name + " in NodePool " + sp.Name, Labels: b.overlayLabels(it, sp.Name, sp.TemplateLabels),
-				Offerings: offs})
+			all = append(all, nodeoverlay.Type{Name: it.Name + " in NodePool " + sp.Name,
+				Labels: b.overlayLabels(maps.Clone(typeLabels), sp.Name, sp.TemplateLabels), Offerings: offs})
 		}
+		types = append(types, nodeoverlay.Type{Name: it.Name, Labels: b.overlayLabels(typeLabels, b.in.PoolName, b.in.TemplateLabels), Offerings: offs})
 	}
 	overlays, scope := b.in.Overlays, "this pool's types alone: with the provider's kubernetes access, over every NodePool of the "+
 		"cluster on the same EC2NodeClass, as Karpenter judges them"
@@ -77,9 +78,8 @@ func (b *builder) applyOverlays() {
 }
 
 // overlayLabels are the labels a type's nodes get in a pool of this class, as overlays select
-// them: the type's, the pool's template labels and name.
-func (b *builder) overlayLabels(it *catalog.InstanceType, pool string, templateLabels map[string]string) map[string]string {
-	l := catalog.Labels(it)
+// them: the type's (l, catalog.Labels, which it adds to), the pool's template labels and name.
+func (b *builder) overlayLabels(l map[string]string, pool string, templateLabels map[string]string) map[string]string {
 	maps.Copy(l, templateLabels)
 	l[requirements.LabelNodePool] = pool
 	l[requirements.LabelRegion] = b.in.Region
