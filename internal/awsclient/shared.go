@@ -93,6 +93,15 @@ func (e *sharedEntry[V]) get(ctx context.Context, load func() (V, error)) (V, er
 	}
 }
 
+// offer keeps v when the entry has no value and no load in flight (a load in flight wins).
+func (e *sharedEntry[V]) offer(v V) {
+	e.mu.Lock()
+	if !e.kept && e.flight == nil {
+		e.val, e.kept = v, true
+	}
+	e.mu.Unlock()
+}
+
 // run runs one flight and always lands it, even if the load panics, so waiters never hang.
 func (e *sharedEntry[V]) run(f *sharedFlight[V], load func() (V, error)) {
 	f.err = errLoadIncomplete

@@ -36,6 +36,10 @@ type ClassPorts struct {
 	// PoolListing, when set, is the walk's shared launch template listing that the plans of new
 	// pools read (the ownership check): the class starts it, since its pools plan after it.
 	PoolListing fleet.Listing
+	// WarmPoolInputs, when set, starts in the background what every pool's plan reads first
+	// (the catalog and prices from the disk cache, no AWS call): the class starts it, since its
+	// pools plan after it.
+	WarmPoolInputs func(context.Context)
 }
 
 // ClassFacts are the provider's settings a class plans with.
@@ -130,6 +134,9 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 		return res
 	}
 	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName) // no AWS call before the rules pass
+	if ports.WarmPoolInputs != nil {
+		ports.WarmPoolInputs(ctx)
+	}
 	pin := classPlanInput(ports, facts, in, s)
 	var checked chan connectivityAnswer
 	pin.Selected = func(r nodeclass.Resolved) {

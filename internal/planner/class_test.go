@@ -159,6 +159,7 @@ type fixture struct {
 	admitted calls
 	admit    func(kind, doc string) ([]attrpath.Finding, error) // nil: Karpenter's admission
 	listing  fleet.Listing                                      // the pools' template listing (nil: none)
+	warmed   calls                                              // the pools' inputs warmed from disk
 }
 
 func newFixture() *fixture {
@@ -197,7 +198,8 @@ func (f *fixture) ports() ClassPorts {
 			f.admitted.add(kind)
 			return admit(kind, doc)
 		},
-		PoolListing: f.listing,
+		PoolListing:    f.listing,
+		WarmPoolInputs: func(context.Context) { f.warmed.add("warm") },
 	}
 }
 

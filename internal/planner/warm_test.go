@@ -48,3 +48,24 @@ func TestClassWarmsThePoolListing(t *testing.T) {
 	case <-time.After(200 * time.Millisecond):
 	}
 }
+
+// A class whose rules pass warms its pools' catalog and prices, once; one the rules refuse
+// starts nothing (no read before the rules pass).
+func TestClassWarmsThePoolInputs(t *testing.T) {
+	f := newFixture()
+	if res := f.plan(ClassInput{Config: testConfig()}); len(res.Errors) != 0 {
+		t.Fatalf("errors %s", dump(res.Errors))
+	}
+	if n := f.warmed.count("warm"); n != 1 {
+		t.Errorf("warmed %d times, want 1", n)
+	}
+	f = newFixture()
+	bad := testConfig()
+	bad.AMIFamily = "NotAFamily"
+	if res := f.plan(ClassInput{Config: bad}); len(res.Errors) == 0 {
+		t.Fatal("an unknown AMI family planned")
+	}
+	if n := f.warmed.count("warm"); n != 0 {
+		t.Errorf("warmed %d times for a refused class, want 0", n)
+	}
+}

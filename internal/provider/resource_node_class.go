@@ -87,7 +87,7 @@ func (r *nodeClassResource) planClass(ctx context.Context, config tftypes.Value,
 	}
 	ips := awsclient.InstanceProfiles{IAM: r.meta.Client.IAM, Versions: r.meta.Client.PolicyVersions()}.ReadOnce() // the profile and node-role checks read it once
 	ports := planner.ClassPorts{EC2: r.meta.Client.Discovery(), Profiles: ips, RolePolicies: ips.RolePolicies,
-		Admit: r.meta.admission(), PoolListing: r.meta.Client}
+		Admit: r.meta.admission(), PoolListing: r.meta.Client, WarmPoolInputs: r.meta.Client.WarmFromDisk}
 	res := planner.Class(ctx, ports, r.classFacts(), classInput(&v, state))
 	addFindings(diags, res.Errors, res.Warnings)
 	if diags.HasError() {
