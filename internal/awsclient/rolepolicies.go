@@ -76,17 +76,22 @@ func (p InstanceProfiles) RolePolicies(ctx context.Context, role string) ([]iamp
 	return docs, nil
 }
 
-// managedPolicy reads the default version of a managed policy.
+// managedPolicy reads the default version of a managed policy: which version that is and its
+// document from the disk when Versions keeps them (AWS managed policies), else from IAM.
 func (p InstanceProfiles) managedPolicy(ctx context.Context, arn string) (iampolicy.Document, error) {
-	pol, err := p.IAM.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
-	if err != nil {
-		return iampolicy.Document{}, fmt.Errorf("GetPolicy %s: %w", arn, err)
+	version, known := p.Versions.defaultVersion(ctx, arn)
+	if !known {
+		pol, err := p.IAM.GetPolicy(ctx, &iam.GetPolicyInput{PolicyArn: aws.String(arn)})
+		if err != nil {
+			return iampolicy.Document{}, fmt.Errorf("GetPolicy %s: %w", arn, err)
+		}
+		version = aws.ToString(pol.Policy.DefaultVersionId)
+		p.Versions.writeDefault(ctx, arn, version)
 	}
-	version := aws.ToString(pol.Policy.DefaultVersionId)
 	if doc, ok := p.Versions.read(ctx, arn, version); ok {
 		return iampolicy.Document{Source: arn, JSON: doc}, nil
 	}
-	ver, err := p.IAM.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: aws.String(arn), VersionId: pol.Policy.DefaultVersionId})
+	ver, err := p.IAM.GetPolicyVersion(ctx, &iam.GetPolicyVersionInput{PolicyArn: aws.String(arn), VersionId: aws.String(version)})
 	if err != nil {
 		return iampolicy.Document{}, fmt.Errorf("GetPolicyVersion %s: %w", arn, err)
 	}

@@ -53,8 +53,8 @@ func TestRolePolicies(t *testing.T) {
 }
 
 // An AWS managed policy's version is read from IAM once and from the disk after that, its default
-// version still asked every time; a customer managed policy (its name can be deleted and reused,
-// starting over at v1) and a cache that is off always read IAM.
+// version asked again once the cache's TTL has passed; a customer managed policy (its name can be
+// deleted and reused, starting over at v1) and a cache that is off always read IAM.
 func TestRolePoliciesKeepAWSManagedVersions(t *testing.T) {
 	const aws1, own = "arn:aws:iam::aws:policy/AmazonEKS_CNI_Policy", "arn:aws:iam::111122223333:policy/node-extra"
 	doc := `{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"ec2:AssignPrivateIpAddresses","Resource":"*"}]}`
@@ -62,7 +62,8 @@ func TestRolePoliciesKeepAWSManagedVersions(t *testing.T) {
 		Roles:    []iamtypes.Role{{RoleName: aws.String("node")}},
 		Policies: awsfake.RolePolicies{Managed: map[string]string{aws1: doc, own: doc}, Attached: map[string][]string{"node": {aws1, own}}},
 	}
-	versions := &PolicyVersions{Disk: &CatalogDisk{Dir: t.TempDir(), TTL: time.Hour}, Endpoint: "http://iam.test"}
+	now := time.Date(2026, 12, 6, 12, 0, 0, 0, time.UTC)
+	versions := &PolicyVersions{Disk: &CatalogDisk{Dir: t.TempDir(), TTL: time.Hour, now: func() time.Time { return now }}, Endpoint: "http://iam.test"}
 	p := InstanceProfiles{IAM: f, Versions: versions}
 	for plan := 1; plan <= 3; plan++ {
 		docs, err := p.RolePolicies(context.Background(), "node")
@@ -75,11 +76,22 @@ func TestRolePoliciesKeepAWSManagedVersions(t *testing.T) {
 			}
 		}
 	}
-	if got := f.Calls("GetPolicy"); got != 6 {
-		t.Errorf("GetPolicy %d times, want every plan for both (6)", got)
+	if got := f.Calls("GetPolicy"); got != 4 {
+		t.Errorf("GetPolicy %d times, want the AWS managed one once and the customer managed one every plan (4)", got)
 	}
 	if got := f.Calls("GetPolicyVersion"); got != 4 {
 		t.Errorf("GetPolicyVersion %d times, want the AWS managed one once and the customer managed one every plan (4)", got)
+	}
+	// Within the TTL the default version comes from the disk; after it, from IAM again.
+	f.ForgetCalls()
+	now = now.Add(59 * time.Minute)
+	if _, err := p.RolePolicies(context.Background(), "node"); err != nil || f.Calls("GetPolicy") != 1 {
+		t.Errorf("59 minutes later: GetPolicy %d times (want the customer managed one's only), %v", f.Calls("GetPolicy"), err)
+	}
+	now = now.Add(time.Minute)
+	if _, err := p.RolePolicies(context.Background(), "node"); err != nil || f.Calls("GetPolicy") != 3 || f.Calls("GetPolicyVersion") != 2 {
+		t.Errorf("after the TTL: GetPolicy %d, GetPolicyVersion %d times (want 3 and 2: the AWS managed version's document is kept), %v",
+			f.Calls("GetPolicy"), f.Calls("GetPolicyVersion"), err)
 	}
 	// Off: every version read from IAM.
 	f.ForgetCalls()

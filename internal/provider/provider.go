@@ -316,7 +316,9 @@ func providerClusterAttributes() map[string]schema.Attribute {
 			MarkdownDescription: "Where and how long the instance-type catalog (`DescribeInstanceTypes` and " +
 				"`DescribeInstanceTypeOfferings`, seconds of paging) is kept on disk, so that `terraform plan`, `apply` and the " +
 				"next plan read it once per `ttl` instead of once per provider process, and apply plans on the catalog the plan " +
-				"saw. One file per EC2 endpoint, region and account; not used when the account id is skipped.",
+				"saw. The prices and the AWS managed policies the node-role check reads (which version is the default, for `ttl`; " +
+				"a version's document, which never changes) are kept beside it. One file per EC2 endpoint, region and account; " +
+				"not used when the account id is skipped.",
 			Attributes: map[string]schema.Attribute{
 				"directory": schema.StringAttribute{Optional: true, MarkdownDescription: "Cache directory. Default: " +
 					"`KARPENTER_CATALOG_CACHE_DIR`, else `terraform-provider-karpenter` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux)."},
