@@ -89,6 +89,7 @@ func (d Discovery) findSecurityGroups(ctx context.Context, fs discovery.FilterSe
 			return nil, fmt.Errorf("describing security groups (%s): %w", fs.Key(), err)
 		}
 		for _, g := range page.SecurityGroups {
+			d.Cache.keepRules(aws.ToString(g.GroupId), rulesOfGroup(g))
 			out = append(out, discovery.SecurityGroup{
 				ID:    aws.ToString(g.GroupId),
 				Name:  aws.ToString(g.GroupName),

@@ -11,8 +11,12 @@ import (
 // each distinct subnet or security-group filter set, so node classes and data sources that
 // share selectors cost one Describe call between them. Concurrent askers share one call; a
 // failed call is not remembered. A new command starts a new process and asks EC2 again, so a
-// tag changed between plans is always seen.
-type DiscoveryCache struct{ m memo.Memo }
+// tag changed between plans is always seen. The rules of each security group described are kept
+// with it, for the connectivity checks (FindSecurityGroupRules).
+type DiscoveryCache struct {
+	m      memo.Memo
+	groups groupRules
+}
 
 // NewDiscoveryCache returns an empty cache.
 func NewDiscoveryCache() *DiscoveryCache { return &DiscoveryCache{} }

@@ -124,8 +124,6 @@ var Statements = []Statement{
 	{Capability: "node-role-check", Sid: "NodeRoleCheckPolicies", Actions: []string{"iam:GetPolicy", "iam:GetPolicyVersion"},
 		Resources: []string{ARN(PhPartition, "iam", "", "aws", "policy/*"), iamARN("policy/*")},
 		Scope:     "AWS managed policies and the account's"},
-	{Capability: "security-group-checks", Sid: "SecurityGroupChecks", Actions: []string{"ec2:DescribeSecurityGroupRules"}, Resources: []string{"*"},
-		Scope: "all (no resource-level permissions)"},
 	{Capability: "prefix-blocks", Sid: "PrefixBlocks", Actions: []string{"ec2:DescribeNetworkInterfaces", "ec2:GetSubnetCidrReservations"},
 		Resources: []string{"*"}, Scope: "all (no resource-level permissions)"},
 	{Capability: "instance-profiles", Sid: "CreateInstanceProfiles", Actions: []string{"iam:CreateInstanceProfile", "iam:TagInstanceProfile"},

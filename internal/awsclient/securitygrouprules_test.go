@@ -16,11 +16,20 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/connectivity"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/discovery"
 )
 
-// rulesInputs are the DescribeSecurityGroupRules requests the fake received.
-func rulesInputs(f *awsfake.EC2) []ec2.DescribeSecurityGroupRulesInput {
-	return awsfake.Inputs[ec2.DescribeSecurityGroupRulesInput](f)
+// rulesInputs are the DescribeSecurityGroups requests the fake received.
+func rulesInputs(f *awsfake.EC2) []ec2.DescribeSecurityGroupsInput {
+	return awsfake.Inputs[ec2.DescribeSecurityGroupsInput](f)
+}
+
+func groups(ids ...string) []ec2types.SecurityGroup {
+	out := make([]ec2types.SecurityGroup, len(ids))
+	for i, id := range ids {
+		out[i] = ec2types.SecurityGroup{GroupId: aws.String(id), VpcId: aws.String("vpc-1")}
+	}
+	return out
 }
 
 func sgRule(id, group string, egress bool, proto string, from, to int32, cidr, ref string) ec2types.SecurityGroupRule {
@@ -35,8 +44,10 @@ func sgRule(id, group string, egress bool, proto string, from, to int32, cidr, r
 	return r
 }
 
+// The rules of groups the discovery has not described are read from DescribeSecurityGroups (its
+// IpPermissions, one rule per peer), a group-id filter of the unique ids, every page.
 func TestFindSecurityGroupRules(t *testing.T) {
-	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 2}, SecurityGroupRules: []ec2types.SecurityGroupRule{
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroups": 1}, SecurityGroups: groups("sg-a", "sg-b", "sg-other"), SecurityGroupRules: []ec2types.SecurityGroupRule{
 		sgRule("sgr-3", "sg-b", true, "-1", -1, -1, "0.0.0.0/0", ""),
 		sgRule("sgr-2", "sg-a", false, "tcp", 443, 443, "", "sg-cp"),
 		sgRule("sgr-1", "sg-a", true, "-1", -1, -1, "0.0.0.0/0", ""),
@@ -62,16 +73,49 @@ func TestFindSecurityGroupRules(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("got\n%+v\nwant\n%+v", got, want)
 	}
-	if len(rulesInputs(f)) != 3 {
-		t.Errorf("want 3 pages of 2 rules, got %d calls", len(rulesInputs(f)))
+	if len(rulesInputs(f)) != 2 {
+		t.Errorf("want 2 pages of 1 group, got %d calls", len(rulesInputs(f)))
 	}
 	if vals := rulesInputs(f)[0].Filters[0].Values; !reflect.DeepEqual(vals, []string{"sg-a", "sg-b"}) {
 		t.Errorf("group-id filter = %v, want the unique sorted ids", vals)
 	}
 }
 
+// The groups a discovery described (their selector's DescribeSecurityGroups) cost no call: the
+// node groups' rules come from the answer that selected them.
+func TestFindSecurityGroupRulesOfDescribedGroups(t *testing.T) {
+	f := &awsfake.EC2{SecurityGroups: groups("sg-a", "sg-b"), SecurityGroupRules: []ec2types.SecurityGroupRule{
+		sgRule("sgr-1", "sg-a", false, "-1", -1, -1, "", "sg-a"),
+		sgRule("sgr-2", "sg-b", true, "tcp", 443, 443, "10.0.0.0/8", ""),
+	}}
+	d := Discovery{EC2: f, Cache: NewDiscoveryCache()}
+	ctx := context.Background()
+	if _, err := d.FindSecurityGroups(ctx, discovery.FilterSet{{Name: "group-id", Values: []string{"sg-a"}}}); err != nil {
+		t.Fatal(err)
+	}
+	f.ForgetCalls()
+	got, err := d.FindSecurityGroupRules(ctx, []string{"sg-a", "sg-b"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []connectivity.Rule{
+		{GroupID: "sg-a", Protocol: "-1", FromPort: -1, ToPort: -1, ReferencedGroupID: "sg-a"},
+		{GroupID: "sg-b", Egress: true, Protocol: "tcp", FromPort: 443, ToPort: 443, CIDRv4: "10.0.0.0/8"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("got\n%+v\nwant\n%+v", got, want)
+	}
+	if in := rulesInputs(f); len(in) != 1 || !reflect.DeepEqual(in[0].Filters[0].Values, []string{"sg-b"}) {
+		t.Errorf("calls %+v: want one, for sg-b alone (sg-a was described)", in)
+	}
+	f.ForgetCalls()
+	if _, err := d.FindSecurityGroupRules(ctx, []string{"sg-b", "sg-a"}); err != nil || f.Calls("DescribeSecurityGroups") != 0 {
+		t.Errorf("again: %d calls, %v; want none", f.Calls("DescribeSecurityGroups"), err)
+	}
+}
+
 func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
-	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 1000}}
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroups": 1000}}
 	var ids []string
 	for i := 0; i < 450; i++ {
 		ids = append(ids, fmt.Sprintf("sg-%04d", i))
@@ -89,15 +133,15 @@ func TestFindSecurityGroupRulesChunksGroupIDs(t *testing.T) {
 }
 
 func TestFindSecurityGroupRulesNoGroupsNoCall(t *testing.T) {
-	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroupRules": 10}}
+	f := &awsfake.EC2{PageSize: map[string]int{"DescribeSecurityGroups": 10}}
 	rules, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), nil)
-	if err != nil || len(rules) != 0 || f.Calls("DescribeSecurityGroupRules") != 0 {
-		t.Errorf("rules=%v err=%v calls=%d: want nothing and no call", rules, err, f.Calls("DescribeSecurityGroupRules"))
+	if err != nil || len(rules) != 0 || f.Calls("DescribeSecurityGroups") != 0 {
+		t.Errorf("rules=%v err=%v calls=%d: want nothing and no call", rules, err, f.Calls("DescribeSecurityGroups"))
 	}
 }
 
 func TestFindSecurityGroupRulesError(t *testing.T) {
-	f := &awsfake.EC2{Fail: map[string]error{"DescribeSecurityGroupRules": errors.New("UnauthorizedOperation: not allowed")}}
+	f := &awsfake.EC2{Fail: map[string]error{"DescribeSecurityGroups": errors.New("UnauthorizedOperation: not allowed")}}
 	_, err := Discovery{EC2: f}.FindSecurityGroupRules(context.Background(), []string{"sg-a"})
 	if err == nil || !strings.Contains(err.Error(), "sg-a") || !strings.Contains(err.Error(), "UnauthorizedOperation") {
 		t.Errorf("err = %v", err)

@@ -99,8 +99,44 @@ func (f *EC2) DescribeSecurityGroups(ctx context.Context, in *ec2.DescribeSecuri
 			return nil, err
 		}
 		items, next, err := page("DescribeSecurityGroups", selectObjects("DescribeSecurityGroups", objs, in.Filters, groupTags, groupFields), f.PageSize, in.MaxResults, in.NextToken)
+		for i := range items {
+			f.withPermissions(&items[i])
+		}
 		return &ec2.DescribeSecurityGroupsOutput{SecurityGroups: items, NextToken: next}, err
 	})
+}
+
+// withPermissions sets a described group's IpPermissions and IpPermissionsEgress from the
+// SecurityGroupRules of the group, as EC2 shows one set of rules both ways (one permission per
+// rule; EC2 groups a protocol and port range's peers into one). A group with no rules in
+// SecurityGroupRules keeps the permissions it was set up with.
+func (f *EC2) withPermissions(g *ec2types.SecurityGroup) {
+	var in, out []ec2types.IpPermission
+	for _, r := range f.SecurityGroupRules {
+		if aws.ToString(r.GroupId) != aws.ToString(g.GroupId) {
+			continue
+		}
+		p := ec2types.IpPermission{IpProtocol: r.IpProtocol, FromPort: r.FromPort, ToPort: r.ToPort}
+		switch {
+		case r.CidrIpv4 != nil:
+			p.IpRanges = []ec2types.IpRange{{CidrIp: r.CidrIpv4, Description: r.Description}}
+		case r.CidrIpv6 != nil:
+			p.Ipv6Ranges = []ec2types.Ipv6Range{{CidrIpv6: r.CidrIpv6, Description: r.Description}}
+		case r.PrefixListId != nil:
+			p.PrefixListIds = []ec2types.PrefixListId{{PrefixListId: r.PrefixListId, Description: r.Description}}
+		case r.ReferencedGroupInfo != nil:
+			p.UserIdGroupPairs = []ec2types.UserIdGroupPair{{GroupId: r.ReferencedGroupInfo.GroupId, UserId: r.ReferencedGroupInfo.UserId,
+				Description: r.Description}}
+		}
+		if aws.ToBool(r.IsEgress) {
+			out = append(out, p)
+		} else {
+			in = append(in, p)
+		}
+	}
+	if in != nil || out != nil {
+		g.IpPermissions, g.IpPermissionsEgress = in, out
+	}
 }
 
 var ruleFields = fields[ec2types.SecurityGroupRule]{

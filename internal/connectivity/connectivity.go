@@ -38,7 +38,7 @@ const (
 	PortKubelet = 10250
 )
 
-// Rule is one security-group rule, as DescribeSecurityGroupRules returns it. Exactly one of
+// Rule is one security-group rule, as DescribeSecurityGroupRules lists it (one peer each). Exactly one of
 // CIDRv4, CIDRv6, ReferencedGroupID and PrefixListID is the other end of the rule (its source
 // for ingress, its destination for egress).
 type Rule struct {

@@ -261,10 +261,10 @@ type ConnectivityAPI interface {
 }
 
 // CheckConnectivity runs the connectivity checks of a resolved class unless they are off: it
-// resolves the control-plane groups, reads the rules of the node groups (the only extra API
-// calls) and reports failed checks (warnings or errors by mode). Without a `connectivity` block
-// only node_to_node runs, and rules it cannot read (no ec2:DescribeSecurityGroupRules) are a
-// warning, not an error: the user did not ask for the checks. checks is nil when the checks
+// resolves the control-plane groups, reads the rules of the node groups (which their selection's
+// answer carries: no call then) and reports failed checks (warnings or errors by mode). Without a
+// `connectivity` block only node_to_node runs, and rules it cannot read are a warning, not an
+// error: the user did not ask for the checks. checks is nil when the checks
 // did not run.
 func CheckConnectivity(ctx context.Context, api ConnectivityAPI, c Connectivity, res Resolved) (checks []connectivity.Finding, errs, warnings []attrpath.Finding) {
 	r := &PlanResult{Resolved: res}
@@ -310,7 +310,7 @@ func (r *PlanResult) checkConnectivity(ctx context.Context, api ConnectivityAPI,
 	nodeGroups := r.Resolved.SecurityGroupIDs()
 	rules, err := api.FindSecurityGroupRules(ctx, nodeGroups)
 	if err != nil {
-		const hint = "\n\nThe checks need ec2:DescribeSecurityGroupRules; set connectivity = { checks = \"off\" } to plan without them."
+		const hint = "\n\nThe checks read the node groups' rules with ec2:DescribeSecurityGroups; set connectivity = { checks = \"off\" } to plan without them."
 		if !c.Configured {
 			r.add(nil, failure(pathSecurityGroupTerms, "Security-group checks skipped",
 				"the node-to-node check runs by default and could not read the rules of the node security groups: "+err.Error()+hint), "", "")

@@ -122,7 +122,7 @@ func connectivityAttribute() schema.SingleNestedAttribute {
 	return schema.SingleNestedAttribute{
 		Optional: true,
 		MarkdownDescription: "Provider-only (not in the manifest): check at plan time that the resolved security groups let the nodes work " +
-			"in the cluster, on the rules read with `ec2:DescribeSecurityGroupRules`. The checks run unless `checks = \"off\"`: without " +
+			"in the cluster, on their rules (the `ec2:DescribeSecurityGroups` answer that selected them: no other call). The checks run unless `checks = \"off\"`: without " +
 			"this block `node_to_node` and `nodes_egress` run as warnings (and rules it cannot read are a warning too). Karpenter attaches every resolved " +
 			"group to every node, so a rule on any of them counts. A failed check is a warning " +
 			"(an error with `checks = \"error\"`) that names the group, the missing rule and the fix: on `security_group_selector_terms` " +
