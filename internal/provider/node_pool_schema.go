@@ -78,7 +78,8 @@ func nodePoolSchema() schema.Schema {
 			"among the zones and capacity types the pool allows (ties by name), and the first 60 form the launch (`launch_plan`; a static " +
 			"pool's CreateFleet). On-demand prices come from the AWS Pricing API (`pricing:GetProducts`), spot prices from EC2's spot " +
 			"price history (`ec2:DescribeSpotPriceHistory`, newest per zone). When the Pricing API cannot be read, the provider falls back " +
-			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`), " +
+			"as Karpenter does, to the on-demand table Karpenter ships (the version and date are in the warning and `summary.prices`; " +
+			"the warning is in every pool's `warnings`, and a diagnostic of the first pool of a plan that meets it), " +
 			"while spot prices still come from the spot price history; only when that history cannot be read (`ec2:DescribeSpotPriceHistory`) is spot priced as on-demand, with a warning on pools that allow spot. See the pod-capacity guide for the filters Karpenter applies before the cut and for `workloads`.\n\n" +
 			"**Import** by name. With the provider's `kubernetes` access a NodePool of that name in the cluster is read: its spec and " +
 			"its own labels and annotations become the configuration (`replicas` with `launcher = \"karpenter\"`), `node_class` holds " +

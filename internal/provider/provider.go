@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -105,6 +106,29 @@ type Meta struct {
 	// clusterLists keeps the cluster-wide lists every pool plan of the process asks for (the
 	// NodePools, the NodeOverlays' names): listed once, a snapshot for the whole walk.
 	clusterLists memo.Memo
+	// reported are the provider-wide warnings already raised as diagnostics (onceEach).
+	reported sync.Map
+}
+
+// providerWide are the summaries of pool warnings that describe the provider's environment, not
+// the pool: every pool of a plan would raise the same one (the Pricing API cannot be read).
+var providerWide = map[string]bool{launchplan.SummaryPriceFallback: true}
+
+// onceEach is warnings without the provider-wide ones this configured provider has raised
+// already: the first pool that meets the condition says it, the others carry it in their
+// `warnings` and `summary.prices` only, so a plan of a hundred pools has one such warning
+// instead of a hundred (each of which Terraform prints or consolidates).
+func (m *Meta) onceEach(warnings []attrpath.Finding) []attrpath.Finding {
+	out := warnings[:0:0]
+	for _, w := range warnings {
+		if providerWide[w.Summary] {
+			if _, seen := m.reported.LoadOrStore(w.Summary+"\x00"+w.Error(), true); seen {
+				continue
+			}
+		}
+		out = append(out, w)
+	}
+	return out
 }
 
 // clusterNodePools lists the cluster's NodePools, once per configured provider (clusterLists).

@@ -98,7 +98,7 @@ func (r *nodePoolResource) planPool(ctx context.Context, lateClass bool, raw *tf
 		return
 	}
 	res := planner.Pool(ctx, r.ports(), r.facts(), in)
-	addFindings(diags, res.Errors, res.Warnings)
+	addFindings(diags, res.Errors, r.meta.onceEach(res.Warnings))
 	if diags.HasError() {
 		return
 	}
