@@ -169,6 +169,9 @@ type Catalog struct {
 	// applied, so that repeated Selects allocate no label map per type (see baseLabels).
 	variantsMu sync.Mutex
 	variants   map[labelVariant][]map[string]string
+	// selects keeps recent Select answers by their requirements and options (see Select).
+	selectsMu sync.Mutex
+	selects   map[string]selectAnswer
 }
 
 // New builds a catalog. Types are sorted by name; a repeated name keeps the last entry.

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"maps"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
@@ -58,7 +60,79 @@ type SelectResult struct {
 // min_values is then enforced over the surviving offerings; the first requirement that falls
 // short yields a *requirements.MinValuesError whose Index is the requirement's index in reqs.
 // The surviving types are returned alongside that error.
+//
+// A catalog never changes, so Select is a function of reqs and opts: the answers of recent
+// calls are kept, and pools with the same requirements on the same class (a module that stamps
+// out a pool per team) share one selection. Each caller gets its own Types and zone slices.
 func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (SelectResult, error) {
+	key := selectKey(reqs, opts)
+	c.selectsMu.Lock()
+	a, ok := c.selects[key]
+	c.selectsMu.Unlock()
+	if !ok {
+		a.res, a.err = c.selectFresh(reqs, opts)
+		c.selectsMu.Lock()
+		if c.selects == nil || len(c.selects) >= maxKeptSelects {
+			c.selects = map[string]selectAnswer{}
+		}
+		c.selects[key] = a
+		c.selectsMu.Unlock()
+	}
+	return a.copy(), a.err
+}
+
+// maxKeptSelects bounds the Select answers a catalog keeps (a plan has a few distinct
+// requirement sets per pool).
+const maxKeptSelects = 256
+
+// selectAnswer is one kept Select answer.
+type selectAnswer struct {
+	res SelectResult
+	err error
+}
+
+// copy is the answer with Types, their zones and Ignored of the caller's own.
+func (a selectAnswer) copy() SelectResult {
+	out := SelectResult{Types: slices.Clone(a.res.Types), Ignored: slices.Clone(a.res.Ignored)}
+	for i := range out.Types {
+		out.Types[i].Zones = slices.Clone(out.Types[i].Zones)
+	}
+	return out
+}
+
+// selectKey is everything a Select reads besides the catalog.
+func selectKey(reqs []requirements.Requirement, opts SelectOptions) string {
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	for _, r := range reqs {
+		field(r.Key)
+		field(string(r.Operator))
+		b.WriteString(strconv.Itoa(len(r.Values)))
+		for _, v := range r.Values {
+			field(v)
+		}
+		if r.MinValues != nil {
+			b.WriteString("m" + strconv.Itoa(*r.MinValues))
+		}
+		b.WriteByte(';')
+	}
+	field(opts.Region)
+	field(opts.OS)
+	field(opts.WindowsBuild)
+	b.WriteString(strconv.FormatBool(opts.IncludeIneligible))
+	b.WriteString(strconv.Itoa(len(opts.Zones)))
+	for _, z := range opts.Zones {
+		field(z)
+	}
+	return b.String()
+}
+
+// selectFresh is Select without the kept answers.
+func (c *Catalog) selectFresh(reqs []requirements.Requirement, opts SelectOptions) (SelectResult, error) {
 	var res SelectResult
 	q := c.newSelectQuery(reqs, opts, &res.Ignored)
 	var o offerings
@@ -77,7 +151,16 @@ func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (S
 		o.add(q, it, base, zones)
 	}
 
-	idx, err := requirements.Filter(q.active, o.items)
+	var idx []int
+	var err error
+	if q.minValues {
+		idx, err = requirements.Filter(q.active, o.items)
+	} else { // every item passed every requirement already (add): nothing left to count
+		idx = make([]int, len(o.owner))
+		for i := range idx {
+			idx[i] = i
+		}
+	}
 	var mv *requirements.MinValuesError
 	if errors.As(err, &mv) {
 		remapped := *mv
@@ -94,6 +177,10 @@ type selectQuery struct {
 	active      []requirements.Requirement // the requirements Filter evaluates
 	activeIndex []int                      // index in reqs of each active requirement
 	perType     []requirements.Requirement // the active ones on per-type keys
+	offering    []requirements.Requirement // the active ones on offering keys (zone, capacity type, tenancy)
+	// minValues is whether an active requirement has min_values: only then are the offerings'
+	// label maps built for Filter to count values over; otherwise add has decided each offering.
+	minValues bool
 	// activeKeys are the keys the active requirements read. Expanded offerings are evaluated on
 	// maps that hold only these: Filter looks at nothing else, and a full copy of the type's
 	// labels per offering is most of the cost of a Select with zone or capacity-type requirements.
@@ -115,6 +202,7 @@ func (c *Catalog) newSelectQuery(reqs []requirements.Requirement, opts SelectOpt
 		}
 		q.active = append(q.active, r)
 		q.activeIndex = append(q.activeIndex, i)
+		q.minValues = q.minValues || r.MinValues != nil
 		switch r.Key {
 		case requirements.LabelZone:
 			q.useZone = true
@@ -124,7 +212,9 @@ func (c *Catalog) newSelectQuery(reqs []requirements.Requirement, opts SelectOpt
 			q.useTenancy = true
 		default:
 			q.perType = append(q.perType, r)
+			continue
 		}
+		q.offering = append(q.offering, r)
 	}
 	for _, r := range q.active {
 		if !slices.Contains(q.activeKeys, r.Key) {
@@ -165,6 +255,13 @@ func (q *selectQuery) zonesOf(it *InstanceType) ([]string, bool) {
 	if q.zoneFilter == nil {
 		return it.Zones, true
 	}
+	all := true
+	for _, z := range it.Zones {
+		all = all && q.zoneFilter[z]
+	}
+	if all { // shared: selected clones what it keeps
+		return it.Zones, len(it.Zones) > 0
+	}
 	var zones []string
 	for _, z := range it.Zones {
 		if q.zoneFilter[z] {
@@ -175,12 +272,14 @@ func (q *selectQuery) zonesOf(it *InstanceType) ([]string, bool) {
 }
 
 // offerings are the label maps Filter evaluates: one per candidate type, or one per offering of
-// it when a requirement reads an offering key.
+// it that passes the offering requirements when a requirement reads an offering key. Without
+// min_values the maps are not built (items stays nil): add has decided every offering.
 type offerings struct {
 	cands    []offeringOwner
 	items    []map[string]string
 	owner    []int    // candidate index of each item
 	itemZone []string // zone of each item, "" when not expanded
+	probe    map[string]string
 }
 
 type offeringOwner struct {
@@ -207,20 +306,58 @@ func (o *offerings) add(q *selectQuery, it *InstanceType, base map[string]string
 		tenVals = tenancies
 	}
 	if len(zoneVals) == 1 && zoneVals[0] == "" && len(capVals) == 1 && capVals[0] == "" && len(tenVals) == 1 && tenVals[0] == "" {
-		o.items = append(o.items, base) // nothing to expand: evaluate the shared map
-		o.owner = append(o.owner, ci)
-		o.itemZone = append(o.itemZone, "")
+		if q.minValues || requirements.MatchesAll(q.offering, base) {
+			o.keep(q, base, ci, "") // nothing to expand: evaluate the shared map
+		}
 		return
 	}
 	for _, z := range zoneVals {
 		for _, ct := range capVals {
 			for _, ten := range tenVals {
-				o.items = append(o.items, offeringLabels(q.activeKeys, base, z, ct, ten))
-				o.owner = append(o.owner, ci)
-				o.itemZone = append(o.itemZone, z)
+				if q.minValues {
+					o.keep(q, offeringLabels(q.activeKeys, base, z, ct, ten), ci, z)
+					continue
+				}
+				// The offering requirements read only the offering keys: decide them on those.
+				if o.probe == nil {
+					o.probe = make(map[string]string, 3)
+				}
+				clear(o.probe)
+				for _, k := range [...]string{requirements.LabelZone, requirements.LabelCapacityType, requirements.LabelInstanceTenancy} {
+					if v, ok := offeringValue(k, base, z, ct, ten); ok {
+						o.probe[k] = v
+					}
+				}
+				if requirements.MatchesAll(q.offering, o.probe) {
+					o.keep(q, nil, ci, z)
+				}
 			}
 		}
 	}
+}
+
+// keep adds an item of candidate ci in zone z (labels only when Filter will read them).
+func (o *offerings) keep(q *selectQuery, labels map[string]string, ci int, z string) {
+	if q.minValues {
+		o.items = append(o.items, labels)
+	}
+	o.owner = append(o.owner, ci)
+	o.itemZone = append(o.itemZone, z)
+}
+
+// offeringValue is the value an offering's label map has for the offering key k: the offering's
+// own (zone, capacity type, tenancy) when set, else the type's.
+func offeringValue(k string, base map[string]string, zone, capacityType, tenancy string) (string, bool) {
+	switch {
+	case k == requirements.LabelZone && zone != "":
+		return zone, true
+	case k == requirements.LabelCapacityType && capacityType != "":
+		return capacityType, true
+	case k == requirements.LabelInstanceTenancy && tenancy != "":
+		return tenancy, true
+	}
+	v, ok := base[k]
+	return v, ok
 }
 
 // selected folds the items Filter kept (idx, in order) back into their types; with a zone
@@ -273,17 +410,8 @@ func capacityTypes(it *InstanceType) []string {
 func offeringLabels(keys []string, base map[string]string, zone, capacityType, tenancy string) map[string]string {
 	l := make(map[string]string, len(keys))
 	for _, k := range keys {
-		switch {
-		case k == requirements.LabelZone && zone != "":
-			l[k] = zone
-		case k == requirements.LabelCapacityType && capacityType != "":
-			l[k] = capacityType
-		case k == requirements.LabelInstanceTenancy && tenancy != "":
-			l[k] = tenancy
-		default:
-			if v, ok := base[k]; ok {
-				l[k] = v
-			}
+		if v, ok := offeringValue(k, base, zone, capacityType, tenancy); ok {
+			l[k] = v
 		}
 	}
 	return l

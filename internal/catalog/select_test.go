@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -187,5 +188,33 @@ func TestSelectOptionsOSAndEligibility(t *testing.T) {
 	res, _ = c.Select([]requirements.Requirement{req(requirements.LabelOS, requirements.OpIn, "windows")}, SelectOptions{})
 	if len(res.Types) != 0 {
 		t.Errorf("linux types matched os=windows: %v", names(res.Types))
+	}
+}
+
+// Select keeps its recent answers: asked again with the same requirements and options it gives
+// the same answer, in slices of the caller's own (changing one answer changes no other), and
+// other options are another answer.
+func TestSelectKeepsAnswers(t *testing.T) {
+	c := syntheticCatalog(300)
+	reqs := []requirements.Requirement{{Key: requirements.LabelArch, Operator: requirements.OpIn, Values: []string{"amd64"}}}
+	opts := SelectOptions{Region: "ap-southeast-1"}
+	first, err := c.Select(reqs, opts)
+	if err != nil || len(first.Types) == 0 {
+		t.Fatal(len(first.Types), err)
+	}
+	want, _ := c.selectFresh(reqs, opts)
+	first.Types[0].Zones[0] = "changed"
+	first.Types[1] = Selected{}
+	second, err := c.Select(reqs, opts)
+	if err != nil || !reflect.DeepEqual(second, want) {
+		t.Fatalf("the second answer differs from a fresh one (or the first's changes reached it): %v", err)
+	}
+	zones := c.Zones()[:1]
+	narrow, _ := c.Select(reqs, SelectOptions{Region: "ap-southeast-1", Zones: zones})
+	if fresh, _ := c.selectFresh(reqs, SelectOptions{Region: "ap-southeast-1", Zones: zones}); !reflect.DeepEqual(narrow, fresh) {
+		t.Error("the answer for other options is not their own")
+	}
+	if reflect.DeepEqual(narrow, second) {
+		t.Error("one zone and every zone gave the same answer; the test needs a catalog where they differ")
 	}
 }
