@@ -146,9 +146,9 @@ type Settings struct {
 	MaxPodsExpression string
 	// MaxPodsEval evaluates MaxPodsExpression (kubeletconfig.EvaluateForCapacity); the engine
 	// itself carries no expression language.
-	MaxPodsEval      func(expr string, v ExpressionVars) (int64, error)
-	PodsPerCore      *int // kubelet podsPerCore
-	BranchInterfaces *int // branch ENI count for security groups for pods, when known
+	MaxPodsEval      func(expr string, v ExpressionVars) (int64, error) `json:"-"`
+	PodsPerCore      *int                                               // kubelet podsPerCore
+	BranchInterfaces *int                                               // branch ENI count for security groups for pods, when known
 	Warm             WarmTargets
 	// AutoMode is an EKS Auto Mode node class's networking (automode.go); nil for a
 	// self-managed node class on the VPC CNI. With it, none of the settings above may be set.

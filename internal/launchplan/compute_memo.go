@@ -1,8 +1,10 @@
 package launchplan
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
@@ -15,15 +17,76 @@ import (
 // trunk compatibility included, and the name where the settings read it (a maxPods expression
 // reads the name and the memory; EKS Auto Mode refuses nano, micro and small sizes). A result
 // with warnings is not shared: they name the type.
+//
+// The results are a table per capacity.Settings kept for the process (computeTables): every pool
+// of a class with the same network settings reads the one table, so a plan computes each
+// distinct network description once, not once per pool. Settings with a maxPods expression get
+// a table of their own build (its evaluator is the build's).
 type computeMemo struct {
 	settings capacity.Settings
-	results  map[string]computed
+	results  *computeTable
 	key      []byte
+}
+
+// computeTable is the results of one capacity.Settings, safe for concurrent pools.
+type computeTable struct {
+	mu      sync.RWMutex
+	results map[string]computed
 }
 
 type computed struct {
 	res capacity.Result
 	err error
+}
+
+// computeTables are the process's tables by settings (settingsKey), at most maxComputeTables.
+var computeTables struct {
+	mu     sync.Mutex
+	tables map[string]*computeTable
+}
+
+const maxComputeTables = 64
+
+// newComputeMemo is the memo of a build with settings s.
+func newComputeMemo(s capacity.Settings) *computeMemo {
+	m := &computeMemo{settings: s}
+	key, shared := settingsKey(s)
+	if !shared {
+		m.results = &computeTable{results: map[string]computed{}}
+		return m
+	}
+	computeTables.mu.Lock()
+	defer computeTables.mu.Unlock()
+	if computeTables.tables == nil || len(computeTables.tables) >= maxComputeTables {
+		computeTables.tables = map[string]*computeTable{}
+	}
+	t := computeTables.tables[key]
+	if t == nil {
+		t = &computeTable{results: map[string]computed{}}
+		computeTables.tables[key] = t
+	}
+	m.results = t
+	return m
+}
+
+// settingsKey is every field of s but the maxPods evaluator (JSON); shared is false when s has a
+// maxPods expression, which that evaluator computes.
+func settingsKey(s capacity.Settings) (key string, shared bool) {
+	if s.MaxPodsExpression != "" || s.MaxPodsEval != nil {
+		return "", false
+	}
+	b, err := json.Marshal(s)
+	if err != nil {
+		return "", false
+	}
+	return string(b), true
+}
+
+// len is the count of kept results.
+func (t *computeTable) len() int {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	return len(t.results)
 }
 
 func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error) {
@@ -50,12 +113,17 @@ func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error)
 		k = append(append(k, ','), size...)
 	}
 	m.key = k
-	if c, ok := m.results[string(k)]; ok && len(c.res.Warnings) == 0 {
+	m.results.mu.RLock()
+	c, ok := m.results.results[string(k)]
+	m.results.mu.RUnlock()
+	if ok && len(c.res.Warnings) == 0 {
 		return c.res, c.err
 	} else if ok {
 		return capacity.Compute(n, m.settings) // its warnings name the type: the type's own
 	}
 	r, err := capacity.Compute(n, m.settings)
-	m.results[string(k)] = computed{r, err}
+	m.results.mu.Lock()
+	m.results.results[string(k)] = computed{r, err}
+	m.results.mu.Unlock()
 	return r, err
 }

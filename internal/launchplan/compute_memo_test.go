@@ -4,6 +4,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
@@ -69,7 +70,7 @@ func TestComputeMemoMatchesEachTypeAlone(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, order := range [][]catalog.InstanceType{types, reversed(types)} {
-				memo := computeMemo{settings: s, results: map[string]computed{}}
+				memo := computeMemo{settings: s, results: &computeTable{results: map[string]computed{}}}
 				shared := 0
 				for i := range order {
 					it := &order[i]
@@ -80,7 +81,7 @@ func TestComputeMemoMatchesEachTypeAlone(t *testing.T) {
 						t.Fatalf("%s through the memo: %+v, %v; alone: %+v, %v", it.Name, got, gotErr, want, wantErr)
 					}
 				}
-				shared = len(order) - len(memo.results)
+				shared = len(order) - memo.results.len()
 				if shared < len(order)/2 {
 					t.Errorf("the memo shares only %d of %d computations: it saves little", shared, len(order))
 				}
@@ -122,5 +123,89 @@ func TestSecurityGroupsForPodsMaxPodsDoNotLeakAcrossTypes(t *testing.T) {
 		if alone != mixed || alone != 58 {
 			t.Errorf("t3.xlarge at %v/h: max pods %d alone, %d beside m5.xlarge; want 58", price, alone, mixed)
 		}
+	}
+}
+
+// Pools share a computation only when every setting Compute reads is the same: each field of
+// capacity.Settings (a field added later included) changes the table's key, and a maxPods
+// expression, which the build's evaluator computes, gets a table of its own.
+func TestComputeTablesKeyedByEverySetting(t *testing.T) {
+	zero, shared := settingsKey(capacity.Settings{})
+	if !shared {
+		t.Fatal("plain settings are not shared")
+	}
+	typ := reflect.TypeOf(capacity.Settings{})
+	for i := range typ.NumField() {
+		f := typ.Field(i)
+		if f.Type.Kind() == reflect.Func {
+			continue
+		}
+		var s capacity.Settings
+		setNonZero(t, reflect.ValueOf(&s).Elem().Field(i))
+		key, ok := settingsKey(s)
+		switch {
+		case f.Name == "MaxPodsExpression":
+			if ok {
+				t.Error("settings with a maxPods expression are shared")
+			}
+		case !ok || key == zero:
+			t.Errorf("%s does not change the table's key", f.Name)
+		}
+	}
+	if _, ok := settingsKey(capacity.Settings{MaxPodsEval: func(string, capacity.ExpressionVars) (int64, error) { return 0, nil }}); ok {
+		t.Error("settings with a maxPods evaluator are shared")
+	}
+	a, b := newComputeMemo(capacity.Settings{ReservedENIs: 1}), newComputeMemo(capacity.Settings{ReservedENIs: 1})
+	if a.results != b.results || a.results == newComputeMemo(capacity.Settings{}).results {
+		t.Error("two builds with the same settings do not share one table, or other settings do")
+	}
+}
+
+// setNonZero sets v (a settings field) to a value other than its zero value.
+func setNonZero(t *testing.T, v reflect.Value) {
+	t.Helper()
+	switch v.Kind() {
+	case reflect.String:
+		v.SetString("x")
+	case reflect.Bool:
+		v.SetBool(true)
+	case reflect.Int:
+		v.SetInt(3)
+	case reflect.Pointer:
+		v.Set(reflect.New(v.Type().Elem()))
+		setNonZero(t, v.Elem())
+	case reflect.Slice:
+		v.Set(reflect.MakeSlice(v.Type(), 1, 1))
+		setNonZero(t, v.Index(0))
+	case reflect.Struct:
+		setNonZero(t, v.Field(0))
+	default:
+		t.Fatalf("a settings field of kind %s: teach setNonZero", v.Kind())
+	}
+}
+
+// Pools planned at once share one table: each gets every type's own result (run with -race).
+func TestComputeTableConcurrentPools(t *testing.T) {
+	types := realTypes(t)
+	s := capacity.Settings{PrefixDelegation: true, ReservedENIs: 2} // a table no other test fills
+	var wg sync.WaitGroup
+	errs := make(chan string, 8)
+	for p := range 8 {
+		wg.Go(func() {
+			memo := newComputeMemo(s)
+			for i := range types {
+				it := &types[(i+p*97)%len(types)]
+				got, _ := memo.compute(it)
+				if want, _ := capacity.Compute(catalog.ToNetwork(it), s); !reflect.DeepEqual(got, want) {
+					errs <- it.Name
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for name := range errs {
+		t.Errorf("%s: the shared table's result is not the type's own", name)
 	}
 }

@@ -160,9 +160,9 @@ func (b *builder) launchable(types []catalog.Selected) ([]*eligible, [dropReason
 	out := make([]*eligible, 0, len(types))
 	pool := make([]eligible, len(types)) // one allocation for every candidate
 	zoneBuf := make([]string, 0, len(types)*len(b.zones))
-	memo := computeMemo{settings: b.settings, results: make(map[string]computed, len(types)/2)}
+	memo := newComputeMemo(b.settings)
 	for i, sel := range types {
-		if reason, ok := b.admit(&pool[i], sel, &memo, &zoneBuf); !ok {
+		if reason, ok := b.admit(&pool[i], sel, memo, &zoneBuf); !ok {
 			dropped[reason] = append(dropped[reason], sel.Type.Name)
 			continue
 		}
