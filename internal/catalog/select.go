@@ -38,6 +38,7 @@ type Selected struct {
 	Labels map[string]string
 	// Zones are the zones in which an offering of the type satisfies every requirement (all
 	// of the type's zones, within SelectOptions.Zones, when no requirement is on the zone).
+	// Shared with other Selects of the same requirements and options; do not modify.
 	Zones []string
 }
 
@@ -63,7 +64,7 @@ type SelectResult struct {
 //
 // A catalog never changes, so Select is a function of reqs and opts: the answers of recent
 // calls are kept, and pools with the same requirements on the same class (a module that stamps
-// out a pool per team) share one selection. Each caller gets its own Types and zone slices.
+// out a pool per team) share one selection. Each caller gets its own Types slice.
 func (c *Catalog) Select(reqs []requirements.Requirement, opts SelectOptions) (SelectResult, error) {
 	key := selectKey(reqs, opts)
 	c.selectsMu.Lock()
@@ -91,13 +92,10 @@ type selectAnswer struct {
 	err error
 }
 
-// copy is the answer with Types, their zones and Ignored of the caller's own.
+// copy is the answer with Types and Ignored of the caller's own (each type's Labels and Zones
+// are shared, see Selected).
 func (a selectAnswer) copy() SelectResult {
-	out := SelectResult{Types: slices.Clone(a.res.Types), Ignored: slices.Clone(a.res.Ignored)}
-	for i := range out.Types {
-		out.Types[i].Zones = slices.Clone(out.Types[i].Zones)
-	}
-	return out
+	return SelectResult{Types: slices.Clone(a.res.Types), Ignored: slices.Clone(a.res.Ignored)}
 }
 
 // selectKey is everything a Select reads besides the catalog.
