@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"weak"
 
@@ -12,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient/ec2catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 )
 
@@ -64,7 +64,7 @@ func loadCatalogTypes(ctx context.Context, api EC2API) ([]catalog.InstanceType, 
 	}
 	types := make([]catalog.InstanceType, len(infos))
 	for i := range infos {
-		types[i] = convertInstanceType(&infos[i])
+		types[i] = ec2catalog.InstanceType(&infos[i])
 		types[i].Zones = offerings[types[i].Name]
 	}
 	return types, nil
@@ -101,149 +101,6 @@ func loadOfferings(ctx context.Context, api EC2API) (map[string][]string, error)
 		}
 	}
 	return out, nil
-}
-
-// convertInstanceType maps the SDK shape to the catalog model. Missing fields become zero
-// values (for example no network cards: the capacity engine then uses
-// MaximumNetworkInterfaces for the default card).
-func convertInstanceType(info *ec2types.InstanceTypeInfo) catalog.InstanceType {
-	it := catalog.InstanceType{
-		Name:              string(info.InstanceType),
-		Hypervisor:        string(info.Hypervisor),
-		BareMetal:         aws.ToBool(info.BareMetal),
-		CurrentGeneration: aws.ToBool(info.CurrentGeneration),
-	}
-	for _, vt := range info.SupportedVirtualizationTypes {
-		if vt == ec2types.VirtualizationTypeHvm {
-			it.SupportsHVM = true
-		}
-	}
-	for _, uc := range info.SupportedUsageClasses {
-		it.UsageClasses = append(it.UsageClasses, string(uc))
-	}
-	if v := info.VCpuInfo; v != nil {
-		it.VCPUs = int(aws.ToInt32(v.DefaultVCpus))
-	}
-	if m := info.MemoryInfo; m != nil {
-		it.MemoryMiB = int(aws.ToInt64(m.SizeInMiB))
-	}
-	if p := info.ProcessorInfo; p != nil {
-		for _, a := range p.SupportedArchitectures {
-			it.Architectures = append(it.Architectures, string(a))
-		}
-		it.CPUManufacturer = aws.ToString(p.Manufacturer)
-		it.SustainedClockGHz = aws.ToFloat64(p.SustainedClockSpeedInGhz)
-		for _, f := range p.SupportedFeatures {
-			it.ProcessorFeatures = append(it.ProcessorFeatures, string(f))
-		}
-	}
-	it.NitroEnclavesSupport = string(info.NitroEnclavesSupport)
-	if pg := info.PlacementGroupInfo; pg != nil {
-		for _, s := range pg.SupportedStrategies {
-			it.PlacementGroupStrategies = append(it.PlacementGroupStrategies, string(s))
-		}
-	}
-	if e := info.EbsInfo; e != nil {
-		it.EBSOptimizedByDefault = e.EbsOptimizedSupport == ec2types.EbsOptimizedSupportDefault
-		if e.EbsOptimizedInfo != nil {
-			it.EBSBandwidthMbps = int(aws.ToInt32(e.EbsOptimizedInfo.MaximumBandwidthInMbps))
-		}
-	}
-	if n := info.NetworkInfo; n != nil {
-		convertNetwork(&it, n)
-	}
-	it.GPUs = gpuDevices(info.GpuInfo)
-	it.InferenceAccelerators = inferenceDevices(info.InferenceAcceleratorInfo)
-	it.NeuronDevices = neuronDevices(info.NeuronInfo)
-	if s := info.InstanceStorageInfo; s != nil && s.NvmeSupport != "" && s.NvmeSupport != ec2types.EphemeralNvmeSupportUnsupported {
-		it.LocalNVMeGB = int(aws.ToInt64(s.TotalSizeInGB))
-	}
-	return it
-}
-
-// convertNetwork sets the type's ENI, address, EFA and bandwidth figures from its network info.
-func convertNetwork(it *catalog.InstanceType, n *ec2types.NetworkInfo) {
-	it.MaxENIs = int(aws.ToInt32(n.MaximumNetworkInterfaces))
-	it.DefaultCardIndex = int(aws.ToInt32(n.DefaultNetworkCardIndex))
-	it.IPv4PerENI = int(aws.ToInt32(n.Ipv4AddressesPerInterface))
-	it.IPv6PerENI = int(aws.ToInt32(n.Ipv6AddressesPerInterface))
-	it.IPv6Supported = aws.ToBool(n.Ipv6Supported)
-	it.EFASupported = aws.ToBool(n.EfaSupported)
-	if n.EfaInfo != nil {
-		it.MaxEFAInterfaces = int(aws.ToInt32(n.EfaInfo.MaximumEfaInterfaces))
-	}
-	it.EncryptionInTransit = aws.ToBool(n.EncryptionInTransitSupported)
-	it.ENASupport = string(n.EnaSupport)
-	it.NetworkPerformance = aws.ToString(n.NetworkPerformance)
-	for _, c := range n.NetworkCards {
-		it.NetworkCards = append(it.NetworkCards, catalog.NetworkCard{
-			Index:                 int(aws.ToInt32(c.NetworkCardIndex)),
-			MaxENIs:               int(aws.ToInt32(c.MaximumNetworkInterfaces)),
-			Performance:           aws.ToString(c.NetworkPerformance),
-			BaselineBandwidthMbps: gbpsToMbps(c.BaselineBandwidthInGbps),
-			PeakBandwidthMbps:     gbpsToMbps(c.PeakBandwidthInGbps),
-		})
-	}
-	it.NetworkBandwidthMbps = catalog.BandwidthMbps(it.NetworkPerformance, it.NetworkCards)
-}
-
-// gpuDevices are the type's GPUs; nil without GPU info.
-func gpuDevices(g *ec2types.GpuInfo) []catalog.Device {
-	if g == nil {
-		return nil
-	}
-	var out []catalog.Device
-	for _, d := range g.Gpus {
-		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
-		if d.MemoryInfo != nil {
-			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-		}
-		out = append(out, dev)
-	}
-	return out
-}
-
-// inferenceDevices are the type's inference accelerators; nil without accelerator info.
-func inferenceDevices(a *ec2types.InferenceAcceleratorInfo) []catalog.Device {
-	if a == nil {
-		return nil
-	}
-	var out []catalog.Device
-	for _, d := range a.Accelerators {
-		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: aws.ToString(d.Manufacturer), Count: int(aws.ToInt32(d.Count))}
-		if d.MemoryInfo != nil {
-			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-		}
-		out = append(out, dev)
-	}
-	return out
-}
-
-// neuronDevices are the type's Neuron devices (AWS-made, so EC2 reports no manufacturer); nil
-// without Neuron info.
-func neuronDevices(nr *ec2types.NeuronInfo) []catalog.Device {
-	if nr == nil {
-		return nil
-	}
-	var out []catalog.Device
-	for _, d := range nr.NeuronDevices {
-		dev := catalog.Device{Name: aws.ToString(d.Name), Manufacturer: "AWS", Count: int(aws.ToInt32(d.Count))}
-		if d.MemoryInfo != nil {
-			dev.MemoryMiB = int(aws.ToInt32(d.MemoryInfo.SizeInMiB))
-		}
-		if d.CoreInfo != nil {
-			dev.Cores = int(aws.ToInt32(d.CoreInfo.Count))
-		}
-		out = append(out, dev)
-	}
-	return out
-}
-
-func gbpsToMbps(v *float64) int {
-	if v == nil {
-		return 0
-	}
-	return int(math.Round(*v * 1000))
 }
 
 // The catalog cache is process-wide, keyed by what decides the answer: EC2 endpoint, region

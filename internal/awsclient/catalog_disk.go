@@ -22,7 +22,7 @@ const DefaultCatalogCacheTTL = time.Hour
 
 // catalogFileVersion changes whenever catalog.InstanceType or the conversion from the SDK shape
 // changes meaning; files of another version are ignored (and overwritten).
-const catalogFileVersion = 2
+const catalogFileVersion = 3
 
 // CatalogDisk keeps the converted instance-type catalog in a file per (EC2 endpoint, region,
 // account), so that the provider processes of one workflow (terraform plan, then apply, then

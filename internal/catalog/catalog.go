@@ -82,9 +82,6 @@ type InstanceType struct {
 	EncryptionInTransit bool
 	ENASupport          string // "required", "supported" or "unsupported"
 	NetworkPerformance  string // NetworkInfo.NetworkPerformance, e.g. "Up to 12.5 Gigabit"
-	// NetworkBandwidthMbps is the baseline bandwidth in megabits per second; 0 when unknown.
-	// See BandwidthMbps for how it is derived.
-	NetworkBandwidthMbps int
 
 	// Accelerators.
 	GPUs                  []Device

@@ -18,7 +18,7 @@ func m5Large() InstanceType {
 		CPUManufacturer: "Intel", SustainedClockGHz: 3.1, Hypervisor: "nitro", SupportsHVM: true,
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 4750,
 		MaxENIs: 3, NetworkCards: cards(1, 3, 750), IPv4PerENI: 10, IPv6PerENI: 10,
-		ENASupport: "required", NetworkPerformance: "Up to 10 Gigabit", NetworkBandwidthMbps: 750,
+		ENASupport: "required", NetworkPerformance: "Up to 10 Gigabit",
 		Zones: allZones,
 	}
 }
@@ -30,7 +30,7 @@ func c7gXLarge() InstanceType {
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 10000,
 		MaxENIs: 4, NetworkCards: cards(1, 4, 1876), IPv4PerENI: 15, IPv6PerENI: 15,
 		EncryptionInTransit: true, ENASupport: "required", NetworkPerformance: "Up to 12.5 Gigabit",
-		NetworkBandwidthMbps: 1876, Zones: []string{"ap-southeast-1a", "ap-southeast-1b"},
+		Zones: []string{"ap-southeast-1a", "ap-southeast-1b"},
 	}
 }
 
@@ -41,9 +41,9 @@ func p548XLarge() InstanceType {
 		UsageClasses: []string{"capacity-block", "on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 80000,
 		MaxENIs: 64, NetworkCards: cards(32, 2, 100000), IPv4PerENI: 50, IPv6PerENI: 50,
 		EFASupported: true, MaxEFAInterfaces: 32, EncryptionInTransit: true, ENASupport: "required",
-		NetworkPerformance: "3200 Gigabit", NetworkBandwidthMbps: 3200000,
-		GPUs:        []Device{{Name: "H100", Manufacturer: "NVIDIA", Count: 8, MemoryMiB: 81920}},
-		LocalNVMeGB: 30400,
+		NetworkPerformance: "3200 Gigabit",
+		GPUs:               []Device{{Name: "H100", Manufacturer: "NVIDIA", Count: 8, MemoryMiB: 81920}},
+		LocalNVMeGB:        30400,
 	}
 }
 
@@ -54,9 +54,9 @@ func g4dnXLarge() InstanceType {
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 3500,
 		MaxENIs: 3, NetworkCards: cards(1, 3, 5000), IPv4PerENI: 10, IPv6PerENI: 10,
 		EncryptionInTransit: true, ENASupport: "required", NetworkPerformance: "Up to 25 Gigabit",
-		NetworkBandwidthMbps: 5000,
-		GPUs:                 []Device{{Name: "T4", Manufacturer: "NVIDIA", Count: 1, MemoryMiB: 16384}},
-		LocalNVMeGB:          125, Zones: allZones,
+
+		GPUs:        []Device{{Name: "T4", Manufacturer: "NVIDIA", Count: 1, MemoryMiB: 16384}},
+		LocalNVMeGB: 125, Zones: allZones,
 	}
 }
 
@@ -66,7 +66,7 @@ func c5Metal() InstanceType {
 		CPUManufacturer: "Intel", SustainedClockGHz: 3.6, BareMetal: true, SupportsHVM: true,
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 19000,
 		MaxENIs: 15, NetworkCards: cards(1, 15, 25000), IPv4PerENI: 50, IPv6PerENI: 50,
-		ENASupport: "required", NetworkPerformance: "25 Gigabit", NetworkBandwidthMbps: 25000,
+		ENASupport: "required", NetworkPerformance: "25 Gigabit",
 		Zones: []string{"ap-southeast-1c"},
 	}
 }
@@ -78,7 +78,7 @@ func c7iFlexLarge() InstanceType {
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 10000,
 		MaxENIs: 3, NetworkCards: cards(1, 3, 390), IPv4PerENI: 10, IPv6PerENI: 10,
 		EncryptionInTransit: true, ENASupport: "required", NetworkPerformance: "Up to 12.5 Gigabit",
-		NetworkBandwidthMbps: 390, Zones: allZones,
+		Zones: allZones,
 	}
 }
 
@@ -89,7 +89,7 @@ func x2ieznXLarge2() InstanceType {
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 3170,
 		MaxENIs: 4, NetworkCards: cards(1, 4, 12500), IPv4PerENI: 15, IPv6PerENI: 15,
 		EncryptionInTransit: true, ENASupport: "required", NetworkPerformance: "Up to 25 Gigabit",
-		NetworkBandwidthMbps: 12500, Zones: []string{"ap-southeast-1a"},
+		Zones: []string{"ap-southeast-1a"},
 	}
 }
 
@@ -100,7 +100,7 @@ func inf2XLarge() InstanceType {
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 10000,
 		MaxENIs: 4, NetworkCards: cards(1, 4, 2083), IPv4PerENI: 15, IPv6PerENI: 15,
 		EncryptionInTransit: true, ENASupport: "required", NetworkPerformance: "Up to 15 Gigabit",
-		NetworkBandwidthMbps:  2083,
+
 		InferenceAccelerators: []Device{{Name: "Inferentia2", Manufacturer: "AWS", Count: 1, MemoryMiB: 32768}},
 		NeuronDevices:         []Device{{Name: "Inferentia2", Manufacturer: "AWS", Count: 1, MemoryMiB: 32768, Cores: 2}},
 		Zones:                 []string{"ap-southeast-1b"},
@@ -113,7 +113,7 @@ func m4Large() InstanceType {
 		CPUManufacturer: "Intel", SustainedClockGHz: 2.4, Hypervisor: "xen", SupportsHVM: true,
 		UsageClasses: []string{"on-demand", "spot"}, EBSOptimizedByDefault: true, EBSBandwidthMbps: 450,
 		MaxENIs: 2, NetworkCards: cards(1, 2, 450), IPv4PerENI: 10, IPv6PerENI: 10,
-		ENASupport: "unsupported", NetworkPerformance: "Moderate", NetworkBandwidthMbps: 450,
+		ENASupport: "unsupported", NetworkPerformance: "Moderate",
 		Zones: allZones,
 	}
 }
@@ -123,7 +123,7 @@ func mac2Metal() InstanceType {
 		Name: "mac2.metal", VCPUs: 8, MemoryMiB: 16384, Architectures: []string{"arm64_mac"},
 		CPUManufacturer: "Apple", BareMetal: true, SupportsHVM: true,
 		UsageClasses: []string{"on-demand"}, MaxENIs: 8, NetworkCards: cards(1, 8, 10000), IPv4PerENI: 30,
-		NetworkPerformance: "10 Gigabit", NetworkBandwidthMbps: 10000, Zones: allZones,
+		NetworkPerformance: "10 Gigabit", Zones: allZones,
 	}
 }
 

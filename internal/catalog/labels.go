@@ -3,6 +3,7 @@ package catalog
 import (
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -55,8 +56,8 @@ func Labels(it *InstanceType) map[string]string {
 	if it.EBSOptimizedByDefault && it.EBSBandwidthMbps > 0 {
 		l[requirements.LabelInstanceEBSBandwidth] = strconv.Itoa(it.EBSBandwidthMbps)
 	}
-	if it.NetworkBandwidthMbps > 0 {
-		l[requirements.LabelInstanceNetworkBandwidth] = strconv.Itoa(it.NetworkBandwidthMbps)
+	if mbps, ok := NetworkBandwidthMbps("", it.Name); ok {
+		l[requirements.LabelInstanceNetworkBandwidth] = strconv.Itoa(mbps)
 	}
 	l[requirements.LabelInstanceEncryptionInTransit] = strconv.FormatBool(it.EncryptionInTransit)
 	// Bare metal reports no hypervisor; Karpenter still sets the label, to "".
@@ -158,36 +159,19 @@ func IsDefinedKey(key string) bool {
 	return ok
 }
 
-// gigabitRE matches a fixed NetworkPerformance such as "25 Gigabit" or "8x 100 Gigabit".
-var gigabitRE = regexp.MustCompile(`^(?:(\d+)x )?(\d+(?:\.\d+)?) Gigabit$`)
-
-// BandwidthMbps derives the baseline network bandwidth in megabits per second:
-//
-//   - a fixed NetworkPerformance ("25 Gigabit", "8x 100 Gigabit") is taken as is, since the
-//     per-card baselines of multi-card types do not always add up to it;
-//   - otherwise ("Up to 10 Gigabit", "Moderate", ...) the sum of the cards' baseline
-//     bandwidths, when every card reports one;
-//   - otherwise 0 (unknown).
-//
-// Karpenter reads this label from a table generated from the EC2 documentation's baseline
-// bandwidth column; for burstable "Up to" types that column is the card baseline used here.
-func BandwidthMbps(performance string, cards []NetworkCard) int {
-	if m := gigabitRE.FindStringSubmatch(strings.TrimSpace(performance)); m != nil {
-		gbps, err := strconv.ParseFloat(m[2], 64)
-		if err == nil {
-			mult := 1
-			if m[1] != "" {
-				mult, _ = strconv.Atoi(m[1])
-			}
-			return int(math.Round(gbps * 1000 * float64(mult)))
-		}
+// NetworkBandwidthMbps is the karpenter.k8s.aws/instance-network-bandwidth value Karpenter
+// minor gives the instance type: Karpenter does not read the bandwidth from EC2 but looks the
+// type up in a table generated from the EC2 documentation, one per release
+// (zz_generated_bandwidth.go, from each release's module), and a type its table lacks has no
+// such label (false). An empty or unknown minor reads the newest release's table.
+func NetworkBandwidthMbps(minor, name string) (int, bool) {
+	row, ok := bandwidthMbps[name]
+	if !ok {
+		return 0, false
 	}
-	total := 0
-	for _, c := range cards {
-		if c.BaselineBandwidthMbps <= 0 {
-			return 0
-		}
-		total += c.BaselineBandwidthMbps
+	col := len(bandwidthMinors) - 1
+	if i := slices.Index(bandwidthMinors[:], minor); i >= 0 {
+		col = i
 	}
-	return total
+	return int(row[col]), row[col] > 0
 }

@@ -176,27 +176,33 @@ func TestLabelsGPUOnlyWhenSingleKind(t *testing.T) {
 	}
 }
 
-func TestBandwidthMbps(t *testing.T) {
+// The network bandwidth label is Karpenter's table's, release by release: a type added to the
+// table later has none in earlier releases, a type dropped from it none in later ones, and a
+// value the table changed is each release's own; an unknown minor reads the newest table.
+func TestNetworkBandwidthMbps(t *testing.T) {
 	cases := []struct {
-		perf  string
-		cards []NetworkCard
-		want  int
+		minor, name string
+		want        int
+		ok          bool
 	}{
-		{"Up to 10 Gigabit", cards(1, 3, 750), 750},
-		{"25 Gigabit", cards(1, 15, 25000), 25000},
-		{"200 Gigabit", cards(2, 8, 200000), 200000}, // multi-card: the type total, not the card sum
-		{"8x 100 Gigabit", cards(8, 5, 100000), 800000},
-		{"3200 Gigabit", nil, 3200000},
-		{"12.5 Gigabit", nil, 12500},
-		{"Moderate", cards(1, 2, 450), 450},
-		{"Moderate", nil, 0},
-		{"Up to 5 Gigabit", []NetworkCard{{Index: 0, MaxENIs: 2}}, 0}, // no baseline reported
-		{"", nil, 0},
+		{"1.15", "m5.large", 750, true},
+		{"1.9", "m5.large", 750, true},
+		{"", "p5.48xlarge", 3200000, true},
+		{"1.12", "f1.2xlarge", 2500, true}, // retired: in the tables up to 1.12
+		{"1.15", "f1.2xlarge", 0, false},
+		{"1.14", "g7.2xlarge", 60000, true}, // 1.15's table corrected it
+		{"1.15", "g7.2xlarge", 40000, true},
+		{"1.9", "g7.2xlarge", 0, false},
+		{"1.99", "g7.2xlarge", 40000, true},
+		{"1.15", "x9.unknown", 0, false},
 	}
 	for _, tc := range cases {
-		if got := BandwidthMbps(tc.perf, tc.cards); got != tc.want {
-			t.Errorf("BandwidthMbps(%q, %d cards) = %d, want %d", tc.perf, len(tc.cards), got, tc.want)
+		if got, ok := NetworkBandwidthMbps(tc.minor, tc.name); got != tc.want || ok != tc.ok {
+			t.Errorf("NetworkBandwidthMbps(%q, %q) = %d, %v; want %d, %v", tc.minor, tc.name, got, ok, tc.want, tc.ok)
 		}
+	}
+	if len(bandwidthMinors) < 7 || len(bandwidthMbps) < 1300 {
+		t.Errorf("the table has %d releases and %d types", len(bandwidthMinors), len(bandwidthMbps))
 	}
 }
 

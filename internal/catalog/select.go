@@ -28,6 +28,9 @@ type SelectOptions struct {
 	// IncludeIneligible also lists types Karpenter never asks EC2 for (non-HVM, or neither
 	// x86_64 nor arm64, such as the Mac types).
 	IncludeIneligible bool
+	// KarpenterVersion is the Karpenter minor ("1.15") whose labels the types carry where they
+	// differ between releases (the network bandwidth table); "" is the newest.
+	KarpenterVersion string
 }
 
 // Selected is one instance type that satisfies the requirements.
@@ -121,6 +124,7 @@ func selectKey(reqs []requirements.Requirement, opts SelectOptions) string {
 	field(opts.Region)
 	field(opts.OS)
 	field(opts.WindowsBuild)
+	field(opts.KarpenterVersion)
 	b.WriteString(strconv.FormatBool(opts.IncludeIneligible))
 	b.WriteString(strconv.Itoa(len(opts.Zones)))
 	for _, z := range opts.Zones {
@@ -224,7 +228,7 @@ func (c *Catalog) newSelectQuery(reqs []requirements.Requirement, opts SelectOpt
 	if osName == "" {
 		osName = OSLinux
 	}
-	variant := labelVariant{os: osName, region: opts.Region}
+	variant := labelVariant{os: osName, region: opts.Region, minor: opts.KarpenterVersion}
 	if osName == "windows" {
 		variant.windowsBuild = opts.WindowsBuild
 	}
@@ -415,8 +419,9 @@ func offeringLabels(keys []string, base map[string]string, zone, capacityType, t
 	return l
 }
 
-// labelVariant is what Select sets on top of a type's own labels.
-type labelVariant struct{ os, windowsBuild, region string }
+// labelVariant is what Select sets on top of a type's own labels: the OS, Windows build and
+// region, and the Karpenter minor whose bandwidth table the network bandwidth label reads.
+type labelVariant struct{ os, windowsBuild, region, minor string }
 
 // maxLabelVariants bounds the variant cache: a provider process plans for one region and at most
 // a few OS / Windows-build combinations.
@@ -440,6 +445,13 @@ func (c *Catalog) baseLabels(v labelVariant) []map[string]string {
 		}
 		if v.region != "" {
 			l[requirements.LabelRegion] = v.region
+		}
+		if v.minor != "" {
+			if mbps, ok := NetworkBandwidthMbps(v.minor, c.types[i].Name); ok {
+				l[requirements.LabelInstanceNetworkBandwidth] = strconv.Itoa(mbps)
+			} else {
+				delete(l, requirements.LabelInstanceNetworkBandwidth)
+			}
 		}
 		b[i] = l
 	}

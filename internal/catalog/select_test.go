@@ -217,3 +217,34 @@ func TestSelectKeepsAnswers(t *testing.T) {
 		t.Error("one zone and every zone gave the same answer; the test needs a catalog where they differ")
 	}
 }
+
+// Select labels the types as the options' Karpenter minor does: a type its bandwidth table lacks
+// has no network bandwidth label there, so a requirement on the label leaves it out; a value the
+// minor's table has differently decides a Gt.
+func TestSelectNetworkBandwidthByRelease(t *testing.T) {
+	m5, g7 := m5Large(), m5Large()
+	g7.Name = "g7.2xlarge"
+	c := New([]InstanceType{m5, g7})
+	exists := []requirements.Requirement{req(requirements.LabelInstanceNetworkBandwidth, requirements.OpExists)}
+	over := []requirements.Requirement{req(requirements.LabelInstanceNetworkBandwidth, requirements.OpGt, "50000")}
+	for _, tc := range []struct {
+		minor string
+		reqs  []requirements.Requirement
+		want  []string
+	}{
+		{"1.9", exists, []string{"m5.large"}},
+		{"1.14", exists, []string{"g7.2xlarge", "m5.large"}},
+		{"1.14", over, []string{"g7.2xlarge"}}, // 60000 in 1.14's table
+		{"1.15", over, nil},                    // 40000 in 1.15's
+		{"", exists, []string{"g7.2xlarge", "m5.large"}},
+	} {
+		res, err := c.Select(tc.reqs, SelectOptions{Region: "ap-southeast-1", KarpenterVersion: tc.minor})
+		var got []string
+		for _, s := range res.Types {
+			got = append(got, s.Type.Name)
+		}
+		if err != nil || !slices.Equal(got, tc.want) {
+			t.Errorf("Karpenter %q, %v: %v, %v; want %v", tc.minor, tc.reqs[0].Operator, got, err, tc.want)
+		}
+	}
+}

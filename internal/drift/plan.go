@@ -111,9 +111,10 @@ type PoolPlan struct {
 	Prior   *PriorPool
 	Catalog *catalog.Catalog
 	Region  string
-	// KarpenterVersion is the cluster's release ("" is manifest.DefaultVersion). Releases 1.9
-	// through 1.15 decide InstanceTypeNotFound alike, on every type the region lists whatever
-	// the class's AMI family (typenotfound.go), so no check reads it yet.
+	// KarpenterVersion is the cluster's release ("" is manifest.DefaultVersion): the types the
+	// requirements allow carry its labels (its network bandwidth table). Releases 1.9 through
+	// 1.15 decide InstanceTypeNotFound alike, on every type the region lists whatever the
+	// class's AMI family (typenotfound.go).
 	KarpenterVersion string
 	Budgets          []nodepool.Budget
 	Nodes            int // the most nodes the pool's subnets and limits allow
@@ -141,12 +142,12 @@ func PlanPool(p PoolPlan) (Output, []attrpath.Finding) {
 		return out, nil
 	}
 	zones := p.Catalog.Zones()
-	planned := SideOf(poolHash, p.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Requirements, zones))
+	planned := SideOf(poolHash, p.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.KarpenterVersion, p.Requirements, zones))
 	priorHash := ""
 	if h := p.Prior.Output.NodePoolHash; h != nil {
 		priorHash = *h
 	}
-	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.Prior.Requirements, zones))
+	prior := SideOf(priorHash, p.Prior.Class, launchplan.AllowedBy(p.Catalog, p.Region, p.KarpenterVersion, p.Prior.Requirements, zones))
 	planned.Labels = Labels{Requirements: p.Requirements, Template: p.TemplateLabels}
 	planned.Catalog = p.Catalog
 	planned.ClassAllows = classAllows(p.Class)

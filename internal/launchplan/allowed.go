@@ -14,8 +14,9 @@ type Allowed struct {
 	InstanceTypes, Zones, CapacityTypes []string
 }
 
-// AllowedBy evaluates reqs over the catalog and zones.
-func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirement, zones []string) Allowed {
+// AllowedBy evaluates reqs over the catalog and zones, the types labelled as Karpenter minor
+// labels them ("" is the newest).
+func AllowedBy(cat *catalog.Catalog, region, minor string, reqs []requirements.Requirement, zones []string) Allowed {
 	var perType []requirements.Requirement
 	for _, r := range reqs {
 		if r.Key != requirements.LabelZone && r.Key != requirements.LabelCapacityType {
@@ -25,7 +26,7 @@ func AllowedBy(cat *catalog.Catalog, region string, reqs []requirements.Requirem
 	}
 	var a Allowed
 	if cat != nil {
-		res, _ := cat.Select(perType, catalog.SelectOptions{Region: region})
+		res, _ := cat.Select(perType, catalog.SelectOptions{Region: region, KarpenterVersion: minor})
 		for _, s := range res.Types {
 			a.InstanceTypes = append(a.InstanceTypes, s.Type.Name)
 		}

@@ -10,7 +10,7 @@ import (
 func TestAllowedBy(t *testing.T) {
 	cat := fixtureCatalog()
 	classZones := []string{zoneA, zoneB}
-	a := AllowedBy(cat, "us-west-2", []requirements.Requirement{onlyTypes("m5.large", "m4.large", "z9.nope")}, classZones)
+	a := AllowedBy(cat, "us-west-2", "", []requirements.Requirement{onlyTypes("m5.large", "m4.large", "z9.nope")}, classZones)
 	if want := []string{"m4.large", "m5.large"}; !reflect.DeepEqual(a.InstanceTypes, want) {
 		t.Errorf("types %v, want %v", a.InstanceTypes, want)
 	}
@@ -23,7 +23,7 @@ func TestAllowedBy(t *testing.T) {
 		req(requirements.LabelZone, requirements.OpNotIn, zoneB),
 		req(requirements.LabelArch, requirements.OpIn, "arm64"),
 	}
-	a = AllowedBy(cat, "us-west-2", spotInA, classZones)
+	a = AllowedBy(cat, "us-west-2", "", spotInA, classZones)
 	if !reflect.DeepEqual(a.InstanceTypes, []string{"c7g.large"}) || !reflect.DeepEqual(a.Zones, []string{zoneA}) ||
 		!reflect.DeepEqual(a.CapacityTypes, []string{"on-demand", "spot"}) {
 		t.Errorf("allowed %+v", a)

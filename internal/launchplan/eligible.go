@@ -48,7 +48,7 @@ type eligible struct {
 // map per offering, most of the planning time on a large catalog. min_values on those keys is
 // checked afterwards by minValuesShortfall.
 func (b *builder) eligibleTypes() []*eligible {
-	opts := catalog.SelectOptions{Region: b.in.Region, Zones: b.zoneNames()}
+	opts := catalog.SelectOptions{Region: b.in.Region, Zones: b.zoneNames(), KarpenterVersion: b.in.KarpenterVersion}
 	if capacity.IsWindows(b.family) {
 		opts.OS, opts.WindowsBuild = "windows", windowsBuilds[b.family]
 	}

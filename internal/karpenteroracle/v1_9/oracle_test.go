@@ -92,6 +92,31 @@ func TestNodePoolHashMatchesKarpenter(t *testing.T) {
 	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
 }
 
+// TestInstanceTypeLabelsMatchKarpenter compares the labels of the instance types Karpenter's own
+// test data describes (its fake EC2 API's DescribeInstanceTypes: NVIDIA GPUs of three
+// generations, Inferentia and Trainium, Graviton, a metal type, local NVMe, a flex type) as the
+// provider's catalog derives them with those Karpenter's instancetype.NewInstanceType gives (1.9's test data and table).
+func TestInstanceTypeLabelsMatchKarpenter(t *testing.T) {
+	t.Parallel()
+	out, err := fake.NewEC2API().DescribeInstanceTypes(context.Background(), &ec2.DescribeInstanceTypesInput{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := awsoptions.ToContext(options.ToContext(context.Background(), &options.Options{}), &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	oraclegen.CompareLabels(t, "1.9", out.InstanceTypes, func(info ec2types.InstanceTypeInfo) map[string]string {
+		zones := []string{"us-west-2a"}
+		it := instancetype.NewInstanceType(ctx, info, "us-west-2", zones, []awsv1.ZoneInfo{{Zone: "us-west-2a", ZoneID: "usw2-az1"}},
+			nil, nil, nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, nil)
+		labels := map[string]string{}
+		for key, r := range it.Requirements {
+			if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
+				labels[key] = r.Any()
+			}
+		}
+		return labels
+	}, 250)
+}
+
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 	t.Parallel()
 	oraclegen.CompareRequirementsDrift(t, "1.9", func(labels map[string]string, reqs []requirements.Requirement) bool {
