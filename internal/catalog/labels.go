@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"fmt"
 	"math"
 	"regexp"
 	"slices"
@@ -30,8 +31,14 @@ var instanceTypeScheme = regexp.MustCompile(`(^[a-z]+)(\-[0-9]+tb)?([0-9]+).*\.`
 func Labels(it *InstanceType) map[string]string {
 	l := make(map[string]string, 24)
 	l[requirements.LabelInstanceType] = it.Name
+	// The processor's facts come with EC2's ProcessorInfo, of which SupportedArchitectures is
+	// never empty: Karpenter labels them whenever it is there, an unknown clock as "0" and an
+	// architecture Kubernetes has no name for (the Mac types') as the list itself, "[arm64_mac]".
+	processor := len(it.Architectures) > 0
 	if arch := it.KubeArch(); arch != "" {
 		l[requirements.LabelArch] = arch
+	} else if processor {
+		l[requirements.LabelArch] = fmt.Sprint(it.Architectures)
 	}
 	l[requirements.LabelOS] = OSLinux
 
@@ -46,10 +53,8 @@ func Labels(it *InstanceType) map[string]string {
 	l[requirements.LabelInstanceCapabilityFlex] = strconv.FormatBool(strings.Contains(it.Family(), "-flex"))
 
 	l[requirements.LabelInstanceCPU] = strconv.Itoa(it.VCPUs)
-	if it.CPUManufacturer != "" {
+	if processor {
 		l[requirements.LabelInstanceCPUManufacturer] = lowerKebab(it.CPUManufacturer)
-	}
-	if it.SustainedClockGHz > 0 {
 		l[requirements.LabelInstanceCPUSustainedClockSpeedMhz] = strconv.Itoa(int(math.Round(it.SustainedClockGHz * 1000)))
 	}
 	l[requirements.LabelInstanceMemory] = strconv.Itoa(it.MemoryMiB)

@@ -94,9 +94,11 @@ func TestLabels(t *testing.T) {
 			aws + "instance-accelerator-count": "1", aws + "instance-capability-flex": "false",
 		}},
 		{mac2Metal(), map[string]string{
-			"node.kubernetes.io/instance-type": "mac2.metal", "kubernetes.io/os": "linux", // no kubernetes.io/arch
+			// Karpenter's own spelling of an architecture Kubernetes has no name for; no clock reported.
+			"node.kubernetes.io/instance-type": "mac2.metal", "kubernetes.io/os": "linux", "kubernetes.io/arch": "[arm64_mac]",
 			aws + "instance-category": "mac", aws + "instance-generation": "2", aws + "instance-family": "mac2",
 			aws + "instance-size": "metal", aws + "instance-cpu": "8", aws + "instance-cpu-manufacturer": "apple",
+			aws + "instance-cpu-sustained-clock-speed-mhz": "0",
 			aws + "instance-memory": "16384", aws + "instance-network-bandwidth": "10000",
 			aws + "instance-encryption-in-transit-supported": "false", aws + "instance-hypervisor": "",
 			aws + "instance-capability-flex": "false",

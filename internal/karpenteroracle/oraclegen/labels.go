@@ -1,6 +1,8 @@
 package oraclegen
 
 import (
+	_ "embed" // the region catalog
+	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -72,4 +74,30 @@ func shown(v string, ok bool) string {
 		return "(none)"
 	}
 	return "\"" + strings.ReplaceAll(v, "\"", "\\\"") + "\""
+}
+
+// regionCatalog is a whole region's DescribeInstanceTypes answer (cmd/gen-oracle-catalog): a
+// line of its source, then a line per type.
+//
+//go:embed testdata/zz_generated_describe_instance_types.json
+var regionCatalog string
+
+// RegionCatalog is every instance type of a region as EC2 describes it: 1,394 types of every
+// family, Graviton and Mac, metal, GPUs of every maker, Inferentia, Trainium and FPGAs (the
+// source is in the file, see cmd/gen-oracle-catalog).
+func RegionCatalog(t *testing.T) []ec2types.InstanceTypeInfo {
+	t.Helper()
+	lines := strings.Split(strings.TrimSpace(regionCatalog), "\n")
+	var out []ec2types.InstanceTypeInfo
+	for _, l := range lines[1:] {
+		var info ec2types.InstanceTypeInfo
+		if err := json.Unmarshal([]byte(l), &info); err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, info)
+	}
+	if len(out) < 1000 {
+		t.Fatalf("the region catalog (%s) has %d types", lines[0], len(out))
+	}
+	return out
 }

@@ -101,29 +101,33 @@ func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
 	}, 5000)
 }
 
-// TestInstanceTypeLabelsMatchKarpenter compares the labels of the instance types Karpenter's own
-// test data describes (its fake EC2 API's DescribeInstanceTypes: NVIDIA GPUs of three
-// generations, Inferentia and Trainium, Graviton, a metal type, local NVMe, a flex type) as the
-// provider's catalog derives them with those Karpenter's instancetype.NewInstanceType gives (1.14's test data and table).
+// TestInstanceTypeLabelsMatchKarpenter compares the instance-type labels the provider derives
+// from raw DescribeInstanceTypes answers (its catalog conversion, then Select at 1.14) with
+// those Karpenter 1.14's instancetype.NewInstanceType gives, over the types Karpenter's own test
+// data describes (its fake EC2 API) and over a whole region's catalog (oraclegen.RegionCatalog).
 func TestInstanceTypeLabelsMatchKarpenter(t *testing.T) {
 	t.Parallel()
 	out, err := fake.NewEC2API().DescribeInstanceTypes(context.Background(), &ec2.DescribeInstanceTypesInput{})
 	if err != nil {
 		t.Fatal(err)
 	}
+	oraclegen.CompareLabels(t, "1.14", out.InstanceTypes, karpenterLabels, 250)
+	oraclegen.CompareLabels(t, "1.14", oraclegen.RegionCatalog(t), karpenterLabels, 20000)
+}
+
+// karpenterLabels are the labels Karpenter 1.14's instance type of info carries: the values of
+// its single-valued In requirements (a key it requires not to exist is absent).
+func karpenterLabels(info ec2types.InstanceTypeInfo) map[string]string {
 	ctx := awsoptions.ToContext(options.ToContext(context.Background(), &options.Options{}), &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
-	oraclegen.CompareLabels(t, "1.14", out.InstanceTypes, func(info ec2types.InstanceTypeInfo) map[string]string {
-		zones := []string{"us-west-2a"}
-		it := instancetype.NewInstanceType(ctx, info, "us-west-2", zones, []awsv1.ZoneInfo{{Zone: "us-west-2a", ZoneID: "usw2-az1"}},
-			nil, nil, nil, nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, nil)
-		labels := map[string]string{}
-		for key, r := range it.Requirements {
-			if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
-				labels[key] = r.Any()
-			}
+	it := instancetype.NewInstanceType(ctx, info, "us-west-2", []string{"us-west-2a"}, []awsv1.ZoneInfo{{Zone: "us-west-2a", ZoneID: "usw2-az1"}},
+		nil, nil, nil, nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, nil)
+	labels := map[string]string{}
+	for key, r := range it.Requirements {
+		if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
+			labels[key] = r.Any()
 		}
-		return labels
-	}, 250)
+	}
+	return labels
 }
 
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
