@@ -14,7 +14,11 @@
 // by Karpenter's own capacity reservation reconciler and offering code, and classes that set
 // network interfaces, cpuOptions, enclaveOptions, a placement group of each strategy or
 // connectionTracking judged by Karpenter's own compatibility.IsCompatibleWithNodeClass (the
-// release's check; 1.9 has none, and its side ignores them as its API server would prune them).
+// release's check; 1.9 has none, and its side ignores them as its API server would prune them),
+// and every per-type label (instance category, generation, CPU, memory, bandwidths, GPUs,
+// accelerators, local NVMe, ...) the provider derives from raw DescribeInstanceTypes answers
+// against Karpenter's instancetype.NewInstanceType, over Karpenter's own test data and a whole
+// region's catalog (oraclegen.RegionCatalog).
 // Each test fails when it
 // compares fewer cases than its floor. It holds tests only; the comparisons and the random specs
 // are in oraclegen, and v1_14 and v1_9 run them against Karpenter 1.14 and 1.9.
