@@ -99,7 +99,7 @@ func TestLabels(t *testing.T) {
 			aws + "instance-category": "mac", aws + "instance-generation": "2", aws + "instance-family": "mac2",
 			aws + "instance-size": "metal", aws + "instance-cpu": "8", aws + "instance-cpu-manufacturer": "apple",
 			aws + "instance-cpu-sustained-clock-speed-mhz": "0",
-			aws + "instance-memory": "16384", aws + "instance-network-bandwidth": "10000",
+			aws + "instance-memory":                        "16384", aws + "instance-network-bandwidth": "10000",
 			aws + "instance-encryption-in-transit-supported": "false", aws + "instance-hypervisor": "",
 			aws + "instance-capability-flex": "false",
 		}},
