@@ -33,6 +33,23 @@ func TestKarpenterExoticInstanceTypeFilter(t *testing.T) {
 	if got := koLaunched(plan); len(got) != 4 {
 		t.Errorf("with min_values, launched %v, want all four", got)
 	}
+	// Exotic is what Karpenter's capacity counts: a fractional GPU (EC2 reports count 0, g6f) is
+	// none, a Neuron device is one, an inference accelerator entry alone is none, a bare-metal
+	// type whose size does not say metal is generic.
+	fractional := koType("g6f.xlarge", 4, 16384, "x86_64")
+	fractional.GPUs = []catalog.Device{{Name: "L4", Manufacturer: "NVIDIA", Count: 0, MemoryMiB: 2861}}
+	neuron := koType("inf1.xlarge", 4, 8192, "x86_64")
+	neuron.NeuronDevices = []catalog.Device{{Name: "Inferentia", Manufacturer: "AWS", Count: 1, Cores: 4}}
+	accelerator := koType("inf0.xlarge", 4, 8192, "x86_64")
+	accelerator.InferenceAccelerators = []catalog.Device{{Name: "Inferentia", Manufacturer: "AWS", Count: 1}}
+	bigMetal := koType("u-6tb1.112xlarge", 448, 6291456, "x86_64")
+	bigMetal.BareMetal = true
+	kinds := []catalog.InstanceType{m5Large(), fractional, neuron, accelerator, bigMetal}
+	kindPrices := koPrices(map[string]float64{"m5.large": 0.096, "g6f.xlarge": 0.4, "inf1.xlarge": 0.228, "inf0.xlarge": 0.2, "u-6tb1.112xlarge": 40}, nil)
+	plan = mustBuild(t, koInput(kinds, kindPrices, koCapacity("on-demand")))
+	if got := koLaunched(plan); !reflect.DeepEqual(got, map[string]bool{"m5.large": true, "g6f.xlarge": true, "inf0.xlarge": true, "u-6tb1.112xlarge": true}) {
+		t.Errorf("launched %v, want all but inf1.xlarge", got)
+	}
 	// "should fall back to exotic types when no generic type remains".
 	plan = mustBuild(t, koInput(types, prices, koCapacity("on-demand"), onlyTypes("g5.xlarge", "m5.metal")))
 	if got := koLaunched(plan); len(got) != 2 {

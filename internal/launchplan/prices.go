@@ -355,25 +355,28 @@ func hasMinValues(reqs []requirements.Requirement) bool {
 	return false
 }
 
-// isExotic is Karpenter's exotic instance type: a metal size, or a type with a GPU, Neuron or
-// Gaudi capacity Karpenter advertises.
+// isExotic is Karpenter's exotic instance type (its ExoticInstanceTypeFilter): a size that
+// names metal, or a type whose capacity Karpenter gives NVIDIA, AMD or Habana GPUs or Neuron
+// devices or cores. Karpenter counts them from EC2's description: GPUs by exact maker and count
+// (a fractional GPU, EC2's count 0 as on g6f and gr6f, is no GPU capacity), Neuron devices from
+// NeuronInfo alone (an inference accelerator entry without it adds none).
 func isExotic(t *eligible) bool {
-	if t.it.BareMetal || strings.Contains(t.it.Name, "metal") {
+	if _, size, _ := strings.Cut(t.it.Name, "."); strings.Contains(size, "metal") {
 		return true
 	}
+	gpus := 0
 	for _, g := range t.it.GPUs {
-		switch strings.ToLower(g.Manufacturer) {
-		case "nvidia", "amd", "habana":
-			return true
+		switch g.Manufacturer {
+		case "NVIDIA", "AMD", "Habana":
+			gpus += g.Count
 		}
 	}
-	if len(t.it.NeuronDevices) > 0 {
-		return true
-	}
-	for _, a := range t.it.InferenceAccelerators {
-		if strings.EqualFold(a.Manufacturer, "aws") {
-			return true
+	neuron := 0
+	for i, d := range t.it.NeuronDevices {
+		neuron += d.Count
+		if i == 0 {
+			neuron += d.Count * d.Cores
 		}
 	}
-	return false
+	return gpus > 0 || neuron > 0
 }
