@@ -10,7 +10,9 @@
 // NodePool's requirements as Karpenter's RequirementsDrifted reads them (scheduling's
 // Compatible, against requirements.LabelsCompatible), and the launch of a pool's NodeClaim
 // (its instance provider's filters and Truncate, against launchplan's LaunchTypes and the capacity
-// type of its launch plan), with the class's capacity reservations turned into reserved offerings
+// type of its launch plan; a third of the pools draw the region catalog's real types, for which
+// Karpenter's side is its own NewInstanceType of EC2's description, requirements and capacity),
+// with the class's capacity reservations turned into reserved offerings
 // by Karpenter's own capacity reservation reconciler and offering code, and classes that set
 // network interfaces, cpuOptions, enclaveOptions, a placement group of each strategy or
 // connectionTracking judged by Karpenter's own compatibility.IsCompatibleWithNodeClass (the

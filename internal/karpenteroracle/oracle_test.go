@@ -277,9 +277,16 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	var refused []string
 	for _, lt := range c.Types {
 		info := instanceTypeInfo(lt)
+		if lt.Raw != nil {
+			info = *lt.Raw
+		}
 		compatible := compatibility.IsCompatibleWithNodeClass(info, nc, pg)
 		if !compatible {
 			refused = append(refused, lt.Name)
+		}
+		if lt.Raw != nil {
+			its = append(its, karpenterRegionType(ctx, lt, info, nc, compatible, resolver, rc, allZones, pg))
+			continue
 		}
 		r := scheduling.NewLabelRequirements(lt.Labels)
 		cts := map[string]bool{}
@@ -354,6 +361,30 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
 	}
 	return out
+}
+
+// karpenterRegionType is a real type of the region catalog as Karpenter's cloud provider lists
+// it for the class: Karpenter's own NewInstanceType from EC2's description (its requirements,
+// the class's reservations of the type among them, and its capacity, which the exotic filter
+// reads), with the case's offerings resolved by its ReservedCapacityResolver.
+func karpenterRegionType(ctx context.Context, lt oraclegen.LaunchType, info ec2types.InstanceTypeInfo, nc *awsv1.EC2NodeClass, compatible bool,
+	resolver *offering.ReservedCapacityResolver, rc *offering.ResolveContext, allZones sets.Set[string], pg *placementgroup.PlacementGroup) *cloudprovider.InstanceType {
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	var crs []awsv1.CapacityReservation
+	for _, cr := range nc.CapacityReservations() {
+		if cr.InstanceType == lt.Name {
+			crs = append(crs, cr)
+		}
+	}
+	it := instancetype.NewInstanceType(ctx, info, "us-west-2", lt.OfferedZone, nc.ZoneInfo(), nil, nil, nc.Spec.NetworkInterfaces,
+		nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, crs)
+	for _, of := range lt.Offerings {
+		it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available && compatible,
+			Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+	}
+	it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, info, nc, allZones, sets.New[string](), pg, rc)
+	return it
 }
 
 // karpenterClass sets the case's class settings on Karpenter's EC2NodeClass nc (a connection

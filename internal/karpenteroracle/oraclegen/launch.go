@@ -1,7 +1,12 @@
 package oraclegen
 
 import (
+	"encoding/json"
+	"sync"
+
 	"fmt"
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient/ec2catalog"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -53,6 +58,11 @@ type LaunchType struct {
 	OfferedZone []string
 	// Info is what EC2 describes of the type that Karpenter's compatibility checks read.
 	Info LaunchInfo
+	// Raw is EC2's own description of the type when the case's catalog is a region's real types
+	// (RegionCatalog): Karpenter's side then builds its instance type from it with its own code
+	// (requirements, capacity), sharing nothing with the provider's conversion. Nil for the
+	// drawn families.
+	Raw *ec2types.InstanceTypeInfo
 }
 
 // LaunchOffering is one (zone, capacity type) of a type; Available when it has a price.
@@ -107,7 +117,10 @@ var launchZones = []string{"us-west-2a", "us-west-2b", "us-west-2c"}
 
 // randomCatalog draws the region's types (every family, random zones) and prices (on-demand per
 // type, spot per zone, some missing; often equal, so that ties occur).
-func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices) {
+func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[string]*ec2types.InstanceTypeInfo) {
+	if rng.Intn(3) == 0 {
+		return randomRegionCatalog(rng)
+	}
 	var types []catalog.InstanceType
 	prices := &pricing.Prices{Region: "us-west-2", OnDemand: map[string]float64{}, Spot: map[string]map[string]float64{},
 		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
@@ -160,7 +173,66 @@ func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices) {
 			}
 		}
 	}
-	return catalog.New(types), prices
+	return catalog.New(types), prices, nil
+}
+
+// regionTypes are the region catalog's types, each as EC2 describes it and as the provider's
+// catalog load converts it.
+var regionTypes = sync.OnceValue(func() []regionType {
+	var out []regionType
+	lines := strings.Split(strings.TrimSpace(regionCatalog), "\n")
+	for _, l := range lines[1:] {
+		var info ec2types.InstanceTypeInfo
+		if err := json.Unmarshal([]byte(l), &info); err != nil {
+			panic(err)
+		}
+		out = append(out, regionType{raw: info, it: ec2catalog.InstanceType(&info)})
+	}
+	return out
+})
+
+type regionType struct {
+	raw ec2types.InstanceTypeInfo
+	it  catalog.InstanceType
+}
+
+// randomRegionCatalog draws 40 to 400 of the region catalog's real types (every family Karpenter
+// lists), with random zones and prices as randomCatalog gives its families, and their EC2
+// descriptions by name. One case in three draws from it.
+func randomRegionCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[string]*ec2types.InstanceTypeInfo) {
+	all := regionTypes()
+	prices := &pricing.Prices{Region: "us-west-2", OnDemand: map[string]float64{}, Spot: map[string]map[string]float64{},
+		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
+	var types []catalog.InstanceType
+	raw := map[string]*ec2types.InstanceTypeInfo{}
+	for _, i := range rng.Perm(len(all))[:40+rng.Intn(360)] {
+		it := all[i].it
+		if !it.KarpenterEligible() {
+			continue // Karpenter lists only HVM x86_64 and arm64 types (DescribeInstanceTypes' filter)
+		}
+		it.Zones = nil
+		for _, z := range launchZones {
+			if rng.Intn(5) > 0 {
+				it.Zones = append(it.Zones, z)
+			}
+		}
+		if len(it.Zones) == 0 {
+			continue
+		}
+		types = append(types, it)
+		raw[it.Name] = &all[i].raw
+		vcpus := max(it.VCPUs, 1)
+		if rng.Intn(12) > 0 {
+			prices.OnDemand[it.Name] = float64(vcpus*(20+rng.Intn(4))) / 1000
+		}
+		prices.Spot[it.Name] = map[string]float64{}
+		for _, z := range it.Zones {
+			if rng.Intn(6) > 0 {
+				prices.Spot[it.Name][z] = float64(vcpus*(5+rng.Intn(20))) / 1000
+			}
+		}
+	}
+	return catalog.New(types), prices, raw
 }
 
 var launchCategories = []string{"c", "m", "r", "g", "p", "t"}
@@ -240,10 +312,10 @@ func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, 
 // karpenterTypes describes the catalog as Karpenter's cloud provider lists it for the class:
 // every type offered in a zone of the class's subnets, one offering per zone and capacity type,
 // available when priced.
-func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices) []LaunchType {
+func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices, raw map[string]*ec2types.InstanceTypeInfo) []LaunchType {
 	var out []LaunchType
 	for _, it := range cat.Types() {
-		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB, Info: launchInfo(it)}
+		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB, Info: launchInfo(it), Raw: raw[it.Name]}
 		for _, g := range it.GPUs {
 			lt.GPUs += g.Count
 		}
@@ -283,7 +355,7 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	var n launchTally
 	settings := newSettingTally()
 	for range run.Cases {
-		cat, prices := randomCatalog(rng)
+		cat, prices, raw := randomCatalog(rng)
 		reqs := randomLaunchRequirements(rng)
 		var rs []reservations.Reservation
 		now := launchEpoch.Add(time.Duration(rng.Intn(90*24*60)) * time.Minute)
@@ -291,7 +363,7 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 			rs = randomReservations(rng, cat, reqs, now)
 			reqs = withReservedRequirement(rng, reqs)
 		}
-		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices), Zones: launchZones, OnDemand: prices.OnDemand,
+		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices, raw), Zones: launchZones, OnDemand: prices.OnDemand,
 			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
 		c.BestEffort = hasMinValues(reqs) && rng.Intn(2) == 0
 		want := karpenter(c)
@@ -307,7 +379,7 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 				n.bestEffort++
 			}
 		}
-		settings.count(c, allowedNames(cat.Types(), c), want)
+		settings.count(minor, c, allowedNames(cat.Types(), c), want)
 		if d := launchDiff(want, got); d != "" {
 			if n.bad++; n.bad <= maxReported {
 				t.Errorf("Karpenter %s: %s: %s", minor, describeCase(c), d)
@@ -322,6 +394,8 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	t.Logf("Karpenter %s: pools with class settings compared %v, of them launches a setting decided %v", minor, settings.compared,
 		settings.decided)
 	t.Logf("Karpenter %s: %d launches go ahead under the BestEffort min-values policy that Strict refuses", minor, n.bestEffort)
+	t.Logf("Karpenter %s: %d pools of the region catalog's real types, Karpenter's side its own instance types (%d launch)", minor, n.region,
+		n.regionLaunched)
 	if n.bad > 0 {
 		t.Fatalf("%d of %d cases disagree", n.bad, compared)
 	}
@@ -336,6 +410,9 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	}
 	if msg := settings.check(minor, run.Settings, run.Cases/50); msg != "" {
 		t.Fatal(msg)
+	}
+	if n.region < compared/5 || n.regionLaunched < n.region/2 {
+		t.Fatalf("%d of %d cases drawn from the region catalog (%d launch): want a fifth of them, half launching", n.region, compared, n.regionLaunched)
 	}
 }
 
@@ -353,6 +430,9 @@ type launchTally struct {
 	cases, launched, failed, cut, bad            int
 	withRes, reserved, blocks, fellBack, crashed int
 	bestEffort                                   int // launched under BestEffort, refused under Strict
+	// region and regionLaunched count the cases drawn from the region catalog's real types, whose
+	// Karpenter side is Karpenter's own instance types (LaunchType.Raw), and those that launch.
+	region, regionLaunched int
 }
 
 // count records case c, Karpenter's outcome want and the provider's got; false when Karpenter
@@ -360,6 +440,12 @@ type launchTally struct {
 func (n *launchTally) count(t *testing.T, minor string, c LaunchCase, want, got LaunchOutcome) bool {
 	t.Helper()
 	n.cases++
+	if len(c.Types) > 0 && c.Types[0].Raw != nil && want.Crashed == "" {
+		n.region++
+		if !want.Failed {
+			n.regionLaunched++
+		}
+	}
 	if len(c.Reservations) > 0 {
 		n.withRes++
 	}

@@ -264,6 +264,10 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	allZones := sets.New(c.Zones...)
 	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
 	for _, lt := range c.Types {
+		if lt.Raw != nil {
+			its = append(its, karpenterRegionType(ctx, lt, nc))
+			continue
+		}
 		r := scheduling.NewLabelRequirements(lt.Labels)
 		cts := map[string]bool{}
 		it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
@@ -344,6 +348,28 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		out.Types, out.Prices = append(out.Types, it.Name), append(out.Prices, price)
 	}
 	return out
+}
+
+// karpenterRegionType is a real type of the region catalog as Karpenter's cloud provider lists
+// it for the class: Karpenter's own NewInstanceType from EC2's description (its requirements,
+// the class's reservations of the type among them, and its capacity, which the exotic filter
+// reads), with the case's offerings (the reserved ones are injected with the others').
+func karpenterRegionType(ctx context.Context, lt oraclegen.LaunchType, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	var crs []awsv1.CapacityReservation
+	for _, cr := range nc.CapacityReservations() {
+		if cr.InstanceType == lt.Name {
+			crs = append(crs, cr)
+		}
+	}
+	it := instancetype.NewInstanceType(ctx, *lt.Raw, "us-west-2", lt.OfferedZone, nc.ZoneInfo(), nil, nil,
+		nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, crs)
+	for _, of := range lt.Offerings {
+		it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available,
+			Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
+				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+	}
+	return it
 }
 
 // karpenterReservations is the case's node class as Karpenter's node class controller records
