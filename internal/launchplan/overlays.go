@@ -29,7 +29,7 @@ type OverlayUse struct {
 // labels, so that conflicts are judged on the same offerings. Karpenter judges conflicts over
 // every NodePool of the cluster and ignores a conflicting overlay in all of them: with the
 // class's other NodePools known (SiblingPools, the same types with their own labels), conflicts
-// are found over all of them first and the pool's overlays applied without those. Prices then
+// are found over all of them in the same evaluation that applies the others. Prices then
 // come through offerPrice; a conflict is a warning, as Karpenter ignores the overlay.
 func (b *builder) applyOverlays() {
 	if len(b.in.Overlays) == 0 {
@@ -61,16 +61,14 @@ func (b *builder) applyOverlays() {
 	}
 	overlays, scope := b.in.Overlays, "this pool's types alone: with the provider's kubernetes access, over every NodePool of the "+
 		"cluster on the same EC2NodeClass, as Karpenter judges them"
-	var conflicts []nodeoverlay.Conflict
 	if b.in.SiblingPools != nil {
 		scope = fmt.Sprintf("the types of this pool and of the cluster's %d other NodePools on the same EC2NodeClass", len(b.in.SiblingPools))
-		conflicts = nodeoverlay.Apply(overlays, append(slices.Clone(types), all...)).Conflicts
-		overlays = slices.DeleteFunc(slices.Clone(overlays), func(o nodeoverlay.Config) bool {
-			return slices.ContainsFunc(conflicts, func(c nodeoverlay.Conflict) bool { return c.Overlay == o.Name })
-		})
+		// One evaluation over every pool's types: an overlay that conflicts anywhere is ignored
+		// everywhere, and the pool's own types (named apart from the siblings' copies) get what
+		// the others apply.
+		types = append(types, all...)
 	}
 	b.overlays = nodeoverlay.Apply(overlays, types)
-	b.overlays.Conflicts = append(conflicts, b.overlays.Conflicts...)
 	b.overlaid = true
 	for _, c := range b.overlays.Conflicts {
 		b.warn(SummaryOverlayConflict, pathNodeOverlays, "%s (judged over %s)", c, scope)
