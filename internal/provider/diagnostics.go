@@ -47,17 +47,22 @@ func serverOf(newProvider func() *karpenterProvider) func() (tfprotov6.ProviderS
 		if err != nil {
 			return nil, err
 		}
-		return guarded(resolvableServer{ProviderServer: s, provider: p, pools: pools, poolConfigs: newPoolValidator(context.Background())}), nil
+		classes, err := newClassPlanner(context.Background())
+		if err != nil {
+			return nil, err
+		}
+		return guarded(resolvableServer{ProviderServer: s, provider: p, pools: pools, classes: classes,
+			poolConfigs: newPoolValidator(context.Background())}), nil
 	}
 }
 
 // resolvableServer rewrites the diagnostics of every call that returns them (resolvable), and
-// plans node pools itself (directPlanner) once the provider is configured.
+// plans node pools and classes itself (directPlanner) once the provider is configured.
 type resolvableServer struct {
 	tfprotov6.ProviderServer
-	provider    *karpenterProvider
-	pools       *directPlanner
-	poolConfigs *directValidator
+	provider       *karpenterProvider
+	pools, classes *directPlanner
+	poolConfigs    *directValidator
 }
 
 func (s resolvableServer) ValidateProviderConfig(ctx context.Context, req *tfprotov6.ValidateProviderConfigRequest) (*tfprotov6.ValidateProviderConfigResponse, error) {
@@ -99,10 +104,12 @@ func (s resolvableServer) ReadResource(ctx context.Context, req *tfprotov6.ReadR
 }
 
 func (s resolvableServer) PlanResourceChange(ctx context.Context, req *tfprotov6.PlanResourceChangeRequest) (*tfprotov6.PlanResourceChangeResponse, error) {
-	if req != nil && req.TypeName == s.pools.typeName {
-		if resp, ok := s.pools.plan(ctx, s.provider.meta.Load(), req); ok {
-			resolvable(resp.Diagnostics)
-			return resp, nil
+	for _, direct := range []*directPlanner{s.pools, s.classes} {
+		if req != nil && direct != nil && req.TypeName == direct.typeName {
+			if resp, ok := direct.plan(ctx, s.provider.meta.Load(), req); ok {
+				resolvable(resp.Diagnostics)
+				return resp, nil
+			}
 		}
 	}
 	resp, err := s.ProviderServer.PlanResourceChange(ctx, req)

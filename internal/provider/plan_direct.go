@@ -108,8 +108,8 @@ func directAttrOf(ctx context.Context, name string, a schema.Attribute) (directA
 	return out, checkRules(name, a, false)
 }
 
-// nestedDefaults are the string defaults of a single nested object's attributes; any other rule
-// inside it is refused.
+// nestedDefaults are the string and int64 defaults of a single nested object's attributes; any
+// other rule inside it is refused.
 func nestedDefaults(ctx context.Context, name string, a schema.SingleNestedAttribute) (map[string]tftypes.Value, error) {
 	out := map[string]tftypes.Value{}
 	for _, n := range slices.Sorted(maps.Keys(a.Attributes)) {
@@ -120,6 +120,19 @@ func nestedDefaults(ctx context.Context, name string, a schema.SingleNestedAttri
 			}
 			resp := &defaults.StringResponse{}
 			s.Default.DefaultString(ctx, defaults.StringRequest{Path: path.Root(name).AtName(n)}, resp)
+			v, err := resp.PlanValue.ToTerraformValue(ctx)
+			if err != nil || resp.Diagnostics.HasError() {
+				return nil, fmt.Errorf("%s: its default: %v %v", at, err, resp.Diagnostics)
+			}
+			out[n] = v
+			continue
+		}
+		if i, ok := a.Attributes[n].(schema.Int64Attribute); ok && i.Default != nil {
+			if len(i.PlanModifiers) > 0 {
+				return nil, fmt.Errorf("%s: nested plan modifiers are not planned directly", at)
+			}
+			resp := &defaults.Int64Response{}
+			i.Default.DefaultInt64(ctx, defaults.Int64Request{Path: path.Root(name).AtName(n)}, resp)
 			v, err := resp.PlanValue.ToTerraformValue(ctx)
 			if err != nil || resp.Diagnostics.HasError() {
 				return nil, fmt.Errorf("%s: its default: %v %v", at, err, resp.Diagnostics)
@@ -394,4 +407,12 @@ func protoPath(ctx context.Context, p path.Path) *tftypes.AttributePath {
 func newPoolPlanner(ctx context.Context) (*directPlanner, error) {
 	return newDirectPlanner(ctx, "karpenter_node_pool", nodePoolSchema(), nameIdentitySchema("NodePool").Type().TerraformType(ctx),
 		func(meta *Meta) resource.ResourceWithModifyPlan { return &nodePoolResource{meta: meta} })
+}
+
+// newClassPlanner is the direct planner of karpenter_node_class: one per plan, but its framework
+// plan steps were a tenth of the class's plan against the emulator, on the path every pool
+// waits on.
+func newClassPlanner(ctx context.Context) (*directPlanner, error) {
+	return newDirectPlanner(ctx, "karpenter_node_class", nodeClassSchema(), nameIdentitySchema("EC2NodeClass").Type().TerraformType(ctx),
+		func(meta *Meta) resource.ResourceWithModifyPlan { return &nodeClassResource{meta: meta} })
 }

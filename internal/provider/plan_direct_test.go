@@ -20,19 +20,34 @@ import (
 	"github.com/hashicorp/terraform-plugin-go/tftypes"
 )
 
-// echoResource has the node pool's schema and identity and a ModifyPlan that only records what
-// it was handed, and adds a warning on `name` and a replacement when asked: the framework's plan
-// steps before ModifyPlan, and the direct planner's, are then compared on their own.
-type echoResource struct{ seen *[]tftypes.Value }
+// echoResource has a directly planned resource's schema and identity (the node pool's or the
+// node class's) and a ModifyPlan that only records what it was handed, and adds a warning on
+// `name` and a replacement when asked: the framework's plan steps before ModifyPlan, and the
+// direct planner's, are then compared on their own.
+type echoResource struct {
+	seen *[]tftypes.Value
+	kind echoKind
+}
+
+// echoKind is a directly planned resource type.
+type echoKind struct {
+	typeName, identity string
+	schema             func() schema.Schema
+}
+
+var (
+	echoPool  = echoKind{"karpenter_node_pool", "NodePool", nodePoolSchema}
+	echoClass = echoKind{"karpenter_node_class", "EC2NodeClass", nodeClassSchema}
+)
 
 func (r echoResource) Metadata(_ context.Context, _ resource.MetadataRequest, resp *resource.MetadataResponse) {
-	resp.TypeName = "karpenter_node_pool"
+	resp.TypeName = r.kind.typeName
 }
 func (r echoResource) Schema(_ context.Context, _ resource.SchemaRequest, resp *resource.SchemaResponse) {
-	resp.Schema = nodePoolSchema()
+	resp.Schema = r.kind.schema()
 }
 func (r echoResource) IdentitySchema(_ context.Context, _ resource.IdentitySchemaRequest, resp *resource.IdentitySchemaResponse) {
-	resp.IdentitySchema = nameIdentitySchema("NodePool")
+	resp.IdentitySchema = nameIdentitySchema(r.kind.identity)
 }
 func (r echoResource) Create(context.Context, resource.CreateRequest, *resource.CreateResponse) {}
 func (r echoResource) Read(context.Context, resource.ReadRequest, *resource.ReadResponse)       {}
@@ -41,8 +56,13 @@ func (r echoResource) Delete(context.Context, resource.DeleteRequest, *resource.
 func (r echoResource) ModifyPlan(_ context.Context, req resource.ModifyPlanRequest, resp *resource.ModifyPlanResponse) {
 	*r.seen = append(*r.seen, req.Plan.Raw)
 	if name := tfvalueString(req.Config.Raw, "name"); name == "warn" {
-		resp.Diagnostics.AddAttributeWarning(path.Root("template").AtName("requirements").AtListIndex(0), "A warning", "detail")
-		resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"), path.Root("replicas"))
+		if r.kind.typeName == echoPool.typeName {
+			resp.Diagnostics.AddAttributeWarning(path.Root("template").AtName("requirements").AtListIndex(0), "A warning", "detail")
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("replicas"), path.Root("replicas"))
+		} else {
+			resp.Diagnostics.AddAttributeWarning(path.Root("ami_selector_terms").AtListIndex(0), "A warning", "detail")
+			resp.RequiresReplace = append(resp.RequiresReplace, path.Root("role"), path.Root("role"))
+		}
 	}
 }
 
@@ -54,7 +74,10 @@ func tfvalueString(v tftypes.Value, name string) string {
 	return *s
 }
 
-type echoProvider struct{ seen *[]tftypes.Value }
+type echoProvider struct {
+	seen *[]tftypes.Value
+	kind echoKind
+}
 
 func (p echoProvider) Metadata(_ context.Context, _ provider.MetadataRequest, resp *provider.MetadataResponse) {
 	resp.TypeName = "karpenter"
@@ -75,9 +98,9 @@ type planCase struct {
 	config, prior map[string]tftypes.Value
 }
 
-func (c planCase) request(t *testing.T, typ tftypes.Object) *tfprotov6.PlanResourceChangeRequest {
+func (c planCase) request(t *testing.T, kind echoKind, typ tftypes.Object) *tfprotov6.PlanResourceChangeRequest {
 	t.Helper()
-	s := nodePoolSchema()
+	s := kind.schema()
 	obj := func(m map[string]tftypes.Value) tftypes.Value {
 		if m == nil {
 			return tftypes.NewValue(typ, nil)
@@ -106,33 +129,39 @@ func (c planCase) request(t *testing.T, typ tftypes.Object) *tfprotov6.PlanResou
 		}
 		return &d
 	}
-	return &tfprotov6.PlanResourceChangeRequest{TypeName: "karpenter_node_pool", Config: dv(config), PriorState: dv(prior),
+	return &tfprotov6.PlanResourceChangeRequest{TypeName: kind.typeName, Config: dv(config), PriorState: dv(prior),
 		ProposedNewState: dv(tftypes.NewValue(typ, proposed))}
 }
 
-// The direct plan of a pool hands ModifyPlan the value the framework's plan steps hand it, and
-// answers with the same planned state, replacement paths, identity and diagnostics, over
-// creates, updates, no-op plans, replacements and unknown values.
+// The direct plan of a pool, and of a class, hands ModifyPlan the value the framework's plan
+// steps hand it, and answers with the same planned state, replacement paths, identity and
+// diagnostics, over creates, updates, no-op plans, replacements, nested defaults and unknown
+// values.
 func TestDirectPlanMatchesTheFramework(t *testing.T) {
+	t.Run("pool", func(t *testing.T) { compareDirectPlans(t, echoPool, planCases) })
+	t.Run("class", func(t *testing.T) { compareDirectPlans(t, echoClass, classPlanCases) })
+}
+
+func compareDirectPlans(t *testing.T, kind echoKind, cases func(tftypes.Object) []planCase) {
 	ctx := context.Background()
 	var frameworkSeen, directSeen []tftypes.Value
-	srv, err := providerserver.NewProtocol6WithError(echoProvider{seen: &frameworkSeen})()
+	srv, err := providerserver.NewProtocol6WithError(echoProvider{seen: &frameworkSeen, kind: kind})()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if _, err := srv.GetProviderSchema(ctx, &tfprotov6.GetProviderSchemaRequest{}); err != nil {
 		t.Fatal(err)
 	}
-	direct, err := newDirectPlanner(ctx, "karpenter_node_pool", nodePoolSchema(), nameIdentitySchema("NodePool").Type().TerraformType(ctx),
-		func(*Meta) resource.ResourceWithModifyPlan { return echoResource{seen: &directSeen} })
+	direct, err := newDirectPlanner(ctx, kind.typeName, kind.schema(), nameIdentitySchema(kind.identity).Type().TerraformType(ctx),
+		func(*Meta) resource.ResourceWithModifyPlan { return echoResource{seen: &directSeen, kind: kind} })
 	if err != nil {
 		t.Fatal(err)
 	}
 	typ := direct.typ
 	compared := 0
-	for _, c := range planCases(typ) {
+	for _, c := range cases(typ) {
 		t.Run(c.name, func(t *testing.T) {
-			req := c.request(t, typ)
+			req := c.request(t, kind, typ)
 			want, err := srv.PlanResourceChange(ctx, req)
 			if err != nil {
 				t.Fatal(err)
@@ -217,6 +246,64 @@ func planCases(typ tftypes.Object) []planCase {
 			"disruption", disruption(str("WhenEmpty"), nullStr)), prior: stored},
 		{name: "rename replaces", config: base("other"), prior: stored},
 		{name: "update with unknown name", config: with(base("general"), "name", unknown("name")), prior: stored},
+	}
+}
+
+// classPlanCases are a node class's plans: its nested defaults (metadata options, of which one
+// an int64, and the connectivity checks' mode) partly or wholly configured, unknown, and back
+// after an update; the name's replacement.
+func classPlanCases(typ tftypes.Object) []planCase {
+	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+	nullStr := tftypes.NewValue(tftypes.String, nil)
+	unknown := func(name string) tftypes.Value {
+		return tftypes.NewValue(typ.AttributeTypes[name], tftypes.UnknownValue)
+	}
+	md := typ.AttributeTypes["metadata_options"].(tftypes.Object)
+	metadata := func(tokens tftypes.Value, hops tftypes.Value) tftypes.Value {
+		v := map[string]tftypes.Value{}
+		for name, at := range md.AttributeTypes {
+			v[name] = tftypes.NewValue(at, nil)
+		}
+		v["http_tokens"], v["http_put_response_hop_limit"] = tokens, hops
+		return tftypes.NewValue(md, v)
+	}
+	conn := typ.AttributeTypes["connectivity"].(tftypes.Object)
+	connectivity := func(checks tftypes.Value) tftypes.Value {
+		v := map[string]tftypes.Value{}
+		for name, at := range conn.AttributeTypes {
+			v[name] = tftypes.NewValue(at, nil)
+		}
+		v["checks"] = checks
+		return tftypes.NewValue(conn, v)
+	}
+	hops := func(n int) tftypes.Value { return tftypes.NewValue(tftypes.Number, n) }
+	nullHops := tftypes.NewValue(tftypes.Number, nil)
+	base := func(name string) map[string]tftypes.Value {
+		return map[string]tftypes.Value{"name": str(name), "role": str("KarpenterNodeRole")}
+	}
+	with := func(m map[string]tftypes.Value, k string, v tftypes.Value) map[string]tftypes.Value {
+		out := map[string]tftypes.Value{}
+		for a, b := range m {
+			out[a] = b
+		}
+		out[k] = v
+		return out
+	}
+	stored := with(with(with(base("default"), "id", str("default")), "owner_id", str("0123abcd")),
+		"metadata_options", metadata(str("optional"), hops(2)))
+	return []planCase{
+		{name: "create", config: base("default")},
+		{name: "create with some metadata options", config: with(base("default"), "metadata_options", metadata(str("optional"), nullHops))},
+		{name: "create with the int64 metadata option", config: with(base("default"), "metadata_options", metadata(nullStr, hops(3)))},
+		{name: "create with unknown metadata options", config: with(base("default"), "metadata_options", unknown("metadata_options"))},
+		{name: "create with connectivity but no checks", config: with(base("default"), "connectivity", connectivity(nullStr))},
+		{name: "create with checks off", config: with(base("default"), "connectivity", connectivity(str("off")))},
+		{name: "create with unknown name", config: with(base("default"), "name", unknown("name"))},
+		{name: "create with a warning and replacement", config: base("warn")},
+		{name: "no-op update", config: with(base("default"), "metadata_options", metadata(str("optional"), hops(2))), prior: stored},
+		{name: "update: defaults return", config: base("default"), prior: stored},
+		{name: "rename replaces", config: base("other"), prior: stored},
+		{name: "update with unknown name", config: with(base("default"), "name", unknown("name")), prior: stored},
 	}
 }
 
