@@ -114,37 +114,51 @@ func nestedDefaults(ctx context.Context, name string, a schema.SingleNestedAttri
 	out := map[string]tftypes.Value{}
 	for _, n := range slices.Sorted(maps.Keys(a.Attributes)) {
 		at := name + "." + n
-		if s, ok := a.Attributes[n].(schema.StringAttribute); ok && s.Default != nil {
-			if len(s.PlanModifiers) > 0 {
-				return nil, fmt.Errorf("%s: nested plan modifiers are not planned directly", at)
+		v, modifiers, ok := scalarDefault(ctx, path.Root(name).AtName(n), a.Attributes[n])
+		if !ok {
+			if err := checkRules(at, a.Attributes[n], a.IsComputed()); err != nil {
+				return nil, err
 			}
-			resp := &defaults.StringResponse{}
-			s.Default.DefaultString(ctx, defaults.StringRequest{Path: path.Root(name).AtName(n)}, resp)
-			v, err := resp.PlanValue.ToTerraformValue(ctx)
-			if err != nil || resp.Diagnostics.HasError() {
-				return nil, fmt.Errorf("%s: its default: %v %v", at, err, resp.Diagnostics)
-			}
-			out[n] = v
 			continue
 		}
-		if i, ok := a.Attributes[n].(schema.Int64Attribute); ok && i.Default != nil {
-			if len(i.PlanModifiers) > 0 {
-				return nil, fmt.Errorf("%s: nested plan modifiers are not planned directly", at)
-			}
-			resp := &defaults.Int64Response{}
-			i.Default.DefaultInt64(ctx, defaults.Int64Request{Path: path.Root(name).AtName(n)}, resp)
-			v, err := resp.PlanValue.ToTerraformValue(ctx)
-			if err != nil || resp.Diagnostics.HasError() {
-				return nil, fmt.Errorf("%s: its default: %v %v", at, err, resp.Diagnostics)
-			}
-			out[n] = v
-			continue
+		if modifiers > 0 {
+			return nil, fmt.Errorf("%s: nested plan modifiers are not planned directly", at)
 		}
-		if err := checkRules(at, a.Attributes[n], a.IsComputed()); err != nil {
-			return nil, err
+		tv, err := v.value.ToTerraformValue(ctx)
+		if err != nil || v.diags.HasError() {
+			return nil, fmt.Errorf("%s: its default: %v %v", at, err, v.diags)
 		}
+		out[n] = tv
 	}
 	return out, nil
+}
+
+// defaultAnswer is what a scalar attribute's default gave.
+type defaultAnswer struct {
+	value interface {
+		ToTerraformValue(context.Context) (tftypes.Value, error)
+	}
+	diags diag.Diagnostics
+}
+
+// scalarDefault is the default of a string or int64 attribute at p and its count of plan
+// modifiers; false for another attribute or one without a default.
+func scalarDefault(ctx context.Context, p path.Path, a schema.Attribute) (defaultAnswer, int, bool) {
+	switch a := a.(type) {
+	case schema.StringAttribute:
+		if a.Default != nil {
+			resp := &defaults.StringResponse{}
+			a.Default.DefaultString(ctx, defaults.StringRequest{Path: p}, resp)
+			return defaultAnswer{resp.PlanValue, resp.Diagnostics}, len(a.PlanModifiers), true
+		}
+	case schema.Int64Attribute:
+		if a.Default != nil {
+			resp := &defaults.Int64Response{}
+			a.Default.DefaultInt64(ctx, defaults.Int64Request{Path: p}, resp)
+			return defaultAnswer{resp.PlanValue, resp.Diagnostics}, len(a.PlanModifiers), true
+		}
+	}
+	return defaultAnswer{}, 0, false
 }
 
 // checkRules refuses, anywhere in a (an attribute at the given path), what the direct plan does
