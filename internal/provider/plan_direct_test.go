@@ -3,6 +3,7 @@ package provider
 import (
 	"context"
 	"fmt"
+	"maps"
 	"testing"
 
 	"github.com/hashicorp/terraform-plugin-framework/datasource"
@@ -212,10 +213,6 @@ func diagSummaries(ds []*tfprotov6.Diagnostic) []string {
 }
 
 func planCases(typ tftypes.Object) []planCase {
-	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
-	unknown := func(name string) tftypes.Value {
-		return tftypes.NewValue(typ.AttributeTypes[name], tftypes.UnknownValue)
-	}
 	dis := typ.AttributeTypes["disruption"].(tftypes.Object)
 	disruption := func(policy, after tftypes.Value) tftypes.Value {
 		return tftypes.NewValue(dis, map[string]tftypes.Value{"consolidation_policy": policy, "consolidate_after": after,
@@ -223,41 +220,43 @@ func planCases(typ tftypes.Object) []planCase {
 	}
 	nullStr := tftypes.NewValue(tftypes.String, nil)
 	base := func(name string) map[string]tftypes.Value { return map[string]tftypes.Value{"name": str(name)} }
-	with := func(m map[string]tftypes.Value, k string, v tftypes.Value) map[string]tftypes.Value {
-		out := map[string]tftypes.Value{}
-		for a, b := range m {
-			out[a] = b
-		}
-		out[k] = v
-		return out
-	}
 	stored := with(with(with(with(base("general"), "id", str("general")), "owner_id", str("0123abcd")),
 		"disruption", disruption(str("WhenEmpty"), str("0s"))), "manifest", str("kind: NodePool\n"))
 	return []planCase{
 		{name: "create", config: base("general")},
 		{name: "create with disruption policy only", config: with(base("general"), "disruption", disruption(str("WhenEmpty"), nullStr))},
 		{name: "create with disruption after only", config: with(base("general"), "disruption", disruption(nullStr, str("30s")))},
-		{name: "create with unknown disruption", config: with(base("general"), "disruption", unknown("disruption"))},
-		{name: "create with unknown name", config: with(base("general"), "name", unknown("name"))},
+		{name: "create with unknown disruption", config: with(base("general"), "disruption", unknownOf(typ, "disruption"))},
+		{name: "create with unknown name", config: with(base("general"), "name", unknownOf(typ, "name"))},
 		{name: "create with a warning and replacement", config: base("warn")},
 		{name: "no-op update", config: with(base("general"), "disruption", disruption(str("WhenEmpty"), nullStr)), prior: stored},
 		{name: "update: defaults return", config: base("general"), prior: stored},
 		{name: "update: weight", config: with(with(base("general"), "weight", tftypes.NewValue(tftypes.Number, 10)),
 			"disruption", disruption(str("WhenEmpty"), nullStr)), prior: stored},
 		{name: "rename replaces", config: base("other"), prior: stored},
-		{name: "update with unknown name", config: with(base("general"), "name", unknown("name")), prior: stored},
+		{name: "update with unknown name", config: with(base("general"), "name", unknownOf(typ, "name")), prior: stored},
 	}
+}
+
+// str, unknownOf and with build the plan cases' attribute values.
+func str(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
+
+func unknownOf(typ tftypes.Object, name string) tftypes.Value {
+	return tftypes.NewValue(typ.AttributeTypes[name], tftypes.UnknownValue)
+}
+
+// with is m with k set to v (a copy).
+func with(m map[string]tftypes.Value, k string, v tftypes.Value) map[string]tftypes.Value {
+	out := maps.Clone(m)
+	out[k] = v
+	return out
 }
 
 // classPlanCases are a node class's plans: its nested defaults (metadata options, of which one
 // an int64, and the connectivity checks' mode) partly or wholly configured, unknown, and back
 // after an update; the name's replacement.
 func classPlanCases(typ tftypes.Object) []planCase {
-	str := func(s string) tftypes.Value { return tftypes.NewValue(tftypes.String, s) }
 	nullStr := tftypes.NewValue(tftypes.String, nil)
-	unknown := func(name string) tftypes.Value {
-		return tftypes.NewValue(typ.AttributeTypes[name], tftypes.UnknownValue)
-	}
 	md := typ.AttributeTypes["metadata_options"].(tftypes.Object)
 	metadata := func(tokens tftypes.Value, hops tftypes.Value) tftypes.Value {
 		v := map[string]tftypes.Value{}
@@ -281,29 +280,21 @@ func classPlanCases(typ tftypes.Object) []planCase {
 	base := func(name string) map[string]tftypes.Value {
 		return map[string]tftypes.Value{"name": str(name), "role": str("KarpenterNodeRole")}
 	}
-	with := func(m map[string]tftypes.Value, k string, v tftypes.Value) map[string]tftypes.Value {
-		out := map[string]tftypes.Value{}
-		for a, b := range m {
-			out[a] = b
-		}
-		out[k] = v
-		return out
-	}
 	stored := with(with(with(base("default"), "id", str("default")), "owner_id", str("0123abcd")),
 		"metadata_options", metadata(str("optional"), hops(2)))
 	return []planCase{
 		{name: "create", config: base("default")},
 		{name: "create with some metadata options", config: with(base("default"), "metadata_options", metadata(str("optional"), nullHops))},
 		{name: "create with the int64 metadata option", config: with(base("default"), "metadata_options", metadata(nullStr, hops(3)))},
-		{name: "create with unknown metadata options", config: with(base("default"), "metadata_options", unknown("metadata_options"))},
+		{name: "create with unknown metadata options", config: with(base("default"), "metadata_options", unknownOf(typ, "metadata_options"))},
 		{name: "create with connectivity but no checks", config: with(base("default"), "connectivity", connectivity(nullStr))},
 		{name: "create with checks off", config: with(base("default"), "connectivity", connectivity(str("off")))},
-		{name: "create with unknown name", config: with(base("default"), "name", unknown("name"))},
+		{name: "create with unknown name", config: with(base("default"), "name", unknownOf(typ, "name"))},
 		{name: "create with a warning and replacement", config: base("warn")},
 		{name: "no-op update", config: with(base("default"), "metadata_options", metadata(str("optional"), hops(2))), prior: stored},
 		{name: "update: defaults return", config: base("default"), prior: stored},
 		{name: "rename replaces", config: base("other"), prior: stored},
-		{name: "update with unknown name", config: with(base("default"), "name", unknown("name")), prior: stored},
+		{name: "update with unknown name", config: with(base("default"), "name", unknownOf(typ, "name")), prior: stored},
 	}
 }
 
