@@ -3,9 +3,11 @@ package oraclegen
 import (
 	_ "embed" // the region catalog
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -87,17 +89,27 @@ var regionCatalog string
 // source is in the file, see cmd/gen-oracle-catalog).
 func RegionCatalog(t *testing.T) []ec2types.InstanceTypeInfo {
 	t.Helper()
+	infos, err := regionInfos()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return infos
+}
+
+// regionInfos parses regionCatalog once for the test binary (the label and launch comparisons
+// both read it).
+var regionInfos = sync.OnceValues(func() ([]ec2types.InstanceTypeInfo, error) {
 	lines := strings.Split(strings.TrimSpace(regionCatalog), "\n")
 	var out []ec2types.InstanceTypeInfo
 	for _, l := range lines[1:] {
 		var info ec2types.InstanceTypeInfo
 		if err := json.Unmarshal([]byte(l), &info); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		out = append(out, info)
 	}
 	if len(out) < 1000 {
-		t.Fatalf("the region catalog (%s) has %d types", lines[0], len(out))
+		return nil, fmt.Errorf("the region catalog (%s) has %d types", lines[0], len(out))
 	}
-	return out
-}
+	return out, nil
+})

@@ -1,7 +1,6 @@
 package oraclegen
 
 import (
-	"encoding/json"
 	"sync"
 
 	"fmt"
@@ -179,14 +178,13 @@ func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[strin
 // regionTypes are the region catalog's types, each as EC2 describes it and as the provider's
 // catalog load converts it.
 var regionTypes = sync.OnceValue(func() []regionType {
-	var out []regionType
-	lines := strings.Split(strings.TrimSpace(regionCatalog), "\n")
-	for _, l := range lines[1:] {
-		var info ec2types.InstanceTypeInfo
-		if err := json.Unmarshal([]byte(l), &info); err != nil {
-			panic(err)
-		}
-		out = append(out, regionType{raw: info, it: ec2catalog.InstanceType(&info)})
+	infos, err := regionInfos()
+	if err != nil {
+		panic(err)
+	}
+	out := make([]regionType, len(infos))
+	for i := range infos {
+		out[i] = regionType{raw: infos[i], it: ec2catalog.InstanceType(&infos[i])}
 	}
 	return out
 })
