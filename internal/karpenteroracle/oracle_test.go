@@ -20,13 +20,8 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/controllers/nodeclass"
 	"github.com/aws/karpenter-provider-aws/pkg/fake"
 	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/compatibility"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/placementgroup"
 	gocache "github.com/patrickmn/go-cache"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -52,10 +47,11 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
-// oracle is Karpenter 1.15's own code: karpenter-provider-aws v1.15.2 (EC2NodeClass, its
-// CRDs) and sigs.k8s.io/karpenter v1.15.0 (NodePool). The API server defaults that enter the
-// hashes are those of the fields drawn: the EC2NodeClass's metadataOptions and its four
-// sub-fields, the NodePool's spec.template.spec.expireAfter ("720h").
+// oracle is the release's own code: karpenter-provider-aws (EC2NodeClass, its CRDs) and
+// sigs.k8s.io/karpenter (NodePool) at the versions of the module file the test runs with. The
+// API server defaults that enter the hashes are those of the fields drawn: the EC2NodeClass's
+// metadataOptions and its four sub-fields, the NodePool's spec.template.spec.expireAfter
+// ("720h").
 func oracle(t *testing.T) oraclegen.Oracle {
 	t.Helper()
 	a, err := oraclegen.NewAPIServer(apis.EC2NodeClassCRD, apis.NodePoolCRD)
@@ -63,7 +59,7 @@ func oracle(t *testing.T) oraclegen.Oracle {
 		t.Fatal(err)
 	}
 	return oraclegen.Oracle{
-		Minor:                   "1.15",
+		Minor:                   minor(t),
 		APIServer:               a,
 		EC2NodeClassHashVersion: awsv1.EC2NodeClassHashVersion,
 		NodePoolHashVersion:     karpv1.NodePoolHashVersion,
@@ -72,7 +68,7 @@ func oracle(t *testing.T) oraclegen.Oracle {
 			if err := oraclegen.DecodeStrict(stored, &nc); err != nil {
 				return "", err
 			}
-			return nc.Hash(&caBundle), nil
+			return ec2NodeClassHash(&nc, caBundle), nil
 		},
 		NodePoolHash: func(stored []byte) (string, error) {
 			var np karpv1.NodePool
@@ -86,25 +82,17 @@ func oracle(t *testing.T) oraclegen.Oracle {
 
 func TestEC2NodeClassHashMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareEC2NodeClasses(t, oracle(t), oraclegen.Run{Seed: 20261203, Cases: 3000, Floor: 2500})
+	oraclegen.CompareEC2NodeClasses(t, oracle(t), runOf(t).hashes)
 }
 
 func TestNodePoolHashMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareNodePools(t, oracle(t), oraclegen.Run{Seed: 20261204, Cases: 3000, Floor: 2500})
-}
-
-func TestAMIFamilyCompatibilityMatchesKarpenter(t *testing.T) {
-	t.Parallel()
-	oraclegen.CompareAMIFamilyCompatibility(t, "1.15", func(instanceType, family string) bool {
-		nc := &awsv1.EC2NodeClass{Spec: awsv1.EC2NodeClassSpec{AMIFamily: &family}}
-		return compatibility.IsCompatibleWithNodeClass(ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(instanceType)}, nc, nil)
-	}, 5000)
+	oraclegen.CompareNodePools(t, oracle(t), runOf(t).pools)
 }
 
 // TestInstanceTypeLabelsMatchKarpenter compares the instance-type labels the provider derives
-// from raw DescribeInstanceTypes answers (its catalog conversion, then Select at 1.15) with
-// those Karpenter 1.15's instancetype.NewInstanceType gives, over the types Karpenter's own test
+// from raw DescribeInstanceTypes answers (its catalog conversion, then Select at the release)
+// with those the release's instancetype.NewInstanceType gives, over the types Karpenter's own test
 // data describes (its fake EC2 API) and over a whole region's catalog (oraclegen.RegionCatalog).
 func TestInstanceTypeLabelsMatchKarpenter(t *testing.T) {
 	t.Parallel()
@@ -112,16 +100,16 @@ func TestInstanceTypeLabelsMatchKarpenter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	oraclegen.CompareLabels(t, "1.15", out.InstanceTypes, karpenterLabels, 250)
-	oraclegen.CompareLabels(t, "1.15", oraclegen.RegionCatalog(t), karpenterLabels, 20000)
+	oraclegen.CompareLabels(t, minor(t), out.InstanceTypes, karpenterLabels, 250)
+	oraclegen.CompareLabels(t, minor(t), oraclegen.RegionCatalog(t), karpenterLabels, 20000)
 }
 
-// karpenterLabels are the labels Karpenter 1.15's instance type of info carries: the values of
+// karpenterLabels are the labels the release's instance type of info carries: the values of
 // its single-valued In requirements (a key it requires not to exist is absent).
 func karpenterLabels(info ec2types.InstanceTypeInfo) map[string]string {
 	ctx := awsoptions.ToContext(options.ToContext(context.Background(), &options.Options{}), &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
-	it := instancetype.NewInstanceType(ctx, info, "us-west-2", []string{"us-west-2a"}, []awsv1.ZoneInfo{{Zone: "us-west-2a", ZoneID: "usw2-az1"}},
-		nil, nil, nil, nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, nil)
+	it := newInstanceType(ctx, info, []string{"us-west-2a"}, []awsv1.ZoneInfo{{Zone: "us-west-2a", ZoneID: "usw2-az1"}}, nil, kubelet{},
+		awsv1.AMIFamilyAL2023, nil)
 	labels := map[string]string{}
 	for key, r := range it.Requirements {
 		if r.Operator() == corev1.NodeSelectorOpIn && r.Len() == 1 {
@@ -133,21 +121,21 @@ func karpenterLabels(info ec2types.InstanceTypeInfo) map[string]string {
 
 func TestRequirementsDriftMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareRequirementsDrift(t, "1.15", func(labels map[string]string, reqs []requirements.Requirement) bool {
+	oraclegen.CompareRequirementsDrift(t, minor(t), func(labels map[string]string, reqs []requirements.Requirement) bool {
 		var np []karpv1.NodeSelectorRequirementWithMinValues
 		for _, r := range reqs {
 			np = append(np, karpv1.NodeSelectorRequirementWithMinValues{Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: r.Values})
 		}
 		return scheduling.NewLabelRequirements(labels).Compatible(scheduling.NewNodeSelectorRequirementsWithMinValues(np...)) == nil
-	}, oraclegen.Run{Seed: 20261205, Cases: 20000, Floor: 15000})
+	}, runOf(t).drift)
 }
 
 func TestNodeOverlaysMatchKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareOverlays(t, "1.15", karpenterOverlays, oraclegen.Run{Seed: 20261206, Cases: 2000, Floor: 1500})
+	oraclegen.CompareOverlays(t, minor(t), karpenterOverlays, runOf(t).overlays)
 }
 
-// karpenterOverlays reconciles Karpenter 1.15's NodeOverlay controller over the case (a fake
+// karpenterOverlays reconciles the release's NodeOverlay controller over the case (a fake
 // API client holding the pool and the overlays, Karpenter's fake cloud provider listing the
 // types) and applies its instance-type store to the pool's types.
 func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error) {
@@ -193,7 +181,7 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 	cp.InstanceTypes = its
 	clk := clock.RealClock{}
 	store := nodeoverlay.NewInstanceTypeStore()
-	ctrl := nodeoverlay.NewController(clk, kube, cp, store, state.NewCluster(clk, kube, cp))
+	ctrl := newOverlayController(clk, kube, cp, store, state.NewCluster(clk, kube, cp))
 	if _, err := ctrl.Reconcile(ctx, reconcile.Request{}); err != nil {
 		return oraclegen.OverlayOutcome{}, err
 	}
@@ -232,20 +220,18 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareLaunches(t, "1.15", karpenterLaunch, oraclegen.Run{Seed: 20261208, Cases: 4500, Floor: 4000, Reserved: 500,
-		Settings: []string{oraclegen.SettingNetworkInterfaces, oraclegen.SettingCPUOptions, oraclegen.SettingEnclaveOptions,
-			oraclegen.SettingPlacementGroup, oraclegen.SettingConnectionTracking}})
+	oraclegen.CompareLaunches(t, minor(t), karpenterLaunch, runOf(t).launches)
 }
 
-// karpenterLaunch is Karpenter 1.15's launch of a NodeClaim of generic pods over the case's
-// types: its compatibility check on the case's class (compatibility.IsCompatibleWithNodeClass,
-// which its BaseResolver and ReservedCapacityResolver read: a type it refuses has no available
-// offering), their reserved offerings as Karpenter's ReservedCapacityResolver builds them from the
-// class's reservations (karpenterReservations), the instance provider's filters in
-// filterInstanceTypes' order (compatible and launchable, capacity reservation type, Capacity
-// Block, reserved offering, exotic, spot offerings) and Truncate to 60, which orders by price and
-// checks min values; then the capacity type the launch takes (launchCapacityType). A type left
-// without a launchable offering gives CreateFleet no override and is not launched.
+// karpenterLaunch is the release's launch of a NodeClaim of generic pods over the case's types:
+// its compatibility check on the case's class (isCompatible, from 1.11; a type it refuses has
+// no available offering), the types' reserved offerings as the release's offering code builds
+// them from the class's reservations (karpenterReservations; offerer), the instance provider's
+// filters in filterInstanceTypes' order (compatible and available or launchable, capacity
+// reservation type, Capacity Block, reserved offering, exotic, spot offerings) and Truncate to
+// 60, which orders by price and checks min values; then the capacity type the launch takes
+// (launchCapacityType). A type left without a launchable offering gives CreateFleet no override
+// and is not launched.
 func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -268,68 +254,37 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	if err != nil {
 		return oraclegen.LaunchOutcome{Crashed: err.Error()}
 	}
-	resolver := &offering.ReservedCapacityResolver{PricingProvider: casePrices(c.OnDemand), CapacityReservationProvider: crs,
-		UnavailableOfferings: unavailableOfferings, ZonalshiftProvider: arczonalshift.NewNoopProvider()}
-	rc := &offering.ResolveContext{ZoneInfo: nc.ZoneInfo()}
-	allZones := sets.New(c.Zones...)
-	pg := karpenterClass(nc, c.Class)
+	pl := karpenterClass(nc, c.Class)
+	offers := newOfferer(ctx, casePrices(c.OnDemand), crs, nc, pl, sets.New(c.Zones...))
 	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
+	infos := map[ec2types.InstanceType]ec2types.InstanceTypeInfo{}
 	var refused []string
 	for _, lt := range c.Types {
 		info := instanceTypeInfo(lt)
 		if lt.Raw != nil {
 			info = *lt.Raw
 		}
-		compatible := compatibility.IsCompatibleWithNodeClass(info, nc, pg)
+		infos[info.InstanceType] = info
+		compatible := isCompatible(info, nc, pl)
 		if !compatible {
 			refused = append(refused, lt.Name)
 		}
+		var it *cloudprovider.InstanceType
 		if lt.Raw != nil {
-			its = append(its, karpenterRegionType(ctx, lt, info, nc, compatible, resolver, rc, allZones, pg))
-			continue
-		}
-		r := scheduling.NewLabelRequirements(lt.Labels)
-		cts := map[string]bool{}
-		it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
-			corev1.ResourceCPU: *resource.NewQuantity(int64(lt.VCPUs), resource.DecimalSI), corev1.ResourcePods: resource.MustParse("110"),
-			corev1.ResourceMemory: *resource.NewQuantity(int64(lt.MemoryMiB)<<20, resource.BinarySI)}}
-		if lt.GPUs > 0 {
-			it.Capacity[awsv1.ResourceNVIDIAGPU] = *resource.NewQuantity(int64(lt.GPUs), resource.DecimalSI)
+			it = karpenterRegionType(ctx, lt, info, nc)
+		} else {
+			it = drawnType(lt, nc)
 		}
 		for _, of := range lt.Offerings {
-			cts[of.CapacityType] = true
 			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available && compatible,
 				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
 					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
 		}
-		r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...))
-		// The type's reservation requirements, as instancetype's computeRequirements writes them
-		// from the class's reservations of the type: `reserved` among its capacity types, and
-		// their ids, types and interruptible flags.
-		var ids, rtypes, interruptible []string
-		for _, cr := range nc.CapacityReservations() {
-			if cr.InstanceType == lt.Name {
-				ids, rtypes = append(ids, cr.ID), append(rtypes, string(cr.ReservationType))
-				interruptible = append(interruptible, fmt.Sprintf("%t", cr.Interruptible))
-			}
-		}
-		if len(ids) > 0 {
-			cts[karpv1.CapacityTypeReserved] = true
-			r.Add(scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpIn, ids...),
-				scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, rtypes...),
-				scheduling.NewRequirement(awsv1.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpIn, interruptible...))
-		} else {
-			r.Add(scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
-				scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist),
-				scheduling.NewRequirement(awsv1.LabelCapacityReservationInterruptible, corev1.NodeSelectorOpDoesNotExist))
-		}
-		r.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
-		it.Requirements = r
-		it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, info, nc, allZones, sets.New[string](), pg, rc)
-		its = append(its, it)
+		its = append(its, offers.resolve(ctx, it, info))
 	}
+	its = offers.finish(ctx, its, infos)
 	var oneOf []string
-	for _, f := range []instancefilter.Filter{instancefilter.CompatibleLaunchableFilter(reqs, corev1.ResourceList{}),
+	for _, f := range []instancefilter.Filter{compatibleFilter(reqs),
 		instancefilter.CapacityReservationTypeFilter(reqs), instancefilter.CapacityBlockFilter(reqs), instancefilter.ReservedOfferingFilter(reqs),
 		instancefilter.ExoticInstanceTypeFilter(reqs), instancefilter.SpotOfferingFilter(reqs)} {
 		var candidates []string
@@ -351,7 +306,7 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	for _, it := range launch {
 		price := math.MaxFloat64
 		for _, of := range it.Offerings {
-			if of.Launchable() && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) && of.Price < price {
+			if launchable(of) && reqs.IsCompatible(of.Requirements, scheduling.AllowUndefinedWellKnownLabels) && of.Price < price {
 				price = of.Price
 			}
 		}
@@ -363,51 +318,73 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	return out
 }
 
-// karpenterRegionType is a real type of the region catalog as Karpenter's cloud provider lists
-// it for the class: Karpenter's own NewInstanceType from EC2's description (its requirements,
-// the class's reservations of the type among them, and its capacity, which the exotic filter
-// reads), with the case's offerings resolved by its ReservedCapacityResolver.
-func karpenterRegionType(ctx context.Context, lt oraclegen.LaunchType, info ec2types.InstanceTypeInfo, nc *awsv1.EC2NodeClass, compatible bool,
-	resolver *offering.ReservedCapacityResolver, rc *offering.ResolveContext, allZones sets.Set[string], pg *placementgroup.PlacementGroup) *cloudprovider.InstanceType {
-	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
-	var crs []awsv1.CapacityReservation
-	for _, cr := range nc.CapacityReservations() {
-		if cr.InstanceType == lt.Name {
-			crs = append(crs, cr)
-		}
+// drawnType is a type of a drawn family with the provider's labels as its requirements, its
+// capacity, and the reservation requirements instancetype's computeRequirements writes from the
+// class's reservations of the type: `reserved` among its capacity types, their ids and types
+// (and interruptible flags, from 1.10).
+func drawnType(lt oraclegen.LaunchType, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
+	r := scheduling.NewLabelRequirements(lt.Labels)
+	it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
+		corev1.ResourceCPU: *resource.NewQuantity(int64(lt.VCPUs), resource.DecimalSI), corev1.ResourcePods: resource.MustParse("110"),
+		corev1.ResourceMemory: *resource.NewQuantity(int64(lt.MemoryMiB)<<20, resource.BinarySI)}}
+	if lt.GPUs > 0 {
+		it.Capacity[awsv1.ResourceNVIDIAGPU] = *resource.NewQuantity(int64(lt.GPUs), resource.DecimalSI)
 	}
-	it := instancetype.NewInstanceType(ctx, info, "us-west-2", lt.OfferedZone, nc.ZoneInfo(), nil, nil, nc.Spec.NetworkInterfaces,
-		nil, nil, nil, nil, nil, nil, awsv1.AMIFamilyAL2023, crs)
+	cts := map[string]bool{}
 	for _, of := range lt.Offerings {
-		it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available && compatible,
-			Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
-				scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
+		cts[of.CapacityType] = true
 	}
-	it.Offerings = resolver.ResolveOfferings(ctx, it, it.Offerings, info, nc, allZones, sets.New[string](), pg, rc)
+	r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...))
+	mine := reservationsOf(nc, lt.Name)
+	if len(mine) > 0 {
+		cts[karpv1.CapacityTypeReserved] = true
+	}
+	r.Add(reservationRequirements(mine)...)
+	r.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
+	it.Requirements = r
 	return it
 }
 
-// karpenterClass sets the case's class settings on Karpenter's EC2NodeClass nc (a connection
-// tracking block with its UDP timeout), and is the placement group its selector resolves to: one
-// of the case's strategy, nil without one.
-func karpenterClass(nc *awsv1.EC2NodeClass, c oraclegen.LaunchClass) *placementgroup.PlacementGroup {
-	for _, ni := range c.Interfaces {
-		nc.Spec.NetworkInterfaces = append(nc.Spec.NetworkInterfaces, &awsv1.NetworkInterface{NetworkCardIndex: int32(ni.NetworkCardIndex),
-			DeviceIndex: int32(ni.DeviceIndex), InterfaceType: awsv1.InterfaceType(ni.InterfaceType)})
+// reservationRequirements are the requirements instancetype's computeRequirements writes from
+// the class's reservations of a type: their ids, types and (from 1.10) interruptible flags, or
+// that none of those labels exists.
+func reservationRequirements(crs []awsv1.CapacityReservation) []*scheduling.Requirement {
+	if len(crs) == 0 {
+		return append([]*scheduling.Requirement{scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
+			scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist)}, interruptibleRequirement(crs)...)
 	}
-	if c.NestedVirtualization != "" {
-		nc.Spec.CPUOptions = &awsv1.CPUOptions{NestedVirtualization: aws.String(c.NestedVirtualization)}
+	var ids, rtypes []string
+	for _, cr := range crs {
+		ids, rtypes = append(ids, cr.ID), append(rtypes, string(cr.ReservationType))
 	}
-	if c.Enclaves != nil {
-		nc.Spec.EnclaveOptions = &awsv1.EnclaveOptions{Enabled: *c.Enclaves}
+	return append([]*scheduling.Requirement{scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpIn, ids...),
+		scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, rtypes...)}, interruptibleRequirement(crs)...)
+}
+
+// karpenterRegionType is a real type of the region catalog as Karpenter's cloud provider lists
+// it for the class: the release's own NewInstanceType from EC2's description (its requirements,
+// the class's reservations of the type among them, and its capacity, which the exotic filter
+// reads).
+func karpenterRegionType(ctx context.Context, lt oraclegen.LaunchType, info ec2types.InstanceTypeInfo, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
+	return newInstanceType(ctx, info, lt.OfferedZone, nc.ZoneInfo(), nc, kubelet{}, awsv1.AMIFamilyAL2023, reservationsOf(nc, lt.Name))
+}
+
+// reservationsOf are the class's reservations of the type.
+func reservationsOf(nc *awsv1.EC2NodeClass, name string) []awsv1.CapacityReservation {
+	var out []awsv1.CapacityReservation
+	for _, cr := range nc.CapacityReservations() {
+		if cr.InstanceType == name {
+			out = append(out, cr)
+		}
 	}
-	if c.ConnectionTracking {
-		nc.Spec.ConnectionTracking = &awsv1.ConnectionTracking{UDPTimeout: aws.Int32(60)}
-	}
-	if c.PlacementStrategy == "" {
-		return nil
-	}
-	return &placementgroup.PlacementGroup{ID: "pg-0123456789abcdef0", Name: "oracle", Strategy: placementgroup.Strategy(c.PlacementStrategy)}
+	return out
+}
+
+// kubelet is the kubelet configuration NewInstanceType reads.
+type kubelet struct {
+	maxPods, podsPerCore                       *int32
+	kubeReserved, systemReserved, evictionHard map[string]string
 }
 
 // instanceTypeInfo is the type as DescribeInstanceTypes describes it to Karpenter, with what its
@@ -509,7 +486,7 @@ func blockCandidates(reqs scheduling.Requirements, its []*cloudprovider.Instance
 	cheapest := map[string]float64{}
 	for _, it := range its {
 		for _, o := range it.Offerings {
-			if o.CapacityType() != karpv1.CapacityTypeReserved || !o.Launchable() ||
+			if o.CapacityType() != karpv1.CapacityTypeReserved || !launchable(o) ||
 				!reqs.IsCompatible(o.Requirements, scheduling.AllowUndefinedWellKnownLabels) ||
 				o.Requirements.Get(awsv1.LabelCapacityReservationType).Any() != string(awsv1.CapacityReservationTypeCapacityBlock) {
 				continue
@@ -542,7 +519,7 @@ func launchCapacityType(np []karpv1.NodeSelectorRequirementWithMinValues, its []
 		}
 		reqs[karpv1.CapacityTypeLabelKey] = scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, ct)
 		for _, it := range its {
-			if len(it.Offerings.Compatible(reqs).Launchable()) != 0 {
+			if slices.ContainsFunc(it.Offerings.Compatible(reqs), launchable) {
 				return ct
 			}
 		}
@@ -552,10 +529,10 @@ func launchCapacityType(np []karpv1.NodeSelectorRequirementWithMinValues, its []
 
 func TestAllocatableMatchesKarpenter(t *testing.T) {
 	t.Parallel()
-	oraclegen.CompareAllocatable(t, "1.15", karpenterAllocatable, oraclegen.Run{Seed: 20261210, Cases: 5000, Floor: 4000})
+	oraclegen.CompareAllocatable(t, minor(t), karpenterAllocatable, runOf(t).allocatable)
 }
 
-// karpenterAllocatable is Karpenter 1.15's instance type (instancetype.NewInstanceType, with its
+// karpenterAllocatable is the release's instance type (instancetype.NewInstanceType, with its
 // default VM_MEMORY_OVERHEAD_PERCENT and no reserved ENIs) and its Allocatable().
 func karpenterAllocatable(c oraclegen.AllocCase) oraclegen.AllocOutcome {
 	arch := ec2types.ArchitectureTypeX8664
@@ -571,8 +548,8 @@ func karpenterAllocatable(c oraclegen.AllocCase) oraclegen.AllocOutcome {
 				MaximumNetworkInterfaces: aws.Int32(int32(c.ENIs))}}}}
 	ctx := options.ToContext(context.Background(), &options.Options{})
 	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
-	it := instancetype.NewInstanceType(ctx, info, "us-west-2", []string{"us-west-2a"}, nil, nil, nil, nil, c.MaxPods, c.PodsPerCore,
-		c.KubeReserved, c.SystemReserved, c.EvictionHard, nil, c.Family, nil)
+	it := newInstanceType(ctx, info, []string{"us-west-2a"}, nil, nil, kubelet{maxPods: c.MaxPods, podsPerCore: c.PodsPerCore,
+		kubeReserved: c.KubeReserved, systemReserved: c.SystemReserved, evictionHard: c.EvictionHard}, c.Family, nil)
 	a := it.Allocatable()
 	return oraclegen.AllocOutcome{CPUMilli: a.Cpu().MilliValue(), MemoryBytes: a.Memory().Value(), Pods: a.Pods().Value()}
 }

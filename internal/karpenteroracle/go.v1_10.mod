@@ -1,4 +1,4 @@
-module github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/v1_9
+module github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle
 
 go 1.26.10
 
@@ -7,16 +7,16 @@ toolchain go1.27.3
 require (
 	github.com/aws/aws-sdk-go-v2 v1.48.0
 	github.com/aws/aws-sdk-go-v2/service/ec2 v1.347.0
-	github.com/aws/karpenter-provider-aws v1.9.3
+	github.com/aws/karpenter-provider-aws v1.10.2
 	github.com/nodeplane/terraform-provider-karpenter v0.0.0
 	github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen v0.0.0
 	github.com/patrickmn/go-cache v2.1.0+incompatible
-	k8s.io/api v0.35.0
-	k8s.io/apimachinery v0.35.0
-	k8s.io/client-go v0.35.0
+	k8s.io/api v0.35.3
+	k8s.io/apimachinery v0.35.3
+	k8s.io/client-go v0.35.3
 	k8s.io/utils v0.0.0-20251222233032-718f0e51e6d2
 	sigs.k8s.io/controller-runtime v0.22.4
-	sigs.k8s.io/karpenter v1.9.1
+	sigs.k8s.io/karpenter v1.10.1
 )
 
 require (
@@ -30,12 +30,12 @@ require (
 	github.com/aws/aws-sdk-go-v2/service/eks v1.105.6 // indirect
 	github.com/aws/aws-sdk-go-v2/service/iam v1.66.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/accept-encoding v1.13.25 // indirect
-	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.11.17 // indirect
+	github.com/aws/aws-sdk-go-v2/service/internal/endpoint-discovery v1.12.2 // indirect
 	github.com/aws/aws-sdk-go-v2/service/internal/presigned-url v1.14.12 // indirect
 	github.com/aws/aws-sdk-go-v2/service/pricing v1.51.6 // indirect
 	github.com/aws/aws-sdk-go-v2/service/sqs v1.53.0 // indirect
 	github.com/aws/aws-sdk-go-v2/service/ssm v1.83.0 // indirect
-	github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.35.16 // indirect
+	github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.35.17 // indirect
 	github.com/aws/smithy-go v1.28.9 // indirect
 	github.com/awslabs/amazon-eks-ami/nodeadm v0.0.0-20240229193347-cfab22a10647 // indirect
 	github.com/awslabs/operatorpkg v0.0.0-20251222193911-34e9a1898737 // indirect
@@ -69,7 +69,7 @@ require (
 	github.com/google/cel-go v0.26.0 // indirect
 	github.com/google/gnostic-models v0.7.1 // indirect
 	github.com/google/go-cmp v0.7.0 // indirect
-	github.com/google/pprof v0.0.0-20251213031049-b05bdaca462f // indirect
+	github.com/google/pprof v0.0.0-20260115054156-294ebfa9ad83 // indirect
 	github.com/google/uuid v1.6.0 // indirect
 	github.com/imdario/mergo v0.3.16 // indirect
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
@@ -78,8 +78,8 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
-	github.com/onsi/ginkgo/v2 v2.27.5 // indirect
-	github.com/onsi/gomega v1.39.0 // indirect
+	github.com/onsi/ginkgo/v2 v2.28.1 // indirect
+	github.com/onsi/gomega v1.39.1 // indirect
 	github.com/pelletier/go-toml/v2 v2.4.3 // indirect
 	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_golang v1.23.2 // indirect
@@ -99,15 +99,15 @@ require (
 	go.yaml.in/yaml/v2 v2.4.3 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/exp v0.0.0-20240719175910-8a7402abbf56 // indirect
-	golang.org/x/mod v0.41.0 // indirect
-	golang.org/x/net v0.60.0 // indirect
+	golang.org/x/mod v0.35.0 // indirect
+	golang.org/x/net v0.55.0 // indirect
 	golang.org/x/oauth2 v0.34.0 // indirect
-	golang.org/x/sync v0.23.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
-	golang.org/x/term v0.46.0 // indirect
-	golang.org/x/text v0.42.0 // indirect
+	golang.org/x/sync v0.20.0 // indirect
+	golang.org/x/sys v0.45.0 // indirect
+	golang.org/x/term v0.43.0 // indirect
+	golang.org/x/text v0.37.0 // indirect
 	golang.org/x/time v0.14.0 // indirect
-	golang.org/x/tools v0.49.0 // indirect
+	golang.org/x/tools v0.44.0 // indirect
 	gomodules.xyz/jsonpatch/v2 v2.5.0 // indirect
 	google.golang.org/genproto/googleapis/api v0.0.0-20251202230838-ff82c1b0f217 // indirect
 	google.golang.org/genproto/googleapis/rpc v0.0.0-20251202230838-ff82c1b0f217 // indirect
@@ -130,14 +130,22 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
-replace github.com/nodeplane/terraform-provider-karpenter => ../../..
+replace github.com/nodeplane/terraform-provider-karpenter => ../..
 
-replace github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen => ../oraclegen
+replace github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen => ./oraclegen
 
-// karpenter-provider-aws v1.9.3 requires sigs.k8s.io/karpenter v1.9.1, whose module zip the Go
-// module proxy does not serve; v1.9.0 is the newest 1.9 it serves.
-replace sigs.k8s.io/karpenter => sigs.k8s.io/karpenter v1.9.0
+// The release this module file is (go mod tidy, which reads the files of every release, would
+// otherwise upgrade it to one that has their packages).
+replace github.com/aws/karpenter-provider-aws => github.com/aws/karpenter-provider-aws v1.10.2
 
-// As karpenter-provider-aws v1.9.3's own go.mod does (its replace directives do not apply to
-// the modules that require it).
+// karpenter-provider-aws requires a sigs.k8s.io/karpenter whose module zip the Go module proxy
+// may not serve; this is the one of its minor it serves.
+replace sigs.k8s.io/karpenter => sigs.k8s.io/karpenter v1.10.0
+
+// As karpenter-provider-aws's own go.mod does (its replace directives do not apply to the
+// modules that require it).
 replace github.com/olekukonko/tablewriter => github.com/olekukonko/tablewriter v0.0.5
+
+// pkg/aws imports github.com/aws/aws-sdk-go-v2/service/timestreamwrite at a version the Go module
+// proxy does not serve; it serves v1.35.25, whose API covers what pkg/aws uses.
+replace github.com/aws/aws-sdk-go-v2/service/timestreamwrite => github.com/aws/aws-sdk-go-v2/service/timestreamwrite v1.35.25

@@ -1,0 +1,16 @@
+//go:build karpenter_pre_1_12 && !karpenter_pre_1_11
+
+package karpenteroracle
+
+import (
+	"time"
+
+	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	gocache "github.com/patrickmn/go-cache"
+)
+
+// newOfferingProvider is 1.11's offering provider (no zonal shift before 1.12).
+func newOfferingProvider(prices casePrices, crs capacityreservation.Provider, pl placement) *offering.DefaultProvider {
+	return offering.NewDefaultProvider(prices, crs, placementGroups(pl), unavailableOfferings, gocache.New(time.Hour, 0))
+}

@@ -1,0 +1,18 @@
+//go:build karpenter_pre_1_14 && !karpenter_pre_1_12
+
+package karpenteroracle
+
+import (
+	"time"
+
+	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	gocache "github.com/patrickmn/go-cache"
+)
+
+// newOfferingProvider is 1.12's and 1.13's offering provider, with no zone shifted away.
+func newOfferingProvider(prices casePrices, crs capacityreservation.Provider, pl placement) *offering.DefaultProvider {
+	return offering.NewDefaultProvider(prices, crs, placementGroups(pl), unavailableOfferings, gocache.New(time.Hour, 0),
+		arczonalshift.NewNoopProvider())
+}
