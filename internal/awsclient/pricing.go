@@ -232,7 +232,7 @@ func (c *Client) loadPrices(ctx context.Context) *pricing.Prices {
 		tflog.Info(ctx, "on-demand prices from Karpenter's embedded table", map[string]any{"region": region, "reason": onDemandWhy,
 			"table_region": p.Fallback.TableRegion, "types": len(p.OnDemand)})
 	} else {
-		p = &pricing.Prices{Region: region, OnDemand: onDemand, OnDemandSource: pricing.SourcePricingAPI}
+		p = pricing.FromPricingAPI(region, onDemand)
 		tflog.Debug(ctx, "on-demand prices from the AWS Pricing API", map[string]any{"region": region, "types": len(onDemand)})
 	}
 	if spotWhy != "" {
@@ -508,7 +508,7 @@ func (f *pricesFile) prices() *pricing.Prices {
 	if f.FallbackReason != "" {
 		p = pricing.Fallback(f.Region, f.FallbackReason)
 	} else {
-		p = &pricing.Prices{Region: f.Region, OnDemand: f.OnDemand, OnDemandSource: pricing.SourcePricingAPI}
+		p = pricing.FromPricingAPI(f.Region, f.OnDemand)
 	}
 	if f.SpotError != "" {
 		p.Spot, p.SpotFromOnDemand, p.SpotSource, p.SpotError = nil, true, p.OnDemandSource, f.SpotError

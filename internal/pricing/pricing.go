@@ -5,6 +5,7 @@
 package pricing
 
 import (
+	"maps"
 	"math"
 )
 
@@ -122,6 +123,18 @@ func FallbackOnDemand(region string) (map[string]float64, FallbackInfo) {
 		t = fallbackOnDemand["us-east-1"]
 	}
 	return t, info
+}
+
+// FromPricingAPI builds the on-demand side of Prices from the Pricing API's answer as Karpenter's
+// pricing provider holds it: it starts from the embedded table and assigns every price the API
+// returns over it, keeping the table's price of a type the answer leaves out (the table of
+// Karpenter v1.15.2: older releases start from their own, which may lack newer types).
+func FromPricingAPI(region string, onDemand map[string]float64) *Prices {
+	table, _ := FallbackOnDemand(region)
+	merged := make(map[string]float64, max(len(table), len(onDemand)))
+	maps.Copy(merged, table)
+	maps.Copy(merged, onDemand)
+	return &Prices{Region: region, OnDemand: merged, OnDemandSource: SourcePricingAPI}
 }
 
 // Fallback builds Prices from the embedded table alone, as Karpenter starts before its first

@@ -77,3 +77,33 @@ func TestFallbackPrices(t *testing.T) {
 		}
 	}
 }
+
+// Karpenter's pricing provider starts from its embedded table and assigns the Pricing API's
+// prices over it: a type the answer leaves out keeps the table's price, the answer's prices win.
+func TestFromPricingAPIKeepsTheTableUnderTheAnswer(t *testing.T) {
+	table, _ := FallbackOnDemand("us-west-2")
+	if table["m5.large"] == 0 || table["c5.large"] == 0 {
+		t.Fatal("the embedded us-west-2 table lacks m5.large or c5.large")
+	}
+	p := FromPricingAPI("us-west-2", map[string]float64{"m5.large": 0.5, "new.type": 1.25})
+	if v, _ := p.Price("m5.large", OnDemand, ""); v != 0.5 {
+		t.Errorf("m5.large: %v, want the answer's 0.5", v)
+	}
+	if v, ok := p.Price("new.type", OnDemand, ""); !ok || v != 1.25 {
+		t.Errorf("a type only the answer prices: %v %t", v, ok)
+	}
+	if v, ok := p.Price("c5.large", OnDemand, ""); !ok || v != table["c5.large"] {
+		t.Errorf("c5.large, which the answer leaves out: %v %t, want the table's %v", v, ok, table["c5.large"])
+	}
+	if p.OnDemandSource != SourcePricingAPI || p.Fallback != nil {
+		t.Errorf("source %q, fallback %v", p.OnDemandSource, p.Fallback)
+	}
+	if table["m5.large"] == 0.5 {
+		t.Error("the embedded table was modified")
+	}
+	// A region without a table of its own starts from us-east-1's, as Karpenter's does.
+	east, _ := FallbackOnDemand("us-east-1")
+	if v, _ := FromPricingAPI("xx-nowhere-1", nil).Price("m5.large", OnDemand, ""); v != east["m5.large"] {
+		t.Errorf("m5.large in a region without a table: %v, want us-east-1's %v", v, east["m5.large"])
+	}
+}
