@@ -11,13 +11,14 @@
 // NodePool's requirements as Karpenter's RequirementsDrifted reads them (scheduling's
 // Compatible, against requirements.LabelsCompatible), and the launch of a pool's NodeClaim
 // (its instance provider's filters and Truncate, against launchplan's LaunchTypes and the capacity
-// type of its launch plan; a third of the pools draw the region catalog's real types, for which
-// Karpenter's side is its own NewInstanceType of EC2's description, requirements and capacity),
-// with the class's capacity reservations turned into reserved offerings
-// by Karpenter's own capacity reservation reconciler and offering code, and classes that set
-// network interfaces, cpuOptions, enclaveOptions, a placement group of each strategy or
-// connectionTracking judged by Karpenter's own compatibility.IsCompatibleWithNodeClass (the
-// release's check; 1.9 has none, and its side ignores them as its API server would prune them),
+// type of its launch plan) over random draws of a whole region's real types, where Karpenter's side
+// is Karpenter's code from the case's inputs alone: its NewInstanceType of EC2's description
+// (requirements, capacity), its pricing provider fed the Pricing API's and the spot price
+// history's answers, its capacity reservation reconciler over the class's reservations, and its
+// offering provider, which applies the release's compatibility check
+// (compatibility.IsCompatibleWithNodeClass, from 1.11) to classes that set network interfaces,
+// cpuOptions, enclaveOptions, a placement group of each strategy or connectionTracking (a release
+// without a field ignores it, as its API server prunes it),
 // and every per-type label (instance category, generation, CPU, memory, bandwidths, GPUs,
 // accelerators, local NVMe, ...) the provider derives from raw DescribeInstanceTypes answers
 // against Karpenter's instancetype.NewInstanceType, over Karpenter's own test data and a whole

@@ -3,17 +3,20 @@ package karpenteroracle
 import (
 	"context"
 	"fmt"
-	"maps"
 	"math"
-	"net/http"
+	"math/rand"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/ec2"
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+	pricingsdk "github.com/aws/aws-sdk-go-v2/service/pricing"
 	"github.com/aws/karpenter-provider-aws/pkg/apis"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
 	awscache "github.com/aws/karpenter-provider-aws/pkg/cache"
@@ -22,6 +25,7 @@ import (
 	awsoptions "github.com/aws/karpenter-provider-aws/pkg/operator/options"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
+	awspricing "github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
 	gocache "github.com/patrickmn/go-cache"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
@@ -44,6 +48,7 @@ import (
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
 	ocore "github.com/nodeplane/terraform-provider-karpenter/internal/nodeoverlay"
+	ipricing "github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -220,18 +225,54 @@ func karpenterOverlays(c oraclegen.OverlayCase) (oraclegen.OverlayOutcome, error
 
 func TestLaunchMatchesKarpenter(t *testing.T) {
 	t.Parallel()
+	table, _ := ipricing.FallbackOnDemand("us-west-2")
+	// The table Karpenter's pricing provider starts from in us-west-2: the region's own, else
+	// us-east-1's (its Reset).
+	karpenterTable, ok := awspricing.InitialOnDemandPricesAWS["us-west-2"]
+	if !ok {
+		karpenterTable = awspricing.InitialOnDemandPricesAWS["us-east-1"]
+	}
+	if minor(t) == minorOf(ipricing.FallbackKarpenterVersion) {
+		// The plan's embedded table is this release's: equal, type by type.
+		var diff []string
+		for name, price := range table {
+			if v, ok := karpenterTable[ec2types.InstanceType(name)]; !ok || v != price {
+				diff = append(diff, fmt.Sprintf("%s: the provider's table has %v, Karpenter %s's %v", name, price, minor(t), v))
+			}
+		}
+		if len(diff) > 0 {
+			slices.Sort(diff)
+			t.Fatalf("%d prices differ:\n%s", len(diff), strings.Join(diff, "\n"))
+		}
+		if len(table) != len(karpenterTable) {
+			t.Fatalf("the provider's table has %d types, Karpenter %s's %d", len(table), minor(t), len(karpenterTable))
+		}
+	} else {
+		// Before it, Karpenter's pricing provider starts from its own release's table, the plan
+		// from the newest release's (pricing.FromPricingAPI): Karpenter's side starts from the
+		// plan's table too, so that types the price answers leave out compare the code, not two
+		// tables. (Karpenter's pricing package copies the outer map of its tables, not the maps of
+		// each region, so this is the map its Reset reads.)
+		clear(karpenterTable)
+		for name, price := range table {
+			karpenterTable[ec2types.InstanceType(name)] = price
+		}
+	}
 	oraclegen.CompareLaunches(t, minor(t), karpenterLaunch, runOf(t).launches)
 }
 
-// karpenterLaunch is the release's launch of a NodeClaim of generic pods over the case's types:
-// its compatibility check on the case's class (isCompatible, from 1.11; a type it refuses has
-// no available offering), the types' reserved offerings as the release's offering code builds
-// them from the class's reservations (karpenterReservations; offerer), the instance provider's
-// filters in filterInstanceTypes' order (compatible and available or launchable, capacity
-// reservation type, Capacity Block, reserved offering, exotic, spot offerings) and Truncate to
-// 60, which orders by price and checks min values; then the capacity type the launch takes
-// (launchCapacityType). A type left without a launchable offering gives CreateFleet no override
-// and is not launched.
+// karpenterLaunch is the release's launch of a NodeClaim of generic pods over the case's types,
+// everything on Karpenter's side built by Karpenter's own code from the case's inputs: each
+// type's instance type from EC2's description (instancetype.NewInstanceType: requirements, the
+// class's reservations of the type, capacity), the prices from the Pricing API's and the spot
+// price history's answers by its pricing provider (karpenterPrices), every offering by its
+// offering provider over the class's subnets, reservations and placement group (the
+// compatibility check from 1.11 among its rules: a type it refuses has no available offering),
+// then the instance provider's filters in filterInstanceTypes' order (compatible and available
+// or launchable, capacity reservation type, Capacity Block, reserved offering, exotic, spot
+// offerings) and Truncate to 60, which orders by price and checks min values; then the capacity
+// type the launch takes (launchCapacityType). A type left without a launchable offering gives
+// CreateFleet no override and is not launched.
 func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	defer func() {
 		if r := recover(); r != nil {
@@ -250,39 +291,24 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	}
 	ctx := options.ToContext(context.Background(), &options.Options{MinValuesPolicy: policy,
 		FeatureGates: options.FeatureGates{ReservedCapacity: true}})
+	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
 	nc, crs, err := karpenterReservations(ctx, c)
 	if err != nil {
 		return oraclegen.LaunchOutcome{Crashed: err.Error()}
 	}
 	pl := karpenterClass(nc, c.Class)
-	offers := newOfferer(ctx, casePrices(c.OnDemand), crs, nc, pl, sets.New(c.Zones...))
 	its := make([]*cloudprovider.InstanceType, 0, len(c.Types))
 	infos := map[ec2types.InstanceType]ec2types.InstanceTypeInfo{}
 	var refused []string
 	for _, lt := range c.Types {
-		info := instanceTypeInfo(lt)
-		if lt.Raw != nil {
-			info = *lt.Raw
-		}
+		info := *lt.Raw
 		infos[info.InstanceType] = info
-		compatible := isCompatible(info, nc, pl)
-		if !compatible {
+		if !isCompatible(info, nc, pl) {
 			refused = append(refused, lt.Name)
 		}
-		var it *cloudprovider.InstanceType
-		if lt.Raw != nil {
-			it = karpenterRegionType(ctx, lt, info, nc)
-		} else {
-			it = drawnType(lt, nc)
-		}
-		for _, of := range lt.Offerings {
-			it.Offerings = append(it.Offerings, &cloudprovider.Offering{Price: of.Price, Available: of.Available && compatible,
-				Requirements: scheduling.NewRequirements(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, of.CapacityType),
-					scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, of.Zone))})
-		}
-		its = append(its, offers.resolve(ctx, it, info))
+		its = append(its, classInstanceType(ctx, info, lt.OfferedZone, nc))
 	}
-	its = offers.finish(ctx, its, infos)
+	its = injectOfferings(ctx, karpenterPrices(ctx, c), crs, nc, pl, sets.New(c.Zones...), its, infos)
 	var oneOf []string
 	for _, f := range []instancefilter.Filter{compatibleFilter(reqs),
 		instancefilter.CapacityReservationTypeFilter(reqs), instancefilter.CapacityBlockFilter(reqs), instancefilter.ReservedOfferingFilter(reqs),
@@ -299,10 +325,11 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 		}
 	}
 	launch, err := cloudprovider.InstanceTypes(its).Truncate(ctx, reqs, 60)
+	tie := tieDecides(ctx, reqs, its, err == nil)
 	if err != nil {
-		return oraclegen.LaunchOutcome{Failed: true, Refused: refused}
+		return oraclegen.LaunchOutcome{Failed: true, Refused: refused, TieDecides: tie}
 	}
-	out = oraclegen.LaunchOutcome{CapacityType: launchCapacityType(np, launch), OneOf: oneOf, Refused: refused}
+	out = oraclegen.LaunchOutcome{CapacityType: launchCapacityType(np, launch), OneOf: oneOf, Refused: refused, TieDecides: tie}
 	for _, it := range launch {
 		price := math.MaxFloat64
 		for _, of := range it.Offerings {
@@ -318,31 +345,74 @@ func karpenterLaunch(c oraclegen.LaunchCase) (out oraclegen.LaunchOutcome) {
 	return out
 }
 
-// drawnType is a type of a drawn family with the provider's labels as its requirements, its
-// capacity, and the reservation requirements instancetype's computeRequirements writes from the
-// class's reservations of the type: `reserved` among its capacity types, their ids and types
-// (and interruptible flags, from 1.10).
-func drawnType(lt oraclegen.LaunchType, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
-	r := scheduling.NewLabelRequirements(lt.Labels)
-	it := &cloudprovider.InstanceType{Name: lt.Name, Overhead: &cloudprovider.InstanceTypeOverhead{}, Capacity: corev1.ResourceList{
-		corev1.ResourceCPU: *resource.NewQuantity(int64(lt.VCPUs), resource.DecimalSI), corev1.ResourcePods: resource.MustParse("110"),
-		corev1.ResourceMemory: *resource.NewQuantity(int64(lt.MemoryMiB)<<20, resource.BinarySI)}}
-	if lt.GPUs > 0 {
-		it.Capacity[awsv1.ResourceNVIDIAGPU] = *resource.NewQuantity(int64(lt.GPUs), resource.DecimalSI)
+// tieDecides reports whether Truncate's min-values verdict (met: ok) changes with the order of
+// its input: Truncate orders types by price with an unstable sort, so which of the types tied at
+// the cut's price it keeps depends on the order it is given them. Only a launch with min values
+// can be refused; it tries the input reversed and four shuffles.
+func tieDecides(ctx context.Context, reqs scheduling.Requirements, its []*cloudprovider.InstanceType, ok bool) bool {
+	if len(its) <= 60 || !reqs.HasMinValues() {
+		return false
 	}
-	cts := map[string]bool{}
-	for _, of := range lt.Offerings {
-		cts[of.CapacityType] = true
+	order := slices.Clone(its)
+	slices.Reverse(order)
+	rng := rand.New(rand.NewSource(int64(len(its))))
+	for i := range 5 {
+		if i > 0 {
+			rng.Shuffle(len(order), func(a, b int) { order[a], order[b] = order[b], order[a] })
+		}
+		if _, err := cloudprovider.InstanceTypes(order).Truncate(ctx, reqs, 60); (err == nil) != ok {
+			return true
+		}
 	}
-	r.Add(scheduling.NewRequirement(corev1.LabelTopologyZone, corev1.NodeSelectorOpIn, lt.OfferedZone...))
-	mine := reservationsOf(nc, lt.Name)
-	if len(mine) > 0 {
-		cts[karpv1.CapacityTypeReserved] = true
+	return false
+}
+
+// classInstanceType is NewInstanceType of the type for the class, offered in zones, as
+// Karpenter's instance-type provider keeps it between calls: built once per type, zones and
+// network interfaces (launchKey) when the class holds no reservation of it, rebuilt otherwise.
+// Nothing downstream modifies an instance type Karpenter lists.
+func classInstanceType(ctx context.Context, info ec2types.InstanceTypeInfo, zones []string, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
+	crs := reservationsOf(nc, string(info.InstanceType))
+	if len(crs) > 0 {
+		return newInstanceType(ctx, info, zones, nc.ZoneInfo(), nc, kubelet{}, awsv1.AMIFamilyAL2023, crs)
 	}
-	r.Add(reservationRequirements(mine)...)
-	r.Add(scheduling.NewRequirement(karpv1.CapacityTypeLabelKey, corev1.NodeSelectorOpIn, slices.Collect(maps.Keys(cts))...))
-	it.Requirements = r
+	key := string(info.InstanceType) + "|" + strings.Join(zones, ",") + "|" + launchKey(nc)
+	if it, ok := instanceTypes.Load(key); ok {
+		return it.(*cloudprovider.InstanceType)
+	}
+	it := newInstanceType(ctx, info, zones, nc.ZoneInfo(), nc, kubelet{}, awsv1.AMIFamilyAL2023, nil)
+	instanceTypes.Store(key, it)
 	return it
+}
+
+// instanceTypes are classInstanceType's, by key.
+var instanceTypes sync.Map
+
+// karpenterPrices is Karpenter's pricing provider after its first updates from the case's
+// answers: the Pricing API's on-demand prices (Karpenter's fake Pricing API serving them as AWS's
+// price list documents) and the spot price history's (its fake EC2 API), over the embedded table
+// it starts from. An empty answer fails its update, which leaves that side as it started, as it
+// does in a cluster.
+func karpenterPrices(ctx context.Context, c oraclegen.LaunchCase) *awspricing.DefaultProvider {
+	pricingAPI := &fake.PricingAPI{}
+	var list []string
+	for name, price := range c.OnDemand {
+		list = append(list, fake.NewOnDemandPrice(name, price))
+	}
+	pricingAPI.GetProductsBehavior.Output.Set(&pricingsdk.GetProductsOutput{PriceList: list})
+	ec2API := fake.NewEC2API()
+	var history []ec2types.SpotPrice
+	for name, zones := range c.Spot {
+		for zone, price := range zones {
+			history = append(history, ec2types.SpotPrice{InstanceType: ec2types.InstanceType(name), AvailabilityZone: aws.String(zone),
+				SpotPrice: aws.String(strconv.FormatFloat(price, 'f', -1, 64)), Timestamp: aws.Time(c.Now)})
+		}
+	}
+	ec2API.DescribeSpotPriceHistoryBehavior.Output.Set(&ec2.DescribeSpotPriceHistoryOutput{SpotPriceHistory: history})
+	p := awspricing.NewDefaultProvider(pricingAPI, ec2API, "us-west-2", false)
+	_ = p.UpdateOnDemandPricing(ctx)
+	_ = p.UpdateSpotPricing(ctx)
+	return p
 }
 
 // reservationRequirements are the requirements instancetype's computeRequirements writes from
@@ -361,15 +431,6 @@ func reservationRequirements(crs []awsv1.CapacityReservation) []*scheduling.Requ
 		scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, rtypes...)}, interruptibleRequirement(crs)...)
 }
 
-// karpenterRegionType is a real type of the region catalog as Karpenter's cloud provider lists
-// it for the class: the release's own NewInstanceType from EC2's description (its requirements,
-// the class's reservations of the type among them, and its capacity, which the exotic filter
-// reads).
-func karpenterRegionType(ctx context.Context, lt oraclegen.LaunchType, info ec2types.InstanceTypeInfo, nc *awsv1.EC2NodeClass) *cloudprovider.InstanceType {
-	ctx = awsoptions.ToContext(ctx, &awsoptions.Options{VMMemoryOverheadPercent: 0.075})
-	return newInstanceType(ctx, info, lt.OfferedZone, nc.ZoneInfo(), nc, kubelet{}, awsv1.AMIFamilyAL2023, reservationsOf(nc, lt.Name))
-}
-
 // reservationsOf are the class's reservations of the type.
 func reservationsOf(nc *awsv1.EC2NodeClass, name string) []awsv1.CapacityReservation {
 	var out []awsv1.CapacityReservation
@@ -385,30 +446,6 @@ func reservationsOf(nc *awsv1.EC2NodeClass, name string) []awsv1.CapacityReserva
 type kubelet struct {
 	maxPods, podsPerCore                       *int32
 	kubeReserved, systemReserved, evictionHard map[string]string
-}
-
-// instanceTypeInfo is the type as DescribeInstanceTypes describes it to Karpenter, with what its
-// compatibility check reads (no EfaInfo without EFA, as EC2 reports it).
-func instanceTypeInfo(lt oraclegen.LaunchType) ec2types.InstanceTypeInfo {
-	i := lt.Info
-	info := ec2types.InstanceTypeInfo{InstanceType: ec2types.InstanceType(lt.Name), Hypervisor: ec2types.InstanceTypeHypervisor(i.Hypervisor),
-		NitroEnclavesSupport: ec2types.NitroEnclavesSupport(i.NitroEnclavesSupport), ProcessorInfo: &ec2types.ProcessorInfo{},
-		PlacementGroupInfo: &ec2types.PlacementGroupInfo{}, NetworkInfo: &ec2types.NetworkInfo{EnaSupport: ec2types.EnaSupport(i.ENASupport),
-			Ipv4AddressesPerInterface: aws.Int32(int32(i.IPv4PerENI)), EfaSupported: aws.Bool(i.EFASupported)}}
-	for _, f := range i.ProcessorFeatures {
-		info.ProcessorInfo.SupportedFeatures = append(info.ProcessorInfo.SupportedFeatures, ec2types.SupportedAdditionalProcessorFeature(f))
-	}
-	for _, st := range i.PlacementStrategies {
-		info.PlacementGroupInfo.SupportedStrategies = append(info.PlacementGroupInfo.SupportedStrategies, ec2types.PlacementGroupStrategy(st))
-	}
-	for idx, n := range i.CardENIs {
-		info.NetworkInfo.NetworkCards = append(info.NetworkInfo.NetworkCards, ec2types.NetworkCardInfo{NetworkCardIndex: aws.Int32(int32(idx)),
-			MaximumNetworkInterfaces: aws.Int32(int32(n))})
-	}
-	if i.EFASupported {
-		info.NetworkInfo.EfaInfo = &ec2types.EfaInfo{MaximumEfaInterfaces: aws.Int32(int32(i.MaxEFAInterfaces))}
-	}
-	return info
 }
 
 // unavailableOfferings is Karpenter's ICE cache, empty: no case marks an offering unavailable.
@@ -455,28 +492,6 @@ func karpenterReservations(ctx context.Context, c oraclegen.LaunchCase) (*awsv1.
 	}
 	return nc, provider, nil
 }
-
-// casePrices is the case's on-demand price table as Karpenter's pricing provider answers it
-// (the reserved capacity resolver reads OnDemandPrice only). Karpenter's own provider would
-// answer a type AWS does not price from its embedded table; the case gives both sides the same
-// table instead, so that a type without an on-demand price gets Karpenter's reserved price of 0.
-type casePrices map[string]float64
-
-func (casePrices) LivenessProbe(*http.Request) error { return nil }
-func (p casePrices) InstanceTypes() []ec2types.InstanceType {
-	out := make([]ec2types.InstanceType, 0, len(p))
-	for name := range p {
-		out = append(out, ec2types.InstanceType(name))
-	}
-	return out
-}
-func (p casePrices) OnDemandPrice(it ec2types.InstanceType) (float64, bool) {
-	v, ok := p[string(it)]
-	return v, ok
-}
-func (casePrices) SpotPrice(ec2types.InstanceType, string) (float64, bool) { return 0, false }
-func (casePrices) UpdateOnDemandPricing(context.Context) error             { return nil }
-func (casePrices) UpdateSpotPricing(context.Context) error                 { return nil }
 
 // blockCandidates are the types CapacityBlockFilter may keep: those whose cheapest launchable,
 // compatible Capacity Block offering is the cheapest of all (it keeps the first of them it meets,

@@ -4,6 +4,8 @@ package karpenteroracle
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -38,6 +40,15 @@ func newInstanceType(ctx context.Context, info ec2types.InstanceTypeInfo, zones 
 	}
 	return instancetype.NewInstanceType(ctx, info, "us-west-2", zones, zoneInfo, nil, nil, nis, k.maxPods, k.podsPerCore,
 		k.kubeReserved, k.systemReserved, k.evictionHard, nil, family, crs)
+}
+
+// launchKey is what of the class NewInstanceType reads: its network interfaces.
+func launchKey(nc *awsv1.EC2NodeClass) string {
+	var b strings.Builder
+	for _, ni := range nc.Spec.NetworkInterfaces {
+		fmt.Fprintf(&b, "%d/%d/%s;", ni.NetworkCardIndex, ni.DeviceIndex, ni.InterfaceType)
+	}
+	return b.String()
 }
 
 // placement is the placement group the class's selector resolves to: one of the case's

@@ -8,11 +8,12 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	awspricing "github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
 	gocache "github.com/patrickmn/go-cache"
 )
 
 // newOfferingProvider is 1.12's and 1.13's offering provider, with no zone shifted away.
-func newOfferingProvider(prices casePrices, crs capacityreservation.Provider, pl placement) *offering.DefaultProvider {
+func newOfferingProvider(prices awspricing.Provider, crs capacityreservation.Provider, pl placement) *offering.DefaultProvider {
 	return offering.NewDefaultProvider(prices, crs, placementGroups(pl), unavailableOfferings, gocache.New(time.Hour, 0),
 		arczonalshift.NewNoopProvider())
 }

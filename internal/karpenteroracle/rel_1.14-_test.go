@@ -4,36 +4,25 @@ package karpenteroracle
 
 import (
 	"context"
+	"time"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
+	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	awspricing "github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
+	gocache "github.com/patrickmn/go-cache"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 )
 
-// resolved is the offerings from 1.14: each type's offerings go through the
-// ReservedCapacityResolver, which adds its reserved offerings (built from the class's
-// reservations, launchable only when the type is compatible with the class).
-type resolved struct {
-	resolver *offering.ReservedCapacityResolver
-	rc       *offering.ResolveContext
-	nc       *awsv1.EC2NodeClass
-	pl       placement
-	allZones sets.Set[string]
-}
-
-func newOfferer(_ context.Context, prices casePrices, crs capacityreservation.Provider, nc *awsv1.EC2NodeClass, pl placement,
-	allZones sets.Set[string]) offerer {
-	return resolved{resolver: newResolver(prices, crs), rc: &offering.ResolveContext{ZoneInfo: nc.ZoneInfo()}, nc: nc, pl: pl, allZones: allZones}
-}
-
-func (o resolved) resolve(ctx context.Context, it *cloudprovider.InstanceType, info ec2types.InstanceTypeInfo) *cloudprovider.InstanceType {
-	it.Offerings = o.resolver.ResolveOfferings(ctx, it, it.Offerings, info, o.nc, o.allZones, sets.New[string](), o.pl.pg, o.rc)
-	return it
-}
-
-func (resolved) finish(_ context.Context, its []*cloudprovider.InstanceType, _ map[ec2types.InstanceType]ec2types.InstanceTypeInfo) []*cloudprovider.InstanceType {
-	return its
+// injectOfferings is the types with every offering the offering provider builds for them
+// (InjectOfferings: its base, reserved capacity and placement group resolvers, which read the
+// types' descriptions for the compatibility check; no zone shifted away, no NodeOverlay price,
+// which needs a Kubernetes client).
+func injectOfferings(ctx context.Context, prices awspricing.Provider, crs capacityreservation.Provider, nc *awsv1.EC2NodeClass, pl placement,
+	allZones sets.Set[string], its []*cloudprovider.InstanceType, infos map[ec2types.InstanceType]ec2types.InstanceTypeInfo) []*cloudprovider.InstanceType {
+	return offering.NewDefaultProvider(prices, crs, placementGroups(pl), unavailableOfferings, gocache.New(time.Hour, 0),
+		arczonalshift.NewNoopProvider(), nil).InjectOfferings(ctx, its, infos, nc, allZones)
 }

@@ -5,10 +5,7 @@ package karpenteroracle
 import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsv1 "github.com/aws/karpenter-provider-aws/pkg/apis/v1"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/arczonalshift"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	instancefilter "github.com/aws/karpenter-provider-aws/pkg/providers/instance/filter"
-	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
 	"sigs.k8s.io/karpenter/pkg/scheduling"
@@ -28,12 +25,6 @@ func classOptions(nc *awsv1.EC2NodeClass, c oraclegen.LaunchClass) {
 	if c.ConnectionTracking {
 		nc.Spec.ConnectionTracking = &awsv1.ConnectionTracking{UDPTimeout: aws.Int32(60)}
 	}
-}
-
-// newResolver is the reserved capacity resolver, with Karpenter's (empty) ICE cache.
-func newResolver(prices casePrices, crs capacityreservation.Provider) *offering.ReservedCapacityResolver {
-	return &offering.ReservedCapacityResolver{PricingProvider: prices, CapacityReservationProvider: crs,
-		UnavailableOfferings: unavailableOfferings, ZonalshiftProvider: arczonalshift.NewNoopProvider()}
 }
 
 // compatibleFilter is the instance provider's first filter: compatible types with a launchable

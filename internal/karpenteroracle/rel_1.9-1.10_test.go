@@ -11,6 +11,7 @@ import (
 	"github.com/aws/karpenter-provider-aws/pkg/providers/capacityreservation"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype"
 	"github.com/aws/karpenter-provider-aws/pkg/providers/instancetype/offering"
+	awspricing "github.com/aws/karpenter-provider-aws/pkg/providers/pricing"
 	gocache "github.com/patrickmn/go-cache"
 	"k8s.io/apimachinery/pkg/util/sets"
 	"sigs.k8s.io/karpenter/pkg/cloudprovider"
@@ -26,6 +27,9 @@ func newInstanceType(ctx context.Context, info ec2types.InstanceTypeInfo, zones 
 		k.kubeReserved, k.systemReserved, k.evictionHard, nil, family, crs)
 }
 
+// launchKey is what of the class NewInstanceType reads: nothing before 1.11.
+func launchKey(*awsv1.EC2NodeClass) string { return "" }
+
 // placement is the placement group a class's selector resolves to: none before 1.11.
 type placement struct{}
 
@@ -36,9 +40,9 @@ func karpenterClass(*awsv1.EC2NodeClass, oraclegen.LaunchClass) placement { retu
 // isCompatible: before 1.11 Karpenter has no instance-type compatibility check.
 func isCompatible(ec2types.InstanceTypeInfo, *awsv1.EC2NodeClass, placement) bool { return true }
 
-// injectOfferings is the offering provider's InjectOfferings over the types (1.9's and 1.10's
-// arguments).
-func injectOfferings(ctx context.Context, prices casePrices, crs capacityreservation.Provider, nc *awsv1.EC2NodeClass, _ placement,
+// injectOfferings is the types with every offering the offering provider builds for them
+// (InjectOfferings, with 1.9's and 1.10's arguments: no compatibility check, no placement group).
+func injectOfferings(ctx context.Context, prices awspricing.Provider, crs capacityreservation.Provider, nc *awsv1.EC2NodeClass, _ placement,
 	allZones sets.Set[string], its []*cloudprovider.InstanceType, _ map[ec2types.InstanceType]ec2types.InstanceTypeInfo) []*cloudprovider.InstanceType {
 	return offering.NewDefaultProvider(prices, crs, unavailableOfferings, gocache.New(time.Hour, 0)).InjectOfferings(ctx, its, nc, allZones)
 }

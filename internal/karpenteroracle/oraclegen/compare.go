@@ -30,9 +30,8 @@ type Oracle struct {
 type Run struct {
 	Seed         int64
 	Cases, Floor int
-	// Reserved is the launch comparison's floor on cases that launch into reserved capacity;
-	// Crashes how many cases Karpenter's launch may panic on (a known bug of its release).
-	Reserved, Crashes int
+	// Reserved is the launch comparison's floor on cases that launch into reserved capacity.
+	Reserved int
 	// Settings are the class settings (SettingNetworkInterfaces, ...) the release's instance-type
 	// compatibility check reads: the launch comparison draws network interfaces only for a
 	// release that has them, and requires each listed setting to decide launches.

@@ -1,18 +1,19 @@
 package oraclegen
 
 import (
-	"sync"
-
 	"fmt"
-	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
-	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient/ec2catalog"
 	"math/rand"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
+
+	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient/ec2catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/launchplan"
@@ -30,9 +31,12 @@ type LaunchCase struct {
 	Types        []LaunchType
 	// Zones are the zones of the class's subnets.
 	Zones []string
-	// OnDemand is the region's on-demand price table, per type, as Karpenter's pricing provider
-	// holds it (a reserved offering is priced from it).
+	// OnDemand and Spot are what the AWS Pricing API and EC2's spot price history answer for the
+	// case's types (on-demand per type, spot per type and zone; some types are left out of each):
+	// the price inputs both sides read (the provider through pricing.FromPricingAPI, Karpenter
+	// through its pricing provider).
 	OnDemand map[string]float64
+	Spot     map[string]map[string]float64
 	// Reservations are the class's capacity reservations and Capacity Blocks as EC2 describes
 	// them (active, or scheduled while Start is after Now), in no order; Now is the case's clock.
 	Reservations []reservations.Reservation
@@ -44,31 +48,14 @@ type LaunchCase struct {
 	BestEffort bool
 }
 
-// LaunchType is an instance type as Karpenter's cloud provider describes it to the launch: its
-// labels (catalog.Labels), zones and capacity types it is offered in, the priced offerings, and
-// whether it carries an accelerator (Karpenter's exotic filter reads the capacity).
+// LaunchType is an instance type of the region catalog as the case offers it: EC2's own
+// description of it (DescribeInstanceTypes), from which Karpenter's side builds its instance type
+// with its own code, sharing nothing with the provider's conversion, and the zones of the class's
+// subnets it is offered in (DescribeInstanceTypeOfferings).
 type LaunchType struct {
 	Name        string
-	Labels      map[string]string
-	GPUs        int
-	Offerings   []LaunchOffering
-	VCPUs       int
-	MemoryMiB   int
 	OfferedZone []string
-	// Info is what EC2 describes of the type that Karpenter's compatibility checks read.
-	Info LaunchInfo
-	// Raw is EC2's own description of the type when the case's catalog is a region's real types
-	// (RegionCatalog): Karpenter's side then builds its instance type from it with its own code
-	// (requirements, capacity), sharing nothing with the provider's conversion. Nil for the
-	// drawn families.
-	Raw *ec2types.InstanceTypeInfo
-}
-
-// LaunchOffering is one (zone, capacity type) of a type; Available when it has a price.
-type LaunchOffering struct {
-	Zone, CapacityType string
-	Price              float64
-	Available          bool
+	Raw         *ec2types.InstanceTypeInfo
 }
 
 // LaunchOutcome is the launch: the types sent to CreateFleet in order, each with its sort price,
@@ -85,95 +72,16 @@ type LaunchOutcome struct {
 	Failed bool
 	// Crashed is Karpenter's panic, when its launch panics on the case (no launch).
 	Crashed string
+	// TieDecides is set when whether the launch meets its min values depends on which of the
+	// types tied in price at the 60-type cut Karpenter's unstable sort keeps: another order of its
+	// input gives the other outcome. Either outcome of the provider then agrees.
+	TieDecides bool
 	// Refused are the types Karpenter's compatibility check refuses to the case's class (Karpenter's
 	// side only).
 	Refused []string
 }
 
-// launchFamilies are the families of every case's catalog: Nitro, Xen (r4, t2, which has no ENA)
-// and bare-metal types, nested virtualization (m8i, c7i-flex), T and flex types, EFA (one interface on the
-// largest sizes, four on four cards on p4d).
-var launchFamilies = []launchFamily{
-	{family: "m5", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge", "4xlarge", "metal"}, ena: "required"},
-	{family: "c5", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, ena: "required"},
-	{family: "r6i", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge", "metal"}, ena: "required", efa: 1},
-	{family: "c6g", arch: "arm64", sizes: []string{"medium", "large", "xlarge"}, ena: "required"},
-	{family: "m7g", arch: "arm64", sizes: []string{"large", "xlarge", "metal"}, ena: "required", efa: 1},
-	{family: "g5", arch: "x86_64", gpus: 1, sizes: []string{"xlarge", "2xlarge"}, ena: "required", efa: 1},
-	{family: "p4d", arch: "x86_64", gpus: 8, sizes: []string{"24xlarge"}, ena: "required", efa: 4},
-	{family: "t3", arch: "x86_64", sizes: []string{"micro", "small", "medium", "large"}, flexible: true, ena: "required"},
-	{family: "m8i", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, nested: true, ena: "required"},
-	{family: "c7i-flex", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, nested: true, flexible: true, ena: "required"},
-	{family: "r4", arch: "x86_64", sizes: []string{"large", "xlarge", "2xlarge"}, xen: true, ena: "supported"},
-	{family: "t2", arch: "x86_64", sizes: []string{"micro", "small", "medium", "large"}, xen: true, flexible: true, ena: "unsupported"},
-}
-
-// launchExtra are families a large catalog adds, so that more than 60 types qualify and the cut
-// (Truncate) decides; c7i has nested virtualization, the rest EFA on their 16xlarge.
-var launchExtra = []string{"m6i", "c6i", "r5", "c7i", "m6a", "r7g", "c7g", "m6g", "i4i", "x2idn"}
-
 var launchZones = []string{"us-west-2a", "us-west-2b", "us-west-2c"}
-
-// randomCatalog draws the region's types (every family, random zones) and prices (on-demand per
-// type, spot per zone, some missing; often equal, so that ties occur).
-func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[string]*ec2types.InstanceTypeInfo) {
-	if rng.Intn(3) == 0 {
-		return randomRegionCatalog(rng)
-	}
-	var types []catalog.InstanceType
-	prices := &pricing.Prices{Region: "us-west-2", OnDemand: map[string]float64{}, Spot: map[string]map[string]float64{},
-		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
-	families := slices.Clone(launchFamilies)
-	if rng.Intn(2) == 0 {
-		for _, f := range launchExtra {
-			arch := "x86_64"
-			if strings.HasSuffix(f, "g") {
-				arch = "arm64"
-			}
-			families = append(families, launchFamily{family: f, arch: arch, sizes: []string{"large", "xlarge", "2xlarge", "4xlarge", "8xlarge", "16xlarge"},
-				nested: f == "c7i", ena: "required", efa: 1})
-		}
-	}
-	for _, f := range families {
-		for i, size := range f.sizes {
-			name := f.family + "." + size
-			vcpus := 1 << (i + 1)
-			if size == "metal" {
-				vcpus = 96
-			}
-			it := catalog.InstanceType{Name: name, VCPUs: vcpus, MemoryMiB: vcpus * 4096, Architectures: []string{f.arch}, Hypervisor: "nitro",
-				SupportsHVM: true, CurrentGeneration: true, UsageClasses: []string{"on-demand", "spot"}, MaxENIs: 4,
-				NetworkCards: []catalog.NetworkCard{{MaxENIs: 4}}, IPv4PerENI: 15, IPv6PerENI: 15, ENASupport: "required",
-				BareMetal: size == "metal"}
-			describeFamilyType(&it, f)
-			if f.gpus > 0 {
-				it.GPUs = []catalog.Device{{Name: "A10G", Manufacturer: "NVIDIA", Count: f.gpus, MemoryMiB: 24576}}
-			}
-			for _, z := range launchZones {
-				if rng.Intn(5) > 0 {
-					it.Zones = append(it.Zones, z)
-				}
-			}
-			if rng.Intn(8) == 0 {
-				it.UsageClasses = []string{"on-demand"}
-			}
-			if len(it.Zones) == 0 {
-				continue
-			}
-			types = append(types, it)
-			if rng.Intn(12) > 0 {
-				prices.OnDemand[name] = float64(vcpus*(20+rng.Intn(4))) / 1000
-			}
-			prices.Spot[name] = map[string]float64{}
-			for _, z := range it.Zones {
-				if rng.Intn(6) > 0 {
-					prices.Spot[name][z] = float64(vcpus*(5+rng.Intn(20))) / 1000
-				}
-			}
-		}
-	}
-	return catalog.New(types), prices, nil
-}
 
 // regionTypes are the region catalog's types, each as EC2 describes it and as the provider's
 // catalog load converts it.
@@ -194,16 +102,17 @@ type regionType struct {
 	it  catalog.InstanceType
 }
 
-// randomRegionCatalog draws 40 to 400 of the region catalog's real types (every family Karpenter
-// lists), with random zones and prices as randomCatalog gives its families, and their EC2
-// descriptions by name. One case in three draws from it.
-func randomRegionCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[string]*ec2types.InstanceTypeInfo) {
+// randomCatalog draws 40 to 240 of the region catalog's real types (every family Karpenter
+// lists), offered in random zones, with their EC2 descriptions by name, and the price answers:
+// on-demand per type (one type in twelve left out, which Karpenter then prices from its embedded
+// table when it has the type) and spot per zone (one zone in six left out), often equal so that
+// ties occur; the provider's prices are built from the answers as its AWS client builds them.
+func randomCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map[string]*ec2types.InstanceTypeInfo, map[string]float64) {
 	all := regionTypes()
-	prices := &pricing.Prices{Region: "us-west-2", OnDemand: map[string]float64{}, Spot: map[string]map[string]float64{},
-		OnDemandSource: pricing.SourcePricingAPI, SpotSource: pricing.SourceSpotAPI}
+	onDemand, spot := map[string]float64{}, map[string]map[string]float64{}
 	var types []catalog.InstanceType
 	raw := map[string]*ec2types.InstanceTypeInfo{}
-	for _, i := range rng.Perm(len(all))[:40+rng.Intn(360)] {
+	for _, i := range rng.Perm(len(all))[:40+rng.Intn(200)] {
 		it := all[i].it
 		if !it.KarpenterEligible() {
 			continue // Karpenter lists only HVM x86_64 and arm64 types (DescribeInstanceTypes' filter)
@@ -221,16 +130,20 @@ func randomRegionCatalog(rng *rand.Rand) (*catalog.Catalog, *pricing.Prices, map
 		raw[it.Name] = &all[i].raw
 		vcpus := max(it.VCPUs, 1)
 		if rng.Intn(12) > 0 {
-			prices.OnDemand[it.Name] = float64(vcpus*(20+rng.Intn(4))) / 1000
+			onDemand[it.Name] = float64(vcpus*(20+rng.Intn(4))) / 1000
 		}
-		prices.Spot[it.Name] = map[string]float64{}
 		for _, z := range it.Zones {
 			if rng.Intn(6) > 0 {
-				prices.Spot[it.Name][z] = float64(vcpus*(5+rng.Intn(20))) / 1000
+				if spot[it.Name] == nil {
+					spot[it.Name] = map[string]float64{}
+				}
+				spot[it.Name][z] = float64(vcpus*(5+rng.Intn(20))) / 1000
 			}
 		}
 	}
-	return catalog.New(types), prices, raw
+	prices := pricing.FromPricingAPI("us-west-2", onDemand)
+	prices.Spot, prices.SpotSource = spot, pricing.SourceSpotAPI
+	return catalog.New(types), prices, raw, onDemand
 }
 
 var launchCategories = []string{"c", "m", "r", "g", "p", "t"}
@@ -307,27 +220,18 @@ func providerLaunch(minor string, cat *catalog.Catalog, prices *pricing.Prices, 
 	return out
 }
 
-// karpenterTypes describes the catalog as Karpenter's cloud provider lists it for the class:
-// every type offered in a zone of the class's subnets, one offering per zone and capacity type,
-// available when priced.
-func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices, raw map[string]*ec2types.InstanceTypeInfo) []LaunchType {
+// karpenterTypes are the catalog's types Karpenter's cloud provider lists for the class: those
+// offered in a zone of the class's subnets.
+func karpenterTypes(cat *catalog.Catalog, raw map[string]*ec2types.InstanceTypeInfo) []LaunchType {
 	var out []LaunchType
 	for _, it := range cat.Types() {
-		lt := LaunchType{Name: it.Name, Labels: catalog.Labels(it), VCPUs: it.VCPUs, MemoryMiB: it.MemoryMiB, Info: launchInfo(it), Raw: raw[it.Name]}
-		for _, g := range it.GPUs {
-			lt.GPUs += g.Count
-		}
+		lt := LaunchType{Name: it.Name, Raw: raw[it.Name]}
 		for _, z := range launchZones {
-			if !it.OfferedIn(z) {
-				continue
-			}
-			lt.OfferedZone = append(lt.OfferedZone, z)
-			for _, ct := range it.CapacityTypes() {
-				v, ok := prices.Price(it.Name, ct, z)
-				lt.Offerings = append(lt.Offerings, LaunchOffering{Zone: z, CapacityType: ct, Price: v, Available: ok})
+			if it.OfferedIn(z) {
+				lt.OfferedZone = append(lt.OfferedZone, z)
 			}
 		}
-		if len(lt.Offerings) > 0 {
+		if len(lt.OfferedZone) > 0 {
 			out = append(out, lt)
 		}
 	}
@@ -343,7 +247,9 @@ func karpenterTypes(cat *catalog.Catalog, prices *pricing.Prices, raw map[string
 // (randomReservations) and, often, a capacity-type requirement on `reserved`; six in ten give it
 // settings Karpenter's compatibility check reads (randomLaunchClass: network interfaces only
 // where run.Settings has them). Orders are compared modulo ties: the same prices in the same
-// order and, within each price, the same types. It fails on any disagreement, below the floor,
+// order and, within each price, the same types; where a tie at the cut decides whether min values
+// are met (LaunchOutcome.TieDecides), either verdict agrees. It fails on any disagreement or
+// panic of Karpenter's, below the floor,
 // when too few launches are long enough to be cut or lose types to a filter, when fewer than
 // run.Reserved cases launch into reserved capacity, or when a setting of run.Settings decides
 // fewer than one launch in 50 of the kind (settingTally).
@@ -352,8 +258,17 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	rng := rand.New(rand.NewSource(run.Seed))
 	var n launchTally
 	settings := newSettingTally()
-	for range run.Cases {
-		cat, prices, raw := randomCatalog(rng)
+	// The cases are drawn in order from the seed, compared on every core, and tallied in order.
+	type drawn struct {
+		cat          *catalog.Catalog
+		prices       *pricing.Prices
+		c            LaunchCase
+		want, got    LaunchOutcome
+		strictFailed bool
+	}
+	cases := make([]drawn, run.Cases)
+	for i := range cases {
+		cat, prices, raw, onDemand := randomCatalog(rng)
 		reqs := randomLaunchRequirements(rng)
 		var rs []reservations.Reservation
 		now := launchEpoch.Add(time.Duration(rng.Intn(90*24*60)) * time.Minute)
@@ -361,21 +276,29 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 			rs = randomReservations(rng, cat, reqs, now)
 			reqs = withReservedRequirement(rng, reqs)
 		}
-		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, prices, raw), Zones: launchZones, OnDemand: prices.OnDemand,
+		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, raw), Zones: launchZones, OnDemand: onDemand, Spot: prices.Spot,
 			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
 		c.BestEffort = hasMinValues(reqs) && rng.Intn(2) == 0
-		want := karpenter(c)
-		got := providerLaunch(minor, cat, prices, c)
+		cases[i] = drawn{cat: cat, prices: prices, c: c}
+	}
+	parallel(len(cases), func(i int) {
+		d := &cases[i]
+		d.want = karpenter(d.c)
+		d.got = providerLaunch(minor, d.cat, d.prices, d.c)
+		if d.c.BestEffort && d.want.Crashed == "" && !d.want.Failed {
+			// Both policies on the same case: the ones Strict would refuse are what BestEffort decides.
+			strict := d.c
+			strict.BestEffort = false
+			d.strictFailed = karpenter(strict).Failed
+		}
+	})
+	for _, d := range cases {
+		cat, c, want, got := d.cat, d.c, d.want, d.got
 		if !n.count(t, minor, c, want, got) {
 			continue
 		}
-		if c.BestEffort && !want.Failed {
-			// Both policies on the same case: the ones Strict would refuse are what BestEffort decides.
-			strict := c
-			strict.BestEffort = false
-			if karpenter(strict).Failed {
-				n.bestEffort++
-			}
+		if d.strictFailed {
+			n.bestEffort++
 		}
 		settings.count(minor, c, allowedNames(cat.Types(), c), want)
 		if d := launchDiff(want, got); d != "" {
@@ -392,13 +315,13 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	t.Logf("Karpenter %s: pools with class settings compared %v, of them launches a setting decided %v", minor, settings.compared,
 		settings.decided)
 	t.Logf("Karpenter %s: %d launches go ahead under the BestEffort min-values policy that Strict refuses", minor, n.bestEffort)
-	t.Logf("Karpenter %s: %d pools of the region catalog's real types, Karpenter's side its own instance types (%d launch)", minor, n.region,
-		n.regionLaunched)
+	t.Logf("Karpenter %s: %d pools of the region catalog's real types, Karpenter's side its own instance types (%d launch); "+
+		"%d whose min values pass or fail by the order Karpenter's unstable sort gives a tie at the cut", minor, n.region, n.regionLaunched, n.tieDecided)
 	if n.bad > 0 {
 		t.Fatalf("%d of %d cases disagree", n.bad, compared)
 	}
-	if n.crashed > run.Crashes {
-		t.Fatalf("Karpenter %s panics on %d cases, more than the %d expected of it", minor, n.crashed, run.Crashes)
+	if n.crashed > 0 {
+		t.Fatalf("Karpenter %s panics on %d cases", minor, n.crashed)
 	}
 	if compared < run.Floor || n.launched < compared/2 || n.cut < compared/20 || n.failed < compared/20 || n.reserved < run.Reserved ||
 		n.blocks < run.Reserved/10 || n.fellBack < run.Reserved/10 || n.bestEffort < run.Cases/minBestEffortShare {
@@ -409,9 +332,27 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	if msg := settings.check(minor, run.Settings, run.Cases/50); msg != "" {
 		t.Fatal(msg)
 	}
-	if n.region < compared/5 || n.regionLaunched < n.region/2 {
-		t.Fatalf("%d of %d cases drawn from the region catalog (%d launch): want a fifth of them, half launching", n.region, compared, n.regionLaunched)
+	if n.region < compared || n.regionLaunched < n.region/2 {
+		t.Fatalf("%d of %d cases drawn from the region catalog (%d launch): want all of them, half launching", n.region, compared, n.regionLaunched)
 	}
+}
+
+// parallel calls f for 0 … n-1 on GOMAXPROCS goroutines.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
 }
 
 // minBestEffortShare: at least one case in this many must launch under the BestEffort
@@ -431,6 +372,9 @@ type launchTally struct {
 	// region and regionLaunched count the cases drawn from the region catalog's real types, whose
 	// Karpenter side is Karpenter's own instance types (LaunchType.Raw), and those that launch.
 	region, regionLaunched int
+	// tieDecided counts the cases whose min values Karpenter meets in one order of a tie at the
+	// cut and misses in another (LaunchOutcome.TieDecides).
+	tieDecided int
 }
 
 // count records case c, Karpenter's outcome want and the provider's got; false when Karpenter
@@ -446,6 +390,9 @@ func (n *launchTally) count(t *testing.T, minor string, c LaunchCase, want, got 
 	}
 	if len(c.Reservations) > 0 {
 		n.withRes++
+	}
+	if want.TieDecides {
+		n.tieDecided++
 	}
 	switch {
 	case want.Crashed != "":
@@ -476,7 +423,7 @@ func (n *launchTally) count(t *testing.T, minor string, c LaunchCase, want, got 
 
 func launchDiff(want, got LaunchOutcome) string {
 	if want.Failed || got.Failed {
-		if want.Failed != got.Failed {
+		if want.Failed != got.Failed && !want.TieDecides {
 			return fmt.Sprintf("Karpenter launches %v %v as %s, the provider %v %v as %s (failed: Karpenter %v, the provider %v)",
 				want.Types, want.Prices, want.CapacityType, got.Types, got.Prices, got.CapacityType, want.Failed, got.Failed)
 		}
