@@ -11,6 +11,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-testing/helper/resource"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/acctest"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/reservations"
 )
 
@@ -113,7 +114,9 @@ data "karpenter_capacity_reservations" "test" {
 					resource.TestCheckResourceAttr(capResData, r(2, "idle_reasons.#"), "0"),
 					resource.TestCheckResourceAttr(capResData, r(2, "start_date"), block.StartDate.Format(time.RFC3339)),
 					resource.TestCheckResourceAttr(capResData, r(2, "end_date"), block.EndDate.Format(time.RFC3339)),
-					resource.TestCheckNoResourceAttr(capResData, r(2, "idle_hourly_cost")), // p5.48xlarge has no price here
+					// The Pricing API's answer leaves p5.48xlarge out: it keeps the embedded table's price,
+					// as in Karpenter's pricing provider.
+					checkFloat(capResData, r(2, "idle_hourly_cost"), tablePrice(t, "p5.48xlarge")),
 
 					resource.TestCheckResourceAttr(capResData, r(3, "id"), unselected.ID),
 					resource.TestCheckResourceAttr(capResData, r(3, "selected_by.#"), "0"),
@@ -153,7 +156,8 @@ data "karpenter_capacity_reservations" "test" {
 		wrongZone.ID: {`node_classes["general"]`, "a capacity reservation of m5.large in " + zb, "selected by class general",
 			"3 of 4 instances free", "0.288 USD/h unused (3 × 0.096 USD/h", "general: " + reservations.ReasonZoneNotAllowed},
 		block.ID: {`node_classes["gpu"]`, "a Capacity Block of p5.48xlarge in " + za, "1 of 1 instances free",
-			"its on-demand price is not known", "No pool in node_pools is on class gpu."},
+			fmt.Sprintf("%g USD/h unused (1 × %g USD/h, its on-demand price)", tablePrice(t, "p5.48xlarge"), tablePrice(t, "p5.48xlarge")),
+			"No pool in node_pools is on class gpu."},
 	}
 	for id, parts := range wantIdle {
 		found := false
@@ -177,4 +181,15 @@ data "karpenter_capacity_reservations" "test" {
 	if capStub.Calls("DescribeCapacityReservations") == 0 {
 		t.Errorf("the stub was not asked: %s", capStub)
 	}
+}
+
+// tablePrice is the embedded on-demand table's price of instanceType in the test's region.
+func tablePrice(t *testing.T, instanceType string) float64 {
+	t.Helper()
+	table, _ := pricing.FallbackOnDemand(acctest.Region())
+	v, ok := table[instanceType]
+	if !ok {
+		t.Fatalf("the embedded table has no %s", instanceType)
+	}
+	return v
 }
