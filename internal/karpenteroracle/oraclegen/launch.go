@@ -259,39 +259,8 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	var n launchTally
 	settings := newSettingTally()
 	// The cases are drawn in order from the seed, compared on every core, and tallied in order.
-	type drawn struct {
-		cat          *catalog.Catalog
-		prices       *pricing.Prices
-		c            LaunchCase
-		want, got    LaunchOutcome
-		strictFailed bool
-	}
-	cases := make([]drawn, run.Cases)
-	for i := range cases {
-		cat, prices, raw, onDemand := randomCatalog(rng)
-		reqs := randomLaunchRequirements(rng)
-		var rs []reservations.Reservation
-		now := launchEpoch.Add(time.Duration(rng.Intn(90*24*60)) * time.Minute)
-		if rng.Intn(5) < 2 {
-			rs = randomReservations(rng, cat, reqs, now)
-			reqs = withReservedRequirement(rng, reqs)
-		}
-		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, raw), Zones: launchZones, OnDemand: onDemand, Spot: prices.Spot,
-			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
-		c.BestEffort = hasMinValues(reqs) && rng.Intn(2) == 0
-		cases[i] = drawn{cat: cat, prices: prices, c: c}
-	}
-	parallel(len(cases), func(i int) {
-		d := &cases[i]
-		d.want = karpenter(d.c)
-		d.got = providerLaunch(minor, d.cat, d.prices, d.c)
-		if d.c.BestEffort && d.want.Crashed == "" && !d.want.Failed {
-			// Both policies on the same case: the ones Strict would refuse are what BestEffort decides.
-			strict := d.c
-			strict.BestEffort = false
-			d.strictFailed = karpenter(strict).Failed
-		}
-	})
+	cases := drawLaunches(rng, run)
+	parallel(len(cases), func(i int) { cases[i].compare(minor, karpenter) })
 	for _, d := range cases {
 		cat, c, want, got := d.cat, d.c, d.want, d.got
 		if !n.count(t, minor, c, want, got) {
@@ -334,6 +303,49 @@ func CompareLaunches(t *testing.T, minor string, karpenter func(LaunchCase) Laun
 	}
 	if n.region < compared || n.regionLaunched < n.region/2 {
 		t.Fatalf("%d of %d cases drawn from the region catalog (%d launch): want all of them, half launching", n.region, compared, n.regionLaunched)
+	}
+}
+
+// drawnLaunch is a launch case with the catalog and prices the provider plans it with, and
+// both sides' outcomes once compared.
+type drawnLaunch struct {
+	cat          *catalog.Catalog
+	prices       *pricing.Prices
+	c            LaunchCase
+	want, got    LaunchOutcome
+	strictFailed bool // Karpenter refuses the case under the Strict policy (BestEffort cases)
+}
+
+// drawLaunches draws run.Cases launch cases from rng, in order.
+func drawLaunches(rng *rand.Rand, run Run) []drawnLaunch {
+	cases := make([]drawnLaunch, run.Cases)
+	for i := range cases {
+		cat, prices, raw, onDemand := randomCatalog(rng)
+		reqs := randomLaunchRequirements(rng)
+		var rs []reservations.Reservation
+		now := launchEpoch.Add(time.Duration(rng.Intn(90*24*60)) * time.Minute)
+		if rng.Intn(5) < 2 {
+			rs = randomReservations(rng, cat, reqs, now)
+			reqs = withReservedRequirement(rng, reqs)
+		}
+		c := LaunchCase{Requirements: reqs, Types: karpenterTypes(cat, raw), Zones: launchZones, OnDemand: onDemand, Spot: prices.Spot,
+			Reservations: rs, Now: now, Class: randomLaunchClass(rng, slices.Contains(run.Settings, SettingNetworkInterfaces), len(rs) > 0)}
+		c.BestEffort = hasMinValues(reqs) && rng.Intn(2) == 0
+		cases[i] = drawnLaunch{cat: cat, prices: prices, c: c}
+	}
+	return cases
+}
+
+// compare fills in both sides' outcomes of the case, and for a BestEffort case that launches,
+// whether Strict would refuse it.
+func (d *drawnLaunch) compare(minor string, karpenter func(LaunchCase) LaunchOutcome) {
+	d.want = karpenter(d.c)
+	d.got = providerLaunch(minor, d.cat, d.prices, d.c)
+	if d.c.BestEffort && d.want.Crashed == "" && !d.want.Failed {
+		// Both policies on the same case: the ones Strict would refuse are what BestEffort decides.
+		strict := d.c
+		strict.BestEffort = false
+		d.strictFailed = karpenter(strict).Failed
 	}
 }
 
