@@ -415,22 +415,6 @@ func karpenterPrices(ctx context.Context, c oraclegen.LaunchCase) *awspricing.De
 	return p
 }
 
-// reservationRequirements are the requirements instancetype's computeRequirements writes from
-// the class's reservations of a type: their ids, types and (from 1.10) interruptible flags, or
-// that none of those labels exists.
-func reservationRequirements(crs []awsv1.CapacityReservation) []*scheduling.Requirement {
-	if len(crs) == 0 {
-		return append([]*scheduling.Requirement{scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpDoesNotExist),
-			scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpDoesNotExist)}, interruptibleRequirement(crs)...)
-	}
-	var ids, rtypes []string
-	for _, cr := range crs {
-		ids, rtypes = append(ids, cr.ID), append(rtypes, string(cr.ReservationType))
-	}
-	return append([]*scheduling.Requirement{scheduling.NewRequirement(cloudprovider.ReservationIDLabel, corev1.NodeSelectorOpIn, ids...),
-		scheduling.NewRequirement(awsv1.LabelCapacityReservationType, corev1.NodeSelectorOpIn, rtypes...)}, interruptibleRequirement(crs)...)
-}
-
 // reservationsOf are the class's reservations of the type.
 func reservationsOf(nc *awsv1.EC2NodeClass, name string) []awsv1.CapacityReservation {
 	var out []awsv1.CapacityReservation

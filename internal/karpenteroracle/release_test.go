@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/nodeplane/terraform-provider-karpenter/internal/karpenteroracle/oraclegen"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/manifest"
 )
 
 // The oracle of every supported Karpenter release is this one package. A release is its module
@@ -34,24 +35,15 @@ func minor(t *testing.T) string {
 		if d.Replace != nil {
 			v = d.Replace.Version
 		}
-		m := minorOf(v)
-		if m == "" {
-			t.Fatalf("karpenter-provider-aws at %q", v)
-		}
-		return m
+		return minorOf(v)
 	}
 	t.Fatal("karpenter-provider-aws is not linked")
 	return ""
 }
 
-// minorOf is the minor of a module version ("v1.12.0": "1.12"), "" when it is not one.
-func minorOf(version string) string {
-	parts := strings.Split(strings.TrimPrefix(version, "v"), ".")
-	if len(parts) != 3 {
-		return ""
-	}
-	return parts[0] + "." + parts[1]
-}
+// minorOf is the minor of a module version as the provider spells it ("v1.12.0": "1.12"); an
+// unknown one has no runs (runOf).
+func minorOf(version string) string { return strings.TrimPrefix(manifest.MinorOf(version), "v") }
 
 // runs are a release's comparisons: seeds, cases and floors.
 type runs struct {
