@@ -129,20 +129,29 @@ func ValidateClass(c nodeclass.Config) []attrpath.Finding {
 // errors. Late values are validated and rendered as placeholders; what names them is unknown.
 func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInput) ClassResult {
 	var res ClassResult
-	s, doc, ok := res.admit(ports, facts, in)
+	s, ok := res.rules(facts, in)
 	if !ok {
 		return res
 	}
-	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName) // no AWS call before the rules pass
+	// Kubernetes' admission of the manifest waits for the CRD's CEL rules to compile (started
+	// at configure): the class's reads, none of which changes anything, run beside it, and a
+	// refusal cancels them and discards their answers.
+	readCtx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	if ports.WarmPoolInputs != nil {
-		ports.WarmPoolInputs(ctx)
+		ports.WarmPoolInputs(readCtx)
 	}
-	pin := classPlanInput(ports, facts, in, s)
-	var checked chan connectivityAnswer
-	pin.Selected = func(r nodeclass.Resolved) {
-		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), r)
+	resolved := make(chan classReads, 1)
+	go func() { resolved <- readClass(readCtx, ports, facts, in, s) }()
+	doc, ok := res.admit(ports, s)
+	if !ok {
+		cancel()
+		<-resolved
+		return res
 	}
-	p := nodeclass.Plan(ctx, ports.EC2, pin)
+	warmPoolListing(ctx, ports.PoolListing, facts.ClusterName) // for pools of an admitted class only
+	r := <-resolved
+	p := r.plan
 	if res.Errors, res.Warnings = append(res.Errors, p.Errors...), append(res.Warnings, p.Warnings...); len(res.Errors) > 0 {
 		return res
 	}
@@ -159,17 +168,35 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	}
 	res.Resolved = class.Value()
 	res.Unknown = classUnknown(in.Late)
-	// The report is computed afresh at every plan (never kept from state), so rules changed
-	// outside Terraform show up as an in-place update of connectivity_report. It started as soon
-	// as the selectors resolved: it reads the selection's groups and subnet CIDRs alone (as
-	// sets), which the state's kept answer shares.
-	if checked == nil {
-		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), p.Resolved)
-	}
-	c := <-checked
+	c := <-r.checked
 	res.Errors, res.Warnings = append(res.Errors, c.errs...), append(res.Warnings, c.warnings...)
 	res.ConnectivityReport = nodeclass.ConnectivityReport(c.checks)
 	return res
+}
+
+// classReads are a class's answers from AWS: its plan, and its connectivity checks (nil when
+// the plan failed).
+type classReads struct {
+	plan    nodeclass.PlanResult
+	checked chan connectivityAnswer
+}
+
+// readClass resolves the class's spec against AWS (nodeclass.Plan). The connectivity report
+// is computed afresh at every plan (never kept from state), so rules changed outside Terraform
+// show up as an in-place update of connectivity_report; it starts as soon as the selectors
+// resolve: it reads the selection's groups and subnet CIDRs alone (as sets), which the state's
+// kept answer shares.
+func readClass(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInput, s nodeclass.Spec) classReads {
+	pin := classPlanInput(ports, facts, in, s)
+	var checked chan connectivityAnswer
+	pin.Selected = func(r nodeclass.Resolved) {
+		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), r)
+	}
+	p := nodeclass.Plan(ctx, ports.EC2, pin)
+	if len(p.Errors) == 0 && checked == nil {
+		checked = checkConnectivityOf(ctx, ports.EC2, in.Connectivity.Setting(), p.Resolved)
+	}
+	return classReads{plan: p, checked: checked}
 }
 
 // connectivityAnswer is the connectivity checks' result.
@@ -200,9 +227,8 @@ func profileFlagFindings(c nodeclass.Config) []attrpath.Finding {
 			"the static pools' launch templates use that profile as it is. Remove instance_profile_for_static_pools."}}
 }
 
-// admit is the part of a plan the config alone decides: the spec, every rule on it, and the
-// manifest the API server and Karpenter would admit.
-func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput) (nodeclass.Spec, string, bool) {
+// rules are the part of a plan the config alone decides: the spec and every rule on it.
+func (res *ClassResult) rules(facts ClassFacts, in ClassInput) (nodeclass.Spec, bool) {
 	s, findings := in.Spec()
 	in.Late.Substitute(&s) // validated and rendered as placeholders
 	res.Errors = append(findings, nodeclass.ApplyDefaultTerms(&s, facts.ClusterName)...)
@@ -210,19 +236,22 @@ func (res *ClassResult) admit(ports ClassPorts, facts ClassFacts, in ClassInput)
 	res.Errors = append(res.Errors, profileFlagFindings(in.Config)...)
 	res.Errors = append(res.Errors, attrpath.WithSummary("Invalid kubelet configuration",
 		nodeclass.ValidateForVersion(s, facts.KarpenterVersion, facts.FeatureGates))...)
-	if len(res.Errors) > 0 {
-		return s, "", false
-	}
+	return s, len(res.Errors) == 0
+}
+
+// admit is the manifest of the spec as the API server and Karpenter would admit it.
+func (res *ClassResult) admit(ports ClassPorts, s nodeclass.Spec) (string, bool) {
 	doc, err := nodeclass.Manifest(s)
 	if err != nil {
 		res.Errors = append(res.Errors, attrpath.Finding{Summary: "Cannot render the EC2NodeClass manifest", Message: err.Error()})
-		return s, "", false
+		return "", false
 	}
-	if findings, err = ports.Admit(manifest.EC2NodeClassKind, doc); err != nil {
+	findings, err := ports.Admit(manifest.EC2NodeClassKind, doc)
+	if err != nil {
 		findings = []attrpath.Finding{{Summary: "Cannot validate the " + manifest.EC2NodeClassKind + " manifest", Message: err.Error()}}
 	}
 	res.Errors = append(res.Errors, findings...)
-	return s, doc, len(findings) == 0
+	return doc, len(findings) == 0
 }
 
 // classPlanInput is what nodeclass.Plan reads besides EC2: the state's answers, the profile

@@ -338,9 +338,11 @@ func TestClassValidationFailsBeforeAWS(t *testing.T) {
 	}
 }
 
-// What Kubernetes would refuse fails the plan before any AWS call; an admission that cannot run
-// is a resource-level error.
-func TestClassAdmissionFailsBeforeAWS(t *testing.T) {
+// What Kubernetes would refuse fails the plan with the admission's findings alone, and an
+// admission that cannot run is a resource-level error. The class's reads ran beside the
+// admission: none of them changes anything, nothing of their answers is planned or reported,
+// and the pools' template listing does not start.
+func TestClassAdmissionRefusalDiscardsTheReads(t *testing.T) {
 	refusal := attrpath.Finding{Path: attrpath.Of("user_data"), Summary: "Kubernetes would reject the EC2NodeClass", Message: "no"}
 	for name, tc := range map[string]struct {
 		findings []attrpath.Finding
@@ -353,6 +355,7 @@ func TestClassAdmissionFailsBeforeAWS(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			f := newFixture()
+			f.ec2.subnets = nil // an answer the plan would report, were it read
 			f.admit = func(kind, doc string) ([]attrpath.Finding, error) { return tc.findings, tc.err }
 			listing := scopeRecorder{scopes: make(chan map[string]string, 1)}
 			f.listing = listing
@@ -360,16 +363,31 @@ func TestClassAdmissionFailsBeforeAWS(t *testing.T) {
 			if len(res.Errors) != 1 || res.Errors[0].Error() != tc.want.Error() || res.Errors[0].Summary != tc.want.Summary {
 				t.Errorf("errors %s, want %s", dump(res.Errors), dump([]attrpath.Finding{tc.want}))
 			}
-			if calls := f.awsCalls(); len(calls) != 0 {
-				t.Errorf("AWS calls %v", calls)
+			if len(res.Warnings) != 0 || res.Manifest != "" || res.Resolved.Name != "" || res.NodeRoleReport != nil {
+				t.Errorf("a refused class planned: warnings %s, manifest %q, resolved %+v", dump(res.Warnings), res.Manifest, res.Resolved)
 			}
-			select { // not even the pools' template listing
+			for _, call := range f.awsCalls() {
+				if !isRead(call) {
+					t.Errorf("AWS call %q is not a read", call)
+				}
+			}
+			select { // not the pools' template listing
 			case scope := <-listing.scopes:
 				t.Errorf("the template listing started (scope %v)", scope)
 			case <-time.After(200 * time.Millisecond):
 			}
 		})
 	}
+}
+
+// isRead reports whether a recorded fake call only reads.
+func isRead(call string) bool {
+	for _, p := range []string{"Find", "Get", "RoleExists", "RolePolicies", "Describe", "List"} {
+		if strings.HasPrefix(call, p) {
+			return true
+		}
+	}
+	return false
 }
 
 // An answer from AWS that makes the class unusable stops the plan: nothing is recorded and the
