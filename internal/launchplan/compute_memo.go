@@ -28,10 +28,13 @@ type computeMemo struct {
 	key      []byte
 }
 
-// computeTable is the results of one capacity.Settings, safe for concurrent pools.
+// computeTable is the results of one capacity.Settings, safe for concurrent pools: by network
+// description, and by type for the types already computed (a pool's next plan of the same type
+// skips building its key).
 type computeTable struct {
 	mu      sync.RWMutex
 	results map[string]computed
+	byType  map[*catalog.InstanceType]computed
 }
 
 type computed struct {
@@ -52,7 +55,7 @@ func newComputeMemo(s capacity.Settings) *computeMemo {
 	m := &computeMemo{settings: s}
 	key, shared := settingsKey(s)
 	if !shared {
-		m.results = &computeTable{results: map[string]computed{}}
+		m.results = newComputeTable()
 		return m
 	}
 	computeTables.mu.Lock()
@@ -62,11 +65,15 @@ func newComputeMemo(s capacity.Settings) *computeMemo {
 	}
 	t := computeTables.tables[key]
 	if t == nil {
-		t = &computeTable{results: map[string]computed{}}
+		t = newComputeTable()
 		computeTables.tables[key] = t
 	}
 	m.results = t
 	return m
+}
+
+func newComputeTable() *computeTable {
+	return &computeTable{results: map[string]computed{}, byType: map[*catalog.InstanceType]computed{}}
 }
 
 // settingsKey is every field of s but the maxPods evaluator (JSON); shared is false when s has a
@@ -90,6 +97,12 @@ func (t *computeTable) len() int {
 }
 
 func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error) {
+	m.results.mu.RLock()
+	c, ok := m.results.byType[it]
+	m.results.mu.RUnlock()
+	if ok {
+		return c.res, c.err
+	}
 	n := catalog.ToNetwork(it)
 	k := m.key[:0]
 	for _, v := range [...]int{n.VCPUs, n.MaxENIs, n.DefaultCardIndex, n.IPv4PerENI, n.IPv6PerENI, n.MaxEFAInterfaces} {
@@ -114,9 +127,12 @@ func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error)
 	}
 	m.key = k
 	m.results.mu.RLock()
-	c, ok := m.results.results[string(k)]
+	c, ok = m.results.results[string(k)]
 	m.results.mu.RUnlock()
 	if ok && len(c.res.Warnings) == 0 {
+		m.results.mu.Lock()
+		m.results.byType[it] = c
+		m.results.mu.Unlock()
 		return c.res, c.err
 	} else if ok {
 		return capacity.Compute(n, m.settings) // its warnings name the type: the type's own
@@ -124,6 +140,9 @@ func (m *computeMemo) compute(it *catalog.InstanceType) (capacity.Result, error)
 	r, err := capacity.Compute(n, m.settings)
 	m.results.mu.Lock()
 	m.results.results[string(k)] = computed{r, err}
+	if len(r.Warnings) == 0 {
+		m.results.byType[it] = computed{r, err}
+	}
 	m.results.mu.Unlock()
 	return r, err
 }

@@ -42,10 +42,13 @@ func Build(in Input) (Plan, []Problem) {
 type builder struct {
 	// reservedFailed are the types each reserved-resource expression failed on (reserved.go).
 	reservedFailed map[string][]string
-	in             Input
-	family         string // resolved AMI family
-	settings       capacity.Settings
-	ifaces         []capacity.Interface // configured network interfaces; nil when not configured
+	// reservedExpr is whether the class's kube or system reserved resources hold an expression
+	// (reserved.go): a property of the class, asked once per type; 0 unknown, 1 no, 2 yes.
+	reservedExpr int8
+	in           Input
+	family       string // resolved AMI family
+	settings     capacity.Settings
+	ifaces       []capacity.Interface // configured network interfaces; nil when not configured
 
 	classZones []string            // zones with a class subnet, sorted
 	zones      []ZonePlan          // the pool's zones, sorted

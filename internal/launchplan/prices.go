@@ -18,9 +18,10 @@ import (
 // reports false when no offering has a price.
 func (b *builder) price(e *eligible) bool {
 	best := -1.0
+	tp := b.in.Prices.Of(e.it.Name)
 	for _, ct := range e.capacityTypes {
 		for _, z := range e.zones {
-			v, ok := b.offerPrice(e.it.Name, ct, z)
+			v, ok := b.offerPrice(e.it.Name, tp, ct, z)
 			if ok && (best < 0 || v < best) {
 				best, e.priceCT, e.priceZone = v, ct, z
 			}
@@ -254,8 +255,9 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 		return nil
 	}
 	best := -1.0
+	tp := b.in.Prices.Of(t.it.Name)
 	for _, z := range t.zones {
-		if v, ok := b.offerPrice(t.it.Name, ct, z); ok && (best < 0 || v < best) {
+		if v, ok := b.offerPrice(t.it.Name, tp, ct, z); ok && (best < 0 || v < best) {
 			best = v
 		}
 	}
@@ -267,15 +269,15 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 
 // offerPrice is an offering's price as the launch sees it: the price as the NodeOverlays change
 // it, unless Karpenter's spot offering filter leaves a spot offering out (above the cheapest
-// on-demand one).
-func (b *builder) offerPrice(name, ct, zone string) (float64, bool) {
+// on-demand one). tp is the type's prices (b.in.Prices.Of(name)).
+func (b *builder) offerPrice(name string, tp pricing.TypePrices, ct, zone string) (float64, bool) {
 	if ct == requirements.CapacityTypeReserved {
 		if b.hasReservedOffer(name, zone) {
 			return b.reservedPrice(name, zone), true
 		}
 		return 0, false
 	}
-	v, ok := b.in.Prices.Price(name, ct, zone)
+	v, ok := tp.Price(ct, zone)
 	if b.overlaid {
 		v, ok, _ = b.overlays.Price(name, nodeoverlay.Offering{CapacityType: ct, Zone: zone}, v, ok)
 	}

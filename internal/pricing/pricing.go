@@ -59,25 +59,49 @@ type FallbackInfo struct {
 // Price is the hourly price of one offering: a type as a capacity type in a zone, and whether
 // it has one at all (Karpenter treats an offering without a price as unavailable).
 func (p *Prices) Price(instanceType, capacityType, zone string) (float64, bool) {
+	return p.Of(instanceType).Price(capacityType, zone)
+}
+
+// TypePrices are one instance type's prices, looked up once for all its offerings: a launch
+// plan asks for every capacity type in every zone of each type.
+type TypePrices struct {
+	known                 bool // false without a price table
+	onDemand              float64
+	hasOnDemand, spotFrom bool
+	spot                  map[string]float64
+}
+
+// Of is the prices of one instance type.
+func (p *Prices) Of(instanceType string) TypePrices {
 	if p == nil {
+		return TypePrices{}
+	}
+	t := TypePrices{known: true, spotFrom: p.SpotFromOnDemand}
+	t.onDemand, t.hasOnDemand = p.OnDemand[instanceType]
+	if !p.SpotFromOnDemand {
+		t.spot = p.Spot[instanceType]
+	}
+	return t
+}
+
+// Price is Prices.Price for the type.
+func (t TypePrices) Price(capacityType, zone string) (float64, bool) {
+	if !t.known {
 		return 0, false
 	}
 	switch capacityType {
 	case OnDemand:
-		v, ok := p.OnDemand[instanceType]
-		return v, ok
+		return t.onDemand, t.hasOnDemand
 	case Reserved:
-		v, ok := p.OnDemand[instanceType]
-		if !ok {
+		if !t.hasOnDemand {
 			return 0, true // Karpenter keeps a reservation without a price, at zero
 		}
-		return v / ReservedDivisor, true
+		return t.onDemand / ReservedDivisor, true
 	case Spot:
-		if p.SpotFromOnDemand {
-			v, ok := p.OnDemand[instanceType]
-			return v, ok
+		if t.spotFrom {
+			return t.onDemand, t.hasOnDemand
 		}
-		v, ok := p.Spot[instanceType][zone]
+		v, ok := t.spot[zone]
 		return v, ok
 	}
 	return 0, false
