@@ -15,7 +15,10 @@ if ! [[ $minor =~ ^[0-9]+$ ]] || (( minor < 9 || minor > newest )); then
 fi
 cmd=${1:?usage: karpenter-oracle.sh <release> <go command> [args]}
 shift
-cd "$(dirname "$0")/../internal/karpenteroracle"
+root="$(cd "$(dirname "$0")/.." && pwd)"
+catalog=internal/karpenteroracle/oraclegen/testdata/zz_generated_describe_instance_types.json
+[ -f "$root/$catalog" ] || make -C "$root" --no-print-directory "$catalog" # generated, not tracked
+cd "$root/internal/karpenteroracle"
 flags=()
 if (( minor < newest )); then
 	tags=()

@@ -168,8 +168,9 @@ case "${1:-}" in
 up) up ;;
 down) down ;;
 status) status ;;
+install) install ;; # the pinned packages only (the oracles' catalog reads the emulator's data)
 *)
-  echo "usage: $0 up|down|status" >&2
+  echo "usage: $0 up|down|status|install" >&2
   exit 2
   ;;
 esac

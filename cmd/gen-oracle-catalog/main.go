@@ -21,6 +21,7 @@ import (
 	"io"
 	"maps"
 	"os"
+	"path/filepath"
 	"slices"
 
 	ec2types "github.com/aws/aws-sdk-go-v2/service/ec2/types"
@@ -48,6 +49,9 @@ func main() {
 	}
 	data, n, err := convert(raw, *source)
 	if err != nil {
+		fail(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil { // testdata/ holds nothing tracked
 		fail(err)
 	}
 	if err := os.WriteFile(*out, data, 0o644); err != nil {
