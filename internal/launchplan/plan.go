@@ -35,20 +35,21 @@ var (
 // into); Class.Zones is not consulted. Every eligible type gets a launch template, not only the
 // MaxInstanceTypes in the launch plan, so that a type Karpenter picks by real price has one.
 func Build(in Input) (Plan, []Problem) {
-	b := &builder{in: in, seen: map[string]bool{}}
+	b := &builder{in: in, seen: map[string]bool{},
+		reservedExprs: hasExpression(in.Class.Kubelet.KubeReserved) || hasExpression(in.Class.Kubelet.SystemReserved)}
 	return b.build()
 }
 
 type builder struct {
 	// reservedFailed are the types each reserved-resource expression failed on (reserved.go).
 	reservedFailed map[string][]string
-	// reservedExpr is whether the class's kube or system reserved resources hold an expression
-	// (reserved.go): a property of the class, asked once per type; 0 unknown, 1 no, 2 yes.
-	reservedExpr int8
-	in           Input
-	family       string // resolved AMI family
-	settings     capacity.Settings
-	ifaces       []capacity.Interface // configured network interfaces; nil when not configured
+	// reservedExprs is whether the class's kube or system reserved resources hold an expression
+	// (reserved.go): a property of the class, decided once per build.
+	reservedExprs bool
+	in            Input
+	family        string // resolved AMI family
+	settings      capacity.Settings
+	ifaces        []capacity.Interface // configured network interfaces; nil when not configured
 
 	classZones []string            // zones with a class subnet, sorted
 	zones      []ZonePlan          // the pool's zones, sorted

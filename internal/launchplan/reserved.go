@@ -22,13 +22,7 @@ const SummaryReservedExpression = "Reserved-resource expression fails on some ty
 // to group the types by; otherwise the class's kubelet and "".
 func (b *builder) kubeletFor(t *eligible) (Kubelet, string) {
 	k := b.in.Class.Kubelet
-	if b.reservedExpr == 0 {
-		b.reservedExpr = 1
-		if hasExpression(k.KubeReserved) || hasExpression(k.SystemReserved) {
-			b.reservedExpr = 2
-		}
-	}
-	if b.reservedExpr == 1 {
+	if !b.reservedExprs {
 		return k, ""
 	}
 	vars := kubeletconfig.Vars{VCPUs: int64(t.it.VCPUs), MemoryMiB: int64(t.it.MemoryMiB), DefaultENIs: int64(capacity.DefaultCardENIs(catalog.ToNetwork(t.it))),
