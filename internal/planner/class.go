@@ -139,7 +139,7 @@ func Class(ctx context.Context, ports ClassPorts, facts ClassFacts, in ClassInpu
 	readCtx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if ports.WarmPoolInputs != nil {
-		ports.WarmPoolInputs(readCtx)
+		ports.WarmPoolInputs(ctx) // disk reads for the pools, outliving the class's request
 	}
 	resolved := make(chan classReads, 1)
 	go func() { resolved <- readClass(readCtx, ports, facts, in, s) }()
