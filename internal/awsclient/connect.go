@@ -45,17 +45,23 @@ func clientSettings(cfg settings.ProviderConfig, userAgent string) (Settings, []
 		EC2Endpoint: e.EC2, STSEndpoint: e.STS, SSMEndpoint: e.SSM, IAMEndpoint: e.IAM, EKSEndpoint: e.EKS, PricingEndpoint: e.Pricing,
 		SQSEndpoint: e.SQS, EventsEndpoint: e.Events,
 	}
-	var dir, ttl *string
-	if c := cfg.CatalogCache; !c.Null {
-		dir, ttl = orNil(c.Value.Directory), orNil(c.Value.TTL)
-	}
-	disk, err := CatalogDiskFrom(dir, ttl, os.Getenv, os.UserCacheDir)
+	disk, err := CatalogDiskOf(cfg)
 	if err != nil { // the error names the block's setting or the environment variable
 		return s, []attrpath.Finding{{Path: attrpath.Of("catalog_cache", "ttl"), Summary: "Invalid catalog cache TTL",
 			Message: err.Error(), Standalone: true}}
 	}
 	s.CatalogCache = disk
 	return s, nil
+}
+
+// CatalogDiskOf is the block's catalog cache: its catalog_cache settings, else the
+// environment, else the defaults (CatalogDiskFrom); nil when it is off.
+func CatalogDiskOf(cfg settings.ProviderConfig) (*CatalogDisk, error) {
+	var dir, ttl *string
+	if c := cfg.CatalogCache; !c.Null {
+		dir, ttl = orNil(c.Value.Directory), orNil(c.Value.TTL)
+	}
+	return CatalogDiskFrom(dir, ttl, os.Getenv, os.UserCacheDir)
 }
 
 // orNil is the setting's value, or nil when it is null (a value known only after apply is the

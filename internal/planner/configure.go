@@ -41,14 +41,19 @@ type Configured[C any] struct {
 // findings, on the setting at fault), fills the cluster facts left unset from
 // eks:DescribeCluster when lookup_cluster asks (settings.MergeClusterFacts), and opens the
 // Kubernetes access. Every finding is on the setting it is about; warnings say which settings
-// differ from the cluster's.
+// differ from the cluster's. admittedBefore tells that earlier processes of this build recorded
+// the manifests they admitted (admitted.Store.Recorded).
 func Configure[C ClusterLookup](ctx context.Context, cfg settings.ProviderConfig,
-	connect func(context.Context) (C, []attrpath.Finding)) (_ Configured[C], errs, warnings []attrpath.Finding) {
+	connect func(context.Context) (C, []attrpath.Finding), admittedBefore bool) (_ Configured[C], errs, warnings []attrpath.Finding) {
 	// A configured process plans or applies, and every plan admits a manifest: compile the
 	// EC2NodeClass and NodePool CRDs (tens of ms) while the AWS clients are set up and STS
-	// answers, not after.
+	// answers, not after. When earlier processes of this build recorded their admissions
+	// (admittedBefore), a plan of unchanged manifests judges none: the first manifest not
+	// recorded compiles its CRD then.
 	karpenter := cmp.Or(cfg.KarpenterVersion.Value, manifest.DefaultVersion)
-	manifest.Warm(karpenter)
+	if !admittedBefore {
+		manifest.Warm(karpenter)
+	}
 	if errs := cfg.UnknownBlocks(); len(errs) > 0 {
 		return Configured[C]{}, errs, nil
 	}

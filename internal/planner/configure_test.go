@@ -78,7 +78,7 @@ func findingText(fs []attrpath.Finding) []string {
 func TestConfigureWithoutLookup(t *testing.T) {
 	client := &fakeCluster{}
 	conn := &connector{client: client}
-	c, errs, warnings := Configure(context.Background(), providerBlock(), conn.connect)
+	c, errs, warnings := Configure(context.Background(), providerBlock(), conn.connect, false)
 	if errs != nil || warnings != nil || c.Client != client || conn.calls != 1 {
 		t.Fatalf("errors %v, warnings %v, client %v, connected %d times", errs, warnings, c.Client, conn.calls)
 	}
@@ -92,7 +92,7 @@ func TestConfigureWithoutLookup(t *testing.T) {
 
 	cfg := providerBlock()
 	cfg.KarpenterVersion = setTo("1.12")
-	if c, _, _ = Configure(context.Background(), cfg, conn.connect); c.KarpenterVersion != "1.12" {
+	if c, _, _ = Configure(context.Background(), cfg, conn.connect, false); c.KarpenterVersion != "1.12" {
 		t.Errorf("karpenter version %q", c.KarpenterVersion)
 	}
 }
@@ -132,7 +132,7 @@ func TestConfigureErrorsNameTheSetting(t *testing.T) {
 				tc.edit(&cfg)
 			}
 			conn := &connector{client: &fakeCluster{}, findings: tc.findings}
-			c, errs, _ := Configure(context.Background(), cfg, conn.connect)
+			c, errs, _ := Configure(context.Background(), cfg, conn.connect, false)
 			if got := findingText(errs); !slices.Equal(got, tc.want) || c.Client != nil {
 				t.Errorf("findings\n got %q\nwant %q\nclient %v", got, tc.want, c.Client)
 			}
@@ -162,7 +162,7 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	c, errs, warnings := Configure(context.Background(), lookup(func(c *settings.ProviderConfig) {
 		c.KubernetesVersion = setTo("1.32")
 		c.Kubernetes = blockOf(settings.KubernetesAccess{Host: &host})
-	}), conn.connect)
+	}), conn.connect, false)
 	if errs != nil || c.KubernetesVersion != "1.32" || c.Kube == nil || c.Kube.Host() != host || c.Client != client ||
 		c.Bootstrap != (launchplan.Bootstrap{Endpoint: endpoint, CABundle: ca, ServiceCIDR: "10.100.0.0/16"}) {
 		t.Fatalf("configured %+v, errors %v", c, errs)
@@ -181,7 +181,7 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 
 	// A looked-up fact is checked as the setting is; the warnings come with the errors.
 	client.facts.Endpoint = "http://prod.internal"
-	c, errs, warnings = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.KubernetesVersion = setTo("1.32") }), conn.connect)
+	c, errs, warnings = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.KubernetesVersion = setTo("1.32") }), conn.connect, false)
 	if len(errs) != 1 || errs[0].Path.String() != "cluster_endpoint" || len(warnings) != 1 || c.Client != nil {
 		t.Errorf("looked-up endpoint: %v, %v", errs, warnings)
 	}
@@ -189,13 +189,13 @@ func TestConfigureLooksUpTheCluster(t *testing.T) {
 	// A lookup error that names a setting is on it (a cluster EKS does not have: cluster_name);
 	// any other is on the provider.
 	client.err = &namedError{setting: "cluster_name", text: `EKS cluster "other" not found in region eu-west-1`}
-	c, errs, _ = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.ClusterName = setTo("other") }), conn.connect)
+	c, errs, _ = Configure(context.Background(), lookup(func(c *settings.ProviderConfig) { c.ClusterName = setTo("other") }), conn.connect, false)
 	if got := findingText(errs); !slices.Equal(got, []string{`cluster_name|Cannot look up the EKS cluster|cluster_name: ` +
 		`EKS cluster "other" not found in region eu-west-1`}) || c.Client != nil {
 		t.Errorf("missing cluster: %q", got)
 	}
 	client.err = errors.New("boom")
-	c, errs, _ = Configure(context.Background(), lookup(nil), conn.connect)
+	c, errs, _ = Configure(context.Background(), lookup(nil), conn.connect, false)
 	if got := findingText(errs); !slices.Equal(got, []string{"|Cannot look up the EKS cluster|boom"}) || c.Client != nil {
 		t.Errorf("other lookup error: %q", got)
 	}

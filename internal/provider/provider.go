@@ -22,6 +22,7 @@ import (
 	"github.com/hashicorp/terraform-plugin-framework/schema/validator"
 	"github.com/hashicorp/terraform-plugin-framework/types"
 
+	"github.com/nodeplane/terraform-provider-karpenter/internal/admitted"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/awsclient"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/featuregates"
@@ -108,6 +109,9 @@ type Meta struct {
 	clusterLists memo.Memo
 	// reported are the provider-wide warnings already raised as diagnostics (onceEach).
 	reported sync.Map
+	// admitted are the manifests this build admitted before, kept beside the catalog cache
+	// (nil: no cache directory, or the cache is off).
+	admitted *admitted.Store
 }
 
 // providerWide are the summaries of pool warnings that describe the provider's environment, not
@@ -181,7 +185,11 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	connect := func(ctx context.Context) (*awsclient.Client, []attrpath.Finding) {
 		return awsclient.Connect(ctx, cfg, p.newClient, userAgent)
 	}
-	c, errs, warnings := planner.Configure(ctx, cfg, connect)
+	var store *admitted.Store
+	if disk, err := awsclient.CatalogDiskOf(cfg); err == nil && disk != nil { // Connect reports an error
+		store = admitted.Open(disk.Dir, p.version)
+	}
+	c, errs, warnings := planner.Configure(ctx, cfg, connect, store.Recorded())
 	if addFindings(&resp.Diagnostics, errs, warnings); resp.Diagnostics.HasError() {
 		return
 	}
@@ -193,7 +201,7 @@ func (p *karpenterProvider) Configure(ctx context.Context, req provider.Configur
 	}
 	meta := &Meta{Client: c.Client, ClusterName: c.ClusterName, Bootstrap: c.Bootstrap, KubernetesVersion: c.KubernetesVersion,
 		KarpenterVersion: c.KarpenterVersion, KarpenterFeatureGates: stringList(ctx, gates, &resp.Diagnostics), Kube: c.Kube,
-		Cluster: c.Cluster, CapacityBlockHorizon: horizon, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim}
+		Cluster: c.Cluster, CapacityBlockHorizon: horizon, AfterLaunch: p.afterLaunch, BeforeClaim: p.beforeClaim, admitted: store}
 	if c.Kube != nil && !resp.Diagnostics.HasError() {
 		var errs, warnings []attrpath.Finding
 		meta.Controller, errs, warnings = planner.CheckInstallation(ctx, planner.InstallationPorts{Deployment: c.Kube.Deployment,
@@ -342,7 +350,9 @@ func providerClusterAttributes() map[string]schema.Attribute {
 				"next plan read it once per `ttl` instead of once per provider process, and apply plans on the catalog the plan " +
 				"saw. The prices and the AWS managed policies the node-role check reads (which version is the default, for `ttl`; " +
 				"a version's document, which never changes) are kept beside it. One file per EC2 endpoint, region and account; " +
-				"not used when the account id is skipped.",
+				"not used when the account id is skipped. Also beside it, one file per build of the provider: the manifests " +
+				"that build admitted (Karpenter's CRD validation with its CEL rules, and Karpenter's runtime checks), so that a " +
+				"later plan takes those verdicts instead of judging the same manifests again; refusals are always judged again.",
 			Attributes: map[string]schema.Attribute{
 				"directory": schema.StringAttribute{Optional: true, MarkdownDescription: "Cache directory. Default: " +
 					"`KARPENTER_CATALOG_CACHE_DIR`, else `terraform-provider-karpenter` in the user's cache directory (`$XDG_CACHE_HOME` or `~/.cache` on Linux)."},

@@ -77,7 +77,7 @@ func (r *autoModeNodeClassResource) ValidateConfig(_ context.Context, req resour
 	if !req.Config.Raw.IsFullyKnown() || !decodeInto(req.Config.Raw, &v, "Auto Mode node class", &resp.Diagnostics) {
 		return
 	}
-	addFindings(&resp.Diagnostics, planner.ValidateAutoModeClass(v.Config, admission(manifest.DefaultVersion)), nil)
+	addFindings(&resp.Diagnostics, planner.ValidateAutoModeClass(v.Config, admission(manifest.DefaultVersion, nil)), nil)
 }
 
 // ModifyPlan plans the class: its manifest admitted and its selectors resolved against EC2.
