@@ -116,7 +116,7 @@ resource "terraform_data" "pool" {
 `, n)
 }
 
-// kubeManifestConfig is the same class and n pools written as kubernetes_manifest resources
+// kubeManifestConfig is the same class and n pools (broadReqs) written as kubernetes_manifest resources
 // against the local API server (make k8s-up): the path users take without this provider.
 func kubeManifestConfig(n int, kubeconfig string) string {
 	return fmt.Sprintf(`terraform {
@@ -154,16 +154,14 @@ resource "kubernetes_manifest" "pool" {
         spec = {
           nodeClassRef = { group = "karpenter.k8s.aws", kind = "EC2NodeClass", name = kubernetes_manifest.class.manifest.metadata.name }
           requirements = [
-            { key = "karpenter.k8s.aws/instance-category", operator = "In", values = ["c", "m", "r"] },
-            { key = "kubernetes.io/arch", operator = "In", values = ["amd64"] },
-          ]
+%s          ]
         }
       }
       limits = { cpu = "1000", memory = "1000Gi" }
     }
   }
 }
-`, kubeconfig, n)
+`, kubeconfig, n, indent(hclRequirements(broadReqs), "      "))
 }
 
 // kubectlManifestConfig is the same class and n pools again as gavinbunney/kubectl's
@@ -216,18 +214,32 @@ resource "kubectl_manifest" "pool" {
             kind: EC2NodeClass
             name: ${kubectl_manifest.class.name}
           requirements:
-            - key: karpenter.k8s.aws/instance-category
-              operator: In
-              values: ["c", "m", "r"]
-            - key: kubernetes.io/arch
-              operator: In
-              values: ["amd64"]
-      limits:
+%s      limits:
         cpu: "1000"
         memory: 1000Gi
   YAML
 }
-`, kubeconfig, n)
+`, kubeconfig, n, yamlRequirements(broadReqs, "            "))
+}
+
+// yamlRequirements writes reqs as a YAML list, each line after prefix.
+func yamlRequirements(reqs []benchReq, prefix string) string {
+	var b strings.Builder
+	for _, r := range reqs {
+		fmt.Fprintf(&b, "%s- key: %s\n%s  operator: %s\n%s  values: [%s]\n", prefix, r.key, prefix, r.op, prefix, quoteJoin(r.values))
+	}
+	return b.String()
+}
+
+// indent puts prefix before every line of s.
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
 }
 
 // tfEnv runs Terraform in generated directories with the provider under dev_overrides.
