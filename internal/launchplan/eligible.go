@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplane/terraform-provider-karpenter/internal/attrpath"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/capacity"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/catalog"
+	"github.com/nodeplane/terraform-provider-karpenter/internal/pricing"
 	"github.com/nodeplane/terraform-provider-karpenter/internal/requirements"
 )
 
@@ -28,14 +29,15 @@ type eligible struct {
 	sel           catalog.Selected
 	it            *catalog.InstanceType
 	res           capacity.Result
-	zones         []string // pool zones where it is offered and allowed
-	capacityTypes []string // allowed capacity types it is offered as, spot first
-	efa           int      // EFA interfaces of its launch-template layout
-	ami           int      // index into Class.AMIs of the image it launches with; -1: none resolved
-	group         int      // index into the launch templates
-	price         float64  // cheapest allowed offering's hourly price (the sort key)
-	priceCT       string   // its capacity type
-	priceZone     string   // its zone
+	zones         []string           // pool zones where it is offered and allowed
+	capacityTypes []string           // allowed capacity types it is offered as, spot first
+	efa           int                // EFA interfaces of its launch-template layout
+	ami           int                // index into Class.AMIs of the image it launches with; -1: none resolved
+	group         int                // index into the launch templates
+	price         float64            // cheapest allowed offering's hourly price (the sort key)
+	priceCT       string             // its capacity type
+	priceZone     string             // its zone
+	prices        pricing.TypePrices // its prices (Prices.Of), looked up once by price
 }
 
 // eligibleTypes selects the types the requirements allow, drops those the class's network spec

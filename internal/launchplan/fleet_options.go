@@ -24,9 +24,8 @@ func (b *builder) options(launch []*eligible, lts []LaunchTemplate) []Option {
 			if !slices.Contains(t.capacityTypes, ct) {
 				continue
 			}
-			tp := b.in.Prices.Of(t.it.Name)
 			for _, z := range t.zones {
-				price, ok := b.offerPrice(t.it.Name, tp, ct, z)
+				price, ok := b.offerPrice(t.it.Name, t.prices, ct, z)
 				if !ok {
 					continue // Karpenter's offering without a price is unavailable
 				}

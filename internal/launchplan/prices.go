@@ -18,10 +18,10 @@ import (
 // reports false when no offering has a price.
 func (b *builder) price(e *eligible) bool {
 	best := -1.0
-	tp := b.in.Prices.Of(e.it.Name)
+	e.prices = b.in.Prices.Of(e.it.Name)
 	for _, ct := range e.capacityTypes {
 		for _, z := range e.zones {
-			v, ok := b.offerPrice(e.it.Name, tp, ct, z)
+			v, ok := b.offerPrice(e.it.Name, e.prices, ct, z)
 			if ok && (best < 0 || v < best) {
 				best, e.priceCT, e.priceZone = v, ct, z
 			}
@@ -255,9 +255,8 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 		return nil
 	}
 	best := -1.0
-	tp := b.in.Prices.Of(t.it.Name)
 	for _, z := range t.zones {
-		if v, ok := b.offerPrice(t.it.Name, tp, ct, z); ok && (best < 0 || v < best) {
+		if v, ok := b.offerPrice(t.it.Name, t.prices, ct, z); ok && (best < 0 || v < best) {
 			best = v
 		}
 	}
@@ -269,7 +268,7 @@ func (b *builder) cheapestOf(t *eligible, ct string) *float64 {
 
 // offerPrice is an offering's price as the launch sees it: the price as the NodeOverlays change
 // it, unless Karpenter's spot offering filter leaves a spot offering out (above the cheapest
-// on-demand one). tp is the type's prices (b.in.Prices.Of(name)).
+// on-demand one). tp is the type's prices (eligible.prices).
 func (b *builder) offerPrice(name string, tp pricing.TypePrices, ct, zone string) (float64, bool) {
 	if ct == requirements.CapacityTypeReserved {
 		if b.hasReservedOffer(name, zone) {
