@@ -52,10 +52,11 @@ func poolRequirements(reqs []benchReq) []requirements.Requirement {
 	return out
 }
 
-func hclRequirements(reqs []benchReq) string {
+// hclRequirements writes reqs as HCL list elements, each line after prefix.
+func hclRequirements(reqs []benchReq, prefix string) string {
 	var b strings.Builder
 	for _, r := range reqs {
-		fmt.Fprintf(&b, "      { key = %q, operator = %q, values = [%s] },\n", r.key, r.op, quoteJoin(r.values))
+		fmt.Fprintf(&b, "%s{ key = %q, operator = %q, values = [%s] },\n", prefix, r.key, r.op, quoteJoin(r.values))
 	}
 	return b.String()
 }
@@ -99,7 +100,7 @@ resource "karpenter_node_pool" "bench" {
   }
   limits = { cpu = "1000", memory = "1000Gi" }
 }
-`, clusterName, classes, prefix, clusterName, n, prefix, classes, hclRequirements(reqs))
+`, clusterName, classes, prefix, clusterName, n, prefix, classes, hclRequirements(reqs, "      "))
 	return b.String()
 }
 
@@ -161,7 +162,7 @@ resource "kubernetes_manifest" "pool" {
     }
   }
 }
-`, kubeconfig, n, indent(hclRequirements(broadReqs), "      "))
+`, kubeconfig, n, hclRequirements(broadReqs, "            "))
 }
 
 // kubectlManifestConfig is the same class and n pools again as gavinbunney/kubectl's
@@ -229,17 +230,6 @@ func yamlRequirements(reqs []benchReq, prefix string) string {
 		fmt.Fprintf(&b, "%s- key: %s\n%s  operator: %s\n%s  values: [%s]\n", prefix, r.key, prefix, r.op, prefix, quoteJoin(r.values))
 	}
 	return b.String()
-}
-
-// indent puts prefix before every line of s.
-func indent(s, prefix string) string {
-	lines := strings.SplitAfter(s, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = prefix + l
-		}
-	}
-	return strings.Join(lines, "")
 }
 
 // tfEnv runs Terraform in generated directories with the provider under dev_overrides.
